@@ -1,0 +1,332 @@
+/*
+ * model.c - life cycle, look-ups, equality and canonical ordering of the PMU
+ * description model (pmu_model.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu_load.h"
+#include "pmu_model.h"
+
+void pmu_model_init(struct pmu_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < PMU_EXCL_COUNT; i++)
+		m->exclude[i] = (struct pmu_reg_ref){-1, -1};
+	m->branch_stack_clears = (struct pmu_reg_ref){-1, -1};
+}
+
+static void free_registers(struct pmu_model *m)
+{
+	for (int i = 0; i < m->nregisters; i++) {
+		struct pmu_register *r = &m->registers[i];
+		for (int j = 0; j < r->nfields; j++) {
+			free(r->fields[j].name);
+			free(r->fields[j].description);
+		}
+		free(r->fields);
+		free(r->name);
+		free(r->privilege);
+	}
+	free(m->registers);
+}
+
+static void free_lists(struct pmu_model *m)
+{
+	for (int i = 0; i < m->ncounters; i++) {
+		free(m->counters[i].name);
+		free(m->counters[i].privilege);
+		free(m->counters[i].event);
+	}
+	for (int i = 0; i < m->nfields; i++) {
+		free(m->fields[i].name);
+		free(m->fields[i].dts_name);
+		free(m->fields[i].description);
+	}
+	for (int i = 0; i < m->nconstraints; i++) {
+		free(m->constraints[i].name);
+		free(m->constraints[i].description);
+	}
+	for (int i = 0; i < m->nchecks; i++) {
+		free(m->checks[i].name);
+		free(m->checks[i].description);
+	}
+	for (int i = 0; i < m->ngeneric; i++)
+		free(m->generic[i].name);
+	for (int i = 0; i < m->nevents; i++) {
+		struct pmu_event *e = &m->events[i];
+		free(e->name);
+		free(e->category);
+		free(e->event_class);
+		free(e->description);
+		free(e->status);
+	}
+	for (int i = 0; i < m->nstrings; i++)
+		free(m->strings[i]);
+}
+
+void pmu_model_free(struct pmu_model *m)
+{
+	free_registers(m);
+	free_lists(m);
+	free(m->counters);
+	free(m->fields);
+	free(m->constraints);
+	free(m->checks);
+	free(m->usage);
+	free(m->alternatives);
+	free(m->generic);
+	free(m->events);
+	free(m->strings);
+	free(m->source);
+	free(m->name);
+	free(m->version);
+	free(m->platform);
+	free(m->compatible);
+	pmu_model_init(m);
+}
+
+char *pmu_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+const char *pmu_model_intern(struct pmu_model *m, const char *s)
+{
+	for (int i = m->nstrings - 1; i >= 0; i--)
+		if (strcmp(m->strings[i], s) == 0)
+			return m->strings[i];
+	char **grown = realloc(m->strings, (m->nstrings + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	m->strings = grown;
+	char *copy = strdup(s);
+	if (!copy)
+		return NULL;
+	m->strings[m->nstrings++] = copy;
+	return copy;
+}
+
+void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)
+{
+	if (!err || err->code)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	err->code = code;
+}
+
+/* --- look-ups ------------------------------------------------------------- */
+int pmu_model_field(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nfields; i++)
+		if (strcmp(m->fields[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pmu_model_register(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nregisters; i++)
+		if (strcmp(m->registers[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pmu_model_reg_field(const struct pmu_register *r, const char *name)
+{
+	for (int i = 0; i < r->nfields; i++)
+		if (strcmp(r->fields[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pmu_model_event(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nevents; i++)
+		if (strcmp(m->events[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pmu_model_event_by_code(const struct pmu_model *m, uint64_t code)
+{
+	for (int i = 0; i < m->nevents; i++)
+		if (m->events[i].code == code)
+			return i;
+	return -1;
+}
+
+uint64_t pmu_bits_mask(uint32_t lo, uint32_t hi)
+{
+	if (lo > 63 || hi > 63 || lo > hi)
+		return 0;
+	uint64_t width_mask = (hi - lo == 63) ? ~0ULL : ((1ULL << (hi - lo + 1)) - 1);
+	return width_mask << lo;
+}
+
+uint64_t pmu_field_value(const struct pmu_field *f, uint64_t config,
+			 uint64_t config1)
+{
+	uint64_t word = f->source == PMU_SRC_CONFIG1 ? config1 : config;
+	return (word & pmu_bits_mask(f->lo, f->hi)) >> (f->lo & 63);
+}
+
+/* --- names shared by every format ----------------------------------------- */
+static const char *name_at(const char *const *names, int n, int i)
+{
+	return (i >= 0 && i < n) ? names[i] : "?";
+}
+
+#define NAME_TABLE(fn, type, ...)                                             \
+	const char *fn(type v)                                                \
+	{                                                                     \
+		static const char *const names[] = {__VA_ARGS__};             \
+		return name_at(names, (int)(sizeof(names) / sizeof(names[0])), \
+			       (int)v);                                       \
+	}
+
+NAME_TABLE(pmu_constraint_kind_name, enum pmu_constraint_kind, "equal", "per-pmc", "count")
+NAME_TABLE(pmu_check_kind_name, enum pmu_check_kind, "reserved-bits", "reject",
+	   "counter-exists", "fixed-counter", "group-agree")
+NAME_TABLE(pmu_exclude_name, enum pmu_exclude, "exclude_user", "exclude_kernel",
+	   "exclude_kernel_hv", "exclude_hv", "exclude_idle")
+NAME_TABLE(pmu_usage_when_name, enum pmu_usage_when, "used", "unused", "always")
+NAME_TABLE(pmu_map_state_name, enum pmu_map_state, "supported", "unsupported", "invalid")
+NAME_TABLE(pmu_cache_name, int, "L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB",
+	   "branch", "node")
+NAME_TABLE(pmu_cache_op_name, int, "read", "write", "prefetch")
+NAME_TABLE(pmu_cache_result_name, int, "access", "miss")
+NAME_TABLE(pmu_role_name, enum pmu_field_role, "none", "pmc", "mark", "unit")
+NAME_TABLE(pmu_source_name, enum pmu_source, "config", "config1")
+NAME_TABLE(pmu_transform_name, enum pmu_transform, "none", "sdar-mode", "thresh-cmp-p10")
+
+int pmu_transform_parse(const char *name, enum pmu_transform *out)
+{
+	for (int t = PMU_XF_NONE; t <= PMU_XF_THRESH_CMP_P10; t++) {
+		if (strcmp(name, pmu_transform_name(t)) == 0) {
+			*out = t;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * Value-only transforms.  PMU_XF_THRESH_CMP_P10 follows p10_thresh_cmp_val()
+ * in arch/powerpc/perf/isa207-common.c: clamp to arg (261120), shift right by
+ * 2 (exponent + 1) until at most 8 significant bits remain, and return
+ * (exp << 8) | mantissa.  PMU_XF_SDAR_MODE depends on the group being built
+ * and is applied by the MMCR computation, not here.
+ */
+uint64_t pmu_transform_apply(enum pmu_transform t, uint64_t arg, uint64_t value)
+{
+	if (t != PMU_XF_THRESH_CMP_P10 || value == 0)
+		return value;
+	if (value > arg)
+		value = arg;
+	uint64_t exp = 0;
+	while (value >> 8) {
+		exp++;
+		value >>= 2;
+	}
+	if (!(value & 0xc0) && exp)
+		return 0;
+	return (exp << 8) | value;
+}
+
+/* --- canonical ordering ---------------------------------------------------- */
+/* Fields sort by source (config first), then high bit descending, then low bit
+ * ascending, so an enclosing field comes right before its parts. */
+static int field_order(const struct pmu_field *a, const struct pmu_field *b)
+{
+	if (a->source != b->source)
+		return a->source < b->source ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi > b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void remap_condition(struct pmu_condition *c, const int *newpos)
+{
+	for (int i = 0; i < c->nterms; i++)
+		if (c->terms[i].field >= 0)
+			c->terms[i].field = newpos[c->terms[i].field];
+}
+
+static int sort_fields(struct pmu_model *m)
+{
+	int n = m->nfields;
+	if (n == 0)
+		return 0;
+	int *order = malloc(n * sizeof(*order));
+	int *newpos = malloc(n * sizeof(*newpos));
+	struct pmu_field *sorted = malloc(n * sizeof(*sorted));
+	if (!order || !newpos || !sorted) {
+		free(order);
+		free(newpos);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	/* insertion sort: stable, n is small */
+	for (int i = 1; i < n; i++) {
+		int v = order[i], j = i - 1;
+		while (j >= 0 && field_order(&m->fields[order[j]], &m->fields[v]) > 0) {
+			order[j + 1] = order[j];
+			j--;
+		}
+		order[j + 1] = v;
+	}
+	for (int i = 0; i < n; i++) {
+		newpos[order[i]] = i;
+		sorted[i] = m->fields[order[i]];
+	}
+	memcpy(m->fields, sorted, n * sizeof(*sorted));
+	for (int i = 0; i < n; i++) {
+		if (m->fields[i].parent >= 0)
+			m->fields[i].parent = newpos[m->fields[i].parent];
+		remap_condition(&m->fields[i].when, newpos);
+	}
+	for (int i = 0; i < m->nconstraints; i++)
+		remap_condition(&m->constraints[i].when, newpos);
+	for (int i = 0; i < m->nchecks; i++) {
+		remap_condition(&m->checks[i].when, newpos);
+		if (m->checks[i].field >= 0)
+			m->checks[i].field = newpos[m->checks[i].field];
+	}
+	free(order);
+	free(newpos);
+	free(sorted);
+	return 0;
+}
+
+static void resolve_aliases(struct pmu_model *m)
+{
+	for (int i = 0; i < m->nevents; i++) {
+		m->events[i].alias_of = -1;
+		if (!m->events[i].firmware)
+			continue;
+		for (int j = 0; j < m->nevents; j++) {
+			if (!m->events[j].firmware && m->events[j].code == m->events[i].code) {
+				m->events[i].alias_of = j;
+				break;
+			}
+		}
+	}
+}
+
+int pmu_model_finish(struct pmu_model *m)
+{
+	int rc = sort_fields(m);
+	resolve_aliases(m);
+	return rc;
+}

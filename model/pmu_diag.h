@@ -1,0 +1,62 @@
+/*
+ * pmu_diag.h - diagnostics: how loaders and semantic checks report problems.
+ *
+ * Every problem is reported as "file:line:col: error: message [-Wname]" (or
+ * "warning:"), like dtc and compilers do.  Semantic checks have names and can
+ * be switched off or promoted to errors (pmugen -W no-NAME, -E NAME), as
+ * dtc's checks can.
+ */
+#ifndef PMU_DIAG_H
+#define PMU_DIAG_H
+
+#include <stdio.h>
+
+#include "pmu_model.h"
+
+enum pmu_severity { PMU_SEV_OFF, PMU_SEV_WARNING, PMU_SEV_ERROR };
+
+/* The named semantic checks (validate/checks.c); see pmu_check_names[]. */
+enum pmu_check_id {
+	PMU_CHK_FIELD_OVERLAP,      /* overlapping-fields */
+	PMU_CHK_FIELD_RANGE,        /* field-range: outside 64 bits */
+	PMU_CHK_BITS_LENGTH,        /* bits-length: range and length disagree */
+	PMU_CHK_UNKNOWN_REF,        /* unknown-reference */
+	PMU_CHK_DUP_EVENT_NAME,     /* duplicate-event-name */
+	PMU_CHK_DUP_EVENT_CODE,     /* duplicate-event-code */
+	PMU_CHK_UNCOVERED_BITS,     /* uncovered-bits */
+	PMU_CHK_PMC_RANGE,          /* pmc-range */
+	PMU_CHK_FIXED_COUNTER,      /* fixed-counter-event */
+	PMU_CHK_CONSTRAINT_FIELD,   /* constraint-field */
+	PMU_CHK_UNSCHEDULABLE,      /* unschedulable-event */
+	PMU_CHK_KERNEL_LIMITS,      /* kernel-limits */
+	PMU_CHK_REGISTER_LAYOUT,    /* register-layout: register fields overlap or exceed width */
+	PMU_CHK_COUNT
+};
+
+struct pmu_diag {
+	const char *program;        /* prefix for messages without a position */
+	FILE *out;                  /* where reports go (stderr); NULL: nowhere */
+	enum pmu_severity level[PMU_CHK_COUNT];
+	int nerrors;
+	int nwarnings;
+	char first_error[512];      /* the first error, for library callers */
+};
+
+/* Default levels: every check is an error except kernel-limits, which is a
+ * warning (it only matters for trees handed to the kernel). */
+void pmu_diag_init(struct pmu_diag *d, FILE *out);
+
+/* Report a problem at pos.  check < 0: a syntax/structure error that cannot
+ * be switched off.  Returns the severity actually used. */
+enum pmu_severity pmu_report(struct pmu_diag *d, int check,
+			     const struct pmu_pos *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+enum pmu_severity pmu_report_warning(struct pmu_diag *d,
+				     const struct pmu_pos *pos,
+				     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *pmu_check_name(enum pmu_check_id id);
+int pmu_check_lookup(const char *name); /* -1 if unknown */
+
+#endif /* PMU_DIAG_H */

@@ -1,0 +1,336 @@
+/*
+ * pmu_model.h - the in-memory description of a PMU.
+ *
+ * One set of types shared by pmugen (which loads YAML and emits DTS, DTB, C
+ * and JSON), the semantic checks in validate/, and libpmurt (which loads the
+ * same model from built-in tables, a DTB or a live device tree).  Whatever the
+ * source, a description loads into a struct pmu_model, and two models can be
+ * compared with pmu_model_equal().
+ *
+ * Bit numbers are LSB = 0 everywhere (the kernel's shift convention), never
+ * IBM's MSB = 0.  All strings are owned by the model (heap copies) and freed
+ * by pmu_model_free().
+ */
+#ifndef PMU_MODEL_H
+#define PMU_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PMU_FORMAT_VERSION 1 /* "format: pmu-description/1" in YAML */
+
+/* Where a part of the description came from: a YAML mark or a DT node path. */
+struct pmu_pos {
+	const char *file; /* points into the model's string pool; may be NULL */
+	int line;         /* 1-based; 0 when unknown (DTB, built-in) */
+	int col;          /* 1-based; 0 when unknown */
+};
+
+/* Caller-owned error/diagnostic object, filled by every fallible call. */
+struct pmu_error {
+	int code;          /* negative errno of the first error, 0 if none */
+	char message[512]; /* "file:line:col: error: text" or "path: error: text" */
+};
+
+/* --- conditions ------------------------------------------------------------
+ * A condition is a conjunction of terms over event-code fields, written in the
+ * description as words: "always", "only when unit is 6", "only for marked
+ * events", "only when thresh_sel is nonzero", "only when pmc is 0..4 and unit
+ * is not 6..9".  A term holds when the field's value is in [lo, hi] (or not in
+ * it, when negate is set).
+ */
+#define PMU_MAX_TERMS 4
+
+struct pmu_term {
+	int field;       /* index into model->fields */
+	bool negate;     /* "is not" */
+	uint64_t lo, hi; /* inclusive value range */
+};
+
+struct pmu_condition {
+	int nterms; /* 0 = always */
+	struct pmu_term terms[PMU_MAX_TERMS];
+};
+
+/* --- counters (PMC1..PMCn) ------------------------------------------------ */
+struct pmu_counter {
+	char *name;        /* "PMC1" */
+	uint32_t sprn;
+	uint32_t width;    /* 32 or 64 */
+	char *privilege;   /* "hv", "supervisor", "user" */
+	bool programmable; /* false: takes only fixed_code */
+	char *event;       /* fixed counters: the event it counts ("instructions") */
+	uint64_t fixed_code; /* fixed counters: the only code accepted (0x500fa) */
+	struct pmu_pos pos;
+};
+
+/* --- control registers and their named bit fields ------------------------- */
+enum pmu_layout {
+	PMU_LAYOUT_FIXED,   /* bits [lo, hi] */
+	PMU_LAYOUT_PER_PMC, /* width bits at lsb = base - pmc * stride, pmc 1-based */
+};
+
+struct pmu_reg_field {
+	char *name; /* "PMCxSEL", "FC56", "THR_SEL" */
+	char *description;
+	enum pmu_layout layout;
+	uint32_t lo, hi;             /* PMU_LAYOUT_FIXED */
+	uint32_t base, stride, width; /* PMU_LAYOUT_PER_PMC */
+	struct pmu_pos pos;
+};
+
+struct pmu_register {
+	char *name;      /* "MMCR0", "MMCRA" */
+	uint32_t sprn;
+	uint32_t width;
+	char *privilege;
+	uint32_t index;  /* the kernel RFC's mmcr index: 0=MMCR0 1 2 3 4=MMCRA */
+	uint64_t reset;  /* value compute_mmcr starts from (MMCRA BHRB_DISABLE) */
+	int nfields;
+	struct pmu_reg_field *fields;
+	struct pmu_pos pos;
+};
+
+/* --- event-code fields ---------------------------------------------------- */
+enum pmu_source {
+	PMU_SRC_CONFIG,  /* perf attr.config (the event code) */
+	PMU_SRC_CONFIG1, /* perf attr.config1 (POWER10 threshold compare) */
+};
+
+/*
+ * Named procedural rules a field's placement may refer to, when the kernel's
+ * rule is not a plain "OR the value in".  Each is documented in
+ * schema/description-format.md with the kernel function it follows.
+ */
+enum pmu_transform {
+	PMU_XF_NONE,
+	PMU_XF_SDAR_MODE,      /* isa207 mmcra_sdar_mode(): marked or sampling
+	                          already on -> clear; else value; else default */
+	PMU_XF_THRESH_CMP_P10, /* p10_thresh_cmp_val(): clamp, (exp << 8) | mant */
+};
+
+enum pmu_field_role {
+	PMU_ROLE_NONE,
+	PMU_ROLE_PMC,    /* the counter-select field (the RFC's "PMCx" node) */
+	PMU_ROLE_MARK,   /* marked (random sampling) event */
+	PMU_ROLE_UNIT,   /* PMCxUNIT, used in conditions */
+};
+
+struct pmu_field {
+	char *name;        /* perf/sysfs style name: "pmcxsel", "thresh_sel" */
+	char *dts_name;    /* node name in evt_code_format, NULL if not emitted */
+	char *description;
+	enum pmu_source source;
+	uint32_t lo, hi;   /* bit range in the source word, inclusive */
+	int parent;        /* index of the enclosing field, -1 at top level */
+	enum pmu_field_role role;
+	bool linux_defined; /* bits the kernel ignores when matching fixed-counter
+	                       events (IFM, BHRB, EBB) */
+	/* Placement into a control register by compute_mmcr (target_reg < 0: none) */
+	int target_reg;    /* index into model->registers */
+	int target_field;  /* index into that register's fields */
+	struct pmu_condition when;     /* placement happens only when this holds */
+	enum pmu_transform transform;
+	uint64_t transform_arg;        /* SDAR_MODE: default; THRESH_CMP: clamp */
+	/* When the field is nonzero, clear this register field (BHRB -> MMCRA
+	 * BHRB_DISABLE).  clear_reg < 0: none. */
+	int clear_reg, clear_field;
+	struct pmu_pos pos;
+};
+
+/* --- constraints ---------------------------------------------------------- */
+enum pmu_constraint_kind {
+	PMU_CONS_EQUAL,   /* every event it applies to must carry the same value */
+	PMU_CONS_PER_PMC, /* slot per requested PMC, at most `limit` users each */
+	PMU_CONS_COUNT,   /* one slot counting events, at most `limit` of them */
+};
+
+struct pmu_constraint {
+	char *name;        /* "sample", "l2l3-group", "nc" */
+	char *description;
+	enum pmu_constraint_kind kind;
+	/* EQUAL: the value taken from the source word bits [src_lo, src_hi] */
+	enum pmu_source source;
+	uint32_t src_lo, src_hi;
+	enum pmu_transform transform; /* applied to the value first */
+	uint64_t transform_arg;
+	/* position in the kernel's 64-bit constraint mask/value word */
+	uint32_t slot_lo, slot_hi;  /* PER_PMC: slot of PMC1; slots are adjacent */
+	uint32_t limit;             /* PER_PMC/COUNT: users allowed */
+	struct pmu_condition when;
+	struct pmu_pos pos;
+};
+
+/* Per-event validity checks, applied in order; the first failing one names the
+ * reason an event (or a group member) is rejected. */
+enum pmu_check_kind {
+	PMU_CHECK_RESERVED_BITS,   /* code sets bits no field covers */
+	PMU_CHECK_REJECT_WHEN,     /* the condition holds: invalid */
+	PMU_CHECK_COUNTER_EXISTS,  /* the PMC field names a counter that exists */
+	PMU_CHECK_FIXED_COUNTER,   /* a fixed counter takes only its own code */
+	PMU_CHECK_GROUP_AGREE,     /* field must equal the group leader's */
+};
+
+struct pmu_check {
+	char *name; /* reason code: "pmc_gt_6", "ebb_without_pmc" */
+	char *description;
+	enum pmu_check_kind kind;
+	struct pmu_condition when; /* REJECT_WHEN */
+	int field;                 /* GROUP_AGREE */
+	struct pmu_pos pos;
+};
+
+/* --- scheduling data that compute_mmcr needs ------------------------------ */
+enum pmu_exclude {
+	PMU_EXCL_USER,
+	PMU_EXCL_KERNEL,    /* not in hypervisor mode */
+	PMU_EXCL_KERNEL_HV, /* exclude_kernel when running in hypervisor mode */
+	PMU_EXCL_HV,
+	PMU_EXCL_IDLE,
+	PMU_EXCL_COUNT
+};
+
+struct pmu_reg_ref {
+	int reg, field; /* -1, -1 when unset */
+};
+
+enum pmu_usage_when { PMU_WHEN_USED, PMU_WHEN_UNUSED, PMU_WHEN_ALWAYS };
+
+/* Register bits set from which counters the group uses (MMCR0 PMC1CE, FC56..) */
+struct pmu_usage_bit {
+	struct pmu_reg_ref target;
+	enum pmu_usage_when when;
+	uint32_t counters; /* bit n set = PMCn (1-based) */
+	struct pmu_pos pos;
+};
+
+struct pmu_alternative {
+	int ncodes;
+	uint64_t codes[4];
+	bool per_task_only; /* PPMU_ONLY_COUNT_RUN: only for per-task events */
+	struct pmu_pos pos;
+};
+
+/* --- generic and cache event maps ----------------------------------------- */
+enum pmu_map_state {
+	PMU_MAP_SUPPORTED,
+	PMU_MAP_UNSUPPORTED, /* kernel table 0: EOPNOTSUPP */
+	PMU_MAP_INVALID,     /* kernel table -1: EINVAL */
+};
+
+struct pmu_generic {
+	char *name; /* perf's name: "cycles", "branch-misses" */
+	enum pmu_map_state state;
+	uint64_t code;
+	struct pmu_pos pos;
+};
+
+enum { PMU_CACHE_L1D, PMU_CACHE_L1I, PMU_CACHE_LL, PMU_CACHE_DTLB,
+       PMU_CACHE_ITLB, PMU_CACHE_BPU, PMU_CACHE_NODE, PMU_CACHE_NTYPES };
+enum { PMU_OP_READ, PMU_OP_WRITE, PMU_OP_PREFETCH, PMU_OP_NTYPES };
+enum { PMU_RESULT_ACCESS, PMU_RESULT_MISS, PMU_RESULT_NTYPES };
+
+struct pmu_cache_entry {
+	enum pmu_map_state state;
+	uint64_t code;
+};
+
+/* --- events --------------------------------------------------------------- */
+struct pmu_event {
+	char *name;
+	uint64_t code;
+	char *category;    /* perf JSON file it came from, or skiboot's category */
+	char *event_class; /* "primary" | "alternative" */
+	char *description;
+	char *status;      /* "okay" or "disabled" */
+	bool firmware;     /* belongs in the firmware device tree */
+	int alias_of;      /* index of the event with the same code, -1 if none */
+	struct pmu_pos pos;
+};
+
+struct pmu_model {
+	char *source;       /* file the model was loaded from */
+	char *name;         /* "POWER10 PMU" */
+	char *version;      /* "PowerISA 3.1" */
+	char *platform;     /* "power10" */
+	char *compatible;   /* "ibm,power-pmu" */
+	uint32_t max_group; /* most events in one group (kernel n_counter) */
+
+	int ncounters;      struct pmu_counter *counters;
+	int nregisters;     struct pmu_register *registers;
+	int nfields;        struct pmu_field *fields;
+	int nconstraints;   struct pmu_constraint *constraints;
+	int nchecks;        struct pmu_check *checks;
+	int nusage;         struct pmu_usage_bit *usage;
+	struct pmu_reg_ref exclude[PMU_EXCL_COUNT];
+	struct pmu_reg_ref branch_stack_clears; /* has_branch_stack() effect */
+	int nalternatives;  struct pmu_alternative *alternatives;
+	int ngeneric;       struct pmu_generic *generic;
+	bool has_cache_map;
+	struct pmu_cache_entry cache[PMU_CACHE_NTYPES][PMU_OP_NTYPES][PMU_RESULT_NTYPES];
+	int nevents;        struct pmu_event *events;
+
+	/* every string the model owns that is not one of the fields above
+	 * (source file names in pmu_pos) */
+	int nstrings;       char **strings;
+};
+
+/* --- functions (model.c) --------------------------------------------------- */
+void pmu_model_init(struct pmu_model *m);
+void pmu_model_free(struct pmu_model *m);
+
+/* Deep equality of the described PMU (positions and source names ignored).
+ * On a difference, writes a short description of the first one into diff. */
+bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
+		     char *diff, size_t difflen);
+
+/* Look-ups by name (exact, case-sensitive); -1 if absent. */
+int pmu_model_field(const struct pmu_model *m, const char *name);
+int pmu_model_register(const struct pmu_model *m, const char *name);
+int pmu_model_reg_field(const struct pmu_register *r, const char *name);
+int pmu_model_event(const struct pmu_model *m, const char *name);
+int pmu_model_event_by_code(const struct pmu_model *m, uint64_t code);
+
+/* Value of a field in an event (config, config1). */
+uint64_t pmu_field_value(const struct pmu_field *f, uint64_t config,
+			 uint64_t config1);
+/* Bits [lo, hi] of a 64-bit word, as a mask. */
+uint64_t pmu_bits_mask(uint32_t lo, uint32_t hi);
+bool pmu_condition_holds(const struct pmu_model *m,
+			 const struct pmu_condition *c, uint64_t config,
+			 uint64_t config1);
+
+/* Canonical words for a condition ("always", "only when unit is 6 and ...").
+ * Returns the length written (snprintf semantics). */
+int pmu_condition_format(const struct pmu_model *m,
+			 const struct pmu_condition *c, char *buf, size_t len);
+/* Parse the words back; 0 or -EINVAL with a message in why. */
+int pmu_condition_parse(const struct pmu_model *m, const char *text,
+			struct pmu_condition *out, char *why, size_t whylen);
+
+const char *pmu_transform_name(enum pmu_transform t);
+int pmu_transform_parse(const char *name, enum pmu_transform *out);
+uint64_t pmu_transform_apply(enum pmu_transform t, uint64_t arg, uint64_t value);
+
+/* Names used by every format for the enums above. */
+const char *pmu_constraint_kind_name(enum pmu_constraint_kind k);
+const char *pmu_check_kind_name(enum pmu_check_kind k);
+const char *pmu_exclude_name(enum pmu_exclude e);   /* "exclude_user" ... */
+const char *pmu_usage_when_name(enum pmu_usage_when w);
+const char *pmu_map_state_name(enum pmu_map_state s);
+const char *pmu_cache_name(int cache);   /* "L1D" ... perf's spelling: see .c */
+const char *pmu_cache_op_name(int op);   /* "read" "write" "prefetch" */
+const char *pmu_cache_result_name(int r);/* "access" "miss" */
+const char *pmu_role_name(enum pmu_field_role r);
+const char *pmu_source_name(enum pmu_source s);
+
+/* Printf into a pmu_error, keeping the first error's code. */
+void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Allocation helpers: abort-free, return NULL on failure. */
+char *pmu_strdup(const char *s);
+const char *pmu_model_intern(struct pmu_model *m, const char *s);
+
+#endif /* PMU_MODEL_H */

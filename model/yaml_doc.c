@@ -1,0 +1,279 @@
+/*
+ * yaml_doc.c - typed accessors over libyaml documents with line:col errors
+ * (see yaml_doc.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yaml_doc.h"
+
+struct pmu_pos y_pos(const struct ynode *n)
+{
+	struct pmu_pos p = {n->src->file, 0, 0};
+	if (n->node) {
+		p.line = (int)n->node->start_mark.line + 1;
+		p.col = (int)n->node->start_mark.column + 1;
+	}
+	return p;
+}
+
+bool y_is_map(const struct ynode *n)
+{
+	return n->node && n->node->type == YAML_MAPPING_NODE;
+}
+
+bool y_is_seq(const struct ynode *n)
+{
+	return n->node && n->node->type == YAML_SEQUENCE_NODE;
+}
+
+int y_seq_len(const struct ynode *n)
+{
+	if (!y_is_seq(n))
+		return 0;
+	return (int)(n->node->data.sequence.items.top - n->node->data.sequence.items.start);
+}
+
+struct ynode y_seq_at(const struct ynode *n, int i)
+{
+	yaml_node_item_t id = n->node->data.sequence.items.start[i];
+	return (struct ynode){n->src, yaml_document_get_node(&n->src->doc, id)};
+}
+
+bool y_map_at(const struct ynode *n, int i, struct ynode *key, struct ynode *value)
+{
+	if (!y_is_map(n))
+		return false;
+	yaml_node_pair_t *pair = n->node->data.mapping.pairs.start + i;
+	if (pair >= n->node->data.mapping.pairs.top)
+		return false;
+	*key = (struct ynode){n->src, yaml_document_get_node(&n->src->doc, pair->key)};
+	*value = (struct ynode){n->src, yaml_document_get_node(&n->src->doc, pair->value)};
+	return true;
+}
+
+static const char *scalar(const struct ynode *n)
+{
+	if (!n->node || n->node->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)n->node->data.scalar.value;
+}
+
+struct ynode y_get(const struct ynode *map, const char *key)
+{
+	struct ynode k, v;
+	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
+		const char *s = scalar(&k);
+		if (s && strcmp(s, key) == 0)
+			return v;
+	}
+	return (struct ynode){map->src, NULL};
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 64;
+	size_t prev[64], cur[64];
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) !=
+						    tolower((unsigned char)b[j - 1]));
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(size_t));
+	}
+	return prev[lb];
+}
+
+const char *y_nearest(const char *word, const char *const *words)
+{
+	const char *best = NULL;
+	size_t best_d = strlen(word) / 2 + 2;
+	for (int i = 0; words[i]; i++) {
+		size_t dist = edit_distance(word, words[i]);
+		if (dist < best_d) {
+			best_d = dist;
+			best = words[i];
+		}
+	}
+	return best;
+}
+
+static const char *node_kind(const struct ynode *n)
+{
+	if (!n->node)
+		return "nothing";
+	switch (n->node->type) {
+	case YAML_MAPPING_NODE: return "a mapping";
+	case YAML_SEQUENCE_NODE: return "a sequence";
+	default: return "a scalar";
+	}
+}
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (int i = 0; list && list[i]; i++)
+		if (strcmp(s, list[i]) == 0)
+			return true;
+	return false;
+}
+
+int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
+		 const char *const *keys, const char *const *required)
+{
+	int rc = 0;
+	struct ynode k, v;
+	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
+		const char *s = scalar(&k);
+		struct pmu_pos p = y_pos(&k);
+		if (!s) {
+			pmu_report(c->d, -1, &p, "%s: keys must be plain words", what);
+			rc = -EINVAL;
+			continue;
+		}
+		if (in_list(s, keys))
+			continue;
+		const char *near = y_nearest(s, keys);
+		if (near)
+			pmu_report(c->d, -1, &p, "unknown key '%s' in %s; did you mean '%s'?",
+				   s, what, near);
+		else
+			pmu_report(c->d, -1, &p, "unknown key '%s' in %s", s, what);
+		rc = -EINVAL;
+	}
+	for (int i = 0; required && required[i]; i++) {
+		if (!y_get(map, required[i]).node) {
+			struct pmu_pos p = y_pos(map);
+			pmu_report(c->d, -1, &p, "%s lacks required key '%s'", what, required[i]);
+			rc = -EINVAL;
+		}
+	}
+	return rc;
+}
+
+int y_expect_map(struct yctx *c, const struct ynode *n, const char *what)
+{
+	if (y_is_map(n))
+		return 0;
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "%s must be a mapping, found %s", what, node_kind(n));
+	return -EINVAL;
+}
+
+int y_expect_seq(struct yctx *c, const struct ynode *n, const char *what)
+{
+	if (y_is_seq(n))
+		return 0;
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "%s must be a sequence, found %s", what, node_kind(n));
+	return -EINVAL;
+}
+
+int y_str(struct yctx *c, const struct ynode *n, const char *what, const char **out)
+{
+	if (!n->node)
+		return 0;
+	const char *s = scalar(n);
+	if (!s) {
+		struct pmu_pos p = y_pos(n);
+		pmu_report(c->d, -1, &p, "%s must be a string, found %s", what, node_kind(n));
+		return -EINVAL;
+	}
+	*out = s;
+	return 0;
+}
+
+int y_strdup(struct yctx *c, const struct ynode *n, const char *what, char **out)
+{
+	const char *s = NULL;
+	int rc = y_str(c, n, what, &s);
+	if (rc || !s)
+		return rc;
+	free(*out);
+	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+int y_u64(struct yctx *c, const struct ynode *n, const char *what, uint64_t *out)
+{
+	const char *s = NULL;
+	int rc = y_str(c, n, what, &s);
+	if (rc || !s)
+		return rc;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (!isdigit((unsigned char)s[0]) || errno || *end) {
+		struct pmu_pos p = y_pos(n);
+		pmu_report(c->d, -1, &p, "%s must be an unsigned number, found '%s'",
+			   what, s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int y_u32(struct yctx *c, const struct ynode *n, const char *what, uint32_t *out)
+{
+	uint64_t v = 0;
+	if (!n->node)
+		return 0;
+	int rc = y_u64(c, n, what, &v);
+	if (rc)
+		return rc;
+	if (v > UINT32_MAX) {
+		struct pmu_pos p = y_pos(n);
+		pmu_report(c->d, -1, &p, "%s must fit in 32 bits, found 0x%llx", what,
+			   (unsigned long long)v);
+		return -ERANGE;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int y_bool(struct yctx *c, const struct ynode *n, const char *what, bool *out)
+{
+	const char *s = NULL;
+	int rc = y_str(c, n, what, &s);
+	if (rc || !s)
+		return rc;
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+		*out = s[0] == 't';
+		return 0;
+	}
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "%s must be true or false, found '%s'", what, s);
+	return -EINVAL;
+}
+
+int y_bits(struct yctx *c, const struct ynode *n, const char *what,
+	   uint32_t *lo, uint32_t *hi)
+{
+	struct pmu_pos p = y_pos(n);
+	if (!y_is_seq(n) || y_seq_len(n) != 2) {
+		pmu_report(c->d, -1, &p, "%s must be a bit range [lo, hi]", what);
+		return -EINVAL;
+	}
+	struct ynode a = y_seq_at(n, 0), b = y_seq_at(n, 1);
+	if (y_u32(c, &a, what, lo) || y_u32(c, &b, what, hi))
+		return -EINVAL;
+	if (*lo > *hi) {
+		pmu_report(c->d, -1, &p, "%s [%u, %u]: low bit is above high bit", what, *lo, *hi);
+		return -EINVAL;
+	}
+	if (*hi > 63) {
+		if (pmu_report(c->d, PMU_CHK_FIELD_RANGE, &p,
+			       "%s [%u, %u] lies outside the 64-bit word", what, *lo, *hi) ==
+		    PMU_SEV_ERROR)
+			return -EINVAL;
+	}
+	return 0;
+}

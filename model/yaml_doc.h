@@ -1,0 +1,63 @@
+/*
+ * yaml_doc.h - small typed accessors over a libyaml document, shared by the
+ * YAML loader's section readers.  Every accessor reports a problem at the
+ * node's line:col and returns a negative errno.
+ */
+#ifndef PMU_YAML_DOC_H
+#define PMU_YAML_DOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "pmu_diag.h"
+#include "pmu_model.h"
+
+/* One parsed file. */
+struct ysrc {
+	yaml_document_t doc;
+	const char *file; /* interned in the model */
+};
+
+/* A node and the file it lives in. */
+struct ynode {
+	struct ysrc *src;
+	yaml_node_t *node;
+};
+
+struct yctx {
+	struct pmu_model *m;
+	struct pmu_diag *d;
+};
+
+struct pmu_pos y_pos(const struct ynode *n);
+bool y_is_map(const struct ynode *n);
+bool y_is_seq(const struct ynode *n);
+int y_seq_len(const struct ynode *n);
+struct ynode y_seq_at(const struct ynode *n, int i);
+/* Mapping entry i (key and value); false past the end. */
+bool y_map_at(const struct ynode *n, int i, struct ynode *key, struct ynode *value);
+/* Value for key, or a node with node == NULL. */
+struct ynode y_get(const struct ynode *map, const char *key);
+
+/* Report unknown keys (with the nearest valid key) and missing required ones.
+ * keys and required are NULL-terminated. */
+int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
+		 const char *const *keys, const char *const *required);
+
+int y_expect_map(struct yctx *c, const struct ynode *n, const char *what);
+int y_expect_seq(struct yctx *c, const struct ynode *n, const char *what);
+/* Scalars; the out value is left untouched when the node is absent. */
+int y_str(struct yctx *c, const struct ynode *n, const char *what, const char **out);
+int y_strdup(struct yctx *c, const struct ynode *n, const char *what, char **out);
+int y_u64(struct yctx *c, const struct ynode *n, const char *what, uint64_t *out);
+int y_u32(struct yctx *c, const struct ynode *n, const char *what, uint32_t *out);
+int y_bool(struct yctx *c, const struct ynode *n, const char *what, bool *out);
+/* A two-number sequence [lo, hi], each 0..63 (field-range when not). */
+int y_bits(struct yctx *c, const struct ynode *n, const char *what,
+	   uint32_t *lo, uint32_t *hi);
+
+/* Nearest word in a NULL-terminated list by edit distance, or NULL. */
+const char *y_nearest(const char *word, const char *const *words);
+
+#endif /* PMU_YAML_DOC_H */

@@ -1,0 +1,300 @@
+/*
+ * yaml_load.c - reads a YAML PMU description (schema/description-format.md)
+ * into a struct pmu_model, keeping line:col marks on every part.
+ *
+ * Files are parsed whole with libyaml's document API.  `include:` pulls in
+ * further files (relative to the including one); their sections are gathered
+ * in encounter order, then read in dependency order: identity, counters,
+ * registers, fields, then everything that refers to them.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu_load.h"
+#include "yaml_doc.h"
+#include "yaml_sections.h"
+
+#define MAX_FILES 16
+
+static const char *const top_keys[] = {
+	"format", "pmu", "counters", "registers", "fields", "privilege-filters",
+	"branch-stack-clears", "counter-usage", "checks", "constraints",
+	"alternatives", "generic-events", "cache-events", "firmware-events",
+	"events", "include", NULL};
+
+struct loader {
+	struct yctx c;
+	struct ysrc *srcs[MAX_FILES];
+	int nsrcs;
+	/* every top-level (key, value) in encounter order, includes expanded */
+	struct ynode *keys, *values;
+	int nsections;
+};
+
+static int add_section(struct loader *L, struct ynode key, struct ynode value)
+{
+	struct ynode *k = realloc(L->keys, (L->nsections + 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	L->keys = k;
+	struct ynode *v = realloc(L->values, (L->nsections + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	L->values = v;
+	L->keys[L->nsections] = key;
+	L->values[L->nsections++] = value;
+	return 0;
+}
+
+static int parse_buffer(struct loader *L, const char *name,
+			const unsigned char *buf, size_t len, struct ysrc **out)
+{
+	if (L->nsrcs == MAX_FILES) {
+		struct pmu_pos p = {name, 0, 0};
+		pmu_report(L->c.d, -1, &p, "too many included files (at most %d)", MAX_FILES);
+		return -ELOOP;
+	}
+	struct ysrc *src = calloc(1, sizeof(*src));
+	if (!src)
+		return -ENOMEM;
+	src->file = pmu_model_intern(L->c.m, name);
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, buf, len);
+	int ok = yaml_parser_load(&parser, &src->doc);
+	if (!ok) {
+		struct pmu_pos p = {src->file, (int)parser.problem_mark.line + 1,
+				    (int)parser.problem_mark.column + 1};
+		pmu_report(L->c.d, -1, &p, "YAML syntax: %s%s%s",
+			   parser.problem ? parser.problem : "malformed input",
+			   parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		free(src);
+		return -EINVAL;
+	}
+	yaml_parser_delete(&parser);
+	L->srcs[L->nsrcs++] = src;
+	*out = src;
+	return 0;
+}
+
+static int read_file(const char *path, unsigned char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	size_t cap = 65536, n = 0;
+	unsigned char *b = malloc(cap);
+	while (b) {
+		size_t got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		unsigned char *grown = realloc(b, cap * 2);
+		if (!grown) {
+			free(b);
+			b = NULL;
+			break;
+		}
+		b = grown;
+		cap *= 2;
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (!b)
+		return -ENOMEM;
+	if (err) {
+		free(b);
+		return -EIO;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int gather(struct loader *L, struct ysrc *src);
+
+static int include_file(struct loader *L, const struct ynode *at, const char *rel)
+{
+	char dir[4096], path[8192];
+	snprintf(dir, sizeof(dir), "%s", at->src->file);
+	if (rel[0] == '/')
+		snprintf(path, sizeof(path), "%s", rel);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), rel);
+	for (int i = 0; i < L->nsrcs; i++) {
+		if (strcmp(L->srcs[i]->file, path) == 0) {
+			struct pmu_pos p = y_pos(at);
+			pmu_report(L->c.d, -1, &p, "'%s' is included twice", rel);
+			return -ELOOP;
+		}
+	}
+	unsigned char *buf;
+	size_t len;
+	int rc = read_file(path, &buf, &len);
+	if (rc) {
+		struct pmu_pos p = y_pos(at);
+		pmu_report(L->c.d, -1, &p, "cannot read included file '%s': %s", path,
+			   strerror(-rc));
+		return rc;
+	}
+	struct ysrc *src;
+	rc = parse_buffer(L, path, buf, len, &src);
+	free(buf);
+	return rc ? rc : gather(L, src);
+}
+
+static int gather_include(struct loader *L, const struct ynode *v)
+{
+	const char *rel = NULL;
+	if (y_is_seq(v)) {
+		for (int i = 0; i < y_seq_len(v); i++) {
+			struct ynode item = y_seq_at(v, i);
+			int rc = y_str(&L->c, &item, "include", &rel);
+			if (!rc && rel)
+				rc = include_file(L, &item, rel);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	int rc = y_str(&L->c, v, "include", &rel);
+	return rc ? rc : include_file(L, v, rel);
+}
+
+static int check_format(struct loader *L, const struct ynode *v)
+{
+	const char *s = NULL;
+	char want[64];
+	snprintf(want, sizeof(want), "pmu-description/%d", PMU_FORMAT_VERSION);
+	if (y_str(&L->c, v, "format", &s))
+		return -EINVAL;
+	if (strcmp(s, want) != 0) {
+		struct pmu_pos p = y_pos(v);
+		pmu_report(L->c.d, -1, &p, "unsupported format '%s' (this pmugen reads '%s')",
+			   s, want);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int gather(struct loader *L, struct ysrc *src)
+{
+	struct ynode root = {src, yaml_document_get_root_node(&src->doc)};
+	if (!root.node) {
+		struct pmu_pos p = {src->file, 1, 1};
+		pmu_report(L->c.d, -1, &p, "empty document: expected a PMU description");
+		return -EINVAL;
+	}
+	if (y_expect_map(&L->c, &root, "the document"))
+		return -EINVAL;
+	int rc = y_check_keys(&L->c, &root, "the description", top_keys,
+			      (const char *const[]){"format", NULL});
+	struct ynode k, v;
+	for (int i = 0; y_map_at(&root, i, &k, &v); i++) {
+		const char *key = NULL;
+		if (y_str(&L->c, &k, "key", &key) || !key)
+			continue;
+		if (strcmp(key, "format") == 0)
+			rc |= check_format(L, &v);
+		else if (strcmp(key, "include") == 0)
+			rc |= gather_include(L, &v);
+		else
+			rc |= add_section(L, k, v);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* All values of one section name, in encounter order. */
+int ysec_list(const struct yloader_view *view, const char *name,
+	      struct ynode *out, int max)
+{
+	const struct loader *L = view->loader;
+	int n = 0;
+	for (int i = 0; i < L->nsections && n < max; i++)
+		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) == 0)
+			out[n++] = L->values[i];
+	return n;
+}
+
+/* The one value of a section that may appear once; reports a repeat. */
+int ysec_single(const struct yloader_view *view, const char *name, struct ynode *out)
+{
+	const struct loader *L = view->loader;
+	int found = -1;
+	for (int i = 0; i < L->nsections; i++) {
+		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) != 0)
+			continue;
+		if (found >= 0) {
+			struct pmu_pos p = y_pos(&L->keys[i]);
+			struct pmu_pos first = y_pos(&L->keys[found]);
+			pmu_report(view->c->d, -1, &p,
+				   "section '%s' given twice (first at %s:%d:%d)", name,
+				   first.file, first.line, first.col);
+			return -EINVAL;
+		}
+		found = i;
+	}
+	if (found < 0) {
+		out->node = NULL;
+		return 0;
+	}
+	*out = L->values[found];
+	return 0;
+}
+
+static void loader_free(struct loader *L)
+{
+	for (int i = 0; i < L->nsrcs; i++) {
+		yaml_document_delete(&L->srcs[i]->doc);
+		free(L->srcs[i]);
+	}
+	free(L->keys);
+	free(L->values);
+}
+
+int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
+			 const unsigned char *buf, size_t len, struct pmu_diag *d)
+{
+	struct loader L;
+	memset(&L, 0, sizeof(L));
+	pmu_model_init(m);
+	L.c = (struct yctx){m, d};
+	m->source = pmu_strdup(name);
+	int errors_before = d->nerrors;
+	struct ysrc *src;
+	int rc = parse_buffer(&L, name, buf, len, &src);
+	if (!rc)
+		rc = gather(&L, src);
+	if (!rc) {
+		struct yloader_view view = {&L, &L.c};
+		rc = ysec_read_all(&view);
+	}
+	if (!rc && d->nerrors > errors_before)
+		rc = -EINVAL;
+	if (!rc)
+		rc = pmu_model_finish(m);
+	loader_free(&L);
+	if (rc)
+		pmu_model_free(m);
+	return rc;
+}
+
+int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d)
+{
+	unsigned char *buf;
+	size_t len;
+	int rc = read_file(path, &buf, &len);
+	if (rc) {
+		struct pmu_pos p = {path, 0, 0};
+		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
+		pmu_model_init(m);
+		return rc;
+	}
+	rc = pmu_load_yaml_buffer(m, path, buf, len, d);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,835 @@
+/*
+ * yaml_sections.c - one reader per section of a YAML PMU description
+ * (schema/description-format.md).  Readers fill the model; references by
+ * name (register fields, event fields) are resolved here and reported at the
+ * referring node when unknown.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu_load.h"
+#include "yaml_sections.h"
+
+#define MAX_PARTS 64
+
+/* Append one zeroed element to a model array; NULL on allocation failure. */
+#define APPEND(arr, n)                                                        \
+	({                                                                    \
+		__typeof__(arr) grown_ = realloc((arr), ((n) + 1) * sizeof(*(arr))); \
+		__typeof__(arr) slot_ = NULL;                                 \
+		if (grown_) {                                                 \
+			(arr) = grown_;                                       \
+			slot_ = &(arr)[(n)++];                                \
+			memset(slot_, 0, sizeof(*slot_));                     \
+		}                                                             \
+		slot_;                                                        \
+	})
+
+static int oom(struct yctx *c)
+{
+	pmu_report(c->d, -1, NULL, "out of memory");
+	return -ENOMEM;
+}
+
+/* --- identity ------------------------------------------------------------- */
+static int read_pmu(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "version", "platform", "compatible",
+					   "max-group", NULL};
+	static const char *const req[] = {"name", "platform", "compatible", NULL};
+	if (y_expect_map(c, n, "pmu") || y_check_keys(c, n, "pmu", keys, req))
+		return -EINVAL;
+	struct pmu_model *m = c->m;
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");       rc |= y_strdup(c, &v, "pmu name", &m->name);
+	v = y_get(n, "version");    rc |= y_strdup(c, &v, "pmu version", &m->version);
+	v = y_get(n, "platform");   rc |= y_strdup(c, &v, "pmu platform", &m->platform);
+	v = y_get(n, "compatible"); rc |= y_strdup(c, &v, "pmu compatible", &m->compatible);
+	v = y_get(n, "max-group");  rc |= y_u32(c, &v, "max-group", &m->max_group);
+	return rc ? -EINVAL : 0;
+}
+
+/* --- counters ------------------------------------------------------------- */
+static int read_counter(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "sprn", "width", "privilege",
+					   "programmable", "event", "code", NULL};
+	static const char *const req[] = {"name", "sprn", "width", "privilege",
+					  "programmable", NULL};
+	if (y_expect_map(c, n, "a counter") || y_check_keys(c, n, "a counter", keys, req))
+		return -EINVAL;
+	struct pmu_model *m = c->m;
+	struct pmu_counter *k = APPEND(m->counters, m->ncounters);
+	if (!k)
+		return oom(c);
+	k->pos = y_pos(n);
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");         rc |= y_strdup(c, &v, "counter name", &k->name);
+	v = y_get(n, "sprn");         rc |= y_u32(c, &v, "sprn", &k->sprn);
+	v = y_get(n, "width");        rc |= y_u32(c, &v, "width", &k->width);
+	v = y_get(n, "privilege");    rc |= y_strdup(c, &v, "privilege", &k->privilege);
+	v = y_get(n, "programmable"); rc |= y_bool(c, &v, "programmable", &k->programmable);
+	v = y_get(n, "event");        rc |= y_strdup(c, &v, "event", &k->event);
+	v = y_get(n, "code");         rc |= y_u64(c, &v, "code", &k->fixed_code);
+	if (!rc && !k->programmable && (!k->event || !y_get(n, "code").node)) {
+		pmu_report(c->d, -1, &k->pos,
+			   "fixed counter %s needs the 'event' it counts and its 'code'", k->name);
+		rc = -EINVAL;
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* --- registers ------------------------------------------------------------ */
+static int read_per_pmc(struct yctx *c, const struct ynode *n, struct pmu_reg_field *f)
+{
+	static const char *const keys[] = {"base", "stride", "width", NULL};
+	if (y_expect_map(c, n, "per-pmc") || y_check_keys(c, n, "per-pmc", keys, keys))
+		return -EINVAL;
+	struct ynode v;
+	int rc = 0;
+	f->layout = PMU_LAYOUT_PER_PMC;
+	v = y_get(n, "base");   rc |= y_u32(c, &v, "base", &f->base);
+	v = y_get(n, "stride"); rc |= y_u32(c, &v, "stride", &f->stride);
+	v = y_get(n, "width");  rc |= y_u32(c, &v, "width", &f->width);
+	return rc ? -EINVAL : 0;
+}
+
+static int check_length(struct yctx *c, const struct ynode *n, uint32_t lo, uint32_t hi)
+{
+	struct ynode v = y_get(n, "length");
+	uint32_t len = 0;
+	if (!v.node)
+		return 0;
+	if (y_u32(c, &v, "length", &len))
+		return -EINVAL;
+	if (len != hi - lo + 1) {
+		struct pmu_pos p = y_pos(&v);
+		if (pmu_report(c->d, PMU_CHK_BITS_LENGTH, &p,
+			       "length %u disagrees with bits [%u, %u] (%u bits)", len, lo,
+			       hi, hi - lo + 1) == PMU_SEV_ERROR)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_reg_field(struct yctx *c, const struct ynode *n, struct pmu_register *r)
+{
+	static const char *const keys[] = {"name", "bits", "length", "per-pmc",
+					   "description", NULL};
+	static const char *const req[] = {"name", "description", NULL};
+	if (y_expect_map(c, n, "a register field") ||
+	    y_check_keys(c, n, "a register field", keys, req))
+		return -EINVAL;
+	struct pmu_reg_field *f = APPEND(r->fields, r->nfields);
+	if (!f)
+		return oom(c);
+	f->pos = y_pos(n);
+	struct ynode v, bits = y_get(n, "bits"), per = y_get(n, "per-pmc");
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "field name", &f->name);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &f->description);
+	if (!!bits.node == !!per.node) {
+		pmu_report(c->d, -1, &f->pos,
+			   "register field %s needs exactly one of 'bits' and 'per-pmc'",
+			   f->name ? f->name : "?");
+		return -EINVAL;
+	}
+	if (bits.node) {
+		f->layout = PMU_LAYOUT_FIXED;
+		rc |= y_bits(c, &bits, "bits", &f->lo, &f->hi);
+		if (!rc)
+			rc |= check_length(c, n, f->lo, f->hi);
+	} else {
+		rc |= read_per_pmc(c, &per, f);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+static int resolve_reset(struct yctx *c, const struct ynode *n, struct pmu_register *r)
+{
+	struct ynode reset = y_get(n, "reset");
+	if (!reset.node)
+		return 0;
+	if (y_expect_seq(c, &reset, "reset"))
+		return -EINVAL;
+	for (int i = 0; i < y_seq_len(&reset); i++) {
+		struct ynode item = y_seq_at(&reset, i);
+		const char *name = NULL;
+		if (y_str(c, &item, "reset field", &name))
+			return -EINVAL;
+		int f = pmu_model_reg_field(r, name);
+		if (f < 0 || r->fields[f].layout != PMU_LAYOUT_FIXED) {
+			struct pmu_pos p = y_pos(&item);
+			pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p,
+				   "reset names '%s', not a fixed field of %s", name, r->name);
+			return -EINVAL;
+		}
+		r->reset |= pmu_bits_mask(r->fields[f].lo, r->fields[f].hi);
+	}
+	return 0;
+}
+
+static int read_register(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "sprn", "width", "privilege", "index",
+					   "reset", "fields", NULL};
+	static const char *const req[] = {"name", "sprn", "width", "privilege", "index",
+					  NULL};
+	if (y_expect_map(c, n, "a register") || y_check_keys(c, n, "a register", keys, req))
+		return -EINVAL;
+	struct pmu_model *m = c->m;
+	struct pmu_register *r = APPEND(m->registers, m->nregisters);
+	if (!r)
+		return oom(c);
+	r->pos = y_pos(n);
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");      rc |= y_strdup(c, &v, "register name", &r->name);
+	v = y_get(n, "sprn");      rc |= y_u32(c, &v, "sprn", &r->sprn);
+	v = y_get(n, "width");     rc |= y_u32(c, &v, "width", &r->width);
+	v = y_get(n, "privilege"); rc |= y_strdup(c, &v, "privilege", &r->privilege);
+	v = y_get(n, "index");     rc |= y_u32(c, &v, "index", &r->index);
+	struct ynode fields = y_get(n, "fields");
+	if (fields.node && !y_expect_seq(c, &fields, "fields"))
+		for (int i = 0; i < y_seq_len(&fields); i++) {
+			struct ynode f = y_seq_at(&fields, i);
+			rc |= read_reg_field(c, &f, r);
+		}
+	if (!rc)
+		rc |= resolve_reset(c, n, r);
+	return rc ? -EINVAL : 0;
+}
+
+/* "MMCR1.PMCxSEL" -> register and field indices */
+static int resolve_reg_ref(struct yctx *c, const struct ynode *n, const char *what,
+			   struct pmu_reg_ref *out)
+{
+	const char *s = NULL;
+	if (y_str(c, n, what, &s))
+		return -EINVAL;
+	const char *dot = strchr(s, '.');
+	struct pmu_pos p = y_pos(n);
+	char reg[64];
+	if (!dot || (size_t)(dot - s) >= sizeof(reg)) {
+		pmu_report(c->d, -1, &p, "%s must read REGISTER.FIELD, found '%s'", what, s);
+		return -EINVAL;
+	}
+	memcpy(reg, s, (size_t)(dot - s));
+	reg[dot - s] = '\0';
+	int r = pmu_model_register(c->m, reg);
+	int f = r >= 0 ? pmu_model_reg_field(&c->m->registers[r], dot + 1) : -1;
+	if (r < 0 || f < 0) {
+		pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p, "%s '%s': no %s %s", what, s,
+			   r < 0 ? "register" : "field", r < 0 ? reg : dot + 1);
+		return -EINVAL;
+	}
+	*out = (struct pmu_reg_ref){r, f};
+	return 0;
+}
+
+/* --- event-code fields ---------------------------------------------------- */
+struct field_nodes {
+	struct ynode *node; /* YAML node of each field, by model index */
+	int n;
+};
+
+static int read_field(struct yctx *c, const struct ynode *n, int parent,
+		      struct field_nodes *fn);
+
+static int read_parts(struct yctx *c, const struct ynode *parts, int parent,
+		      struct field_nodes *fn)
+{
+	if (y_expect_seq(c, parts, "parts"))
+		return -EINVAL;
+	int rc = 0;
+	for (int i = 0; i < y_seq_len(parts); i++) {
+		struct ynode p = y_seq_at(parts, i);
+		rc |= read_field(c, &p, parent, fn);
+	}
+	return rc;
+}
+
+static int read_field_role(struct yctx *c, const struct ynode *n, struct pmu_field *f)
+{
+	const char *s = NULL;
+	if (y_str(c, n, "role", &s) || !s)
+		return s ? 0 : -EINVAL;
+	for (int r = PMU_ROLE_PMC; r <= PMU_ROLE_UNIT; r++)
+		if (strcmp(s, pmu_role_name(r)) == 0) {
+			f->role = r;
+			return 0;
+		}
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "role must be pmc, mark or unit, found '%s'", s);
+	return -EINVAL;
+}
+
+static int read_source(struct yctx *c, const struct ynode *n, enum pmu_source *out)
+{
+	const char *s = NULL;
+	if (!n->node)
+		return 0;
+	if (y_str(c, n, "source", &s))
+		return -EINVAL;
+	if (strcmp(s, "config") == 0 || strcmp(s, "config1") == 0) {
+		*out = s[6] == '1' ? PMU_SRC_CONFIG1 : PMU_SRC_CONFIG;
+		return 0;
+	}
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "source must be config or config1, found '%s'", s);
+	return -EINVAL;
+}
+
+static int read_transform(struct yctx *c, const struct ynode *owner,
+			  enum pmu_transform *t, uint64_t *arg)
+{
+	struct ynode v = y_get(owner, "transform");
+	const char *s = NULL;
+	if (!v.node)
+		return 0;
+	if (y_str(c, &v, "transform", &s))
+		return -EINVAL;
+	if (pmu_transform_parse(s, t) || *t == PMU_XF_NONE) {
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "unknown transform '%s' (known: sdar-mode, thresh-cmp-p10)", s);
+		return -EINVAL;
+	}
+	struct ynode a = y_get(owner, "transform-arg");
+	return y_u64(c, &a, "transform-arg", arg);
+}
+
+static int read_field(struct yctx *c, const struct ynode *n, int parent,
+		      struct field_nodes *fn)
+{
+	static const char *const keys[] = {"name", "dts", "bits", "length", "source",
+					   "role", "linux-defined", "lands-in", "when",
+					   "transform", "transform-arg", "clears",
+					   "description", "parts", NULL};
+	static const char *const req[] = {"name", "bits", "description", NULL};
+	if (y_expect_map(c, n, "a field") || y_check_keys(c, n, "a field", keys, req))
+		return -EINVAL;
+	struct pmu_model *m = c->m;
+	struct pmu_field *f = APPEND(m->fields, m->nfields);
+	struct ynode *slot = f ? APPEND(fn->node, fn->n) : NULL;
+	if (!slot)
+		return oom(c);
+	*slot = *n;
+	int self = m->nfields - 1;
+	f->pos = y_pos(n);
+	f->parent = parent;
+	f->target_reg = f->clear_reg = -1;
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");          rc |= y_strdup(c, &v, "field name", &f->name);
+	v = y_get(n, "dts");           rc |= y_strdup(c, &v, "dts", &f->dts_name);
+	v = y_get(n, "description");   rc |= y_strdup(c, &v, "description", &f->description);
+	v = y_get(n, "linux-defined"); rc |= y_bool(c, &v, "linux-defined", &f->linux_defined);
+	v = y_get(n, "source");        rc |= read_source(c, &v, &f->source);
+	v = y_get(n, "role");          rc |= v.node ? read_field_role(c, &v, f) : 0;
+	v = y_get(n, "bits");
+	if (y_bits(c, &v, "bits", &f->lo, &f->hi) || check_length(c, n, f->lo, f->hi))
+		rc = -EINVAL;
+	rc |= read_transform(c, n, &f->transform, &f->transform_arg);
+	v = y_get(n, "parts");
+	if (v.node)
+		rc |= read_parts(c, &v, self, fn);
+	return rc ? -EINVAL : 0;
+}
+
+/* Second pass, once every field is known: placements and conditions. */
+static int read_condition(struct yctx *c, const struct ynode *owner,
+			  struct pmu_condition *out)
+{
+	struct ynode v = y_get(owner, "when");
+	const char *s = NULL;
+	char why[256];
+	if (!v.node)
+		return 0;
+	if (y_str(c, &v, "when", &s))
+		return -EINVAL;
+	if (pmu_condition_parse(c->m, s, out, why, sizeof(why))) {
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int link_field(struct yctx *c, int i, const struct ynode *n)
+{
+	struct pmu_field *f = &c->m->fields[i];
+	struct ynode v = y_get(n, "lands-in");
+	struct pmu_reg_ref ref;
+	int rc = 0;
+	if (v.node) {
+		if (resolve_reg_ref(c, &v, "lands-in", &ref))
+			rc = -EINVAL;
+		else
+			f->target_reg = ref.reg, f->target_field = ref.field;
+	}
+	v = y_get(n, "clears");
+	if (v.node) {
+		if (resolve_reg_ref(c, &v, "clears", &ref))
+			rc = -EINVAL;
+		else
+			f->clear_reg = ref.reg, f->clear_field = ref.field;
+	}
+	rc |= read_condition(c, n, &f->when);
+	return rc;
+}
+
+static int read_fields(struct yctx *c, const struct ynode *lists, int nlists)
+{
+	struct field_nodes fn = {NULL, 0};
+	int rc = 0;
+	for (int l = 0; l < nlists; l++) {
+		if (y_expect_seq(c, &lists[l], "fields")) {
+			rc = -EINVAL;
+			continue;
+		}
+		for (int i = 0; i < y_seq_len(&lists[l]); i++) {
+			struct ynode f = y_seq_at(&lists[l], i);
+			rc |= read_field(c, &f, -1, &fn);
+		}
+	}
+	if (!rc)
+		for (int i = 0; i < fn.n; i++)
+			rc |= link_field(c, i, &fn.node[i]);
+	free(fn.node);
+	return rc ? -EINVAL : 0;
+}
+
+/* --- compute_mmcr inputs -------------------------------------------------- */
+static int read_privilege_filters(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"exclude_user", "exclude_kernel",
+					   "exclude_kernel_hv", "exclude_hv",
+					   "exclude_idle", NULL};
+	if (y_expect_map(c, n, "privilege-filters") ||
+	    y_check_keys(c, n, "privilege-filters", keys, NULL))
+		return -EINVAL;
+	int rc = 0;
+	for (int e = 0; e < PMU_EXCL_COUNT; e++) {
+		struct ynode v = y_get(n, pmu_exclude_name(e));
+		if (v.node)
+			rc |= resolve_reg_ref(c, &v, pmu_exclude_name(e), &c->m->exclude[e]);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+static int read_counter_set(struct yctx *c, const struct ynode *n, uint32_t *mask)
+{
+	if (y_expect_seq(c, n, "counters"))
+		return -EINVAL;
+	for (int i = 0; i < y_seq_len(n); i++) {
+		struct ynode item = y_seq_at(n, i);
+		uint32_t pmc = 0;
+		if (y_u32(c, &item, "counter", &pmc))
+			return -EINVAL;
+		if (pmc < 1 || pmc > (uint32_t)c->m->ncounters) {
+			struct pmu_pos p = y_pos(&item);
+			pmu_report(c->d, PMU_CHK_PMC_RANGE, &p, "there is no PMC%u (%d counters)",
+				   pmc, c->m->ncounters);
+			return -EINVAL;
+		}
+		*mask |= 1u << pmc;
+	}
+	return 0;
+}
+
+static int read_usage(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"set", "when", "counters", NULL};
+	static const char *const req[] = {"set", "when", NULL};
+	if (y_expect_map(c, n, "a counter-usage entry") ||
+	    y_check_keys(c, n, "a counter-usage entry", keys, req))
+		return -EINVAL;
+	struct pmu_usage_bit *u = APPEND(c->m->usage, c->m->nusage);
+	if (!u)
+		return oom(c);
+	u->pos = y_pos(n);
+	struct ynode v = y_get(n, "set");
+	int rc = resolve_reg_ref(c, &v, "set", &u->target);
+	const char *when = NULL;
+	v = y_get(n, "when");
+	if (y_str(c, &v, "when", &when))
+		return -EINVAL;
+	int w;
+	for (w = PMU_WHEN_USED; w <= PMU_WHEN_ALWAYS; w++)
+		if (strcmp(when, pmu_usage_when_name(w)) == 0)
+			break;
+	struct pmu_pos p = y_pos(&v);
+	if (w > PMU_WHEN_ALWAYS) {
+		pmu_report(c->d, -1, &p, "when must be used, unused or always, found '%s'", when);
+		return -EINVAL;
+	}
+	u->when = w;
+	v = y_get(n, "counters");
+	if (!!v.node != (w != PMU_WHEN_ALWAYS)) {
+		pmu_report(c->d, -1, &p, "'counters' is needed with used/unused and only then");
+		return -EINVAL;
+	}
+	if (v.node)
+		rc |= read_counter_set(c, &v, &u->counters);
+	return rc;
+}
+
+/* --- checks and constraints ----------------------------------------------- */
+static int field_ref(struct yctx *c, const struct ynode *v, int check, int *out)
+{
+	const char *s = NULL;
+	if (y_str(c, v, "field", &s))
+		return -EINVAL;
+	*out = pmu_model_field(c->m, s);
+	if (*out >= 0)
+		return 0;
+	struct pmu_pos p = y_pos(v);
+	pmu_report(c->d, check, &p, "unknown field '%s'", s);
+	return -EINVAL;
+}
+
+static int read_check(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "kind", "when", "field",
+					   "description", NULL};
+	static const char *const req[] = {"name", "kind", "description", NULL};
+	if (y_expect_map(c, n, "a check") || y_check_keys(c, n, "a check", keys, req))
+		return -EINVAL;
+	struct pmu_check *k = APPEND(c->m->checks, c->m->nchecks);
+	if (!k)
+		return oom(c);
+	k->pos = y_pos(n);
+	k->field = -1;
+	struct ynode v;
+	const char *kind = NULL;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "name", &k->name);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &k->description);
+	v = y_get(n, "kind");
+	if (y_str(c, &v, "kind", &kind))
+		return -EINVAL;
+	int kk;
+	for (kk = PMU_CHECK_RESERVED_BITS; kk <= PMU_CHECK_GROUP_AGREE; kk++)
+		if (strcmp(kind, pmu_check_kind_name(kk)) == 0)
+			break;
+	struct pmu_pos p = y_pos(&v);
+	if (kk > PMU_CHECK_GROUP_AGREE) {
+		pmu_report(c->d, -1, &p, "unknown check kind '%s' (reserved-bits, reject, "
+			   "counter-exists, fixed-counter, group-agree)", kind);
+		return -EINVAL;
+	}
+	k->kind = kk;
+	bool has_when = y_get(n, "when").node, has_field = y_get(n, "field").node;
+	if (has_when != (kk == PMU_CHECK_REJECT_WHEN) ||
+	    has_field != (kk == PMU_CHECK_GROUP_AGREE)) {
+		pmu_report(c->d, -1, &k->pos, "a reject check takes 'when', a group-agree "
+			   "check takes 'field', the other kinds neither");
+		return -EINVAL;
+	}
+	rc |= read_condition(c, n, &k->when);
+	v = y_get(n, "field");
+	if (v.node)
+		rc |= field_ref(c, &v, PMU_CHK_UNKNOWN_REF, &k->field);
+	return rc ? -EINVAL : 0;
+}
+
+static int read_constraint_kind(struct yctx *c, const struct ynode *v,
+				enum pmu_constraint_kind *out)
+{
+	const char *s = NULL;
+	if (y_str(c, v, "kind", &s))
+		return -EINVAL;
+	for (int k = PMU_CONS_EQUAL; k <= PMU_CONS_COUNT; k++)
+		if (strcmp(s, pmu_constraint_kind_name(k)) == 0) {
+			*out = k;
+			return 0;
+		}
+	struct pmu_pos p = y_pos(v);
+	pmu_report(c->d, -1, &p, "constraint kind must be equal, per-pmc or count, found '%s'", s);
+	return -EINVAL;
+}
+
+static int read_constraint_source(struct yctx *c, const struct ynode *n,
+				  struct pmu_constraint *k)
+{
+	struct ynode field = y_get(n, "field"), bits = y_get(n, "bits");
+	if (k->kind != PMU_CONS_EQUAL) {
+		if (!field.node && !bits.node)
+			return 0;
+		pmu_report(c->d, -1, &k->pos, "only equal constraints take 'field' or 'bits'");
+		return -EINVAL;
+	}
+	if (!!field.node == !!bits.node) {
+		pmu_report(c->d, -1, &k->pos,
+			   "an equal constraint needs exactly one of 'field' and 'bits'");
+		return -EINVAL;
+	}
+	if (bits.node) {
+		struct ynode src = y_get(n, "source");
+		return read_source(c, &src, &k->source) ||
+		       y_bits(c, &bits, "bits", &k->src_lo, &k->src_hi) ? -EINVAL : 0;
+	}
+	int f;
+	if (field_ref(c, &field, PMU_CHK_CONSTRAINT_FIELD, &f))
+		return -EINVAL;
+	k->source = c->m->fields[f].source;
+	k->src_lo = c->m->fields[f].lo;
+	k->src_hi = c->m->fields[f].hi;
+	return 0;
+}
+
+static int read_constraint(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "kind", "field", "bits", "source",
+					   "transform", "transform-arg", "slot", "limit",
+					   "when", "description", NULL};
+	static const char *const req[] = {"name", "kind", "slot", "description", NULL};
+	if (y_expect_map(c, n, "a constraint") ||
+	    y_check_keys(c, n, "a constraint", keys, req))
+		return -EINVAL;
+	struct pmu_constraint *k = APPEND(c->m->constraints, c->m->nconstraints);
+	if (!k)
+		return oom(c);
+	k->pos = y_pos(n);
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "name", &k->name);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &k->description);
+	v = y_get(n, "kind");        rc |= read_constraint_kind(c, &v, &k->kind);
+	v = y_get(n, "slot");        rc |= y_bits(c, &v, "slot", &k->slot_lo, &k->slot_hi);
+	v = y_get(n, "limit");       rc |= y_u32(c, &v, "limit", &k->limit);
+	if (rc)
+		return -EINVAL;
+	if ((k->kind == PMU_CONS_EQUAL) == !!y_get(n, "limit").node) {
+		pmu_report(c->d, -1, &k->pos, "per-pmc and count constraints need a 'limit', "
+			   "equal constraints take none");
+		return -EINVAL;
+	}
+	rc |= read_constraint_source(c, n, k);
+	rc |= read_transform(c, n, &k->transform, &k->transform_arg);
+	rc |= read_condition(c, n, &k->when);
+	return rc ? -EINVAL : 0;
+}
+
+/* --- alternatives, generic and cache maps ---------------------------------- */
+static int read_alternative(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"codes", "per-task-only", NULL};
+	static const char *const req[] = {"codes", NULL};
+	if (y_expect_map(c, n, "an alternative") ||
+	    y_check_keys(c, n, "an alternative", keys, req))
+		return -EINVAL;
+	struct pmu_alternative *a = APPEND(c->m->alternatives, c->m->nalternatives);
+	if (!a)
+		return oom(c);
+	a->pos = y_pos(n);
+	struct ynode codes = y_get(n, "codes"), v = y_get(n, "per-task-only");
+	int rc = y_bool(c, &v, "per-task-only", &a->per_task_only);
+	int len = y_seq_len(&codes);
+	if (y_expect_seq(c, &codes, "codes") || len < 2 || len > 4) {
+		pmu_report(c->d, -1, &a->pos, "an alternative lists 2 to 4 codes");
+		return -EINVAL;
+	}
+	for (int i = 0; i < len; i++) {
+		struct ynode item = y_seq_at(&codes, i);
+		rc |= y_u64(c, &item, "code", &a->codes[a->ncodes++]);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+static int read_map_value(struct yctx *c, const struct ynode *v, const char *what,
+			  enum pmu_map_state *state, uint64_t *code)
+{
+	const char *s = NULL;
+	if (y_str(c, v, what, &s))
+		return -EINVAL;
+	if (strcmp(s, "unsupported") == 0 || strcmp(s, "invalid") == 0) {
+		*state = s[0] == 'u' ? PMU_MAP_UNSUPPORTED : PMU_MAP_INVALID;
+		*code = 0;
+		return 0;
+	}
+	*state = PMU_MAP_SUPPORTED;
+	return y_u64(c, v, what, code);
+}
+
+static int read_generic(struct yctx *c, const struct ynode *n)
+{
+	if (y_expect_map(c, n, "generic-events"))
+		return -EINVAL;
+	struct ynode k, v;
+	int rc = 0;
+	for (int i = 0; y_map_at(n, i, &k, &v); i++) {
+		struct pmu_generic *g = APPEND(c->m->generic, c->m->ngeneric);
+		if (!g)
+			return oom(c);
+		g->pos = y_pos(&k);
+		rc |= y_strdup(c, &k, "generic event name", &g->name);
+		rc |= read_map_value(c, &v, "generic event", &g->state, &g->code);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+static int read_cache_op(struct yctx *c, const struct ynode *n, struct pmu_cache_entry *e)
+{
+	if (!y_is_seq(n) || y_seq_len(n) != 2) {
+		struct pmu_pos p = y_pos(n);
+		pmu_report(c->d, -1, &p, "a cache operation is [access, miss]");
+		return -EINVAL;
+	}
+	int rc = 0;
+	for (int r = 0; r < PMU_RESULT_NTYPES; r++) {
+		struct ynode item = y_seq_at(n, r);
+		rc |= read_map_value(c, &item, "cache event", &e[r].state, &e[r].code);
+	}
+	return rc;
+}
+
+static int read_cache(struct yctx *c, const struct ynode *n)
+{
+	static const char *const caches[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
+					     "iTLB", "branch", "node", NULL};
+	static const char *const ops[] = {"read", "write", "prefetch", NULL};
+	if (y_expect_map(c, n, "cache-events") ||
+	    y_check_keys(c, n, "cache-events", caches, caches))
+		return -EINVAL;
+	int rc = 0;
+	c->m->has_cache_map = true;
+	for (int ci = 0; ci < PMU_CACHE_NTYPES; ci++) {
+		struct ynode cn = y_get(n, caches[ci]);
+		if (y_expect_map(c, &cn, caches[ci]) ||
+		    y_check_keys(c, &cn, caches[ci], ops, ops)) {
+			rc = -EINVAL;
+			continue;
+		}
+		for (int o = 0; o < PMU_OP_NTYPES; o++) {
+			struct ynode on = y_get(&cn, ops[o]);
+			rc |= read_cache_op(c, &on, c->m->cache[ci][o]);
+		}
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* --- events --------------------------------------------------------------- */
+static int read_event(struct yctx *c, const struct ynode *n, bool firmware)
+{
+	static const char *const keys[] = {"name", "code", "category", "class",
+					   "description", "status", NULL};
+	static const char *const req[] = {"name", "code", "category", "description", NULL};
+	const char *what = firmware ? "a firmware event" : "an event";
+	if (y_expect_map(c, n, what) || y_check_keys(c, n, what, keys, req))
+		return -EINVAL;
+	struct pmu_event *e = APPEND(c->m->events, c->m->nevents);
+	if (!e)
+		return oom(c);
+	e->pos = y_pos(n);
+	e->firmware = firmware;
+	e->alias_of = -1;
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "event name", &e->name);
+	v = y_get(n, "code");        rc |= y_u64(c, &v, "event code", &e->code);
+	v = y_get(n, "category");    rc |= y_strdup(c, &v, "category", &e->category);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &e->description);
+	v = y_get(n, "class");       rc |= y_strdup(c, &v, "class", &e->event_class);
+	v = y_get(n, "status");      rc |= y_strdup(c, &v, "status", &e->status);
+	if (!e->event_class)
+		e->event_class = pmu_strdup("primary");
+	if (!e->status)
+		e->status = pmu_strdup("okay");
+	if (!e->event_class || !e->status)
+		return oom(c);
+	if (strcmp(e->event_class, "primary") && strcmp(e->event_class, "alternative")) {
+		v = y_get(n, "class");
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "class must be primary or alternative, found '%s'",
+			   e->event_class);
+		rc = -EINVAL;
+	}
+	if (strcmp(e->status, "okay") && strcmp(e->status, "disabled")) {
+		v = y_get(n, "status");
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "status must be okay or disabled, found '%s'", e->status);
+		rc = -EINVAL;
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* --- driver --------------------------------------------------------------- */
+typedef int (*item_reader)(struct yctx *c, const struct ynode *n);
+
+/* Read every item of every occurrence of a list section. */
+static int read_list(const struct yloader_view *view, const char *name, item_reader fn)
+{
+	struct ynode lists[16];
+	int n = ysec_list(view, name, lists, 16), rc = 0;
+	for (int l = 0; l < n; l++) {
+		if (y_expect_seq(view->c, &lists[l], name)) {
+			rc = -EINVAL;
+			continue;
+		}
+		for (int i = 0; i < y_seq_len(&lists[l]); i++) {
+			struct ynode item = y_seq_at(&lists[l], i);
+			rc |= fn(view->c, &item);
+		}
+	}
+	return rc ? -EINVAL : 0;
+}
+
+static int read_single(const struct yloader_view *view, const char *name, item_reader fn)
+{
+	struct ynode n;
+	if (ysec_single(view, name, &n))
+		return -EINVAL;
+	return n.node ? fn(view->c, &n) : 0;
+}
+
+static int read_event_plain(struct yctx *c, const struct ynode *n)
+{
+	return read_event(c, n, false);
+}
+
+static int read_event_firmware(struct yctx *c, const struct ynode *n)
+{
+	return read_event(c, n, true);
+}
+
+static int read_branch_stack(struct yctx *c, const struct ynode *n)
+{
+	return resolve_reg_ref(c, n, "branch-stack-clears", &c->m->branch_stack_clears);
+}
+
+int ysec_read_all(const struct yloader_view *view)
+{
+	struct yctx *c = view->c;
+	struct ynode pmu;
+	if (ysec_single(view, "pmu", &pmu))
+		return -EINVAL;
+	if (!pmu.node) {
+		pmu_report(c->d, -1, NULL, "%s: the description has no 'pmu' section",
+			   c->m->source ? c->m->source : "input");
+		return -EINVAL;
+	}
+	int rc = read_pmu(c, &pmu);
+	rc |= read_list(view, "counters", read_counter);
+	rc |= read_list(view, "registers", read_register);
+	if (rc)
+		return -EINVAL; /* everything below refers to these */
+	struct ynode lists[16];
+	int nlists = ysec_list(view, "fields", lists, 16);
+	if (read_fields(c, lists, nlists))
+		return -EINVAL;
+	rc |= read_single(view, "privilege-filters", read_privilege_filters);
+	rc |= read_single(view, "branch-stack-clears", read_branch_stack);
+	rc |= read_list(view, "counter-usage", read_usage);
+	rc |= read_list(view, "checks", read_check);
+	rc |= read_list(view, "constraints", read_constraint);
+	rc |= read_list(view, "alternatives", read_alternative);
+	rc |= read_single(view, "generic-events", read_generic);
+	rc |= read_single(view, "cache-events", read_cache);
+	rc |= read_list(view, "events", read_event_plain);
+	rc |= read_list(view, "firmware-events", read_event_firmware);
+	return rc ? -EINVAL : 0;
+}

@@ -1,0 +1,352 @@
+/*
+ * checks.c - named semantic checks of a PMU description (pmu_checks.h).
+ *
+ * Shared by pmugen and libpmurt's DTB/device-tree loaders.  Each check
+ * reports through pmu_report() under its name, so `-W no-NAME` silences it
+ * and `-E NAME` makes it an error, as dtc's checks do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmu_checks.h"
+
+/* RFC parser limits (arch/powerpc/perf/dts_pmu.c, see shared notes). */
+#define KERNEL_MAX_FIELDS 17
+#define KERNEL_MAX_EVENTS 32
+#define KERNEL_MAX_NAME 31
+#define KERNEL_MAX_MMCR 5
+#define KERNEL_MAX_PMC 6
+
+static uint64_t covered_bits(const struct pmu_model *m)
+{
+	uint64_t mask = 0;
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].source == PMU_SRC_CONFIG)
+			mask |= pmu_bits_mask(m->fields[i].lo, m->fields[i].hi);
+	return mask;
+}
+
+static uint64_t linux_bits(const struct pmu_model *m)
+{
+	uint64_t mask = 0;
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].linux_defined && m->fields[i].source == PMU_SRC_CONFIG)
+			mask |= pmu_bits_mask(m->fields[i].lo, m->fields[i].hi);
+	return mask;
+}
+
+static int pmc_field(const struct pmu_model *m)
+{
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].role == PMU_ROLE_PMC)
+			return i;
+	return -1;
+}
+
+static bool check_fails(const struct pmu_model *m, const struct pmu_check *k,
+			uint64_t config, uint64_t config1, uint64_t leader)
+{
+	int pf = pmc_field(m);
+	uint64_t pmc = pf >= 0 ? pmu_field_value(&m->fields[pf], config, 0) : 0;
+	switch (k->kind) {
+	case PMU_CHECK_RESERVED_BITS:
+		return (config & ~covered_bits(m)) != 0;
+	case PMU_CHECK_REJECT_WHEN:
+		return pmu_condition_holds(m, &k->when, config, config1);
+	case PMU_CHECK_COUNTER_EXISTS:
+		return pmc > (uint64_t)m->ncounters;
+	case PMU_CHECK_FIXED_COUNTER:
+		return pmc >= 1 && pmc <= (uint64_t)m->ncounters &&
+		       !m->counters[pmc - 1].programmable &&
+		       (config & ~linux_bits(m)) != m->counters[pmc - 1].fixed_code;
+	case PMU_CHECK_GROUP_AGREE:
+		return k->field >= 0 &&
+		       pmu_field_value(&m->fields[k->field], config, config1) !=
+			       pmu_field_value(&m->fields[k->field], leader, 0);
+	}
+	return false;
+}
+
+int pmu_event_first_failing_check(const struct pmu_model *m, uint64_t config,
+				  uint64_t config1, uint64_t leader_config)
+{
+	for (int i = 0; i < m->nchecks; i++)
+		if (check_fails(m, &m->checks[i], config, config1, leader_config))
+			return i;
+	return -1;
+}
+
+/* --- fields ----------------------------------------------------------------- */
+static bool ranges_overlap(uint32_t alo, uint32_t ahi, uint32_t blo, uint32_t bhi)
+{
+	return alo <= bhi && blo <= ahi;
+}
+
+static int check_fields(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->nfields; i++) {
+		const struct pmu_field *a = &m->fields[i];
+		if (a->parent >= 0) {
+			const struct pmu_field *p = &m->fields[a->parent];
+			if (a->lo < p->lo || a->hi > p->hi)
+				rc |= pmu_report(d, PMU_CHK_FIELD_OVERLAP, &a->pos,
+						 "field '%s' [%u, %u] lies outside its parent '%s' [%u, %u]",
+						 a->name, a->lo, a->hi, p->name, p->lo, p->hi) == PMU_SEV_ERROR;
+		}
+		for (int j = i + 1; j < m->nfields; j++) {
+			const struct pmu_field *b = &m->fields[j];
+			if (a->parent != b->parent || a->source != b->source ||
+			    !ranges_overlap(a->lo, a->hi, b->lo, b->hi))
+				continue;
+			const struct pmu_field *later = a->pos.line > b->pos.line ? a : b;
+			const struct pmu_field *other = later == a ? b : a;
+			rc |= pmu_report(d, PMU_CHK_FIELD_OVERLAP, &later->pos,
+					 "field '%s' [%u, %u] overlaps field '%s' [%u, %u]",
+					 later->name, later->lo, later->hi, other->name, other->lo,
+					 other->hi) == PMU_SEV_ERROR;
+		}
+	}
+	return rc;
+}
+
+/* --- registers ------------------------------------------------------------ */
+/* Bits a register field occupies for one PMC (or its fixed range); 0 when it
+ * does not fit the register. */
+static uint64_t reg_field_bits(const struct pmu_register *r, const struct pmu_reg_field *f,
+			       int pmc, bool *fits)
+{
+	int64_t lo = f->layout == PMU_LAYOUT_FIXED ? f->lo
+						   : (int64_t)f->base - (int64_t)pmc * f->stride;
+	int64_t hi = f->layout == PMU_LAYOUT_FIXED ? f->hi : lo + (int64_t)f->width - 1;
+	*fits = lo >= 0 && hi < (int64_t)r->width && hi < 64 && lo <= hi;
+	return *fits ? pmu_bits_mask((uint32_t)lo, (uint32_t)hi) : 0;
+}
+
+static int programmable_counters(const struct pmu_model *m)
+{
+	int n = 0;
+	for (int i = 0; i < m->ncounters; i++)
+		n += m->counters[i].programmable;
+	return n;
+}
+
+static int check_register(const struct pmu_model *m, const struct pmu_register *r,
+			  struct pmu_diag *d)
+{
+	int rc = 0;
+	int npmc = programmable_counters(m);
+	uint64_t used = 0;
+	if (r->width != 32 && r->width != 64)
+		rc |= pmu_report(d, PMU_CHK_REGISTER_LAYOUT, &r->pos,
+				 "register %s: width %u is neither 32 nor 64", r->name,
+				 r->width) == PMU_SEV_ERROR;
+	for (int i = 0; i < r->nfields; i++) {
+		const struct pmu_reg_field *f = &r->fields[i];
+		int last = f->layout == PMU_LAYOUT_FIXED ? 1 : npmc;
+		for (int pmc = 1; pmc <= last; pmc++) {
+			bool fits;
+			uint64_t bits = reg_field_bits(r, f, pmc, &fits);
+			if (!fits) {
+				rc |= pmu_report(d, PMU_CHK_REGISTER_LAYOUT, &f->pos,
+						 "%s.%s does not fit the %u-bit register (for PMC%d)",
+						 r->name, f->name, r->width, pmc) == PMU_SEV_ERROR;
+				break;
+			}
+			if (used & bits)
+				rc |= pmu_report(d, PMU_CHK_REGISTER_LAYOUT, &f->pos,
+						 "%s.%s overlaps another field of %s (for PMC%d)",
+						 r->name, f->name, r->name, pmc) == PMU_SEV_ERROR;
+			used |= bits;
+		}
+	}
+	return rc;
+}
+
+static int check_registers(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->nregisters; i++)
+		rc |= check_register(m, &m->registers[i], d);
+	return rc;
+}
+
+/* --- counters ------------------------------------------------------------- */
+static int check_counters(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->ncounters; i++) {
+		const struct pmu_counter *k = &m->counters[i];
+		if (k->width != 32 && k->width != 64)
+			rc |= pmu_report(d, PMU_CHK_REGISTER_LAYOUT, &k->pos,
+					 "counter %s: width %u is neither 32 nor 64", k->name,
+					 k->width) == PMU_SEV_ERROR;
+		if (k->programmable)
+			continue;
+		int e = pmu_model_event(m, k->event);
+		int g = -1;
+		for (int j = 0; j < m->ngeneric; j++)
+			if (strcmp(m->generic[j].name, k->event) == 0)
+				g = j;
+		if (e < 0 && g < 0) {
+			rc |= pmu_report(d, PMU_CHK_UNKNOWN_REF, &k->pos,
+					 "counter %s counts '%s', which is no event", k->name,
+					 k->event) == PMU_SEV_ERROR;
+			continue;
+		}
+		uint64_t code = e >= 0 ? m->events[e].code : m->generic[g].code;
+		if (code != k->fixed_code)
+			rc |= pmu_report(d, PMU_CHK_FIXED_COUNTER, &k->pos,
+					 "counter %s takes code 0x%llx but '%s' is 0x%llx", k->name,
+					 (unsigned long long)k->fixed_code, k->event,
+					 (unsigned long long)code) == PMU_SEV_ERROR;
+	}
+	return rc;
+}
+
+/* --- constraints ---------------------------------------------------------- */
+static int check_constraints(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	int npmc = m->ncounters;
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *a = &m->constraints[i];
+		uint32_t a_hi = a->kind == PMU_CONS_PER_PMC
+					? a->slot_lo + npmc * (a->slot_hi - a->slot_lo + 1) - 1
+					: a->slot_hi;
+		if (a_hi > 63)
+			rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,
+					 "constraint '%s' needs constraint-word bits up to %u", a->name,
+					 a_hi) == PMU_SEV_ERROR;
+		if (a->kind == PMU_CONS_EQUAL && a->transform == PMU_XF_NONE &&
+		    a->src_hi - a->src_lo != a->slot_hi - a->slot_lo)
+			rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,
+					 "constraint '%s' takes %u bits but its slot holds %u",
+					 a->name, a->src_hi - a->src_lo + 1,
+					 a->slot_hi - a->slot_lo + 1) == PMU_SEV_ERROR;
+		for (int j = 0; j < i; j++) {
+			const struct pmu_constraint *b = &m->constraints[j];
+			uint32_t b_hi = b->kind == PMU_CONS_PER_PMC
+						? b->slot_lo + npmc * (b->slot_hi - b->slot_lo + 1) - 1
+						: b->slot_hi;
+			if (ranges_overlap(a->slot_lo, a_hi, b->slot_lo, b_hi))
+				rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,
+						 "constraint '%s' slot overlaps constraint '%s'",
+						 a->name, b->name) == PMU_SEV_ERROR;
+		}
+	}
+	return rc;
+}
+
+/* --- events --------------------------------------------------------------- */
+static int check_event_pair(const struct pmu_model *m, int i, int j, struct pmu_diag *d)
+{
+	const struct pmu_event *a = &m->events[i], *b = &m->events[j];
+	int rc = 0;
+	if (strcasecmp(a->name, b->name) == 0)
+		rc |= pmu_report(d, PMU_CHK_DUP_EVENT_NAME, &b->pos,
+				 "event name '%s' is used twice (first at %s:%d:%d)", b->name,
+				 a->pos.file ? a->pos.file : "?", a->pos.line, a->pos.col) ==
+		      PMU_SEV_ERROR;
+	if (a->code == b->code && a->firmware == b->firmware)
+		rc |= pmu_report(d, PMU_CHK_DUP_EVENT_CODE, &b->pos,
+				 "event '%s' has the code 0x%llx of event '%s'", b->name,
+				 (unsigned long long)b->code, a->name) == PMU_SEV_ERROR;
+	return rc;
+}
+
+static int check_event(const struct pmu_model *m, const struct pmu_event *e,
+		       struct pmu_diag *d)
+{
+	int rc = 0;
+	uint64_t stray = e->code & ~covered_bits(m);
+	if (stray)
+		rc |= pmu_report(d, PMU_CHK_UNCOVERED_BITS, &e->pos,
+				 "event '%s' code 0x%llx sets bits 0x%llx that no field covers",
+				 e->name, (unsigned long long)e->code,
+				 (unsigned long long)stray) == PMU_SEV_ERROR;
+	int pf = pmc_field(m);
+	uint64_t pmc = pf >= 0 ? pmu_field_value(&m->fields[pf], e->code, 0) : 0;
+	if (pmc > (uint64_t)m->ncounters)
+		rc |= pmu_report(d, PMU_CHK_PMC_RANGE, &e->pos,
+				 "event '%s' asks for PMC%llu but there are %d counters", e->name,
+				 (unsigned long long)pmc, m->ncounters) == PMU_SEV_ERROR;
+	else if (pmc && !m->counters[pmc - 1].programmable &&
+		 (e->code & ~linux_bits(m)) != m->counters[pmc - 1].fixed_code)
+		rc |= pmu_report(d, PMU_CHK_FIXED_COUNTER, &e->pos,
+				 "event '%s' (0x%llx) is put on fixed counter %s, which counts only 0x%llx",
+				 e->name, (unsigned long long)e->code, m->counters[pmc - 1].name,
+				 (unsigned long long)m->counters[pmc - 1].fixed_code) == PMU_SEV_ERROR;
+	int k = pmu_event_first_failing_check(m, e->code, 0, e->code);
+	if (k >= 0)
+		rc |= pmu_report(d, PMU_CHK_UNSCHEDULABLE, &e->pos,
+				 "event '%s' (0x%llx) cannot be scheduled even alone: %s (%s)",
+				 e->name, (unsigned long long)e->code, m->checks[k].description,
+				 m->checks[k].name) == PMU_SEV_ERROR;
+	return rc;
+}
+
+static int check_events(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->nevents; i++) {
+		rc |= check_event(m, &m->events[i], d);
+		for (int j = i + 1; j < m->nevents; j++)
+			rc |= check_event_pair(m, i, j, d);
+	}
+	return rc;
+}
+
+/* --- what the kernel RFC parser accepts ------------------------------------ */
+static int check_kernel_limits(const struct pmu_model *m, struct pmu_diag *d,
+			       bool all_events)
+{
+	int rc = 0, nfields = 0, nevents = 0;
+	struct pmu_pos top = {m->source, 0, 0};
+	for (int i = 0; i < m->nfields; i++) {
+		const struct pmu_field *f = &m->fields[i];
+		nfields += f->dts_name != NULL;
+		if (f->role == PMU_ROLE_PMC && (!f->dts_name || strcmp(f->dts_name, "PMCx")))
+			rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &f->pos,
+					 "the counter field must be emitted as node 'PMCx' for the kernel to find it") ==
+			      PMU_SEV_ERROR;
+	}
+	if (nfields > KERNEL_MAX_FIELDS)
+		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &top,
+				 "%d evt_code_format fields; the kernel reads only the first %d",
+				 nfields, KERNEL_MAX_FIELDS) == PMU_SEV_ERROR;
+	if (m->nregisters > KERNEL_MAX_MMCR || m->ncounters > KERNEL_MAX_PMC)
+		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &top,
+				 "%d registers and %d counters; the kernel handles %d and %d",
+				 m->nregisters, m->ncounters, KERNEL_MAX_MMCR, KERNEL_MAX_PMC) ==
+		      PMU_SEV_ERROR;
+	for (int i = 0; i < m->nevents; i++) {
+		const struct pmu_event *e = &m->events[i];
+		if (!all_events && !e->firmware)
+			continue;
+		nevents += strcmp(e->status, "okay") == 0;
+		if (strlen(e->name) > KERNEL_MAX_NAME)
+			rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &e->pos,
+					 "event name '%s' is longer than %d characters", e->name,
+					 KERNEL_MAX_NAME) == PMU_SEV_ERROR;
+	}
+	if (nevents > KERNEL_MAX_EVENTS)
+		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &top,
+				 "%d events in the tree; the kernel reads only the first %d",
+				 nevents, KERNEL_MAX_EVENTS) == PMU_SEV_ERROR;
+	return rc;
+}
+
+int pmu_check_model(const struct pmu_model *m, struct pmu_diag *d, bool all_events)
+{
+	int rc = 0;
+	rc |= check_fields(m, d);
+	rc |= check_registers(m, d);
+	rc |= check_counters(m, d);
+	rc |= check_constraints(m, d);
+	rc |= check_events(m, d);
+	rc |= check_kernel_limits(m, d, all_events);
+	return rc ? -EINVAL : 0;
+}
