@@ -193,7 +193,7 @@ static const char *name_at(const char *const *names, int n, int i)
 
 NAME_TABLE(pmu_constraint_kind_name, enum pmu_constraint_kind, "equal", "per-pmc", "count")
 NAME_TABLE(pmu_check_kind_name, enum pmu_check_kind, "reserved-bits", "reject",
-	   "counter-exists", "fixed-counter", "group-agree")
+	   "counter-exists", "fixed-counter", "group-agree", "group-size")
 NAME_TABLE(pmu_exclude_name, enum pmu_exclude, "exclude_user", "exclude_kernel",
 	   "exclude_kernel_hv", "exclude_hv", "exclude_idle")
 NAME_TABLE(pmu_usage_when_name, enum pmu_usage_when, "used", "unused", "always")

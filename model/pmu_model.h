@@ -170,6 +170,8 @@ enum pmu_check_kind {
 	PMU_CHECK_COUNTER_EXISTS,  /* the PMC field names a counter that exists */
 	PMU_CHECK_FIXED_COUNTER,   /* a fixed counter takes only its own code */
 	PMU_CHECK_GROUP_AGREE,     /* field must equal the group leader's */
+	PMU_CHECK_GROUP_SIZE,      /* the group already holds max_group events */
+	PMU_CHECK_KIND_COUNT
 };
 
 struct pmu_check {

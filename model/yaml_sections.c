@@ -512,13 +512,13 @@ static int read_check(struct yctx *c, const struct ynode *n)
 	if (y_str(c, &v, "kind", &kind))
 		return -EINVAL;
 	int kk;
-	for (kk = PMU_CHECK_RESERVED_BITS; kk <= PMU_CHECK_GROUP_AGREE; kk++)
+	for (kk = 0; kk < PMU_CHECK_KIND_COUNT; kk++)
 		if (strcmp(kind, pmu_check_kind_name(kk)) == 0)
 			break;
 	struct pmu_pos p = y_pos(&v);
-	if (kk > PMU_CHECK_GROUP_AGREE) {
+	if (kk == PMU_CHECK_KIND_COUNT) {
 		pmu_report(c->d, -1, &p, "unknown check kind '%s' (reserved-bits, reject, "
-			   "counter-exists, fixed-counter, group-agree)", kind);
+			   "counter-exists, fixed-counter, group-agree, group-size)", kind);
 		return -EINVAL;
 	}
 	k->kind = kk;

@@ -45,14 +45,22 @@ static int pmc_field(const struct pmu_model *m)
 	return -1;
 }
 
-static bool check_fails(const struct pmu_model *m, const struct pmu_check *k,
-			uint64_t config, uint64_t config1, uint64_t leader)
+void pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m)
 {
-	int pf = pmc_field(m);
+	ctx->covered = covered_bits(m);
+	ctx->linux_bits = linux_bits(m);
+	ctx->pmc_field = pmc_field(m);
+}
+
+static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
+			const struct pmu_check *k, uint64_t config, uint64_t config1,
+			const struct pmu_group_place *place)
+{
+	int pf = ctx->pmc_field;
 	uint64_t pmc = pf >= 0 ? pmu_field_value(&m->fields[pf], config, 0) : 0;
 	switch (k->kind) {
 	case PMU_CHECK_RESERVED_BITS:
-		return (config & ~covered_bits(m)) != 0;
+		return (config & ~ctx->covered) != 0;
 	case PMU_CHECK_REJECT_WHEN:
 		return pmu_condition_holds(m, &k->when, config, config1);
 	case PMU_CHECK_COUNTER_EXISTS:
@@ -60,20 +68,25 @@ static bool check_fails(const struct pmu_model *m, const struct pmu_check *k,
 	case PMU_CHECK_FIXED_COUNTER:
 		return pmc >= 1 && pmc <= (uint64_t)m->ncounters &&
 		       !m->counters[pmc - 1].programmable &&
-		       (config & ~linux_bits(m)) != m->counters[pmc - 1].fixed_code;
+		       (config & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code;
 	case PMU_CHECK_GROUP_AGREE:
 		return k->field >= 0 &&
 		       pmu_field_value(&m->fields[k->field], config, config1) !=
-			       pmu_field_value(&m->fields[k->field], leader, 0);
+			       pmu_field_value(&m->fields[k->field], place->leader_config, 0);
+	case PMU_CHECK_GROUP_SIZE:
+		return place->index >= (int)m->max_group;
+	case PMU_CHECK_KIND_COUNT:
+		break;
 	}
 	return false;
 }
 
-int pmu_event_first_failing_check(const struct pmu_model *m, uint64_t config,
-				  uint64_t config1, uint64_t leader_config)
+int pmu_event_first_failing_check(const struct pmu_model *m,
+				  const struct pmu_check_ctx *ctx, uint64_t config,
+				  uint64_t config1, const struct pmu_group_place *place)
 {
 	for (int i = 0; i < m->nchecks; i++)
-		if (check_fails(m, &m->checks[i], config, config1, leader_config))
+		if (check_fails(m, ctx, &m->checks[i], config, config1, place))
 			return i;
 	return -1;
 }
@@ -257,29 +270,30 @@ static int check_event_pair(const struct pmu_model *m, int i, int j, struct pmu_
 	return rc;
 }
 
-static int check_event(const struct pmu_model *m, const struct pmu_event *e,
-		       struct pmu_diag *d)
+static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
+		       const struct pmu_event *e, struct pmu_diag *d)
 {
 	int rc = 0;
-	uint64_t stray = e->code & ~covered_bits(m);
+	uint64_t stray = e->code & ~ctx->covered;
 	if (stray)
 		rc |= pmu_report(d, PMU_CHK_UNCOVERED_BITS, &e->pos,
 				 "event '%s' code 0x%llx sets bits 0x%llx that no field covers",
 				 e->name, (unsigned long long)e->code,
 				 (unsigned long long)stray) == PMU_SEV_ERROR;
-	int pf = pmc_field(m);
+	int pf = ctx->pmc_field;
 	uint64_t pmc = pf >= 0 ? pmu_field_value(&m->fields[pf], e->code, 0) : 0;
 	if (pmc > (uint64_t)m->ncounters)
 		rc |= pmu_report(d, PMU_CHK_PMC_RANGE, &e->pos,
 				 "event '%s' asks for PMC%llu but there are %d counters", e->name,
 				 (unsigned long long)pmc, m->ncounters) == PMU_SEV_ERROR;
 	else if (pmc && !m->counters[pmc - 1].programmable &&
-		 (e->code & ~linux_bits(m)) != m->counters[pmc - 1].fixed_code)
+		 (e->code & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code)
 		rc |= pmu_report(d, PMU_CHK_FIXED_COUNTER, &e->pos,
 				 "event '%s' (0x%llx) is put on fixed counter %s, which counts only 0x%llx",
 				 e->name, (unsigned long long)e->code, m->counters[pmc - 1].name,
 				 (unsigned long long)m->counters[pmc - 1].fixed_code) == PMU_SEV_ERROR;
-	int k = pmu_event_first_failing_check(m, e->code, 0, e->code);
+	struct pmu_group_place alone = {e->code, 0};
+	int k = pmu_event_first_failing_check(m, ctx, e->code, 0, &alone);
 	if (k >= 0)
 		rc |= pmu_report(d, PMU_CHK_UNSCHEDULABLE, &e->pos,
 				 "event '%s' (0x%llx) cannot be scheduled even alone: %s (%s)",
@@ -290,9 +304,11 @@ static int check_event(const struct pmu_model *m, const struct pmu_event *e,
 
 static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 {
+	struct pmu_check_ctx ctx;
 	int rc = 0;
+	pmu_check_ctx_init(&ctx, m);
 	for (int i = 0; i < m->nevents; i++) {
-		rc |= check_event(m, &m->events[i], d);
+		rc |= check_event(m, &ctx, &m->events[i], d);
 		for (int j = i + 1; j < m->nevents; j++)
 			rc |= check_event_pair(m, i, j, d);
 	}
