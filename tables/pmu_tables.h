@@ -1,0 +1,209 @@
+/*
+ * pmu_tables.h - layout of the built-in description tables.
+ *
+ * `pmugen --format c` compiles a description into data-only C (one
+ * `const struct pmu_tables pmu_tables_<platform>` per PMU, built into
+ * libpmutables); libpmurt rebuilds a struct pmu_model equal to the YAML's
+ * from it.  This header holds only the types, the name hash that pmugen and
+ * the runtime share, and the extern declarations.  schema/c-tables.md
+ * describes the layout.
+ *
+ * Conventions:
+ * - Strings are offsets into one pool of NUL-terminated strings
+ *   (pmu_str_t); PMU_TBL_NOSTR stands for a NULL string.
+ * - Indices (field, register, event, ...) are 0-based; -1 means none.
+ * - Enumerations hold the numeric values of pmu_model.h's enums.
+ * - A condition is a slice [first, first + nterms) of the terms table.
+ */
+#ifndef PMU_TABLES_H
+#define PMU_TABLES_H
+
+#include <stdint.h>
+
+#define PMU_TABLES_VERSION 1
+
+typedef uint32_t pmu_str_t;
+#define PMU_TBL_NOSTR UINT32_MAX
+
+#define PMU_TBL_EXCL_COUNT 5    /* = PMU_EXCL_COUNT */
+#define PMU_TBL_CACHE_TYPES 7   /* = PMU_CACHE_NTYPES */
+#define PMU_TBL_CACHE_OPS 3     /* = PMU_OP_NTYPES */
+#define PMU_TBL_CACHE_RESULTS 2 /* = PMU_RESULT_NTYPES */
+
+/* struct pmu_term: the term holds when field's value is (not) in [lo, hi]. */
+struct pmu_tbl_term {
+	int32_t field;   /* index into fields */
+	uint8_t negate;
+	uint64_t lo, hi;
+};
+
+/* struct pmu_condition: terms[first .. first + nterms - 1]; 0 terms = always */
+struct pmu_tbl_cond {
+	uint32_t first;
+	uint32_t nterms;
+};
+
+struct pmu_tbl_ref {
+	int32_t reg, field; /* register and its field; -1, -1 when unset */
+};
+
+struct pmu_tbl_counter {
+	pmu_str_t name;
+	uint32_t sprn;
+	uint32_t width;
+	pmu_str_t privilege;
+	uint8_t programmable;
+	pmu_str_t event;     /* fixed counters' event, else PMU_TBL_NOSTR */
+	uint64_t fixed_code;
+};
+
+struct pmu_tbl_reg_field {
+	pmu_str_t name;
+	pmu_str_t description;
+	uint8_t layout;      /* enum pmu_layout */
+	uint32_t lo, hi;
+	uint32_t base, stride, width;
+};
+
+struct pmu_tbl_register {
+	pmu_str_t name;
+	uint32_t sprn;
+	uint32_t width;
+	pmu_str_t privilege;
+	uint32_t index;
+	uint64_t reset;
+	uint32_t first_field; /* reg_fields[first_field .. + nfields - 1] */
+	uint32_t nfields;
+};
+
+struct pmu_tbl_field {
+	pmu_str_t name;
+	pmu_str_t dts_name;
+	pmu_str_t description;
+	uint8_t source;       /* enum pmu_source */
+	uint32_t lo, hi;
+	int32_t parent;
+	uint8_t role;         /* enum pmu_field_role */
+	uint8_t linux_defined;
+	int32_t target_reg, target_field;
+	struct pmu_tbl_cond when;
+	uint8_t transform;    /* enum pmu_transform */
+	uint64_t transform_arg;
+	int32_t clear_reg, clear_field;
+};
+
+struct pmu_tbl_constraint {
+	pmu_str_t name;
+	pmu_str_t description;
+	uint8_t kind;         /* enum pmu_constraint_kind */
+	uint8_t source;       /* enum pmu_source */
+	uint32_t src_lo, src_hi;
+	uint8_t transform;
+	uint64_t transform_arg;
+	uint32_t slot_lo, slot_hi;
+	uint32_t limit;
+	struct pmu_tbl_cond when;
+};
+
+struct pmu_tbl_check {
+	pmu_str_t name;
+	pmu_str_t description;
+	uint8_t kind;         /* enum pmu_check_kind */
+	struct pmu_tbl_cond when;
+	int32_t field;
+};
+
+struct pmu_tbl_usage {
+	struct pmu_tbl_ref target;
+	uint8_t when;         /* enum pmu_usage_when */
+	uint32_t counters;    /* bit n = PMCn */
+};
+
+struct pmu_tbl_alternative {
+	uint32_t ncodes;
+	uint64_t codes[4];
+	uint8_t per_task_only;
+};
+
+struct pmu_tbl_generic {
+	pmu_str_t name;
+	uint8_t state;        /* enum pmu_map_state */
+	uint64_t code;
+};
+
+struct pmu_tbl_cache_entry {
+	uint8_t state;        /* enum pmu_map_state */
+	uint64_t code;
+};
+
+#define PMU_TBL_EV_FIRMWARE 0x1u /* pmu_event.firmware */
+
+struct pmu_tbl_event {
+	pmu_str_t name;
+	uint64_t code;
+	pmu_str_t category;
+	pmu_str_t event_class;
+	pmu_str_t description;
+	pmu_str_t status;
+	uint32_t flags;       /* PMU_TBL_EV_* */
+	int32_t alias_of;
+};
+
+struct pmu_tables {
+	uint32_t tables_version;  /* PMU_TABLES_VERSION */
+	uint32_t format_version;  /* PMU_FORMAT_VERSION of the description */
+	const char *pool;         /* every string once, NUL-terminated */
+	uint32_t pool_size;       /* bytes, including the last NUL */
+
+	pmu_str_t source;         /* the description's file name (no directory) */
+	pmu_str_t name, version, platform, compatible;
+	uint32_t max_group;
+
+	const struct pmu_tbl_counter *counters;     uint32_t ncounters;
+	const struct pmu_tbl_register *registers;   uint32_t nregisters;
+	const struct pmu_tbl_reg_field *reg_fields; uint32_t nreg_fields;
+	const struct pmu_tbl_field *fields;         uint32_t nfields;
+	const struct pmu_tbl_term *terms;           uint32_t nterms;
+	const struct pmu_tbl_constraint *constraints; uint32_t nconstraints;
+	const struct pmu_tbl_check *checks;         uint32_t nchecks;
+	const struct pmu_tbl_usage *usage;          uint32_t nusage;
+	struct pmu_tbl_ref exclude[PMU_TBL_EXCL_COUNT]; /* enum pmu_exclude order */
+	struct pmu_tbl_ref branch_stack_clears;
+	const struct pmu_tbl_alternative *alternatives; uint32_t nalternatives;
+	const struct pmu_tbl_generic *generic;      uint32_t ngeneric;
+	uint8_t has_cache_map;
+	struct pmu_tbl_cache_entry
+		cache[PMU_TBL_CACHE_TYPES][PMU_TBL_CACHE_OPS][PMU_TBL_CACHE_RESULTS];
+	const struct pmu_tbl_event *events;         uint32_t nevents;
+
+	/*
+	 * Event names (every event, aliases included) by pmu_tbl_name_hash() of
+	 * the lower-cased name: open addressing with linear probing over
+	 * name_index_size slots (a power of two, at least twice nevents).  A
+	 * slot holds event index + 1, 0 when empty.  Probe from
+	 * hash & (size - 1) until an empty slot, comparing names without case;
+	 * equal names (ignoring case) are found in event order.
+	 */
+	const uint32_t *name_index; uint32_t name_index_size;
+};
+
+/* FNV-1a 64 over the name with ASCII letters lower-cased. */
+static inline uint64_t pmu_tbl_name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		unsigned char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		h ^= c;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The built-in descriptions (libpmutables). */
+extern const struct pmu_tables pmu_tables_power10;
+
+#endif /* PMU_TABLES_H */
