@@ -1,0 +1,62 @@
+# Device tree: DTS and DTB output, the DTB loader, and its robustness.
+# Programs live in tests/dt/; they link pmumodel and build pmugen's tree
+# emitters in directly.
+set(DT_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/dt)
+set(DT_OUT ${CMAKE_CURRENT_BINARY_DIR}/dt)
+set(DT_P10 ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+set(DT_SKIBOOT ${SHARED_DIR}/reference/skiboot-power10-pmu.dts)
+file(MAKE_DIRECTORY ${DT_OUT})
+
+set(DT_EMITTERS
+  ${CMAKE_SOURCE_DIR}/pmugen/dt_tree.c
+  ${CMAKE_SOURCE_DIR}/pmugen/emit_dts.c
+  ${CMAKE_SOURCE_DIR}/pmugen/emit_dtb.c)
+foreach(prog dt_roundtrip dt_corrupt dt_skiboot)
+  add_executable(${prog} ${DT_TESTS}/${prog}.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
+  target_include_directories(${prog} PRIVATE ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
+  target_link_libraries(${prog} PRIVATE pmumodel PkgConfig::FDT)
+endforeach()
+
+# (a) pmugen's DTB is byte-identical to dtc's compilation of pmugen's DTS,
+#     for the firmware set and for every event.
+foreach(set default all-events)
+  if(set STREQUAL "all-events")
+    set(flag --all-events)
+  else()
+    set(flag -q)
+  endif()
+  add_test(NAME dt-dtb-equals-dtc-${set}
+    COMMAND sh -c "\"$0\" -q $4 -f dts -o \"$1.dts\" \"$2\" 2>/dev/null && \"$0\" -q $4 -f dtb -o \"$1.dtb\" \"$2\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$1.dtc.dtb\" \"$1.dts\" && cmp \"$1.dtb\" \"$1.dtc.dtb\""
+      ${PMUGEN} ${DT_OUT}/p10-${set} ${DT_P10} ${DTC} "${flag}")
+endforeach()
+
+# (b) dtc compiles the default DTS, and pmugen's DTB, without a warning
+#     (dtc exits 0 on warnings, so its standard error must stay empty).
+add_test(NAME dt-dts-no-dtc-warnings
+  COMMAND sh -c "\"$0\" -q -f dts -o \"$1.dts\" \"$2\" 2>/dev/null && \"$0\" -q -f dtb -o \"$1.dtb\" \"$2\" 2>/dev/null && \"$3\" -I dts -O dtb -o /dev/null \"$1.dts\" 2>\"$1.err\" && \"$3\" -I dtb -O dtb -o /dev/null \"$1.dtb\" 2>>\"$1.err\" && test ! -s \"$1.err\" || { cat \"$1.err\"; exit 1; }"
+    ${PMUGEN} ${DT_OUT}/warnings ${DT_P10} ${DTC})
+
+# Same input, same bytes.
+foreach(fmt dts dtb)
+  add_test(NAME dt-${fmt}-deterministic
+    COMMAND sh -c "\"$0\" -q --all-events -f $1 -o \"$2.1\" \"$3\" 2>/dev/null && \"$0\" -q --all-events -f $1 -o \"$2.2\" \"$3\" 2>/dev/null && cmp \"$2.1\" \"$2.2\""
+      ${PMUGEN} ${fmt} ${DT_OUT}/deterministic.${fmt} ${DT_P10})
+endforeach()
+
+# (c) YAML -> DTB -> model equals the YAML's model; re-emission is identical;
+#     the default tree is the firmware set.
+#     Strings with quotes, backslashes, control characters and UTF-8 load
+#     back from the DTB, and dtc reads the DTS escapes back to the same bytes.
+add_test(NAME dt-roundtrip-power10
+  COMMAND sh -c "\"$0\" \"$1\" \"$2\" && \"$3\" -I dts -O dtb -o \"$2.dtc.dtb\" \"$2.dts\" && cmp \"$2.dtb\" \"$2.dtc.dtb\""
+    $<TARGET_FILE:dt_roundtrip> ${DT_P10} ${DT_OUT}/odd-strings ${DTC})
+
+# (d) truncated, bit-flipped and hand-broken DTBs fail with a message naming
+#     the node and property, and never crash (run it in a PMU_SANITIZE build).
+add_test(NAME dt-corrupt-dtb COMMAND dt_corrupt ${DT_P10})
+
+# The skiboot reference tree (compiled by dtc) loads as far as it carries
+# the description.
+add_test(NAME dt-skiboot-reference
+  COMMAND sh -c "\"$0\" -I dts -O dtb -o \"$1\" \"$2\" && \"$3\" \"$1\""
+    ${DTC} ${DT_OUT}/skiboot-power10.dtb ${DT_SKIBOOT} $<TARGET_FILE:dt_skiboot>)
