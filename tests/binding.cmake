@@ -1,0 +1,54 @@
+# dt-schema binding tests (schema/ibm,power-pmu*.yaml, validate/dt-validate.sh):
+# the binding passes dt-doc-validate and its examples validate; pmugen's trees
+# (firmware set and --all-events, DTB and DTS) validate with zero reports;
+# each tests/binding/*.sed edit of pmugen's DTS is rejected with its expected
+# message; skiboot's reference tree gives exactly the reports in
+# tests/binding/skiboot.expected.  Needs dtc and dt-schema (Debian packages
+# device-tree-compiler and dt-schema); skipped with a note when absent.
+find_program(DT_VALIDATE_EXE dt-validate)
+find_program(DT_DOC_VALIDATE_EXE dt-doc-validate)
+find_program(DT_MK_SCHEMA_EXE dt-mk-schema)
+if(NOT DT_VALIDATE_EXE OR NOT DT_DOC_VALIDATE_EXE OR NOT DT_MK_SCHEMA_EXE)
+  message(STATUS "dt-schema not found: binding/* tests not added")
+  return()
+endif()
+
+set(BINDING_RUN sh ${CMAKE_CURRENT_LIST_DIR}/binding/run.sh)
+set(BINDING_YAML ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+
+# (a) dt-doc-validate on both schema files, dt-mk-schema, and the examples
+# (dt-doc-validate does not check those against the schema).
+add_test(NAME binding/doc-validate
+  COMMAND sh ${CMAKE_SOURCE_DIR}/validate/dt-validate.sh)
+
+# (b) pmugen's output, DTB and DTS, default firmware set and every event.
+add_test(NAME binding/power10-firmware
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_YAML})
+add_test(NAME binding/power10-all-events
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_YAML} --all-events)
+
+# The generated DTS files checked in under dts/ (CI also checks they are
+# current): each must validate too.
+file(GLOB binding_checked_in ${CMAKE_SOURCE_DIR}/dts/*.dts)
+foreach(dts ${binding_checked_in})
+  get_filename_component(dts_name ${dts} NAME_WE)
+  add_test(NAME binding/dts-${dts_name}
+    COMMAND sh ${CMAKE_SOURCE_DIR}/validate/dt-validate.sh -n ${dts})
+endforeach()
+
+# (c) broken trees: one test per tests/binding/<case>.sed.
+file(GLOB binding_cases ${CMAKE_CURRENT_LIST_DIR}/binding/*.sed)
+list(SORT binding_cases)
+foreach(case ${binding_cases})
+  get_filename_component(case_name ${case} NAME_WE)
+  add_test(NAME binding/reject-${case_name}
+    COMMAND ${BINDING_RUN} reject ${PMUGEN} ${BINDING_YAML} ${case})
+endforeach()
+
+# (d) skiboot's tree (a transcription of pmu_init()): what differs is pinned.
+set(SKIBOOT_DTS ${SHARED_DIR}/reference/skiboot-power10-pmu.dts)
+if(EXISTS ${SKIBOOT_DTS})
+  add_test(NAME binding/skiboot-reference
+    COMMAND ${BINDING_RUN} golden ${SKIBOOT_DTS}
+            ${CMAKE_CURRENT_LIST_DIR}/binding/skiboot.expected)
+endif()
