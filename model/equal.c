@@ -1,7 +1,15 @@
 /*
- * equal.c - deep comparison of two PMU models (pmu_model_equal), used to show
- * that YAML, DTB, device-tree directories and built-in tables all load into
- * the same description.  Source positions are not compared.
+ * equal.c - do two models describe the same PMU? (pmu_model_equal)
+ *
+ * Used to show that YAML, DTB, device-tree directories and built-in tables
+ * all load into the same description.  Where order carries meaning it is
+ * compared (fields, in canonical order; checks, whose order decides the
+ * reason; alternatives, searched in order).  Collections whose order means
+ * nothing (counters, registers and their fields, constraints, counter-usage
+ * bits, generic events, events) are matched by name: a live device tree
+ * (kernfs) lists nodes in hash order, not in the order they were written.
+ * References are compared by the names they point to.  Source positions are
+ * never compared.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,11 +22,11 @@ struct differ {
 	bool same;
 };
 
-static bool note(struct differ *d, const char *what, int idx, const char *name)
+static bool note(struct differ *d, const char *what, const char *name)
 {
 	if (d->same && d->buf && d->len)
-		snprintf(d->buf, d->len, "%s[%d]%s%s differs", what, idx,
-			 name ? " " : "", name ? name : "");
+		snprintf(d->buf, d->len, "%s%s%s differs", what, name ? " " : "",
+			 name ? name : "");
 	d->same = false;
 	return false;
 }
@@ -30,116 +38,192 @@ static bool str_eq(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static bool cond_eq(const struct pmu_condition *a, const struct pmu_condition *b)
+/* --- names behind indices ------------------------------------------------- */
+static const char *field_name(const struct pmu_model *m, int i)
 {
-	if (a->nterms != b->nterms)
+	return i >= 0 && i < m->nfields ? m->fields[i].name : NULL;
+}
+
+static const char *reg_name(const struct pmu_model *m, int r)
+{
+	return r >= 0 && r < m->nregisters ? m->registers[r].name : NULL;
+}
+
+static const char *reg_field_name(const struct pmu_model *m, int r, int f)
+{
+	if (r < 0 || r >= m->nregisters || f < 0 || f >= m->registers[r].nfields)
+		return NULL;
+	return m->registers[r].fields[f].name;
+}
+
+static bool ref_eq(const struct pmu_model *a, int ra, int fa,
+		   const struct pmu_model *b, int rb, int fb)
+{
+	return str_eq(reg_name(a, ra), reg_name(b, rb)) &&
+	       str_eq(reg_field_name(a, ra, fa), reg_field_name(b, rb, fb));
+}
+
+static bool cond_eq(const struct pmu_model *a, const struct pmu_condition *x,
+		    const struct pmu_model *b, const struct pmu_condition *y)
+{
+	if (x->nterms != y->nterms)
 		return false;
-	for (int i = 0; i < a->nterms; i++) {
-		const struct pmu_term *x = &a->terms[i], *y = &b->terms[i];
-		if (x->field != y->field || x->negate != y->negate ||
-		    x->lo != y->lo || x->hi != y->hi)
+	for (int i = 0; i < x->nterms; i++) {
+		const struct pmu_term *s = &x->terms[i], *t = &y->terms[i];
+		if (!str_eq(field_name(a, s->field), field_name(b, t->field)) ||
+		    s->negate != t->negate || s->lo != t->lo || s->hi != t->hi)
 			return false;
 	}
 	return true;
 }
 
-static bool counter_eq(const struct pmu_counter *a, const struct pmu_counter *b)
+/* --- items ---------------------------------------------------------------- */
+static bool counter_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
-	return str_eq(a->name, b->name) && a->sprn == b->sprn &&
-	       a->width == b->width && str_eq(a->privilege, b->privilege) &&
-	       a->programmable == b->programmable && str_eq(a->event, b->event) &&
-	       a->fixed_code == b->fixed_code;
+	const struct pmu_counter *x = &a->counters[i], *y = &b->counters[j];
+	return str_eq(x->name, y->name) && x->sprn == y->sprn && x->width == y->width &&
+	       str_eq(x->privilege, y->privilege) && x->programmable == y->programmable &&
+	       str_eq(x->event, y->event) && x->fixed_code == y->fixed_code;
 }
 
-static bool reg_field_eq(const struct pmu_reg_field *a, const struct pmu_reg_field *b)
+static bool reg_field_eq(const struct pmu_reg_field *x, const struct pmu_reg_field *y)
 {
-	if (!str_eq(a->name, b->name) || !str_eq(a->description, b->description) ||
-	    a->layout != b->layout)
+	if (!str_eq(x->name, y->name) || !str_eq(x->description, y->description) ||
+	    x->layout != y->layout)
 		return false;
-	if (a->layout == PMU_LAYOUT_FIXED)
-		return a->lo == b->lo && a->hi == b->hi;
-	return a->base == b->base && a->stride == b->stride && a->width == b->width;
+	if (x->layout == PMU_LAYOUT_FIXED)
+		return x->lo == y->lo && x->hi == y->hi;
+	return x->base == y->base && x->stride == y->stride && x->width == y->width;
 }
 
-static bool register_eq(const struct pmu_register *a, const struct pmu_register *b)
+static bool register_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
-	if (!str_eq(a->name, b->name) || a->sprn != b->sprn || a->width != b->width ||
-	    !str_eq(a->privilege, b->privilege) || a->index != b->index ||
-	    a->reset != b->reset || a->nfields != b->nfields)
+	const struct pmu_register *x = &a->registers[i], *y = &b->registers[j];
+	if (!str_eq(x->name, y->name) || x->sprn != y->sprn || x->width != y->width ||
+	    !str_eq(x->privilege, y->privilege) || x->index != y->index ||
+	    x->reset != y->reset || x->nfields != y->nfields)
 		return false;
-	for (int i = 0; i < a->nfields; i++)
-		if (!reg_field_eq(&a->fields[i], &b->fields[i]))
+	for (int f = 0; f < x->nfields; f++) {
+		int g = pmu_model_reg_field(y, x->fields[f].name);
+		if (g < 0 || !reg_field_eq(&x->fields[f], &y->fields[g]))
+			return false;
+	}
+	return true;
+}
+
+static bool field_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_field *x = &a->fields[i], *y = &b->fields[j];
+	return str_eq(x->name, y->name) && str_eq(x->dts_name, y->dts_name) &&
+	       str_eq(x->description, y->description) && x->source == y->source &&
+	       x->lo == y->lo && x->hi == y->hi &&
+	       str_eq(field_name(a, x->parent), field_name(b, y->parent)) &&
+	       x->role == y->role && x->linux_defined == y->linux_defined &&
+	       ref_eq(a, x->target_reg, x->target_field, b, y->target_reg, y->target_field) &&
+	       cond_eq(a, &x->when, b, &y->when) && x->transform == y->transform &&
+	       x->transform_arg == y->transform_arg &&
+	       ref_eq(a, x->clear_reg, x->clear_field, b, y->clear_reg, y->clear_field);
+}
+
+static bool constraint_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_constraint *x = &a->constraints[i], *y = &b->constraints[j];
+	return str_eq(x->name, y->name) && str_eq(x->description, y->description) &&
+	       x->kind == y->kind && x->source == y->source && x->src_lo == y->src_lo &&
+	       x->src_hi == y->src_hi && x->transform == y->transform &&
+	       x->transform_arg == y->transform_arg && x->slot_lo == y->slot_lo &&
+	       x->slot_hi == y->slot_hi && x->limit == y->limit &&
+	       cond_eq(a, &x->when, b, &y->when);
+}
+
+static bool check_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_check *x = &a->checks[i], *y = &b->checks[j];
+	return str_eq(x->name, y->name) && str_eq(x->description, y->description) &&
+	       x->kind == y->kind && cond_eq(a, &x->when, b, &y->when) &&
+	       str_eq(field_name(a, x->field), field_name(b, y->field));
+}
+
+static bool usage_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_usage_bit *x = &a->usage[i], *y = &b->usage[j];
+	return ref_eq(a, x->target.reg, x->target.field, b, y->target.reg, y->target.field) &&
+	       x->when == y->when && x->counters == y->counters;
+}
+
+static bool alt_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_alternative *x = &a->alternatives[i], *y = &b->alternatives[j];
+	if (x->ncodes != y->ncodes || x->per_task_only != y->per_task_only)
+		return false;
+	for (int k = 0; k < x->ncodes; k++)
+		if (x->codes[k] != y->codes[k])
 			return false;
 	return true;
 }
 
-static bool field_eq(const struct pmu_field *a, const struct pmu_field *b)
+static bool generic_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
-	return str_eq(a->name, b->name) && str_eq(a->dts_name, b->dts_name) &&
-	       str_eq(a->description, b->description) && a->source == b->source &&
-	       a->lo == b->lo && a->hi == b->hi && a->parent == b->parent &&
-	       a->role == b->role && a->linux_defined == b->linux_defined &&
-	       a->target_reg == b->target_reg &&
-	       (a->target_reg < 0 || a->target_field == b->target_field) &&
-	       cond_eq(&a->when, &b->when) && a->transform == b->transform &&
-	       a->transform_arg == b->transform_arg && a->clear_reg == b->clear_reg &&
-	       (a->clear_reg < 0 || a->clear_field == b->clear_field);
+	const struct pmu_generic *x = &a->generic[i], *y = &b->generic[j];
+	return str_eq(x->name, y->name) && x->state == y->state && x->code == y->code;
 }
 
-static bool constraint_eq(const struct pmu_constraint *a, const struct pmu_constraint *b)
+static bool event_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
-	return str_eq(a->name, b->name) && str_eq(a->description, b->description) &&
-	       a->kind == b->kind && a->source == b->source &&
-	       a->src_lo == b->src_lo && a->src_hi == b->src_hi &&
-	       a->transform == b->transform && a->transform_arg == b->transform_arg &&
-	       a->slot_lo == b->slot_lo && a->slot_hi == b->slot_hi &&
-	       a->limit == b->limit && cond_eq(&a->when, &b->when);
+	const struct pmu_event *x = &a->events[i], *y = &b->events[j];
+	const char *xa = x->alias_of >= 0 ? a->events[x->alias_of].name : NULL;
+	const char *ya = y->alias_of >= 0 ? b->events[y->alias_of].name : NULL;
+	return str_eq(x->name, y->name) && x->code == y->code &&
+	       str_eq(x->category, y->category) && str_eq(x->event_class, y->event_class) &&
+	       str_eq(x->description, y->description) && str_eq(x->status, y->status) &&
+	       x->firmware == y->firmware && str_eq(xa, ya);
 }
 
-static bool check_eq(const struct pmu_check *a, const struct pmu_check *b)
-{
-	return str_eq(a->name, b->name) && str_eq(a->description, b->description) &&
-	       a->kind == b->kind && cond_eq(&a->when, &b->when) && a->field == b->field;
-}
+/* --- collections ---------------------------------------------------------- */
+typedef bool (*item_eq)(const struct pmu_model *, int, const struct pmu_model *, int);
+typedef const char *(*item_key)(const struct pmu_model *, int);
 
-static bool usage_eq(const struct pmu_usage_bit *a, const struct pmu_usage_bit *b)
+static bool ordered_eq(struct differ *d, const char *what, const struct pmu_model *a,
+		       int na, const struct pmu_model *b, int nb, item_eq eq, item_key key)
 {
-	return a->target.reg == b->target.reg && a->target.field == b->target.field &&
-	       a->when == b->when && a->counters == b->counters;
-}
-
-static bool alt_eq(const struct pmu_alternative *a, const struct pmu_alternative *b)
-{
-	if (a->ncodes != b->ncodes || a->per_task_only != b->per_task_only)
-		return false;
-	for (int i = 0; i < a->ncodes; i++)
-		if (a->codes[i] != b->codes[i])
-			return false;
+	if (na != nb)
+		return note(d, what, "count");
+	for (int i = 0; i < na; i++)
+		if (!eq(a, i, b, i))
+			return note(d, what, key ? key(a, i) : NULL);
 	return true;
 }
 
-static bool generic_eq(const struct pmu_generic *a, const struct pmu_generic *b)
+/* Each item of a has an equal item of b with the same key (keys are unique
+ * within a collection, so equal counts make this a bijection). */
+static bool keyed_eq(struct differ *d, const char *what, const struct pmu_model *a,
+		     int na, const struct pmu_model *b, int nb, item_eq eq, item_key key)
 {
-	return str_eq(a->name, b->name) && a->state == b->state && a->code == b->code;
+	if (na != nb)
+		return note(d, what, "count");
+	for (int i = 0; i < na; i++) {
+		const char *k = key(a, i);
+		int j = 0;
+		while (j < nb && !str_eq(key(b, j), k))
+			j++;
+		if (j == nb || !eq(a, i, b, j))
+			return note(d, what, k);
+	}
+	return true;
 }
 
-static bool event_eq(const struct pmu_event *a, const struct pmu_event *b)
-{
-	return str_eq(a->name, b->name) && a->code == b->code &&
-	       str_eq(a->category, b->category) && str_eq(a->event_class, b->event_class) &&
-	       str_eq(a->description, b->description) && str_eq(a->status, b->status) &&
-	       a->firmware == b->firmware && a->alias_of == b->alias_of;
-}
+static const char *counter_key(const struct pmu_model *m, int i) { return m->counters[i].name; }
+static const char *register_key(const struct pmu_model *m, int i) { return m->registers[i].name; }
+static const char *field_key(const struct pmu_model *m, int i) { return m->fields[i].name; }
+static const char *constraint_key(const struct pmu_model *m, int i) { return m->constraints[i].name; }
+static const char *check_key(const struct pmu_model *m, int i) { return m->checks[i].name; }
+static const char *generic_key(const struct pmu_model *m, int i) { return m->generic[i].name; }
+static const char *event_key(const struct pmu_model *m, int i) { return m->events[i].name; }
 
-/* Compare two arrays element by element with eq(); name() labels a mismatch. */
-#define LIST_EQ(d, what, na, a, nb, b, eq, namefield)                          \
-	do {                                                                  \
-		if ((na) != (nb))                                             \
-			return note(d, what " count", (na), NULL);            \
-		for (int i_ = 0; i_ < (na); i_++)                             \
-			if (!eq(&(a)[i_], &(b)[i_]))                          \
-				return note(d, what, i_, (a)[i_].namefield);  \
-	} while (0)
+static const char *usage_key(const struct pmu_model *m, int i)
+{
+	return reg_field_name(m, m->usage[i].target.reg, m->usage[i].target.field);
+}
 
 static bool identity_eq(struct differ *d, const struct pmu_model *a,
 			const struct pmu_model *b)
@@ -147,29 +231,28 @@ static bool identity_eq(struct differ *d, const struct pmu_model *a,
 	if (!str_eq(a->name, b->name) || !str_eq(a->version, b->version) ||
 	    !str_eq(a->platform, b->platform) || !str_eq(a->compatible, b->compatible) ||
 	    a->max_group != b->max_group)
-		return note(d, "identity", 0, NULL);
+		return note(d, "identity", NULL);
 	for (int i = 0; i < PMU_EXCL_COUNT; i++)
-		if (a->exclude[i].reg != b->exclude[i].reg ||
-		    a->exclude[i].field != b->exclude[i].field)
-			return note(d, "privilege-filters", i, pmu_exclude_name(i));
-	if (a->branch_stack_clears.reg != b->branch_stack_clears.reg ||
-	    a->branch_stack_clears.field != b->branch_stack_clears.field)
-		return note(d, "branch-stack-clears", 0, NULL);
+		if (!ref_eq(a, a->exclude[i].reg, a->exclude[i].field, b, b->exclude[i].reg,
+			    b->exclude[i].field))
+			return note(d, "privilege filter", pmu_exclude_name(i));
+	if (!ref_eq(a, a->branch_stack_clears.reg, a->branch_stack_clears.field, b,
+		    b->branch_stack_clears.reg, b->branch_stack_clears.field))
+		return note(d, "branch-stack-clears", NULL);
 	return true;
 }
 
-static bool cache_eq(struct differ *d, const struct pmu_model *a,
-		     const struct pmu_model *b)
+static bool cache_eq(struct differ *d, const struct pmu_model *a, const struct pmu_model *b)
 {
 	if (a->has_cache_map != b->has_cache_map)
-		return note(d, "cache-events", 0, NULL);
+		return note(d, "cache-events", NULL);
 	for (int c = 0; c < PMU_CACHE_NTYPES; c++)
 		for (int o = 0; o < PMU_OP_NTYPES; o++)
 			for (int r = 0; r < PMU_RESULT_NTYPES; r++) {
 				const struct pmu_cache_entry *x = &a->cache[c][o][r];
 				const struct pmu_cache_entry *y = &b->cache[c][o][r];
 				if (x->state != y->state || x->code != y->code)
-					return note(d, "cache-events", c, pmu_cache_name(c));
+					return note(d, "cache event", pmu_cache_name(c));
 			}
 	return true;
 }
@@ -180,24 +263,16 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 	struct differ dd = {diff, difflen, true}, *d = &dd;
 	if (diff && difflen)
 		diff[0] = '\0';
-	if (!identity_eq(d, a, b))
-		return false;
-	LIST_EQ(d, "counter", a->ncounters, a->counters, b->ncounters, b->counters, counter_eq, name);
-	LIST_EQ(d, "register", a->nregisters, a->registers, b->nregisters, b->registers, register_eq, name);
-	LIST_EQ(d, "field", a->nfields, a->fields, b->nfields, b->fields, field_eq, name);
-	LIST_EQ(d, "constraint", a->nconstraints, a->constraints, b->nconstraints, b->constraints, constraint_eq, name);
-	LIST_EQ(d, "check", a->nchecks, a->checks, b->nchecks, b->checks, check_eq, name);
-	LIST_EQ(d, "generic event", a->ngeneric, a->generic, b->ngeneric, b->generic, generic_eq, name);
-	LIST_EQ(d, "event", a->nevents, a->events, b->nevents, b->events, event_eq, name);
-	if (a->nusage != b->nusage)
-		return note(d, "counter-usage count", a->nusage, NULL);
-	for (int i = 0; i < a->nusage; i++)
-		if (!usage_eq(&a->usage[i], &b->usage[i]))
-			return note(d, "counter-usage", i, NULL);
-	if (a->nalternatives != b->nalternatives)
-		return note(d, "alternatives count", a->nalternatives, NULL);
-	for (int i = 0; i < a->nalternatives; i++)
-		if (!alt_eq(&a->alternatives[i], &b->alternatives[i]))
-			return note(d, "alternative", i, NULL);
-	return cache_eq(d, a, b);
+	return identity_eq(d, a, b) &&
+	       keyed_eq(d, "counter", a, a->ncounters, b, b->ncounters, counter_eq, counter_key) &&
+	       keyed_eq(d, "register", a, a->nregisters, b, b->nregisters, register_eq, register_key) &&
+	       ordered_eq(d, "field", a, a->nfields, b, b->nfields, field_eq, field_key) &&
+	       keyed_eq(d, "constraint", a, a->nconstraints, b, b->nconstraints, constraint_eq,
+			constraint_key) &&
+	       ordered_eq(d, "check", a, a->nchecks, b, b->nchecks, check_eq, check_key) &&
+	       keyed_eq(d, "counter-usage bit", a, a->nusage, b, b->nusage, usage_eq, usage_key) &&
+	       ordered_eq(d, "alternative", a, a->nalternatives, b, b->nalternatives, alt_eq, NULL) &&
+	       keyed_eq(d, "generic event", a, a->ngeneric, b, b->ngeneric, generic_eq, generic_key) &&
+	       keyed_eq(d, "event", a, a->nevents, b, b->nevents, event_eq, event_key) &&
+	       cache_eq(d, a, b);
 }

@@ -203,6 +203,42 @@ static int read_register(struct yctx *c, const struct ynode *n)
 	return rc ? -EINVAL : 0;
 }
 
+/* The nearest of count names got by name(i), for "did you mean" hints. */
+static const char *nearest_of(const char *word, int count,
+			      const char *(*name)(const void *, int), const void *ctx)
+{
+	const char *list[257];
+	int n = 0;
+	for (int i = 0; i < count && n < 256; i++)
+		list[n++] = name(ctx, i);
+	list[n] = NULL;
+	return y_nearest(word, list);
+}
+
+static const char *register_name_at(const void *m, int i)
+{
+	return ((const struct pmu_model *)m)->registers[i].name;
+}
+
+static const char *reg_field_name_at(const void *r, int i)
+{
+	return ((const struct pmu_register *)r)->fields[i].name;
+}
+
+static const char *field_name_at(const void *m, int i)
+{
+	return ((const struct pmu_model *)m)->fields[i].name;
+}
+
+static void report_unknown(struct yctx *c, int check, const struct pmu_pos *p,
+			   const char *what, const char *name, const char *near)
+{
+	if (near)
+		pmu_report(c->d, check, p, "%s: no %s; did you mean '%s'?", what, name, near);
+	else
+		pmu_report(c->d, check, p, "%s: no %s", what, name);
+}
+
 /* "MMCR1.PMCxSEL" -> register and field indices */
 static int resolve_reg_ref(struct yctx *c, const struct ynode *n, const char *what,
 			   struct pmu_reg_ref *out)
@@ -221,9 +257,19 @@ static int resolve_reg_ref(struct yctx *c, const struct ynode *n, const char *wh
 	reg[dot - s] = '\0';
 	int r = pmu_model_register(c->m, reg);
 	int f = r >= 0 ? pmu_model_reg_field(&c->m->registers[r], dot + 1) : -1;
-	if (r < 0 || f < 0) {
-		pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p, "%s '%s': no %s %s", what, s,
-			   r < 0 ? "register" : "field", r < 0 ? reg : dot + 1);
+	char label[128], missing[96];
+	snprintf(label, sizeof(label), "%s '%s'", what, s);
+	if (r < 0) {
+		snprintf(missing, sizeof(missing), "register %s", reg);
+		report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
+			       nearest_of(reg, c->m->nregisters, register_name_at, c->m));
+		return -EINVAL;
+	}
+	if (f < 0) {
+		const struct pmu_register *rg = &c->m->registers[r];
+		snprintf(missing, sizeof(missing), "field %s in %s", dot + 1, rg->name);
+		report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
+			       nearest_of(dot + 1, rg->nfields, reg_field_name_at, rg));
 		return -EINVAL;
 	}
 	*out = (struct pmu_reg_ref){r, f};
@@ -487,7 +533,10 @@ static int field_ref(struct yctx *c, const struct ynode *v, int check, int *out)
 	if (*out >= 0)
 		return 0;
 	struct pmu_pos p = y_pos(v);
-	pmu_report(c->d, check, &p, "unknown field '%s'", s);
+	char missing[96];
+	snprintf(missing, sizeof(missing), "event-code field %s", s);
+	report_unknown(c, check, &p, "field", missing,
+		       nearest_of(s, c->m->nfields, field_name_at, c->m));
 	return -EINVAL;
 }
 
