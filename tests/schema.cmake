@@ -1,0 +1,35 @@
+# JSON Schema for editors (schema/pmu-description.schema.json): it accepts the
+# real descriptions and the fixture under tests/schema/valid/, and rejects
+# every tests/schema/invalid/*.yaml with the message its '# schema:' comment
+# names.  Each test also runs `pmugen --check` on the same file, so the schema
+# and the loader are seen to agree (accept, or reject with '# pmugen:').
+# Needs Debian's python3-yaml and python3-jsonschema, hence /usr/bin/python3
+# (a pyenv python3 on PATH lacks them); a missing module skips (exit 77).
+set(PMU_SYSTEM_PYTHON3 /usr/bin/python3 CACHE FILEPATH
+    "Python 3 with the yaml and jsonschema modules (Debian python3-yaml, python3-jsonschema)")
+set(SCHEMA_VALIDATE ${PMU_SYSTEM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/schema/validate_yaml.py
+    --schema ${CMAKE_SOURCE_DIR}/schema/pmu-description.schema.json)
+set(SCHEMA_CASES ${CMAKE_CURRENT_LIST_DIR}/schema)
+
+# (a) the real descriptions: power10.yaml with what it includes, and the
+#     events-only file on its own (a fragment: format + events).
+add_test(NAME schema/power10
+  COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+add_test(NAME schema/power10-events
+  COMMAND ${SCHEMA_VALIDATE} --fragment ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
+
+# (b) a small description using every section and spelling both accept.
+add_test(NAME schema/valid-minimal
+  COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${SCHEMA_CASES}/valid/minimal.yaml)
+
+# (c) broken descriptions: one test per tests/schema/invalid/<case>.yaml.
+file(GLOB schema_invalid ${SCHEMA_CASES}/invalid/*.yaml)
+list(SORT schema_invalid)
+set(schema_tests schema/power10 schema/power10-events schema/valid-minimal)
+foreach(case ${schema_invalid})
+  get_filename_component(case_name ${case} NAME_WE)
+  add_test(NAME schema/reject-${case_name}
+    COMMAND ${SCHEMA_VALIDATE} --expect-invalid --pmugen ${PMUGEN} ${case})
+  list(APPEND schema_tests schema/reject-${case_name})
+endforeach()
+set_tests_properties(${schema_tests} PROPERTIES SKIP_RETURN_CODE 77)
