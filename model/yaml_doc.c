@@ -118,6 +118,18 @@ static const char *node_kind(const struct ynode *n)
 	}
 }
 
+/* Index of the first key equal to key among the first `before` entries. */
+static int earlier_key(const struct ynode *map, int before, const char *key)
+{
+	struct ynode k, v;
+	for (int i = 0; i < before && y_map_at(map, i, &k, &v); i++) {
+		const char *s = scalar(&k);
+		if (s && strcmp(s, key) == 0)
+			return i;
+	}
+	return -1;
+}
+
 static bool in_list(const char *s, const char *const *list)
 {
 	for (int i = 0; list && list[i]; i++)
@@ -136,6 +148,16 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 		struct pmu_pos p = y_pos(&k);
 		if (!s) {
 			pmu_report(c->d, -1, &p, "%s: keys must be plain words", what);
+			rc = -EINVAL;
+			continue;
+		}
+		int first = earlier_key(map, i, s);
+		if (first >= 0) {
+			struct ynode fk, fv;
+			y_map_at(map, first, &fk, &fv);
+			struct pmu_pos fp = y_pos(&fk);
+			pmu_report(c->d, -1, &p, "key '%s' given twice in %s (first at line %d)",
+				   s, what, fp.line);
 			rc = -EINVAL;
 			continue;
 		}
@@ -182,9 +204,13 @@ int y_str(struct yctx *c, const struct ynode *n, const char *what, const char **
 	if (!n->node)
 		return 0;
 	const char *s = scalar(n);
+	struct pmu_pos p = y_pos(n);
 	if (!s) {
-		struct pmu_pos p = y_pos(n);
 		pmu_report(c->d, -1, &p, "%s must be a string, found %s", what, node_kind(n));
+		return -EINVAL;
+	}
+	if (!s[0] && n->node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+		pmu_report(c->d, -1, &p, "%s has no value (write \"\" for an empty string)", what);
 		return -EINVAL;
 	}
 	*out = s;

@@ -75,6 +75,20 @@ static int parse_buffer(struct loader *L, const char *name,
 		free(src);
 		return -EINVAL;
 	}
+	yaml_document_t extra;
+	if (yaml_parser_load(&parser, &extra)) {
+		bool more = yaml_document_get_root_node(&extra) != NULL;
+		struct pmu_pos p = {src->file, (int)extra.start_mark.line + 1,
+				    (int)extra.start_mark.column + 1};
+		yaml_document_delete(&extra);
+		if (more) {
+			pmu_report(L->c.d, -1, &p, "a second YAML document; a description is one document");
+			yaml_document_delete(&src->doc);
+			yaml_parser_delete(&parser);
+			free(src);
+			return -EINVAL;
+		}
+	}
 	yaml_parser_delete(&parser);
 	L->srcs[L->nsrcs++] = src;
 	*out = src;
@@ -214,9 +228,17 @@ int ysec_list(const struct yloader_view *view, const char *name,
 {
 	const struct loader *L = view->loader;
 	int n = 0;
-	for (int i = 0; i < L->nsections && n < max; i++)
-		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) == 0)
-			out[n++] = L->values[i];
+	for (int i = 0; i < L->nsections; i++) {
+		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) != 0)
+			continue;
+		if (n == max) {
+			struct pmu_pos p = y_pos(&L->keys[i]);
+			pmu_report(view->c->d, -1, &p, "section '%s' appears more than %d times",
+				   name, max);
+			return -E2BIG;
+		}
+		out[n++] = L->values[i];
+	}
 	return n;
 }
 

@@ -37,7 +37,7 @@ static int read_pmu(struct yctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {"name", "version", "platform", "compatible",
 					   "max-group", NULL};
-	static const char *const req[] = {"name", "platform", "compatible", NULL};
+	static const char *const req[] = {"name", "platform", "compatible", "max-group", NULL};
 	if (y_expect_map(c, n, "pmu") || y_check_keys(c, n, "pmu", keys, req))
 		return -EINVAL;
 	struct pmu_model *m = c->m;
@@ -144,6 +144,8 @@ static int read_reg_field(struct yctx *c, const struct ynode *n, struct pmu_regi
 			rc |= check_length(c, n, f->lo, f->hi);
 	} else {
 		rc |= read_per_pmc(c, &per, f);
+		if (!rc && f->width)
+			rc |= check_length(c, n, 0, f->width - 1);
 	}
 	return rc ? -EINVAL : 0;
 }
@@ -163,9 +165,11 @@ static int resolve_reset(struct yctx *c, const struct ynode *n, struct pmu_regis
 		int f = pmu_model_reg_field(r, name);
 		if (f < 0 || r->fields[f].layout != PMU_LAYOUT_FIXED) {
 			struct pmu_pos p = y_pos(&item);
-			pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p,
-				   "reset names '%s', not a fixed field of %s", name, r->name);
-			return -EINVAL;
+			if (pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p,
+				       "reset names '%s', not a fixed field of %s", name,
+				       r->name) == PMU_SEV_ERROR)
+				return -EINVAL;
+			continue;
 		}
 		r->reset |= pmu_bits_mask(r->fields[f].lo, r->fields[f].hi);
 	}
@@ -230,16 +234,21 @@ static const char *field_name_at(const void *m, int i)
 	return ((const struct pmu_model *)m)->fields[i].name;
 }
 
-static void report_unknown(struct yctx *c, int check, const struct pmu_pos *p,
-			   const char *what, const char *name, const char *near)
+/* Report a reference to nothing.  Returns -EINVAL when that is an error, or
+ * 1 when the check is off or a warning: the caller then drops the item that
+ * holds the reference and the description loads without it. */
+static int report_unknown(struct yctx *c, int check, const struct pmu_pos *p,
+			  const char *what, const char *name, const char *near)
 {
+	enum pmu_severity sev;
 	if (near)
-		pmu_report(c->d, check, p, "%s: no %s; did you mean '%s'?", what, name, near);
+		sev = pmu_report(c->d, check, p, "%s: no %s; did you mean '%s'?", what, name, near);
 	else
-		pmu_report(c->d, check, p, "%s: no %s", what, name);
+		sev = pmu_report(c->d, check, p, "%s: no %s", what, name);
+	return sev == PMU_SEV_ERROR ? -EINVAL : 1;
 }
 
-/* "MMCR1.PMCxSEL" -> register and field indices */
+/* "MMCR1.PMCxSEL" -> register and field indices; 1: unknown but tolerated */
 static int resolve_reg_ref(struct yctx *c, const struct ynode *n, const char *what,
 			   struct pmu_reg_ref *out)
 {
@@ -261,16 +270,14 @@ static int resolve_reg_ref(struct yctx *c, const struct ynode *n, const char *wh
 	snprintf(label, sizeof(label), "%s '%s'", what, s);
 	if (r < 0) {
 		snprintf(missing, sizeof(missing), "register %s", reg);
-		report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
-			       nearest_of(reg, c->m->nregisters, register_name_at, c->m));
-		return -EINVAL;
+		return report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
+				      nearest_of(reg, c->m->nregisters, register_name_at, c->m));
 	}
 	if (f < 0) {
 		const struct pmu_register *rg = &c->m->registers[r];
 		snprintf(missing, sizeof(missing), "field %s in %s", dot + 1, rg->name);
-		report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
-			       nearest_of(dot + 1, rg->nfields, reg_field_name_at, rg));
-		return -EINVAL;
+		return report_unknown(c, PMU_CHK_UNKNOWN_REF, &p, label, missing,
+				      nearest_of(dot + 1, rg->nfields, reg_field_name_at, rg));
 	}
 	*out = (struct pmu_reg_ref){r, f};
 	return 0;
@@ -334,8 +341,14 @@ static int read_transform(struct yctx *c, const struct ynode *owner,
 {
 	struct ynode v = y_get(owner, "transform");
 	const char *s = NULL;
-	if (!v.node)
-		return 0;
+	if (!v.node) {
+		struct ynode a = y_get(owner, "transform-arg");
+		if (!a.node)
+			return 0;
+		struct pmu_pos p = y_pos(&a);
+		pmu_report(c->d, -1, &p, "'transform-arg' without a 'transform'");
+		return -EINVAL;
+	}
 	if (y_str(c, &v, "transform", &s))
 		return -EINVAL;
 	if (pmu_transform_parse(s, t) || *t == PMU_XF_NONE) {
@@ -410,19 +423,17 @@ static int link_field(struct yctx *c, int i, const struct ynode *n)
 	struct ynode v = y_get(n, "lands-in");
 	struct pmu_reg_ref ref;
 	int rc = 0;
-	if (v.node) {
-		if (resolve_reg_ref(c, &v, "lands-in", &ref))
-			rc = -EINVAL;
-		else
-			f->target_reg = ref.reg, f->target_field = ref.field;
-	}
+	int r = v.node ? resolve_reg_ref(c, &v, "lands-in", &ref) : 1;
+	if (r < 0)
+		rc = -EINVAL;
+	else if (r == 0)
+		f->target_reg = ref.reg, f->target_field = ref.field;
 	v = y_get(n, "clears");
-	if (v.node) {
-		if (resolve_reg_ref(c, &v, "clears", &ref))
-			rc = -EINVAL;
-		else
-			f->clear_reg = ref.reg, f->clear_field = ref.field;
-	}
+	r = v.node ? resolve_reg_ref(c, &v, "clears", &ref) : 1;
+	if (r < 0)
+		rc = -EINVAL;
+	else if (r == 0)
+		f->clear_reg = ref.reg, f->clear_field = ref.field;
 	rc |= read_condition(c, n, &f->when);
 	return rc;
 }
@@ -460,8 +471,8 @@ static int read_privilege_filters(struct yctx *c, const struct ynode *n)
 	int rc = 0;
 	for (int e = 0; e < PMU_EXCL_COUNT; e++) {
 		struct ynode v = y_get(n, pmu_exclude_name(e));
-		if (v.node)
-			rc |= resolve_reg_ref(c, &v, pmu_exclude_name(e), &c->m->exclude[e]);
+		if (v.node && resolve_reg_ref(c, &v, pmu_exclude_name(e), &c->m->exclude[e]) < 0)
+			rc = -EINVAL;
 	}
 	return rc ? -EINVAL : 0;
 }
@@ -475,11 +486,12 @@ static int read_counter_set(struct yctx *c, const struct ynode *n, uint32_t *mas
 		uint32_t pmc = 0;
 		if (y_u32(c, &item, "counter", &pmc))
 			return -EINVAL;
-		if (pmc < 1 || pmc > (uint32_t)c->m->ncounters) {
+		if (pmc < 1 || pmc > (uint32_t)c->m->ncounters || pmc > 31) {
 			struct pmu_pos p = y_pos(&item);
-			pmu_report(c->d, PMU_CHK_PMC_RANGE, &p, "there is no PMC%u (%d counters)",
-				   pmc, c->m->ncounters);
-			return -EINVAL;
+			if (pmu_report(c->d, PMU_CHK_PMC_RANGE, &p, "there is no PMC%u (%d counters)",
+				       pmc, c->m->ncounters) == PMU_SEV_ERROR)
+				return -EINVAL;
+			continue;
 		}
 		*mask |= 1u << pmc;
 	}
@@ -499,6 +511,10 @@ static int read_usage(struct yctx *c, const struct ynode *n)
 	u->pos = y_pos(n);
 	struct ynode v = y_get(n, "set");
 	int rc = resolve_reg_ref(c, &v, "set", &u->target);
+	if (rc == 1) { /* tolerated: the bit is dropped */
+		c->m->nusage--;
+		return 0;
+	}
 	const char *when = NULL;
 	v = y_get(n, "when");
 	if (y_str(c, &v, "when", &when))
@@ -535,9 +551,8 @@ static int field_ref(struct yctx *c, const struct ynode *v, int check, int *out)
 	struct pmu_pos p = y_pos(v);
 	char missing[96];
 	snprintf(missing, sizeof(missing), "event-code field %s", s);
-	report_unknown(c, check, &p, "field", missing,
-		       nearest_of(s, c->m->nfields, field_name_at, c->m));
-	return -EINVAL;
+	return report_unknown(c, check, &p, "field", missing,
+			      nearest_of(s, c->m->nfields, field_name_at, c->m));
 }
 
 static int read_check(struct yctx *c, const struct ynode *n)
@@ -580,9 +595,14 @@ static int read_check(struct yctx *c, const struct ynode *n)
 	}
 	rc |= read_condition(c, n, &k->when);
 	v = y_get(n, "field");
-	if (v.node)
-		rc |= field_ref(c, &v, PMU_CHK_UNKNOWN_REF, &k->field);
-	return rc ? -EINVAL : 0;
+	int r = v.node ? field_ref(c, &v, PMU_CHK_UNKNOWN_REF, &k->field) : 0;
+	if (r == 1 && !rc) { /* tolerated: the check is dropped */
+		free(k->name);
+		free(k->description);
+		c->m->nchecks--;
+		return 0;
+	}
+	return rc || r ? -EINVAL : 0;
 }
 
 static int read_constraint_kind(struct yctx *c, const struct ynode *v,
@@ -606,9 +626,9 @@ static int read_constraint_source(struct yctx *c, const struct ynode *n,
 {
 	struct ynode field = y_get(n, "field"), bits = y_get(n, "bits");
 	if (k->kind != PMU_CONS_EQUAL) {
-		if (!field.node && !bits.node)
+		if (!field.node && !bits.node && !y_get(n, "source").node)
 			return 0;
-		pmu_report(c->d, -1, &k->pos, "only equal constraints take 'field' or 'bits'");
+		pmu_report(c->d, -1, &k->pos, "only equal constraints take 'field', 'bits' or 'source'");
 		return -EINVAL;
 	}
 	if (!!field.node == !!bits.node) {
@@ -616,14 +636,18 @@ static int read_constraint_source(struct yctx *c, const struct ynode *n,
 			   "an equal constraint needs exactly one of 'field' and 'bits'");
 		return -EINVAL;
 	}
+	if (field.node && y_get(n, "source").node) {
+		pmu_report(c->d, -1, &k->pos, "'source' goes with 'bits'; a field has its own source");
+		return -EINVAL;
+	}
 	if (bits.node) {
 		struct ynode src = y_get(n, "source");
 		return read_source(c, &src, &k->source) ||
 		       y_bits(c, &bits, "bits", &k->src_lo, &k->src_hi) ? -EINVAL : 0;
 	}
-	int f;
-	if (field_ref(c, &field, PMU_CHK_CONSTRAINT_FIELD, &f))
-		return -EINVAL;
+	int f, r = field_ref(c, &field, PMU_CHK_CONSTRAINT_FIELD, &f);
+	if (r)
+		return r; /* 1: tolerated, the caller drops the constraint */
 	k->source = c->m->fields[f].source;
 	k->src_lo = c->m->fields[f].lo;
 	k->src_hi = c->m->fields[f].hi;
@@ -657,7 +681,14 @@ static int read_constraint(struct yctx *c, const struct ynode *n)
 			   "equal constraints take none");
 		return -EINVAL;
 	}
-	rc |= read_constraint_source(c, n, k);
+	int r = read_constraint_source(c, n, k);
+	if (r == 1) {
+		free(k->name);
+		free(k->description);
+		c->m->nconstraints--;
+		return 0;
+	}
+	rc |= r;
 	rc |= read_transform(c, n, &k->transform, &k->transform_arg);
 	rc |= read_condition(c, n, &k->when);
 	return rc ? -EINVAL : 0;
@@ -814,6 +845,8 @@ static int read_list(const struct yloader_view *view, const char *name, item_rea
 {
 	struct ynode lists[16];
 	int n = ysec_list(view, name, lists, 16), rc = 0;
+	if (n < 0)
+		return -EINVAL;
 	for (int l = 0; l < n; l++) {
 		if (y_expect_seq(view->c, &lists[l], name)) {
 			rc = -EINVAL;
@@ -847,7 +880,8 @@ static int read_event_firmware(struct yctx *c, const struct ynode *n)
 
 static int read_branch_stack(struct yctx *c, const struct ynode *n)
 {
-	return resolve_reg_ref(c, n, "branch-stack-clears", &c->m->branch_stack_clears);
+	int rc = resolve_reg_ref(c, n, "branch-stack-clears", &c->m->branch_stack_clears);
+	return rc < 0 ? rc : 0;
 }
 
 int ysec_read_all(const struct yloader_view *view)
@@ -868,7 +902,7 @@ int ysec_read_all(const struct yloader_view *view)
 		return -EINVAL; /* everything below refers to these */
 	struct ynode lists[16];
 	int nlists = ysec_list(view, "fields", lists, 16);
-	if (read_fields(c, lists, nlists))
+	if (nlists < 0 || read_fields(c, lists, nlists))
 		return -EINVAL;
 	rc |= read_single(view, "privilege-filters", read_privilege_filters);
 	rc |= read_single(view, "branch-stack-clears", read_branch_stack);

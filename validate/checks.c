@@ -233,6 +233,15 @@ static int check_constraints(const struct pmu_model *m, struct pmu_diag *d)
 			rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,
 					 "constraint '%s' needs constraint-word bits up to %u", a->name,
 					 a_hi) == PMU_SEV_ERROR;
+		uint32_t width = a->slot_hi - a->slot_lo + 1;
+		if (a->kind != PMU_CONS_EQUAL &&
+		    (width < 2 || width > 32 || a->limit < 1 ||
+		     (uint64_t)a->limit > (1ULL << (width - 1)) - 1))
+			rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,
+					 "constraint '%s': a %u-bit adder slot counts 1 to %llu users, not %u",
+					 a->name, width,
+					 width >= 2 && width <= 32 ? (unsigned long long)((1ULL << (width - 1)) - 1) : 0ULL,
+					 a->limit) == PMU_SEV_ERROR;
 		if (a->kind == PMU_CONS_EQUAL && a->transform == PMU_XF_NONE &&
 		    a->src_hi - a->src_lo != a->slot_hi - a->slot_lo)
 			rc |= pmu_report(d, PMU_CHK_CONSTRAINT_FIELD, &a->pos,

@@ -99,7 +99,7 @@ static char *import_text(const char *dir, size_t *len)
 static int load_model(const char *yaml, size_t len, struct pmu_model *m)
 {
 	static const char pmu[] = "pmu:\n  name: Escapes PMU\n"
-		"  platform: escapes\n  compatible: test,escapes\n";
+		"  platform: escapes\n  compatible: test,escapes\n  max-group: 2\n";
 	size_t n = len + sizeof(pmu);
 	unsigned char *buf = malloc(n);
 	struct pmu_diag d;
