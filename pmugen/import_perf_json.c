@@ -461,7 +461,7 @@ static int import_file(const char *path, const char *category, FILE *out,
 	}
 	json_array_foreach(root, i, entry) {
 		struct entry_ctx c = { path, buf, len, i };
-		struct import_event ev;
+		struct import_event ev = {0};
 
 		if (rc)
 			break;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emit.h"
@@ -175,11 +176,14 @@ static int write_atomically(const char *path, const struct writer *w,
 			      strerror(-rc));
 		return rc;
 	}
-	FILE *f = fdopen(fd, "wb");
+	/* mkstemp creates the file 0600; give it the mode a plain open would */
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {
 		close(fd);
 		unlink(tmp);
-		return -ENOMEM;
+		return -EIO;
 	}
 	int rc = w->write(w, f, err);
 	if (fflush(f) || ferror(f))
@@ -193,6 +197,16 @@ static int write_atomically(const char *path, const struct writer *w,
 		pmu_error_set(err, rc, "%s: %s", path, strerror(-rc));
 	}
 	return rc;
+}
+
+/* Emitter and importer messages may already read "file:line:col: error: ..." */
+static void report_write_error(const struct pmu_error *err, int rc)
+{
+	const char *msg = err->message[0] ? err->message : strerror(-rc);
+	if (strstr(msg, ": error: "))
+		fprintf(stderr, "%s\n", msg);
+	else
+		fprintf(stderr, "pmugen: error: %s\n", msg);
 }
 
 static int count_firmware(const struct pmu_model *m)
@@ -222,12 +236,16 @@ static int run_generate(struct cli *c)
 		snprintf(path, sizeof(path), "%s", c->output);
 	else
 		default_output(c, path, sizeof(path));
-	struct emit_options o = {c->all_events, c->input};
+	/* outputs name their input without its directory, so they do not depend
+	 * on where pmugen was run from */
+	char input_copy[4096];
+	snprintf(input_copy, sizeof(input_copy), "%s", c->input);
+	struct emit_options o = {c->all_events, basename(input_copy)};
 	struct pmu_error err = {0};
 	struct writer w = {write_model, emitter_for(c->format), &m, &o, NULL};
 	rc = write_atomically(path, &w, &err);
 	if (rc)
-		fprintf(stderr, "pmugen: error: %s\n", err.message[0] ? err.message : strerror(-rc));
+		report_write_error(&err, rc);
 	else if (!c->quiet && strcmp(path, "-") != 0)
 		fprintf(stderr, "pmugen: wrote %s (%s, %d events)\n", path,
 			format_names[c->format], c->all_events ? m.nevents : count_firmware(&m));
@@ -256,7 +274,7 @@ static int run_import(int argc, char **argv)
 	struct writer w = {write_import, NULL, NULL, NULL, dir};
 	int rc = write_atomically(out, &w, &err);
 	if (rc)
-		fprintf(stderr, "pmugen: error: %s\n", err.message[0] ? err.message : strerror(-rc));
+		report_write_error(&err, rc);
 	return rc ? 1 : 0;
 }
 
