@@ -4,10 +4,10 @@
 #   validate/dt-validate.sh [-n] [-s SCHEMA_DIR] [FILE.dtb|FILE.dts ...]
 #
 # Checks the binding (schema/ibm,power-pmu*.yaml) with dt-doc-validate and
-# validates its examples (-n skips both), then for each FILE: dtc must read it with no warning
-# (a .dts is compiled first) and dt-validate must report nothing.  dt-validate
-# exits 0 even when it reports violations, so any output of the tools counts
-# as a failure.  Exit status: 0 all clean, 1 a violation or warning, 2 usage
+# validates its examples (-n skips both), then for each FILE: dtc must read
+# it with no warning (a .dts is compiled first) and dt-validate must report
+# nothing.  dt-validate exits 0 even when it reports violations, so any
+# output of the tools counts as a failure.  Exit status: 0 all clean, 1 a violation or warning, 2 usage
 # or tool error.  Validation uses only our schemas (dt-validate -l), so the
 # dt-schema root-node rule (compatible and model at /) does not apply.
 #
