@@ -1,0 +1,196 @@
+/*
+ * pmurt.h - libpmurt, the PMU description runtime.
+ *
+ * A profiler links libpmurt to learn, before any system call, whether a group
+ * of events fits the PMU, on which counters, with which control-register
+ * values, and if not, why.  Descriptions come from the built-in tables
+ * ("power10"), a DTB file, a live device tree (/proc/device-tree layout) or a
+ * YAML description; all four load into the same model.
+ *
+ * Conventions (as libfdt and libbpf keep theirs):
+ * - Handles are opaque; every function returns 0 (or a count) on success and
+ *   a negative errno on failure, filling the caller's struct pmurt_error.
+ * - Option and result structs begin with their size (`sz`), set by the
+ *   caller with PMURT_OPTS_INIT / sizeof, so the structs can grow without
+ *   breaking callers built against an older header.
+ * - Strings returned by the library live as long as the pmurt_pmu handle.
+ * - No global state: handles are independent and may be used from different
+ *   threads; one handle is not safe for concurrent use.
+ */
+#ifndef PMURT_H
+#define PMURT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMURT_VERSION_MAJOR 0
+#define PMURT_VERSION_MINOR 1
+#define PMURT_VERSION_PATCH 0
+
+#if defined(__GNUC__)
+#define PMURT_API __attribute__((visibility("default")))
+#else
+#define PMURT_API
+#endif
+
+/* Zero an options/result struct and set its size. */
+#define PMURT_OPTS_INIT(type, ...) \
+	((struct type){.sz = sizeof(struct type), __VA_ARGS__})
+
+/* --- errors ---------------------------------------------------------------- */
+struct pmurt_error {
+	int code;           /* negative errno, 0 when no error */
+	char message[512];  /* names the place (file:line:col, node path, event) */
+};
+
+/* --- loading a description ------------------------------------------------- */
+struct pmurt_pmu;
+
+enum pmurt_source {
+	PMURT_SOURCE_AUTO,    /* built-in name, DTB file, directory, or YAML */
+	PMURT_SOURCE_BUILTIN, /* "power10" */
+	PMURT_SOURCE_DTB,     /* a flattened device tree file */
+	PMURT_SOURCE_DEVTREE, /* a /proc/device-tree style directory (its root) */
+	PMURT_SOURCE_YAML,    /* a YAML description */
+};
+
+struct pmurt_open_opts {
+	size_t sz;
+	enum pmurt_source source;
+};
+
+/* Load a description: spec is a built-in name, a .dtb path, a device-tree
+ * root directory (pmus/ nodes with compatible "ibm,power-pmu" are searched)
+ * or a YAML path.  opts may be NULL (PMURT_SOURCE_AUTO). */
+PMURT_API int pmurt_pmu_open(struct pmurt_pmu **pmu, const char *spec,
+			     const struct pmurt_open_opts *opts,
+			     struct pmurt_error *err);
+/* Load from a DTB in memory (copied). */
+PMURT_API int pmurt_pmu_open_dtb(struct pmurt_pmu **pmu, const void *blob,
+				 size_t size, const char *name,
+				 struct pmurt_error *err);
+PMURT_API void pmurt_pmu_close(struct pmurt_pmu *pmu);
+
+/* Built-in descriptions: the i-th name, or NULL past the end. */
+PMURT_API const char *pmurt_builtin_name(int i);
+
+struct pmurt_pmu_info {
+	size_t sz;
+	const char *name;       /* "POWER10 PMU" */
+	const char *version;    /* "PowerISA 3.1" */
+	const char *platform;   /* "power10" */
+	const char *source;     /* where it was loaded from */
+	int ncounters;
+	int nregisters;
+	int nevents;
+	int max_group;          /* most events in one group */
+};
+PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
+/* Name of control register i ("MMCR0" ...), NULL past the end. */
+PMURT_API const char *pmurt_register_name(const struct pmurt_pmu *pmu, int i);
+
+/* --- events ------------------------------------------------------------------ */
+struct pmurt_event_info {
+	size_t sz;
+	const char *name;
+	uint64_t code;
+	const char *category;
+	const char *event_class; /* "primary" | "alternative" */
+	const char *description;
+	bool firmware;           /* in the firmware device-tree set */
+	const char *alias_of;    /* a firmware alias: the event with its code */
+};
+
+/* Event i (0 .. nevents-1). */
+PMURT_API int pmurt_event_get(const struct pmurt_pmu *pmu, int i,
+			      struct pmurt_event_info *info);
+/* By name, without case; returns the event index or -ENOENT (err suggests
+ * the nearest name). */
+PMURT_API int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
+			       struct pmurt_event_info *info, struct pmurt_error *err);
+/* By code; returns the event index or -ENOENT. */
+PMURT_API int pmurt_event_find_code(const struct pmurt_pmu *pmu, uint64_t code,
+				    struct pmurt_event_info *info);
+
+/* The exclude_* attributes, as bits of pmurt_event_spec.exclude. */
+#define PMURT_EXCLUDE_USER   (1u << 0)
+#define PMURT_EXCLUDE_KERNEL (1u << 1)
+#define PMURT_EXCLUDE_HV     (1u << 3)
+#define PMURT_EXCLUDE_IDLE   (1u << 4)
+
+/* An event ready for perf_event_open: what one event string means. */
+struct pmurt_event_spec {
+	size_t sz;
+	uint32_t type;          /* perf type: PERF_TYPE_RAW (4), HARDWARE, HW_CACHE */
+	uint64_t config;        /* for RAW: the event code */
+	uint64_t config1;       /* threshold compare (config1=) */
+	uint64_t code;          /* the raw code the PMU will count */
+	unsigned exclude;       /* PMURT_EXCLUDE_* */
+	int precise;            /* perf's precise_ip, 0..3 (:p :pp :ppp) */
+	uint64_t sample_period; /* 0 when counting */
+	int event_index;        /* the named event, or -1 for a raw code */
+	char name[64];          /* the event's name, or the string's code */
+};
+
+/*
+ * Parse one event string:
+ *   NAME             an event name or alias (any case), a generic event
+ *                    ("cycles") or a cache event ("L1-dcache-load-misses")
+ *   0xCODE, rCODE    a raw code
+ *   TERM,TERM...     field terms named by the description (pmcxsel=0xf4,
+ *                    pmc=1,...), "event=" / "config=" for the whole code,
+ *                    "config1=" for the threshold compare; also inside
+ *                    "cpu/.../"
+ * followed by perf's modifiers :u :k :h :p (as perf combines them), or the
+ * DTrace cpc form NAME-MODE[-MASK]-COUNT (MODE user|kernel|all, MASK hex,
+ * COUNT the sampling period).  Errors name the part that is wrong and
+ * suggest the nearest event name.
+ */
+PMURT_API int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
+				struct pmurt_event_spec *spec, struct pmurt_error *err);
+
+/* --- groups -------------------------------------------------------------------- */
+#define PMURT_MAX_GROUP 16
+#define PMURT_MAX_REGS 8
+
+struct pmurt_check_opts {
+	size_t sz;
+	bool per_task;  /* attached to a task (default true) */
+	bool hv_mode;   /* the kernel runs in hypervisor mode (default false) */
+	bool lpar;      /* under a hypervisor: exclude_hv honoured (default true) */
+};
+
+struct pmurt_group_result {
+	size_t sz;
+	bool ok;
+	/* rejected */
+	int reject_index;          /* the member whose perf_event_open fails */
+	char reason[48];           /* "constraint_conflict", "pmc_gt_6", ... */
+	char message[320];         /* names the events and the field in conflict */
+	/* accepted */
+	int n;
+	bool alternatives_used;
+	uint64_t final_events[PMURT_MAX_GROUP];  /* codes after alternatives */
+	int pmc[PMURT_MAX_GROUP];                /* counter per event, 1-based */
+	int nregs;
+	uint64_t regs[PMURT_MAX_REGS];           /* see pmurt_register_name() */
+};
+
+/* Check a group (leader first) as the kernel's group flow does and compute
+ * its control-register values as compute_mmcr returns them.  Returns 0 when
+ * the check ran (res->ok tells the answer), or a negative errno. */
+PMURT_API int pmurt_group_check(const struct pmurt_pmu *pmu,
+				const struct pmurt_event_spec *events, int n,
+				const struct pmurt_check_opts *opts,
+				struct pmurt_group_result *res, struct pmurt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PMURT_H */

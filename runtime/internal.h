@@ -1,0 +1,44 @@
+/*
+ * internal.h - libpmurt's private types: the pmurt_pmu handle and the
+ * functions the runtime's files share.  Not installed.
+ */
+#ifndef PMURT_INTERNAL_H
+#define PMURT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu_model.h"
+#include "pmu_tables.h"
+#include "pmurt.h"
+#include "sched.h"
+
+#define PMURT_HIDDEN __attribute__((visibility("hidden")))
+
+struct pmurt_pmu {
+	struct pmu_model model;
+	struct pmu_engine engine;
+	/* event-name index (pmu_tables.h layout): the built-in table's own,
+	 * or one built at load time */
+	const uint32_t *name_index;
+	uint32_t name_index_size;
+	uint32_t *owned_index;
+};
+
+/* tables_load.c */
+PMURT_HIDDEN int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m);
+
+/* devtree_load.c: a /proc/device-tree style directory as a DTB blob */
+PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *size,
+				      struct pmurt_error *err);
+
+/* events.c */
+PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
+PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name);
+PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
+
+/* Printf into a pmurt_error (first error wins). */
+PMURT_HIDDEN void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* PMURT_INTERNAL_H */

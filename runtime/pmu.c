@@ -1,0 +1,298 @@
+/*
+ * pmu.c - opening a description from any source into a pmurt_pmu handle:
+ * built-in tables, a DTB file or buffer, a live device-tree directory, or a
+ * YAML file.  Untrusted sources pass the same semantic checks as pmugen's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "pmu_checks.h"
+#include "pmu_load.h"
+
+struct builtin {
+	const char *name;
+	const struct pmu_tables *tables;
+};
+
+static const struct builtin builtins[] = {
+	{"power10", &pmu_tables_power10},
+};
+
+#define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))
+
+void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
+{
+	if (!err || err->code)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	err->code = code;
+}
+
+const char *pmurt_builtin_name(int i)
+{
+	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
+}
+
+static struct pmurt_pmu *pmu_alloc(void)
+{
+	struct pmurt_pmu *pmu = calloc(1, sizeof(*pmu));
+	if (pmu)
+		pmu_model_init(&pmu->model);
+	return pmu;
+}
+
+void pmurt_pmu_close(struct pmurt_pmu *pmu)
+{
+	if (!pmu)
+		return;
+	pmu_model_free(&pmu->model);
+	free(pmu->owned_index);
+	free(pmu);
+}
+
+/* Checks and engine set-up shared by every source. */
+static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *err)
+{
+	if (check) {
+		struct pmu_diag d;
+		pmu_diag_init(&d, NULL);
+		d.level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_OFF;
+		if (pmu_check_model(&pmu->model, &d, true)) {
+			pmurt_set_error(err, -EINVAL, "%s", d.first_error);
+			return -EINVAL;
+		}
+	}
+	struct pmu_error e = {0};
+	if (pmu_engine_init(&pmu->engine, &pmu->model, &e)) {
+		pmurt_set_error(err, e.code, "%s", e.message);
+		return e.code;
+	}
+	if (!pmu->name_index) {
+		int rc = pmurt_build_name_index(pmu);
+		if (rc) {
+			pmurt_set_error(err, rc, "out of memory");
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int open_builtin(struct pmurt_pmu *pmu, const struct builtin *b,
+			struct pmurt_error *err)
+{
+	int rc = pmurt_model_from_tables(b->tables, &pmu->model);
+	if (rc) {
+		pmurt_set_error(err, rc, "built-in %s: the tables are inconsistent", b->name);
+		return rc;
+	}
+	pmu->name_index = b->tables->name_index;
+	pmu->name_index_size = b->tables->name_index_size;
+	return finish_open(pmu, false, err);
+}
+
+/* Loader diagnostics go to the error object, not to a stream. */
+static int load_with_diag(struct pmurt_pmu *pmu, const char *spec, bool dtb,
+			  const void *blob, size_t size, struct pmurt_error *err)
+{
+	struct pmu_diag d;
+	pmu_diag_init(&d, NULL);
+	int rc = dtb ? pmu_load_dtb(&pmu->model, spec, blob, size, &d)
+		     : pmu_load_yaml_file(&pmu->model, spec, &d);
+	if (rc) {
+		pmurt_set_error(err, rc, "%s", d.first_error[0] ? d.first_error : strerror(-rc));
+		return rc;
+	}
+	return finish_open(pmu, true, err);
+}
+
+static int read_whole_file(const char *path, void **buf, size_t *size,
+			   struct pmurt_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		pmurt_set_error(err, rc, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	size_t len = (size_t)st.st_size;
+	char *b = malloc(len ? len : 1);
+	size_t got = 0;
+	while (b && got < len) {
+		ssize_t n = read(fd, b + got, len - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!b || got != len) {
+		free(b);
+		pmurt_set_error(err, -EIO, "%s: cannot read", path);
+		return -EIO;
+	}
+	*buf = b;
+	*size = len;
+	return 0;
+}
+
+static int open_dtb_file(struct pmurt_pmu *pmu, const char *path, struct pmurt_error *err)
+{
+	void *blob = NULL;
+	size_t size = 0;
+	int rc = read_whole_file(path, &blob, &size, err);
+	if (rc)
+		return rc;
+	rc = load_with_diag(pmu, path, true, blob, size, err);
+	free(blob);
+	return rc;
+}
+
+static int open_devtree(struct pmurt_pmu *pmu, const char *root, struct pmurt_error *err)
+{
+	void *blob = NULL;
+	size_t size = 0;
+	int rc = pmurt_devtree_to_dtb(root, &blob, &size, err);
+	if (rc)
+		return rc;
+	rc = load_with_diag(pmu, root, true, blob, size, err);
+	free(blob);
+	return rc;
+}
+
+static bool has_dtb_magic(const char *path)
+{
+	unsigned char magic[4] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, magic, sizeof(magic));
+	close(fd);
+	return n == 4 && magic[0] == 0xd0 && magic[1] == 0x0d && magic[2] == 0xfe &&
+	       magic[3] == 0xed;
+}
+
+static enum pmurt_source detect_source(const char *spec, const struct builtin **b)
+{
+	for (int i = 0; i < NBUILTINS; i++)
+		if (strcmp(spec, builtins[i].name) == 0) {
+			*b = &builtins[i];
+			return PMURT_SOURCE_BUILTIN;
+		}
+	struct stat st;
+	if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode))
+		return PMURT_SOURCE_DEVTREE;
+	return has_dtb_magic(spec) ? PMURT_SOURCE_DTB : PMURT_SOURCE_YAML;
+}
+
+static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_source src,
+		       struct pmurt_error *err)
+{
+	const struct builtin *b = NULL;
+	enum pmurt_source found = detect_source(spec, &b);
+	if (src == PMURT_SOURCE_AUTO)
+		src = found;
+	switch (src) {
+	case PMURT_SOURCE_BUILTIN:
+		if (!b) {
+			pmurt_set_error(err, -ENOENT, "no built-in description '%s' (built in: %s)",
+					spec, builtins[0].name);
+			return -ENOENT;
+		}
+		return open_builtin(pmu, b, err);
+	case PMURT_SOURCE_DTB:
+		return open_dtb_file(pmu, spec, err);
+	case PMURT_SOURCE_DEVTREE:
+		return open_devtree(pmu, spec, err);
+	case PMURT_SOURCE_YAML:
+		return load_with_diag(pmu, spec, false, NULL, 0, err);
+	case PMURT_SOURCE_AUTO:
+		break;
+	}
+	pmurt_set_error(err, -EINVAL, "unknown description source %d", (int)src);
+	return -EINVAL;
+}
+
+int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
+		   const struct pmurt_open_opts *opts, struct pmurt_error *err)
+{
+	if (!out || !spec) {
+		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open: no description named");
+		return -EINVAL;
+	}
+	enum pmurt_source src = PMURT_SOURCE_AUTO;
+	if (opts && opts->sz >= offsetof(struct pmurt_open_opts, source) + sizeof(opts->source))
+		src = opts->source;
+	struct pmurt_pmu *pmu = pmu_alloc();
+	if (!pmu) {
+		pmurt_set_error(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = open_source(pmu, spec, src, err);
+	if (rc) {
+		pmurt_pmu_close(pmu);
+		return rc;
+	}
+	*out = pmu;
+	return 0;
+}
+
+int pmurt_pmu_open_dtb(struct pmurt_pmu **out, const void *blob, size_t size,
+		       const char *name, struct pmurt_error *err)
+{
+	if (!out || !blob) {
+		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open_dtb: no blob");
+		return -EINVAL;
+	}
+	struct pmurt_pmu *pmu = pmu_alloc();
+	if (!pmu) {
+		pmurt_set_error(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = load_with_diag(pmu, name ? name : "<dtb>", true, blob, size, err);
+	if (rc) {
+		pmurt_pmu_close(pmu);
+		return rc;
+	}
+	*out = pmu;
+	return 0;
+}
+
+int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info)
+{
+	if (!pmu || !info || info->sz < offsetof(struct pmurt_pmu_info, ncounters))
+		return -EINVAL;
+	const struct pmu_model *m = &pmu->model;
+	size_t sz = info->sz < sizeof(*info) ? info->sz : sizeof(*info);
+	struct pmurt_pmu_info full = {
+		.sz = sz,
+		.name = m->name,
+		.version = m->version,
+		.platform = m->platform,
+		.source = m->source,
+		.ncounters = m->ncounters,
+		.nregisters = m->nregisters,
+		.nevents = m->nevents,
+		.max_group = (int)m->max_group,
+	};
+	memcpy(info, &full, sz); /* a caller built against an older, smaller struct */
+	return 0;
+}
+
+const char *pmurt_register_name(const struct pmurt_pmu *pmu, int i)
+{
+	if (!pmu || i < 0 || i >= pmu->model.nregisters)
+		return NULL;
+	return pmu->model.registers[i].name;
+}

@@ -1,0 +1,546 @@
+/*
+ * sched.c - group constraint check, alternatives and control-register
+ * computation, driven by the description (see sched.h).
+ *
+ * Followed: Linux arch/powerpc/perf/core-book3s.c (power_pmu_event_init,
+ * power_check_constraints, power_pmu_commit_txn) for the group flow and the
+ * backtracking search; isa207-common.c (isa207_get_constraint,
+ * isa207_compute_mmcr, isa207_get_alternatives) for the constraint word, the
+ * alternatives and the register values.  The POWER10 specifics (which bits,
+ * which slots, which conditions) all come from the model.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu_checks.h"
+#include "sched.h"
+
+/* --- compile --------------------------------------------------------------- */
+static int role_field(const struct pmu_model *m, enum pmu_field_role role)
+{
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].role == role)
+			return i;
+	return -1;
+}
+
+/* The adder slots: add_fields gets the low bit of every slot, test_adder the
+ * bias that makes the slot's top bit flip once more than `limit` events add
+ * one each (the kernel's CNST_NC_* with test_adder 3 << 12, CNST_PMC_*). */
+static int add_adder_slot(struct pmu_engine *e, const struct pmu_constraint *c,
+			  uint32_t lo, struct pmu_error *err)
+{
+	uint32_t width = c->slot_hi - c->slot_lo + 1;
+	if (width < 2 || width > 16 || lo + width > 64 ||
+	    (uint64_t)c->limit + 1 > (1ULL << (width - 1))) {
+		pmu_error_set(err, -EINVAL, "constraint '%s': a %u-bit slot cannot count to %u",
+			      c->name, width, c->limit);
+		return -EINVAL;
+	}
+	uint64_t bias = (1ULL << (width - 1)) - 1 - c->limit;
+	e->add_fields |= 1ULL << lo;
+	e->test_adder |= bias << lo;
+	return 0;
+}
+
+int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
+		    struct pmu_error *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->m = m;
+	pmu_check_ctx_init(&e->checks, m);
+	e->pmc_field = role_field(m, PMU_ROLE_PMC);
+	e->mark_field = role_field(m, PMU_ROLE_MARK);
+	if (e->pmc_field < 0) {
+		pmu_error_set(err, -EINVAL, "%s: no field has role pmc", m->name);
+		return -EINVAL;
+	}
+	if (m->nregisters > PMU_SCHED_MAX_REGS || m->ncounters > 31 || m->max_group == 0 ||
+	    m->max_group > PMU_SCHED_MAX_EVENTS) {
+		pmu_error_set(err, -EINVAL, "%s: %d registers, %d counters, groups of %u: "
+			      "beyond what the scheduler handles", m->name, m->nregisters,
+			      m->ncounters, m->max_group);
+		return -EINVAL;
+	}
+	while (e->nprogrammable < m->ncounters && m->counters[e->nprogrammable].programmable)
+		e->nprogrammable++;
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		uint32_t width = c->slot_hi - c->slot_lo + 1;
+		int rc = 0;
+		if (c->kind == PMU_CONS_COUNT)
+			rc = add_adder_slot(e, c, c->slot_lo, err);
+		for (int k = 0; c->kind == PMU_CONS_PER_PMC && k < m->ncounters && !rc; k++)
+			rc = add_adder_slot(e, c, c->slot_lo + k * width, err);
+		if (rc)
+			return rc;
+	}
+	for (int i = 0; i < m->nfields && e->nplaced < 64; i++)
+		if (m->fields[i].target_reg >= 0 || m->fields[i].clear_reg >= 0)
+			e->placed[e->nplaced++] = i;
+	return 0;
+}
+
+/* --- constraint words ------------------------------------------------------ */
+static uint64_t pmc_of(const struct pmu_engine *e, uint64_t config)
+{
+	return pmu_field_value(&e->m->fields[e->pmc_field], config, 0);
+}
+
+static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
+			    uint64_t config1)
+{
+	uint64_t word = c->source == PMU_SRC_CONFIG1 ? config1 : config;
+	uint64_t v = (word & pmu_bits_mask(c->src_lo, c->src_hi)) >> c->src_lo;
+	return pmu_transform_apply(c->transform, c->transform_arg, v);
+}
+
+void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
+			   uint64_t config1, uint64_t *maskp, uint64_t *valuep)
+{
+	const struct pmu_model *m = e->m;
+	uint64_t mask = 0, value = 0, pmc = pmc_of(e, config);
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		if (!pmu_condition_holds(m, &c->when, config, config1))
+			continue;
+		uint32_t width = c->slot_hi - c->slot_lo + 1;
+		switch (c->kind) {
+		case PMU_CONS_EQUAL: {
+			uint64_t slot = pmu_bits_mask(c->slot_lo, c->slot_hi);
+			mask |= slot;
+			value |= (equal_value(c, config, config1) << c->slot_lo) & slot;
+			break;
+		}
+		case PMU_CONS_PER_PMC:
+			if (pmc >= 1 && pmc <= (uint64_t)m->ncounters) {
+				uint32_t lo = c->slot_lo + (uint32_t)(pmc - 1) * width;
+				value |= 1ULL << lo;
+				mask |= 1ULL << (lo + width - 1);
+			}
+			break;
+		case PMU_CONS_COUNT:
+			value |= 1ULL << c->slot_lo;
+			mask |= 1ULL << c->slot_hi;
+			break;
+		}
+	}
+	*maskp = mask;
+	*valuep = value;
+}
+
+/* The kernel's test: add (m, v) to the running (mask, value) or fail. */
+static bool combine(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+		    uint64_t m, uint64_t v)
+{
+	uint64_t nv = (*value | v) + (*value & v & e->add_fields);
+	if ((((nv + e->test_adder) ^ *value) & *mask) ||
+	    (((nv + e->test_adder) ^ v) & m))
+		return false;
+	*value = nv;
+	*mask |= m;
+	return true;
+}
+
+/* --- alternatives ----------------------------------------------------------- */
+static bool alt_has(const struct pmu_alternative *a, uint64_t code)
+{
+	for (int i = 0; i < a->ncodes; i++)
+		if (a->codes[i] == code)
+			return true;
+	return false;
+}
+
+static int append_partners(const struct pmu_alternative *a, uint64_t code,
+			   uint64_t *alt, int n)
+{
+	for (int j = 0; j < a->ncodes && n < PMU_SCHED_MAX_ALTS; j++)
+		if (a->codes[j] != code)
+			alt[n++] = a->codes[j];
+	return n;
+}
+
+/* isa207_get_alternatives: the first table row holding the code gives its
+ * partners; per-task rows then add a partner for each code found so far. */
+int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
+			    uint64_t alt[PMU_SCHED_MAX_ALTS])
+{
+	const struct pmu_model *m = e->m;
+	int n = 0;
+	alt[n++] = code;
+	for (int i = 0; i < m->nalternatives; i++) {
+		if (!m->alternatives[i].per_task_only && alt_has(&m->alternatives[i], code)) {
+			n = append_partners(&m->alternatives[i], code, alt, n);
+			break;
+		}
+	}
+	int base = n;
+	for (int k = 0; per_task && k < base; k++)
+		for (int i = 0; i < m->nalternatives; i++)
+			if (m->alternatives[i].per_task_only &&
+			    alt_has(&m->alternatives[i], alt[k]))
+				n = append_partners(&m->alternatives[i], alt[k], alt, n);
+	return n;
+}
+
+/* --- power_check_constraints --------------------------------------------- */
+struct group {
+	int n;
+	uint64_t code[PMU_SCHED_MAX_EVENTS];
+	uint64_t config1[PMU_SCHED_MAX_EVENTS];
+};
+
+static bool fits_as_is(const struct pmu_engine *e, const struct group *g)
+{
+	uint64_t mask = 0, value = 0;
+	for (int i = 0; i < g->n; i++) {
+		uint64_t m, v;
+		pmu_engine_constraint(e, g->code[i], g->config1[i], &m, &v);
+		if (!combine(e, &mask, &value, m, v))
+			return false;
+	}
+	return true;
+}
+
+/* Depth-first search over each event's alternatives in order; on success the
+ * chosen codes replace g->code. */
+static bool search_alternatives(const struct pmu_engine *e, struct group *g, bool per_task)
+{
+	uint64_t alt[PMU_SCHED_MAX_EVENTS][PMU_SCHED_MAX_ALTS];
+	uint64_t amask[PMU_SCHED_MAX_EVENTS][PMU_SCHED_MAX_ALTS];
+	uint64_t avalue[PMU_SCHED_MAX_EVENTS][PMU_SCHED_MAX_ALTS];
+	uint64_t smask[PMU_SCHED_MAX_EVENTS], svalue[PMU_SCHED_MAX_EVENTS];
+	int nalt[PMU_SCHED_MAX_EVENTS], choice[PMU_SCHED_MAX_EVENTS];
+	for (int i = 0; i < g->n; i++) {
+		nalt[i] = pmu_engine_alternatives(e, g->code[i], per_task, alt[i]);
+		for (int j = 0; j < nalt[i]; j++)
+			pmu_engine_constraint(e, alt[i][j], g->config1[i], &amask[i][j],
+					      &avalue[i][j]);
+	}
+	int i = 0, j = -1;
+	uint64_t mask = 0, value = 0;
+	while (i < g->n) {
+		if (j >= 0) { /* backtracking: restore the state before event i */
+			value = svalue[i];
+			mask = smask[i];
+			j = choice[i];
+		}
+		uint64_t m = mask, v = value;
+		while (++j < nalt[i]) {
+			m = mask;
+			v = value;
+			if (combine(e, &m, &v, amask[i][j], avalue[i][j]))
+				break;
+		}
+		if (j >= nalt[i]) {
+			if (--i < 0)
+				return false;
+			continue;
+		}
+		choice[i] = j;
+		svalue[i] = value;
+		smask[i] = mask;
+		value = v;
+		mask = m;
+		i++;
+		j = -1;
+	}
+	for (int k = 0; k < g->n; k++)
+		g->code[k] = alt[k][choice[k]];
+	return true;
+}
+
+static bool check_constraints(const struct pmu_engine *e, struct group *g, bool per_task)
+{
+	if (g->n > (int)e->m->max_group)
+		return false;
+	if (fits_as_is(e, g))
+		return true;
+	return e->m->nalternatives > 0 && search_alternatives(e, g, per_task);
+}
+
+/* --- explaining a conflict ------------------------------------------------- */
+static void event_label(const struct pmu_sched_event *ev, int i, char *buf, size_t len)
+{
+	if (ev[i].name)
+		snprintf(buf, len, "event %d (%s)", i, ev[i].name);
+	else
+		snprintf(buf, len, "event %d (0x%" PRIx64 ")", i, ev[i].config);
+}
+
+static const char *constraint_label(const struct pmu_model *m, const struct pmu_constraint *c)
+{
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].source == c->source && m->fields[i].lo == c->src_lo &&
+		    m->fields[i].hi == c->src_hi)
+			return m->fields[i].name;
+	return c->name;
+}
+
+static bool explain_equal(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			  const struct group *g, int k, const struct pmu_constraint *c,
+			  struct pmu_sched_result *r)
+{
+	const struct pmu_model *m = e->m;
+	uint64_t mine = equal_value(c, g->code[k], g->config1[k]);
+	for (int j = 0; j < k; j++) {
+		if (!pmu_condition_holds(m, &c->when, g->code[j], g->config1[j]))
+			continue;
+		uint64_t theirs = equal_value(c, g->code[j], g->config1[j]);
+		if (theirs == mine)
+			continue;
+		char a[96], b[96];
+		event_label(ev, k, a, sizeof(a));
+		event_label(ev, j, b, sizeof(b));
+		const char *what = constraint_label(m, c);
+		snprintf(r->message, sizeof(r->message),
+			 "%s needs %s 0x%" PRIx64 " but %s set 0x%" PRIx64 " (%s)", a, what,
+			 mine, b, theirs, c->description);
+		return true;
+	}
+	return false;
+}
+
+static bool explain_adder(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			  const struct group *g, int k, const struct pmu_constraint *c,
+			  struct pmu_sched_result *r)
+{
+	const struct pmu_model *m = e->m;
+	char a[96], b[96];
+	event_label(ev, k, a, sizeof(a));
+	uint64_t pmc = pmc_of(e, g->code[k]);
+	uint32_t users = 0;
+	for (int j = 0; j <= k; j++) {
+		if (!pmu_condition_holds(m, &c->when, g->code[j], g->config1[j]))
+			continue;
+		if (c->kind == PMU_CONS_PER_PMC && pmc_of(e, g->code[j]) != pmc)
+			continue;
+		if (j < k && c->kind == PMU_CONS_PER_PMC) {
+			event_label(ev, j, b, sizeof(b));
+			snprintf(r->message, sizeof(r->message), "%s needs %s, already taken by %s",
+				 a, pmc <= (uint64_t)m->ncounters ? m->counters[pmc - 1].name : "?", b);
+			return true;
+		}
+		users++;
+	}
+	if (c->kind != PMU_CONS_COUNT || users <= c->limit)
+		return false;
+	snprintf(r->message, sizeof(r->message), "%s would be event %u under '%s', which allows %u (%s)",
+		 a, users, c->name, c->limit, c->description);
+	return true;
+}
+
+static void explain_conflict(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			     const struct group *g, int k, struct pmu_sched_result *r)
+{
+	const struct pmu_model *m = e->m;
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		if (!pmu_condition_holds(m, &c->when, g->code[k], g->config1[k]))
+			continue;
+		if (c->kind == PMU_CONS_EQUAL ? explain_equal(e, ev, g, k, c, r)
+					      : explain_adder(e, ev, g, k, c, r))
+			return;
+	}
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	snprintf(r->message, sizeof(r->message), "%s does not fit with the events before it",
+		 a);
+}
+
+/* --- compute_mmcr ------------------------------------------------------------ */
+static uint64_t reg_field_mask(const struct pmu_reg_field *f, uint64_t pmc)
+{
+	if (f->layout == PMU_LAYOUT_FIXED)
+		return pmu_bits_mask(f->lo, f->hi);
+	int64_t lo = (int64_t)f->base - (int64_t)pmc * f->stride;
+	if (lo < 0 || lo + f->width > 64 || f->width == 0)
+		return 0;
+	return pmu_bits_mask((uint32_t)lo, (uint32_t)lo + f->width - 1);
+}
+
+static uint64_t ref_mask(const struct pmu_model *m, struct pmu_reg_ref ref, uint64_t pmc)
+{
+	if (ref.reg < 0)
+		return 0;
+	return reg_field_mask(&m->registers[ref.reg].fields[ref.field], pmc);
+}
+
+static void place_value(uint64_t *reg, uint64_t mask, uint64_t v)
+{
+	if (mask)
+		*reg |= (v << __builtin_ctzll(mask)) & mask;
+}
+
+/* mmcra_sdar_mode(): a marked event, or sampling already enabled by an earlier
+ * event, clears the field; otherwise the event's value, or the default. */
+static void place_sdar(const struct pmu_engine *e, uint64_t *regs, uint64_t mask,
+		       const struct pmu_field *f, uint64_t config, uint64_t v)
+{
+	const struct pmu_model *m = e->m;
+	bool marked = false, sampling = false;
+	if (e->mark_field >= 0) {
+		const struct pmu_field *mk = &m->fields[e->mark_field];
+		marked = pmu_field_value(mk, config, 0) != 0;
+		if (mk->target_reg >= 0)
+			sampling = regs[mk->target_reg] &
+				   ref_mask(m, (struct pmu_reg_ref){mk->target_reg, mk->target_field}, 0);
+	}
+	uint64_t *reg = &regs[f->target_reg];
+	if (marked || sampling)
+		*reg &= ~mask;
+	else
+		place_value(reg, mask, v ? v : f->transform_arg);
+}
+
+static void place_fields(const struct pmu_engine *e, uint64_t *regs,
+			 const struct pmu_sched_event *ev, uint64_t code, uint64_t pmc)
+{
+	const struct pmu_model *m = e->m;
+	for (int k = 0; k < e->nplaced; k++) {
+		const struct pmu_field *f = &m->fields[e->placed[k]];
+		if (!pmu_condition_holds(m, &f->when, code, ev->config1))
+			continue;
+		uint64_t v = pmu_field_value(f, code, ev->config1);
+		if (f->target_reg >= 0) {
+			uint64_t mask = ref_mask(m, (struct pmu_reg_ref){f->target_reg, f->target_field}, pmc);
+			if (f->transform == PMU_XF_SDAR_MODE)
+				place_sdar(e, regs, mask, f, code, v);
+			else
+				place_value(&regs[f->target_reg], mask,
+					    pmu_transform_apply(f->transform, f->transform_arg, v));
+		}
+		if (f->clear_reg >= 0 && v)
+			regs[f->clear_reg] &= ~ref_mask(m, (struct pmu_reg_ref){f->clear_reg, f->clear_field}, pmc);
+	}
+}
+
+static void place_excludes(const struct pmu_model *m, uint64_t *regs,
+			   const struct pmu_sched_event *ev, uint64_t pmc,
+			   const struct pmu_sched_options *o)
+{
+	for (int x = 0; x < PMU_EXCL_COUNT; x++) {
+		if (x == PMU_EXCL_KERNEL_HV || !(ev->exclude & (1u << x)))
+			continue;
+		if (x == PMU_EXCL_HV && !o->lpar)
+			continue; /* not under a hypervisor: the kernel clears exclude_hv */
+		int which = (x == PMU_EXCL_KERNEL && o->hv_mode) ? PMU_EXCL_KERNEL_HV : x;
+		struct pmu_reg_ref ref = m->exclude[which];
+		if (ref.reg >= 0)
+			regs[ref.reg] |= ref_mask(m, ref, pmc);
+	}
+	if (ev->branch_stack && m->branch_stack_clears.reg >= 0)
+		regs[m->branch_stack_clears.reg] &= ~ref_mask(m, m->branch_stack_clears, pmc);
+}
+
+static void place_usage(const struct pmu_model *m, uint64_t *regs, uint32_t inuse)
+{
+	for (int i = 0; i < m->nusage; i++) {
+		const struct pmu_usage_bit *u = &m->usage[i];
+		bool used = (inuse & u->counters) != 0;
+		bool set = u->when == PMU_WHEN_ALWAYS || (u->when == PMU_WHEN_USED) == used;
+		if (set && u->target.reg >= 0)
+			regs[u->target.reg] |= ref_mask(m, u->target, 0);
+	}
+}
+
+static void compute_registers(const struct pmu_engine *e, const struct group *g,
+			      const struct pmu_sched_event *ev,
+			      const struct pmu_sched_options *o, struct pmu_sched_result *r)
+{
+	const struct pmu_model *m = e->m;
+	uint32_t inuse = 0;
+	for (int i = 0; i < g->n; i++) {
+		uint64_t pmc = pmc_of(e, g->code[i]);
+		if (pmc && pmc < 32)
+			inuse |= 1u << pmc;
+	}
+	for (int i = 0; i < m->nregisters; i++)
+		r->regs[i] = m->registers[i].reset;
+	for (int i = 0; i < g->n; i++) {
+		uint64_t pmc = pmc_of(e, g->code[i]);
+		if (!pmc) {
+			for (pmc = 1; pmc <= (uint64_t)e->nprogrammable; pmc++)
+				if (!(inuse & (1u << pmc)))
+					break;
+			inuse |= 1u << pmc;
+		}
+		place_fields(e, r->regs, &ev[i], g->code[i], pmc);
+		place_excludes(m, r->regs, &ev[i], pmc, o);
+		r->pmc[i] = (int)pmc;
+	}
+	place_usage(m, r->regs, inuse);
+}
+
+/* --- the group flow --------------------------------------------------------- */
+static void reject(struct pmu_sched_result *r, int index, const char *reason)
+{
+	r->ok = false;
+	r->reject_index = index;
+	r->reason = reason;
+}
+
+static void reject_check(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			 int k, int check, struct pmu_sched_result *r)
+{
+	const struct pmu_check *c = &e->m->checks[check];
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	reject(r, k, c->name);
+	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, c->description, c->name);
+}
+
+int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			int n, const struct pmu_sched_options *o, struct pmu_sched_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->reject_index = -1;
+	if (n < 1 || n > PMU_SCHED_MAX_EVENTS) {
+		reject(r, n < 1 ? 0 : PMU_SCHED_MAX_EVENTS, "too_many_events");
+		snprintf(r->message, sizeof(r->message), "a group holds 1 to %d events",
+			 PMU_SCHED_MAX_EVENTS);
+		return -EINVAL;
+	}
+	struct group stored = {0};
+	for (int k = 0; k < n; k++) {
+		/* power_pmu_event_init for member k: its own checks, then the
+		 * leader's and siblings' stored codes with its own */
+		struct pmu_group_place place = {ev[0].config, k};
+		int chk = pmu_event_first_failing_check(e->m, &e->checks, ev[k].config,
+							ev[k].config1, &place);
+		if (chk >= 0) {
+			reject_check(e, ev, k, chk, r);
+			return 0;
+		}
+		struct group g = stored;
+		g.code[k] = ev[k].config;
+		g.config1[k] = ev[k].config1;
+		g.n = k + 1;
+		if (!check_constraints(e, &g, o->per_task)) {
+			reject(r, k, "constraint_conflict");
+			g.code[k] = ev[k].config;
+			explain_conflict(e, ev, &g, k, r);
+			return 0;
+		}
+		stored.code[k] = g.code[k];
+		stored.config1[k] = ev[k].config1;
+		stored.n = k + 1;
+	}
+	/* power_pmu_commit_txn: the whole group once more */
+	if (!check_constraints(e, &stored, o->per_task)) {
+		reject(r, n - 1, "group_unschedulable");
+		snprintf(r->message, sizeof(r->message),
+			 "the events open one by one but do not fit together");
+		return 0;
+	}
+	r->ok = true;
+	r->n = n;
+	for (int i = 0; i < n; i++) {
+		r->final_events[i] = stored.code[i];
+		r->alternatives_used |= stored.code[i] != ev[i].config;
+	}
+	compute_registers(e, &stored, ev, o, r);
+	return 0;
+}

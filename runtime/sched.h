@@ -1,0 +1,84 @@
+/*
+ * sched.h - the group scheduler: constraint check, alternatives search, PMC
+ * assignment and control-register values for a group of events, computed
+ * from a description alone, the way the Linux powerpc perf core does it
+ * (core-book3s.c power_pmu_event_init / power_check_constraints,
+ * isa207-common.c isa207_get_constraint / isa207_compute_mmcr).
+ *
+ * Nothing here knows POWER10: every rule comes from struct pmu_model.
+ */
+#ifndef PMURT_SCHED_H
+#define PMURT_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu_checks.h"
+#include "pmu_model.h"
+
+#define PMU_SCHED_MAX_EVENTS 16   /* more than any group a PMU can hold */
+#define PMU_SCHED_MAX_ALTS 8      /* MAX_EVENT_ALTERNATIVES */
+#define PMU_SCHED_MAX_REGS 8
+
+/* The description compiled for fast repeated scheduling. */
+struct pmu_engine {
+	const struct pmu_model *m;
+	struct pmu_check_ctx checks;
+	int pmc_field;          /* role pmc */
+	int mark_field;         /* role mark, -1 if none */
+	uint64_t add_fields;    /* the kernel's ppmu->add_fields */
+	uint64_t test_adder;    /* the kernel's ppmu->test_adder */
+	int nprogrammable;      /* PMC1..PMCn take any event */
+	int nplaced;            /* fields with a register target, in order */
+	int placed[64];
+};
+
+/* One group member as perf_event_attr describes it. */
+struct pmu_sched_event {
+	uint64_t config;
+	uint64_t config1;
+	unsigned exclude;       /* bit (1 << enum pmu_exclude) per exclude_* set */
+	bool branch_stack;      /* PERF_SAMPLE_BRANCH_STACK requested */
+	const char *name;       /* for messages; NULL: the code is shown */
+};
+
+struct pmu_sched_options {
+	bool per_task;   /* attached to a task: the per-task-only alternatives apply */
+	bool hv_mode;    /* kernel runs in hypervisor mode (exclude_kernel -> HV bits) */
+	bool lpar;       /* running under a hypervisor: exclude_hv honoured */
+};
+
+struct pmu_sched_result {
+	bool ok;
+	/* rejected */
+	int reject_index;       /* the member whose perf_event_open would fail */
+	const char *reason;     /* a check's name, or "constraint_conflict" */
+	char message[320];
+	/* accepted */
+	int n;
+	bool alternatives_used;
+	uint64_t final_events[PMU_SCHED_MAX_EVENTS];
+	int pmc[PMU_SCHED_MAX_EVENTS];          /* 1-based */
+	uint64_t regs[PMU_SCHED_MAX_REGS];      /* by model register index */
+};
+
+/* Compile a model; 0 or -EINVAL when it lacks what scheduling needs. */
+int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
+		    struct pmu_error *err);
+
+/* The kernel's (mask, value) constraint words for one event. */
+void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
+			   uint64_t config1, uint64_t *mask, uint64_t *value);
+
+/* Alternatives of a code, alt[0] = the code itself; returns how many. */
+int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code,
+			    bool per_task, uint64_t alt[PMU_SCHED_MAX_ALTS]);
+
+/* Schedule a group (leader first), as successive perf_event_open calls and
+ * the final schedule would.  Always fills r; returns 0 (accepted or not) or
+ * -EINVAL for bad arguments. */
+int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			int n, const struct pmu_sched_options *o,
+			struct pmu_sched_result *r);
+
+#endif /* PMURT_SCHED_H */

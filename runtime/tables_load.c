@@ -1,0 +1,262 @@
+/*
+ * tables_load.c - rebuilds a struct pmu_model from the built-in C tables that
+ * `pmugen --format c` generated (tables/pmu_tables.h), so built-in, DTB,
+ * device-tree and YAML descriptions all end up in the same model.  Offsets
+ * and indices are checked even though the tables are compiled in.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct rebuild {
+	const struct pmu_tables *t;
+	int bad;
+};
+
+static char *str(struct rebuild *r, pmu_str_t off)
+{
+	char *s;
+
+	if (off == PMU_TBL_NOSTR)
+		return NULL;
+	if (off >= r->t->pool_size) {
+		r->bad = 1;
+		return NULL;
+	}
+	s = pmu_strdup(r->t->pool + off);
+	if (!s)
+		r->bad = 1;
+	return s;
+}
+
+static void *array(struct rebuild *r, size_t n, size_t size)
+{
+	void *p = n ? calloc(n, size) : NULL;
+
+	if (n && !p)
+		r->bad = 1;
+	return p;
+}
+
+static struct pmu_condition cond(struct rebuild *r, struct pmu_tbl_cond c)
+{
+	struct pmu_condition out = {0};
+
+	if (c.nterms > PMU_MAX_TERMS || c.first + c.nterms > r->t->nterms) {
+		r->bad = 1;
+		return out;
+	}
+	out.nterms = (int)c.nterms;
+	for (uint32_t i = 0; i < c.nterms; i++) {
+		const struct pmu_tbl_term *x = &r->t->terms[c.first + i];
+
+		out.terms[i] = (struct pmu_term){ x->field, x->negate != 0,
+						  x->lo, x->hi };
+	}
+	return out;
+}
+
+static struct pmu_reg_ref ref(struct pmu_tbl_ref x)
+{
+	return (struct pmu_reg_ref){ x.reg, x.field };
+}
+
+static void rebuild_counters(struct rebuild *r, struct pmu_model *m)
+{
+	m->counters = array(r, r->t->ncounters, sizeof(*m->counters));
+	for (uint32_t i = 0; m->counters && i < r->t->ncounters; i++) {
+		const struct pmu_tbl_counter *x = &r->t->counters[i];
+		struct pmu_counter *c = &m->counters[m->ncounters++];
+
+		c->name = str(r, x->name);
+		c->sprn = x->sprn;
+		c->width = x->width;
+		c->privilege = str(r, x->privilege);
+		c->programmable = x->programmable;
+		c->event = str(r, x->event);
+		c->fixed_code = x->fixed_code;
+	}
+}
+
+static void rebuild_register(struct rebuild *r, const struct pmu_tbl_register *x,
+			     struct pmu_register *g)
+{
+	g->name = str(r, x->name);
+	g->sprn = x->sprn;
+	g->width = x->width;
+	g->privilege = str(r, x->privilege);
+	g->index = x->index;
+	g->reset = x->reset;
+	if (x->first_field + x->nfields > r->t->nreg_fields) {
+		r->bad = 1;
+		return;
+	}
+	g->fields = array(r, x->nfields, sizeof(*g->fields));
+	for (uint32_t j = 0; g->fields && j < x->nfields; j++) {
+		const struct pmu_tbl_reg_field *y = &r->t->reg_fields[x->first_field + j];
+		struct pmu_reg_field *f = &g->fields[g->nfields++];
+
+		f->name = str(r, y->name);
+		f->description = str(r, y->description);
+		f->layout = (enum pmu_layout)y->layout;
+		f->lo = y->lo;
+		f->hi = y->hi;
+		f->base = y->base;
+		f->stride = y->stride;
+		f->width = y->width;
+	}
+}
+
+static void rebuild_fields(struct rebuild *r, struct pmu_model *m)
+{
+	m->fields = array(r, r->t->nfields, sizeof(*m->fields));
+	for (uint32_t i = 0; m->fields && i < r->t->nfields; i++) {
+		const struct pmu_tbl_field *x = &r->t->fields[i];
+		struct pmu_field *f = &m->fields[m->nfields++];
+
+		f->name = str(r, x->name);
+		f->dts_name = str(r, x->dts_name);
+		f->description = str(r, x->description);
+		f->source = (enum pmu_source)x->source;
+		f->lo = x->lo;
+		f->hi = x->hi;
+		f->parent = x->parent;
+		f->role = (enum pmu_field_role)x->role;
+		f->linux_defined = x->linux_defined;
+		f->target_reg = x->target_reg;
+		f->target_field = x->target_field;
+		f->when = cond(r, x->when);
+		f->transform = (enum pmu_transform)x->transform;
+		f->transform_arg = x->transform_arg;
+		f->clear_reg = x->clear_reg;
+		f->clear_field = x->clear_field;
+	}
+}
+
+static void rebuild_constraints(struct rebuild *r, struct pmu_model *m)
+{
+	m->constraints = array(r, r->t->nconstraints, sizeof(*m->constraints));
+	for (uint32_t i = 0; m->constraints && i < r->t->nconstraints; i++) {
+		const struct pmu_tbl_constraint *x = &r->t->constraints[i];
+		struct pmu_constraint *c = &m->constraints[m->nconstraints++];
+
+		c->name = str(r, x->name);
+		c->description = str(r, x->description);
+		c->kind = (enum pmu_constraint_kind)x->kind;
+		c->source = (enum pmu_source)x->source;
+		c->src_lo = x->src_lo;
+		c->src_hi = x->src_hi;
+		c->transform = (enum pmu_transform)x->transform;
+		c->transform_arg = x->transform_arg;
+		c->slot_lo = x->slot_lo;
+		c->slot_hi = x->slot_hi;
+		c->limit = x->limit;
+		c->when = cond(r, x->when);
+	}
+}
+
+static void rebuild_checks_usage(struct rebuild *r, struct pmu_model *m)
+{
+	m->checks = array(r, r->t->nchecks, sizeof(*m->checks));
+	for (uint32_t i = 0; m->checks && i < r->t->nchecks; i++) {
+		const struct pmu_tbl_check *x = &r->t->checks[i];
+		struct pmu_check *c = &m->checks[m->nchecks++];
+
+		c->name = str(r, x->name);
+		c->description = str(r, x->description);
+		c->kind = (enum pmu_check_kind)x->kind;
+		c->when = cond(r, x->when);
+		c->field = x->field;
+	}
+	m->usage = array(r, r->t->nusage, sizeof(*m->usage));
+	for (uint32_t i = 0; m->usage && i < r->t->nusage; i++) {
+		const struct pmu_tbl_usage *x = &r->t->usage[i];
+		struct pmu_usage_bit *u = &m->usage[m->nusage++];
+
+		u->target = ref(x->target);
+		u->when = (enum pmu_usage_when)x->when;
+		u->counters = x->counters;
+	}
+	for (int i = 0; i < PMU_EXCL_COUNT; i++)
+		m->exclude[i] = ref(r->t->exclude[i]);
+	m->branch_stack_clears = ref(r->t->branch_stack_clears);
+}
+
+static void rebuild_maps(struct rebuild *r, struct pmu_model *m)
+{
+	m->alternatives = array(r, r->t->nalternatives, sizeof(*m->alternatives));
+	for (uint32_t i = 0; m->alternatives && i < r->t->nalternatives; i++) {
+		const struct pmu_tbl_alternative *x = &r->t->alternatives[i];
+		struct pmu_alternative *a = &m->alternatives[m->nalternatives++];
+
+		a->ncodes = (int)x->ncodes;
+		memcpy(a->codes, x->codes, sizeof(a->codes));
+		a->per_task_only = x->per_task_only;
+	}
+	m->generic = array(r, r->t->ngeneric, sizeof(*m->generic));
+	for (uint32_t i = 0; m->generic && i < r->t->ngeneric; i++) {
+		const struct pmu_tbl_generic *x = &r->t->generic[i];
+		struct pmu_generic *g = &m->generic[m->ngeneric++];
+
+		g->name = str(r, x->name);
+		g->state = (enum pmu_map_state)x->state;
+		g->code = x->code;
+	}
+	m->has_cache_map = r->t->has_cache_map;
+	for (int c = 0; c < PMU_CACHE_NTYPES; c++)
+		for (int o = 0; o < PMU_OP_NTYPES; o++)
+			for (int s = 0; s < PMU_RESULT_NTYPES; s++) {
+				m->cache[c][o][s].state = (enum pmu_map_state)
+					r->t->cache[c][o][s].state;
+				m->cache[c][o][s].code = r->t->cache[c][o][s].code;
+			}
+}
+
+static void rebuild_events(struct rebuild *r, struct pmu_model *m)
+{
+	m->events = array(r, r->t->nevents, sizeof(*m->events));
+	for (uint32_t i = 0; m->events && i < r->t->nevents; i++) {
+		const struct pmu_tbl_event *x = &r->t->events[i];
+		struct pmu_event *e = &m->events[m->nevents++];
+
+		e->name = str(r, x->name);
+		e->code = x->code;
+		e->category = str(r, x->category);
+		e->event_class = str(r, x->event_class);
+		e->description = str(r, x->description);
+		e->status = str(r, x->status);
+		e->firmware = (x->flags & PMU_TBL_EV_FIRMWARE) != 0;
+		e->alias_of = x->alias_of;
+	}
+}
+
+int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
+{
+	struct rebuild r = { t, 0 };
+
+	pmu_model_init(m);
+	m->source = str(&r, t->source);
+	m->name = str(&r, t->name);
+	m->version = str(&r, t->version);
+	m->platform = str(&r, t->platform);
+	m->compatible = str(&r, t->compatible);
+	m->max_group = t->max_group;
+	rebuild_counters(&r, m);
+	m->registers = array(&r, t->nregisters, sizeof(*m->registers));
+	for (uint32_t i = 0; m->registers && i < t->nregisters; i++)
+		rebuild_register(&r, &t->registers[i],
+				 &m->registers[m->nregisters++]);
+	rebuild_fields(&r, m);
+	rebuild_constraints(&r, m);
+	rebuild_checks_usage(&r, m);
+	rebuild_maps(&r, m);
+	rebuild_events(&r, m);
+	if (r.bad) {
+		pmu_model_free(m);
+		return -EINVAL;
+	}
+	return 0;
+}
+
