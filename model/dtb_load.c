@@ -157,6 +157,35 @@ static int oom(struct dl *L)
 	return fail(L, -1, NULL, "out of memory");
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+	const struct node_path *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Sibling nodes must have distinct names (dtc refuses a tree where they do
+ * not; libfdt does not check).  Works on a sorted copy of the path table. */
+static int check_unique_paths(struct dl *L)
+{
+	struct node_path *sorted;
+	int rc = 0;
+
+	if (L->npaths < 2)
+		return 0;
+	sorted = malloc((size_t)L->npaths * sizeof(*sorted));
+	if (!sorted)
+		return oom(L);
+	memcpy(sorted, L->paths, (size_t)L->npaths * sizeof(*sorted));
+	qsort(sorted, (size_t)L->npaths, sizeof(*sorted), path_cmp);
+	for (int i = 1; i < L->npaths; i++)
+		if (strcmp(sorted[i].path, sorted[i - 1].path) == 0)
+			rc = fail(L, sorted[i].offset, NULL, "a sibling node has the same name");
+	free(sorted);
+	return rc;
+}
+
 /* --- property access ---------------------------------------------------------
  * Each getter returns 0 when the property was read, 1 when it is absent and
  * not required, and -EINVAL (reported) when it is malformed or missing. */
@@ -513,6 +542,11 @@ static int load_counters(struct dl *L, int pmcs)
 			break;
 		rc |= load_counter(L, node, &L->m->counters[i++]);
 	}
+	for (int a = 0; a < n && !rc; a++)
+		for (int b = a + 1; b < n; b++)
+			if (strcmp(L->m->counters[a].name, L->m->counters[b].name) == 0)
+				rc |= fail(L, pmcs, NULL, "counter %s given twice",
+					   L->m->counters[a].name);
 	return rc ? -EINVAL : 0;
 }
 
@@ -1526,41 +1560,45 @@ static int check_blob(struct dl *L, const void *blob, size_t size)
 	return 0;
 }
 
+/* Check, then load the private copy in L->fdt. */
+static int load_checked(struct dl *L, size_t size)
+{
+	int rc = check_blob(L, L->fdt ? L->fdt : "", L->fdt ? size : 0);
+
+	if (rc == 0)
+		rc = build_paths(L) ? oom(L) : check_unique_paths(L);
+	if (rc == 0)
+		rc = load_all(L);
+	if (rc == 0 && L->errors)
+		rc = -EINVAL;
+	return rc;
+}
+
 int pmu_load_dtb(struct pmu_model *m, const char *name, const void *blob,
 		 size_t size, struct pmu_diag *d)
 {
 	struct pmu_diag quiet;
-	struct dl L;
+	struct dl L = { 0 };
 	void *copy = NULL;
-	int rc;
+	int rc = 0;
 
 	if (!d) {
 		pmu_diag_init(&quiet, NULL);
 		d = &quiet;
 	}
 	pmu_model_init(m);
-	memset(&L, 0, sizeof(L));
 	L.name = name ? name : "(dtb)";
 	L.m = m;
 	L.d = d;
 	m->source = pmu_strdup(L.name);
-	rc = m->source ? 0 : oom(&L);
 	/* a private, suitably aligned copy: the caller's buffer may be neither */
-	if (rc == 0 && blob && size) {
-		copy = malloc(size);
-		if (copy)
-			memcpy(copy, blob, size);
-		else
-			rc = oom(&L);
-	}
+	if (blob && size && (copy = malloc(size)) != NULL)
+		memcpy(copy, blob, size);
+	if (!m->source || (blob && size && !copy))
+		rc = oom(&L);
+	L.fdt = copy;
 	if (rc == 0)
-		rc = check_blob(&L, copy ? copy : "", copy ? size : 0);
-	if (rc == 0) {
-		L.fdt = copy;
-		rc = build_paths(&L) ? oom(&L) : load_all(&L);
-	}
-	if (rc == 0 && L.errors)
-		rc = -EINVAL;
+		rc = load_checked(&L, size);
 	if (rc == 0)
 		rc = pmu_model_finish(m);
 	free(L.field_node);
@@ -1571,55 +1609,61 @@ int pmu_load_dtb(struct pmu_model *m, const char *name, const void *blob,
 	return rc;
 }
 
+/* The whole file, at most DTB_MAX_FILE bytes. */
+static int read_whole(const char *path, unsigned char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, got;
+	int rc = 0;
+
+	*len = 0;
+	if (!f)
+		return -errno;
+	do {
+		if (*len == cap) {
+			unsigned char *grown = NULL;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap <= (size_t)DTB_MAX_FILE)
+				grown = realloc(buf, cap);
+			if (!grown) {
+				rc = -EFBIG;
+				break;
+			}
+			buf = grown;
+		}
+		got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+	} while (got > 0);
+	if (rc == 0 && ferror(f))
+		rc = -EIO;
+	fclose(f);
+	if (rc)
+		free(buf);
+	else
+		*out = buf;
+	return rc;
+}
+
 int pmu_load_dtb_file(struct pmu_model *m, const char *path,
 		      struct pmu_diag *d)
 {
 	struct pmu_diag quiet;
-	FILE *f;
 	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc = 0;
+	size_t len;
+	int rc;
 
 	if (!d) {
 		pmu_diag_init(&quiet, NULL);
 		d = &quiet;
 	}
-	pmu_model_init(m);
-	f = fopen(path, "rb");
-	if (!f) {
-		struct pmu_pos p = { path, 0, 0 };
-
-		rc = -errno;
-		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
-		return rc;
-	}
-	for (;;) {
-		if (len == cap) {
-			unsigned char *grown;
-
-			cap = cap ? cap * 2 : 65536;
-			grown = cap <= (size_t)DTB_MAX_FILE ? realloc(buf, cap) : NULL;
-			if (!grown) {
-				rc = -ENOMEM;
-				break;
-			}
-			buf = grown;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (rc == 0 && ferror(f))
-		rc = -EIO;
-	fclose(f);
+	rc = read_whole(path, &buf, &len);
 	if (rc) {
 		struct pmu_pos p = { path, 0, 0 };
 
-		pmu_report(d, -1, &p, "cannot read: %s",
-			   rc == -ENOMEM ? "file too large or out of memory" : strerror(-rc));
-		free(buf);
+		pmu_model_init(m);
+		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
 		return rc;
 	}
 	rc = pmu_load_dtb(m, path, buf, len, d);

@@ -60,3 +60,20 @@ add_test(NAME dt-corrupt-dtb COMMAND dt_corrupt ${DT_P10})
 add_test(NAME dt-skiboot-reference
   COMMAND sh -c "\"$0\" -I dts -O dtb -o \"$1\" \"$2\" && \"$3\" \"$1\""
     ${DTC} ${DT_OUT}/skiboot-power10.dtb ${DT_SKIBOOT} $<TARGET_FILE:dt_skiboot>)
+
+# libFuzzer target for the loader (PMU_FUZZ=ON, clang), seeded with pmugen's
+# trees and skiboot's; a loaded model must survive emit -> load unchanged.
+if(PMU_FUZZ)
+  set(FUZZ_RUNS 20000 CACHE STRING "mutations per fuzz target in ctest")
+  set(DT_FUZZ_WORK ${DT_OUT}/fuzz_dtb-corpus)
+  set(DT_FUZZ_SEEDS ${DT_OUT}/fuzz_dtb-seeds)
+  file(MAKE_DIRECTORY ${DT_FUZZ_WORK} ${DT_FUZZ_SEEDS})
+  add_executable(fuzz_dtb ${DT_TESTS}/fuzz_dtb.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
+  target_include_directories(fuzz_dtb PRIVATE ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
+  target_link_libraries(fuzz_dtb PRIVATE pmumodel PkgConfig::FDT)
+  target_link_options(fuzz_dtb PRIVATE -fsanitize=fuzzer)
+  add_test(NAME fuzz/fuzz_dtb
+    COMMAND sh -c "\"$0\" -q -f dtb -o \"$2/p10.dtb\" \"$1\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$2/skiboot.dtb\" \"$4\" && \"$5\" -runs=$6 -max_len=65536 -timeout=10 \"$7\" \"$2\""
+      ${PMUGEN} ${DT_P10} ${DT_FUZZ_SEEDS} ${DTC} ${DT_SKIBOOT}
+      $<TARGET_FILE:fuzz_dtb> ${FUZZ_RUNS} ${DT_FUZZ_WORK})
+endif()

@@ -25,7 +25,7 @@ typedef int (*emitter)(const struct pmu_model *, const struct emit_options *,
 		       FILE *, struct pmu_error *);
 
 static int emit_mem(emitter fn, const struct pmu_model *m, bool all_events,
-		    char **buf, size_t *len)
+		    bool quiet, char **buf, size_t *len)
 {
 	struct emit_options o = { .all_events = all_events, .input_name = "test" };
 	struct pmu_error err = { 0 };
@@ -41,7 +41,8 @@ static int emit_mem(emitter fn, const struct pmu_model *m, bool all_events,
 	if (fclose(f) != 0 && rc == 0)
 		rc = -EIO;
 	if (rc) {
-		fprintf(stderr, "emit failed: %s\n", err.message);
+		if (!quiet)
+			fprintf(stderr, "emit failed: %s\n", err.message);
 		free(*buf);
 		*buf = NULL;
 	}
@@ -51,11 +52,17 @@ static int emit_mem(emitter fn, const struct pmu_model *m, bool all_events,
 int dt_emit_dtb(const struct pmu_model *m, bool all_events, char **buf,
 		size_t *len)
 {
-	return emit_mem(emit_dtb, m, all_events, buf, len);
+	return emit_mem(emit_dtb, m, all_events, false, buf, len);
 }
 
 int dt_emit_dts(const struct pmu_model *m, bool all_events, char **buf,
 		size_t *len)
 {
-	return emit_mem(emit_dts, m, all_events, buf, len);
+	return emit_mem(emit_dts, m, all_events, false, buf, len);
+}
+
+int dt_emit_dtb_quiet(const struct pmu_model *m, bool all_events, char **buf,
+		      size_t *len)
+{
+	return emit_mem(emit_dtb, m, all_events, true, buf, len);
 }

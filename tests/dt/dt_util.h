@@ -15,6 +15,9 @@ int dt_load_yaml(struct pmu_model *m, const char *path);
 /* emit_dtb() into a malloc'd buffer (free it); 0 or a negative errno. */
 int dt_emit_dtb(const struct pmu_model *m, bool all_events, char **buf,
 		size_t *len);
+/* The same without printing the emitter's error (fuzzing). */
+int dt_emit_dtb_quiet(const struct pmu_model *m, bool all_events, char **buf,
+		      size_t *len);
 /* emit_dts() into a malloc'd, NUL-terminated buffer. */
 int dt_emit_dts(const struct pmu_model *m, bool all_events, char **buf,
 		size_t *len);
