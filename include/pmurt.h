@@ -135,6 +135,8 @@ struct pmurt_event_spec {
 	uint64_t sample_period; /* 0 when counting */
 	int event_index;        /* the named event, or -1 for a raw code */
 	char name[64];          /* the event's name, or the string's code */
+	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* when sampling the
+	                                branch stack, else 0 */
 };
 
 /*

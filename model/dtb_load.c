@@ -1332,6 +1332,43 @@ static int load_generic(struct dl *L)
 	return rc ? -EINVAL : 0;
 }
 
+/* [ext] branch-filters { lands-in; filter-N { filter; value | unsupported } } */
+static int load_branch_filter(struct dl *L, int node, struct pmu_branch_filter *b)
+{
+	b->pos = node_pos(L, node);
+	if (get_strdup(L, node, "filter", true, &b->name) < 0)
+		return -EINVAL;
+	if (!pmu_branch_filter_bit(b->name))
+		return fail(L, node, "filter", "'%s' is not one of perf's branch filters", b->name);
+	if (has_prop(L, node, "unsupported")) {
+		b->state = PMU_MAP_UNSUPPORTED;
+		return 0;
+	}
+	b->state = PMU_MAP_SUPPORTED;
+	return get_u64(L, node, "value", true, false, &b->value) < 0 ? -EINVAL : 0;
+}
+
+static int load_branch_filters(struct dl *L)
+{
+	int node = child(L, L->pmu, "branch-filters", false), sub, i = 0, rc = 0, n;
+
+	if (node < 0)
+		return 0;
+	if (get_ref(L, node, "lands-in", true, &L->m->branch_filter_target) < 0)
+		return -EINVAL;
+	n = count_children(L, node);
+	L->m->branch_filters = alloc_array(L, n, sizeof(*L->m->branch_filters));
+	if (n && !L->m->branch_filters)
+		return -ENOMEM;
+	L->m->nbranch_filters = n;
+	fdt_for_each_subnode(sub, L->fdt, node) {
+		if (i >= n)
+			break;
+		rc |= load_branch_filter(L, sub, &L->m->branch_filters[i++]) < 0;
+	}
+	return rc ? -EINVAL : 0;
+}
+
 /* "read-access" -> op, result; -1 when name is no such word. */
 static int cache_word(const char *name, int *op, int *res)
 {
@@ -1540,6 +1577,7 @@ static int load_all(struct dl *L)
 	rc |= load_constraints(L, constraints);
 	rc |= load_generic(L);
 	rc |= load_cache_events(L);
+	rc |= load_branch_filters(L);
 	rc |= load_events(L);
 	if (L->legacy && rc == 0)
 		rc |= legacy_fixed_codes(L);

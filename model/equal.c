@@ -168,6 +168,12 @@ static bool generic_eq(const struct pmu_model *a, int i, const struct pmu_model 
 	return str_eq(x->name, y->name) && x->state == y->state && x->code == y->code;
 }
 
+static bool branch_filter_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_branch_filter *x = &a->branch_filters[i], *y = &b->branch_filters[j];
+	return str_eq(x->name, y->name) && x->state == y->state && x->value == y->value;
+}
+
 static bool event_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
 	const struct pmu_event *x = &a->events[i], *y = &b->events[j];
@@ -219,6 +225,7 @@ static const char *constraint_key(const struct pmu_model *m, int i) { return m->
 static const char *check_key(const struct pmu_model *m, int i) { return m->checks[i].name; }
 static const char *generic_key(const struct pmu_model *m, int i) { return m->generic[i].name; }
 static const char *event_key(const struct pmu_model *m, int i) { return m->events[i].name; }
+static const char *branch_filter_key(const struct pmu_model *m, int i) { return m->branch_filters[i].name; }
 
 static const char *usage_key(const struct pmu_model *m, int i)
 {
@@ -239,6 +246,9 @@ static bool identity_eq(struct differ *d, const struct pmu_model *a,
 	if (!ref_eq(a, a->branch_stack_clears.reg, a->branch_stack_clears.field, b,
 		    b->branch_stack_clears.reg, b->branch_stack_clears.field))
 		return note(d, "branch-stack-clears", NULL);
+	if (!ref_eq(a, a->branch_filter_target.reg, a->branch_filter_target.field, b,
+		    b->branch_filter_target.reg, b->branch_filter_target.field))
+		return note(d, "branch-filters target", NULL);
 	return true;
 }
 
@@ -273,6 +283,8 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 	       keyed_eq(d, "counter-usage bit", a, a->nusage, b, b->nusage, usage_eq, usage_key) &&
 	       ordered_eq(d, "alternative", a, a->nalternatives, b, b->nalternatives, alt_eq, NULL) &&
 	       keyed_eq(d, "generic event", a, a->ngeneric, b, b->ngeneric, generic_eq, generic_key) &&
+	       ordered_eq(d, "branch filter", a, a->nbranch_filters, b, b->nbranch_filters,
+			  branch_filter_eq, branch_filter_key) &&
 	       keyed_eq(d, "event", a, a->nevents, b, b->nevents, event_eq, event_key) &&
 	       cache_eq(d, a, b);
 }

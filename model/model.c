@@ -17,6 +17,7 @@ void pmu_model_init(struct pmu_model *m)
 	for (int i = 0; i < PMU_EXCL_COUNT; i++)
 		m->exclude[i] = (struct pmu_reg_ref){-1, -1};
 	m->branch_stack_clears = (struct pmu_reg_ref){-1, -1};
+	m->branch_filter_target = (struct pmu_reg_ref){-1, -1};
 }
 
 static void free_registers(struct pmu_model *m)
@@ -56,6 +57,8 @@ static void free_lists(struct pmu_model *m)
 	}
 	for (int i = 0; i < m->ngeneric; i++)
 		free(m->generic[i].name);
+	for (int i = 0; i < m->nbranch_filters; i++)
+		free(m->branch_filters[i].name);
 	for (int i = 0; i < m->nevents; i++) {
 		struct pmu_event *e = &m->events[i];
 		free(e->name);
@@ -79,6 +82,7 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->usage);
 	free(m->alternatives);
 	free(m->generic);
+	free(m->branch_filters);
 	free(m->events);
 	free(m->strings);
 	free(m->source);
@@ -205,6 +209,29 @@ NAME_TABLE(pmu_cache_result_name, int, "access", "miss")
 NAME_TABLE(pmu_role_name, enum pmu_field_role, "none", "pmc", "mark", "unit")
 NAME_TABLE(pmu_source_name, enum pmu_source, "config", "config1")
 NAME_TABLE(pmu_transform_name, enum pmu_transform, "none", "sdar-mode", "thresh-cmp-p10")
+
+/* perf's branch_sample_type bits (the ABI in <linux/perf_event.h>,
+ * PERF_SAMPLE_BRANCH_*_SHIFT order), by the names perf's --branch-filter uses. */
+static const char *const branch_filter_names[] = {
+	"u", "k", "hv", "any", "any_call", "any_ret", "ind_call", "abort_tx", "in_tx",
+	"no_tx", "cond", "call_stack", "ind_jmp", "call", "no_flags", "no_cycles",
+	"save_type", "hw_index", "priv", "counter"};
+
+uint64_t pmu_branch_filter_bit(const char *name)
+{
+	for (size_t i = 0; i < sizeof(branch_filter_names) / sizeof(branch_filter_names[0]); i++)
+		if (strcmp(name, branch_filter_names[i]) == 0)
+			return 1ULL << i;
+	return 0;
+}
+
+const char *pmu_branch_filter_name(uint64_t bit)
+{
+	for (size_t i = 0; i < sizeof(branch_filter_names) / sizeof(branch_filter_names[0]); i++)
+		if (bit == 1ULL << i)
+			return branch_filter_names[i];
+	return NULL;
+}
 
 int pmu_transform_parse(const char *name, enum pmu_transform *out)
 {

@@ -238,6 +238,18 @@ struct pmu_cache_entry {
 	uint64_t code;
 };
 
+/* --- branch-stack filters ------------------------------------------------- */
+/* One entry of the PMU's branch filter map (power10_bhrb_filter_map): a
+ * branch-stack request containing the perf filter `name` gets `value` in the
+ * branch_filter target field, or is unsupported.  Entries are tried in order;
+ * a filter that is not listed is unsupported. */
+struct pmu_branch_filter {
+	char *name;               /* perf's name: "any", "any_call", "ind_call", ... */
+	enum pmu_map_state state; /* SUPPORTED or UNSUPPORTED */
+	uint64_t value;
+	struct pmu_pos pos;
+};
+
 /* --- events --------------------------------------------------------------- */
 struct pmu_event {
 	char *name;
@@ -268,6 +280,8 @@ struct pmu_model {
 	struct pmu_reg_ref exclude[PMU_EXCL_COUNT];
 	struct pmu_reg_ref branch_stack_clears; /* has_branch_stack() effect */
 	int nalternatives;  struct pmu_alternative *alternatives;
+	int nbranch_filters; struct pmu_branch_filter *branch_filters;
+	struct pmu_reg_ref branch_filter_target;   /* MMCRA.IFM */
 	int ngeneric;       struct pmu_generic *generic;
 	bool has_cache_map;
 	struct pmu_cache_entry cache[PMU_CACHE_NTYPES][PMU_OP_NTYPES][PMU_RESULT_NTYPES];
@@ -326,6 +340,10 @@ const char *pmu_cache_op_name(int op);   /* "read" "write" "prefetch" */
 const char *pmu_cache_result_name(int r);/* "access" "miss" */
 const char *pmu_role_name(enum pmu_field_role r);
 const char *pmu_source_name(enum pmu_source s);
+/* perf's branch_sample_type filter names ("any", "ind_call", ...), as bits of
+ * PERF_SAMPLE_BRANCH_*: the bit, or 0 for an unknown name; and back. */
+uint64_t pmu_branch_filter_bit(const char *name);
+const char *pmu_branch_filter_name(uint64_t bit);
 
 /* Printf into a pmu_error, keeping the first error's code. */
 void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)

@@ -22,7 +22,7 @@
 static const char *const top_keys[] = {
 	"format", "pmu", "counters", "registers", "fields", "privilege-filters",
 	"branch-stack-clears", "counter-usage", "checks", "constraints",
-	"alternatives", "generic-events", "cache-events", "firmware-events",
+	"alternatives", "generic-events", "cache-events", "branch-filters", "firmware-events",
 	"events", "include", NULL};
 
 struct loader {

@@ -792,6 +792,58 @@ static int read_cache(struct yctx *c, const struct ynode *n)
 	return rc ? -EINVAL : 0;
 }
 
+/* --- branch-stack filters ------------------------------------------------- */
+static int read_branch_filter(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"filter", "value", NULL};
+	if (y_expect_map(c, n, "a branch filter") ||
+	    y_check_keys(c, n, "a branch filter", keys, keys))
+		return -EINVAL;
+	struct pmu_model *m = c->m;
+	struct pmu_branch_filter *b = APPEND(m->branch_filters, m->nbranch_filters);
+	if (!b)
+		return oom(c);
+	b->pos = y_pos(n);
+	struct ynode v = y_get(n, "filter");
+	if (y_strdup(c, &v, "filter", &b->name))
+		return -EINVAL;
+	if (!pmu_branch_filter_bit(b->name)) {
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "'%s' is not one of perf's branch filters (any, "
+			   "any_call, any_ret, ind_call, cond, call, ind_jmp, ...)", b->name);
+		return -EINVAL;
+	}
+	v = y_get(n, "value");
+	if (read_map_value(c, &v, "branch filter value", &b->state, &b->value))
+		return -EINVAL;
+	if (b->state == PMU_MAP_INVALID) {
+		struct pmu_pos p = y_pos(&v);
+		pmu_report(c->d, -1, &p, "a branch filter is a value or 'unsupported'");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_branch_filters(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"lands-in", "filters", NULL};
+	if (y_expect_map(c, n, "branch-filters") ||
+	    y_check_keys(c, n, "branch-filters", keys, keys))
+		return -EINVAL;
+	struct ynode v = y_get(n, "lands-in");
+	int rc = resolve_reg_ref(c, &v, "lands-in", &c->m->branch_filter_target);
+	if (rc < 0)
+		return rc;
+	v = y_get(n, "filters");
+	if (y_expect_seq(c, &v, "filters"))
+		return -EINVAL;
+	for (int i = 0; i < y_seq_len(&v); i++) {
+		struct ynode item = y_seq_at(&v, i);
+		rc |= read_branch_filter(c, &item);
+	}
+	return rc ? -EINVAL : 0;
+}
+
 /* --- events --------------------------------------------------------------- */
 static int read_event(struct yctx *c, const struct ynode *n, bool firmware)
 {
@@ -912,6 +964,7 @@ int ysec_read_all(const struct yloader_view *view)
 	rc |= read_list(view, "alternatives", read_alternative);
 	rc |= read_single(view, "generic-events", read_generic);
 	rc |= read_single(view, "cache-events", read_cache);
+	rc |= read_single(view, "branch-filters", read_branch_filters);
 	rc |= read_list(view, "events", read_event_plain);
 	rc |= read_list(view, "firmware-events", read_event_firmware);
 	return rc ? -EINVAL : 0;

@@ -721,6 +721,33 @@ static int walk_cache_events(struct walk *w)
 	return end(w);
 }
 
+/* [ext] branch-filters { lands-in; filter-N { filter; value | unsupported } } */
+static int walk_branch_filters(struct walk *w)
+{
+	const struct pmu_model *m = w->m;
+	char name[32];
+
+	if (m->nbranch_filters == 0 && m->branch_filter_target.reg < 0)
+		return 0;
+	TRY(begin_raw(w, "branch-filters"));
+	if (m->branch_filter_target.reg >= 0)
+		TRY(refp(w, "lands-in", m->branch_filter_target.reg,
+			 m->branch_filter_target.field, "branch-filters lands-in"));
+	for (int i = 0; i < m->nbranch_filters; i++) {
+		const struct pmu_branch_filter *b = &m->branch_filters[i];
+
+		snprintf(name, sizeof(name), "filter-%d", i);
+		TRY(begin_raw(w, name));
+		TRY(strp(w, "filter", b->name));
+		if (b->state == PMU_MAP_SUPPORTED)
+			TRY(u64p(w, "value", b->value));
+		else
+			TRY(flagp(w, "unsupported"));
+		TRY(end(w));
+	}
+	return end(w);
+}
+
 /* --- events ----------------------------------------------------------------- */
 
 static int walk_event(struct walk *w, const struct pmu_event *e)
@@ -771,6 +798,7 @@ static int walk_pmu(struct walk *w)
 	TRY(walk_constraints(w));
 	TRY(walk_generic(w));
 	TRY(walk_cache_events(w));
+	TRY(walk_branch_filters(w));
 	TRY(walk_events(w));
 	return end(w);
 }

@@ -495,6 +495,23 @@ static void emit_generic(struct ctx *c)
 	table_close(c);
 }
 
+static void emit_branch_filters(struct ctx *c)
+{
+	if (!table_open(c, "pmu_tbl_branch_filter", "branch_filters", c->m->nbranch_filters))
+		return;
+	fputs("\t/* name, state, value */\n", c->out);
+	for (int i = 0; i < c->m->nbranch_filters; i++) {
+		const struct pmu_branch_filter *b = &c->m->branch_filters[i];
+
+		fputs("\t{", c->out);
+		put_str(c->out, &c->pool, b->name);
+		fprintf(c->out, ", %d, ", (int)b->state);
+		put_u64(c->out, b->value);
+		fputs("},\n", c->out);
+	}
+	table_close(c);
+}
+
 static void emit_events(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_event", "events", c->m->nevents))
@@ -641,6 +658,10 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	put_table_ref(out, "alternatives", "nalternatives", m->nalternatives);
 	put_table_ref(out, "generic", "ngeneric", m->ngeneric);
 	emit_cache(c);
+	put_table_ref(out, "branch_filters", "nbranch_filters", m->nbranch_filters);
+	fputs("\t.branch_filter_target = ", out);
+	put_ref(out, m->branch_filter_target);
+	fputs(",\n", out);
 	put_table_ref(out, "events", "nevents", m->nevents);
 	fprintf(out, "\t.name_index = name_index,\n"
 		"\t.name_index_size = %" PRIu32 ",\n};\n", index_size_);
@@ -708,6 +729,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_usage(c);
 	emit_alternatives(c);
 	emit_generic(c);
+	emit_branch_filters(c);
 	emit_events(c);
 	rc = emit_name_index(c, &isize);
 	if (rc)

@@ -57,6 +57,10 @@ int pmurt_group_check(const struct pmurt_pmu *pmu, const struct pmurt_event_spec
 			.config = events[i].code,
 			.config1 = events[i].config1,
 			.exclude = events[i].exclude,
+			.branch_sample_type =
+				events[i].sz >= offsetof(struct pmurt_event_spec, branch_sample_type) +
+							sizeof(uint64_t)
+					? events[i].branch_sample_type : 0,
 			.name = events[i].name[0] ? events[i].name : NULL,
 		};
 	struct pmu_sched_options o = sched_options(opts);

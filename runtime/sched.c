@@ -431,8 +431,47 @@ static void place_excludes(const struct pmu_model *m, uint64_t *regs,
 		if (ref.reg >= 0)
 			regs[ref.reg] |= ref_mask(m, ref, pmc);
 	}
-	if (ev->branch_stack && m->branch_stack_clears.reg >= 0)
+	if (ev->branch_sample_type && m->branch_stack_clears.reg >= 0)
 		regs[m->branch_stack_clears.reg] &= ~ref_mask(m, m->branch_stack_clears, pmc);
+}
+
+/* The privilege bits of branch_sample_type (PERF_SAMPLE_BRANCH_PLM_ALL). */
+#define BRANCH_PLM_ALL 0x7ULL
+
+int pmu_engine_branch_filter(const struct pmu_engine *e, uint64_t branch_sample_type,
+			     uint64_t *value)
+{
+	const struct pmu_model *m = e->m;
+	uint64_t filters = branch_sample_type & ~BRANCH_PLM_ALL;
+	if (__builtin_popcountll(filters) > 1)
+		return -EOPNOTSUPP;
+	for (int i = 0; i < m->nbranch_filters; i++) {
+		const struct pmu_branch_filter *b = &m->branch_filters[i];
+		if (!(filters & pmu_branch_filter_bit(b->name)))
+			continue;
+		if (b->state != PMU_MAP_SUPPORTED)
+			return -EOPNOTSUPP;
+		*value = b->value;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+/* The filter of the last branch-stack event, as config_bhrb writes it into
+ * the target field when the PMU is enabled. */
+static void place_branch_filter(const struct pmu_engine *e, uint64_t *regs,
+				const struct pmu_sched_event *ev, int n)
+{
+	const struct pmu_model *m = e->m;
+	struct pmu_reg_ref t = m->branch_filter_target;
+	for (int i = n - 1; i >= 0 && t.reg >= 0; i--) {
+		uint64_t value;
+		if (!ev[i].branch_sample_type ||
+		    pmu_engine_branch_filter(e, ev[i].branch_sample_type, &value))
+			continue;
+		place_value(&regs[t.reg], ref_mask(m, t, 0), value);
+		return;
+	}
 }
 
 static void place_usage(const struct pmu_model *m, uint64_t *regs, uint32_t inuse)
@@ -472,6 +511,7 @@ static void compute_registers(const struct pmu_engine *e, const struct group *g,
 		r->pmc[i] = (int)pmc;
 	}
 	place_usage(m, r->regs, inuse);
+	place_branch_filter(e, r->regs, ev, g->n);
 }
 
 /* --- the group flow --------------------------------------------------------- */
@@ -518,7 +558,20 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		g.code[k] = ev[k].config;
 		g.config1[k] = ev[k].config1;
 		g.n = k + 1;
-		if (!check_constraints(e, &g, o->per_task)) {
+		bool fits = check_constraints(e, &g, o->per_task);
+		uint64_t filter;
+		if (ev[k].branch_sample_type &&
+		    pmu_engine_branch_filter(e, ev[k].branch_sample_type, &filter)) {
+			char a[96];
+			event_label(ev, k, a, sizeof(a));
+			reject(r, k, "branch_filter_unsupported");
+			snprintf(r->message, sizeof(r->message),
+				 "%s: branch filter 0x%" PRIx64 " is not supported (one filter "
+				 "at a time, from the PMU's branch-filters)", a,
+				 ev[k].branch_sample_type);
+			return 0;
+		}
+		if (!fits) {
 			reject(r, k, "constraint_conflict");
 			g.code[k] = ev[k].config;
 			explain_conflict(e, ev, &g, k, r);

@@ -38,7 +38,7 @@ struct pmu_sched_event {
 	uint64_t config;
 	uint64_t config1;
 	unsigned exclude;       /* bit (1 << enum pmu_exclude) per exclude_* set */
-	bool branch_stack;      /* PERF_SAMPLE_BRANCH_STACK requested */
+	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* bits; 0: no branch stack */
 	const char *name;       /* for messages; NULL: the code is shown */
 };
 
@@ -61,6 +61,12 @@ struct pmu_sched_result {
 	int pmc[PMU_SCHED_MAX_EVENTS];          /* 1-based */
 	uint64_t regs[PMU_SCHED_MAX_REGS];      /* by model register index */
 };
+
+/* The branch filter value for a branch-stack request (the first listed
+ * filter it holds), or -EOPNOTSUPP: more than one filter (core-book3s.c
+ * power_pmu_event_init), or a filter the PMU does not support. */
+int pmu_engine_branch_filter(const struct pmu_engine *e, uint64_t branch_sample_type,
+			     uint64_t *value);
 
 /* Compile a model; 0 or -EINVAL when it lacks what scheduling needs. */
 int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,

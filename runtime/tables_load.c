@@ -204,6 +204,16 @@ static void rebuild_maps(struct rebuild *r, struct pmu_model *m)
 		g->state = (enum pmu_map_state)x->state;
 		g->code = x->code;
 	}
+	m->branch_filters = array(r, r->t->nbranch_filters, sizeof(*m->branch_filters));
+	for (uint32_t i = 0; m->branch_filters && i < r->t->nbranch_filters; i++) {
+		const struct pmu_tbl_branch_filter *x = &r->t->branch_filters[i];
+		struct pmu_branch_filter *b = &m->branch_filters[m->nbranch_filters++];
+
+		b->name = str(r, x->name);
+		b->state = (enum pmu_map_state)x->state;
+		b->value = x->value;
+	}
+	m->branch_filter_target = ref(r->t->branch_filter_target);
 	m->has_cache_map = r->t->has_cache_map;
 	for (int c = 0; c < PMU_CACHE_NTYPES; c++)
 		for (int o = 0; o < PMU_OP_NTYPES; o++)

@@ -136,6 +136,12 @@ struct pmu_tbl_cache_entry {
 	uint64_t code;
 };
 
+struct pmu_tbl_branch_filter {
+	pmu_str_t name;       /* perf's filter name */
+	uint8_t state;        /* enum pmu_map_state */
+	uint64_t value;
+};
+
 #define PMU_TBL_EV_FIRMWARE 0x1u /* pmu_event.firmware */
 
 struct pmu_tbl_event {
@@ -174,6 +180,8 @@ struct pmu_tables {
 	uint8_t has_cache_map;
 	struct pmu_tbl_cache_entry
 		cache[PMU_TBL_CACHE_TYPES][PMU_TBL_CACHE_OPS][PMU_TBL_CACHE_RESULTS];
+	const struct pmu_tbl_branch_filter *branch_filters; uint32_t nbranch_filters;
+	struct pmu_tbl_ref branch_filter_target;
 	const struct pmu_tbl_event *events;         uint32_t nevents;
 
 	/*
