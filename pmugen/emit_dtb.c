@@ -198,12 +198,37 @@ static long strtab_insert(struct strtab *t, const char *str)
 	return (long)(t->len - l);
 }
 
+/* libfdt name offset -> dtc name offset, for names already placed: a tree
+ * has few distinct property names but many properties. */
+struct name_memo {
+	int n;
+	uint32_t from[256];
+	long to[256];
+};
+
+static long memo_find(const struct name_memo *memo, uint32_t from)
+{
+	for (int i = 0; i < memo->n; i++)
+		if (memo->from[i] == from)
+			return memo->to[i];
+	return -1;
+}
+
+static void memo_add(struct name_memo *memo, uint32_t from, long to)
+{
+	if (memo->n < 256) {
+		memo->from[memo->n] = from;
+		memo->to[memo->n++] = to;
+	}
+}
+
 /* Rewrite every property's name offset for dtc's strings block; the new
  * block goes into t. */
 static int dtc_strings(void *fdt, struct strtab *t, struct pmu_error *err)
 {
 	int offset = 0, next;
 	uint32_t tag;
+	struct name_memo memo = {0};
 
 	while ((tag = fdt_next_tag(fdt, offset, &next)) != FDT_END) {
 		if (next < 0)
@@ -216,10 +241,18 @@ static int dtc_strings(void *fdt, struct strtab *t, struct pmu_error *err)
 
 			if (!p)
 				return fdt_fail(err, "fdt_offset_ptr", -FDT_ERR_BADSTRUCTURE);
-			name = fdt_string(fdt, (int)fdt32_to_cpu(p->nameoff));
+			uint32_t old = fdt32_to_cpu(p->nameoff);
+			at = memo_find(&memo, old);
+			if (at >= 0) {
+				p->nameoff = cpu_to_fdt32((uint32_t)at);
+				offset = next;
+				continue;
+			}
+			name = fdt_string(fdt, (int)old);
 			if (!name)
 				return fdt_fail(err, "fdt_string", -FDT_ERR_BADSTRUCTURE);
 			at = strtab_insert(t, name);
+			memo_add(&memo, old, at);
 			if (at < 0) {
 				pmu_error_set(err, -ENOMEM, "out of memory for the DTB");
 				return -ENOMEM;
