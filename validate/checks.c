@@ -5,8 +5,10 @@
  * reports through pmu_report() under its name, so `-W no-NAME` silences it
  * and `-E NAME` makes it an error, as dtc's checks do.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -263,22 +265,6 @@ static int check_constraints(const struct pmu_model *m, struct pmu_diag *d)
 }
 
 /* --- events --------------------------------------------------------------- */
-static int check_event_pair(const struct pmu_model *m, int i, int j, struct pmu_diag *d)
-{
-	const struct pmu_event *a = &m->events[i], *b = &m->events[j];
-	int rc = 0;
-	if (strcasecmp(a->name, b->name) == 0)
-		rc |= pmu_report(d, PMU_CHK_DUP_EVENT_NAME, &b->pos,
-				 "event name '%s' is used twice (first at %s:%d:%d)", b->name,
-				 a->pos.file ? a->pos.file : "?", a->pos.line, a->pos.col) ==
-		      PMU_SEV_ERROR;
-	if (a->code == b->code && a->firmware == b->firmware)
-		rc |= pmu_report(d, PMU_CHK_DUP_EVENT_CODE, &b->pos,
-				 "event '%s' has the code 0x%llx of event '%s'", b->name,
-				 (unsigned long long)b->code, a->name) == PMU_SEV_ERROR;
-	return rc;
-}
-
 static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
 		       const struct pmu_event *e, struct pmu_diag *d)
 {
@@ -311,16 +297,69 @@ static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ct
 	return rc;
 }
 
+/* Event indices sorted by name without case, or by (code, firmware), then by
+ * index, so that duplicates sit next to each other, first one first. */
+static int by_name(const void *x, const void *y, void *ctx)
+{
+	const struct pmu_event *ev = ctx;
+	int a = *(const int *)x, b = *(const int *)y;
+	int c = strcasecmp(ev[a].name, ev[b].name);
+	return c ? c : a - b;
+}
+
+static int by_code(const void *x, const void *y, void *ctx)
+{
+	const struct pmu_event *ev = ctx;
+	int a = *(const int *)x, b = *(const int *)y;
+	if (ev[a].code != ev[b].code)
+		return ev[a].code < ev[b].code ? -1 : 1;
+	if (ev[a].firmware != ev[b].firmware)
+		return ev[a].firmware ? 1 : -1;
+	return a - b;
+}
+
+/* Report every event that repeats the name, or the code, of an earlier one
+ * (a firmware event may share the code of an imported one: it is its alias). */
+static int check_duplicates(const struct pmu_model *m, struct pmu_diag *d, bool names)
+{
+	int n = m->nevents, rc = 0;
+	int *order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order)
+		return pmu_report(d, -1, NULL, "out of memory") == PMU_SEV_ERROR;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), names ? by_name : by_code, m->events);
+	for (int k = 1, first = 0; k < n; k++) {
+		const struct pmu_event *a = &m->events[order[first]], *b = &m->events[order[k]];
+		bool same = names ? strcasecmp(a->name, b->name) == 0
+				  : a->code == b->code && a->firmware == b->firmware;
+		if (!same) {
+			first = k;
+			continue;
+		}
+		if (names)
+			rc |= pmu_report(d, PMU_CHK_DUP_EVENT_NAME, &b->pos,
+					 "event name '%s' is used twice (first at %s:%d:%d)", b->name,
+					 a->pos.file ? a->pos.file : "?", a->pos.line, a->pos.col) ==
+			      PMU_SEV_ERROR;
+		else
+			rc |= pmu_report(d, PMU_CHK_DUP_EVENT_CODE, &b->pos,
+					 "event '%s' has the code 0x%llx of event '%s'", b->name,
+					 (unsigned long long)b->code, a->name) == PMU_SEV_ERROR;
+	}
+	free(order);
+	return rc;
+}
+
 static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 {
 	struct pmu_check_ctx ctx;
 	int rc = 0;
 	pmu_check_ctx_init(&ctx, m);
-	for (int i = 0; i < m->nevents; i++) {
+	for (int i = 0; i < m->nevents; i++)
 		rc |= check_event(m, &ctx, &m->events[i], d);
-		for (int j = i + 1; j < m->nevents; j++)
-			rc |= check_event_pair(m, i, j, d);
-	}
+	rc |= check_duplicates(m, d, true);
+	rc |= check_duplicates(m, d, false);
 	return rc;
 }
 
