@@ -156,6 +156,19 @@ struct pmurt_event_spec {
 PMURT_API int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				struct pmurt_event_spec *spec, struct pmurt_error *err);
 
+/*
+ * What perf_event_open would count for attr.type/attr.config, as the kernel's
+ * power_pmu_event_init resolves it: PERF_TYPE_RAW (4) is the code itself;
+ * PERF_TYPE_HARDWARE (0) goes through the description's generic events and
+ * PERF_TYPE_HW_CACHE (3) through its cache table (config = cache | op << 8 |
+ * result << 16).  Returns 0, -EOPNOTSUPP (the kernel's 0 entries, a generic
+ * event the PMU lacks), -EINVAL (the kernel's -1 entries, out-of-range cache
+ * ids) or -ENOENT (another type).  spec gets type, config, code and name.
+ */
+PMURT_API int pmurt_event_from_attr(const struct pmurt_pmu *pmu, uint32_t type,
+				    uint64_t config, struct pmurt_event_spec *spec,
+				    struct pmurt_error *err);
+
 /* --- groups -------------------------------------------------------------------- */
 #define PMURT_MAX_GROUP 16
 #define PMURT_MAX_REGS 8
