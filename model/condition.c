@@ -248,3 +248,41 @@ bool pmu_condition_holds(const struct pmu_model *m, const struct pmu_condition *
 	}
 	return true;
 }
+
+struct pmu_extract pmu_field_extract(const struct pmu_field *f)
+{
+	struct pmu_extract x = {
+		.mask = pmu_bits_mask(f->lo, f->hi) >> (f->lo & 63),
+		.shift = (uint8_t)(f->lo & 63),
+		.word = f->source == PMU_SRC_CONFIG1,
+	};
+	return x;
+}
+
+void pmu_condition_compile(const struct pmu_model *m, const struct pmu_condition *c,
+			   struct pmu_ccond *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = c->nterms;
+	out->simple = true;
+	for (int i = 0; i < c->nterms; i++) {
+		const struct pmu_term *t = &c->terms[i];
+		struct pmu_extract x = pmu_field_extract(&m->fields[t->field]);
+		out->t[i].x = x;
+		out->t[i].lo = t->lo;
+		out->t[i].span = t->hi - t->lo;
+		out->t[i].negate = t->negate;
+		if (t->negate || t->lo != t->hi) {
+			out->simple = false;
+			continue;
+		}
+		uint64_t mask = x.mask << x.shift;
+		uint64_t value = (t->lo << x.shift) & mask;
+		/* two terms on overlapping bits that disagree never both hold */
+		if ((out->eq_mask[x.word] & mask) &&
+		    ((out->eq_value[x.word] ^ value) & out->eq_mask[x.word] & mask))
+			out->simple = false;
+		out->eq_mask[x.word] |= mask;
+		out->eq_value[x.word] |= value;
+	}
+}

@@ -317,6 +317,51 @@ bool pmu_condition_holds(const struct pmu_model *m,
 			 const struct pmu_condition *c, uint64_t config,
 			 uint64_t config1);
 
+/* A field's place in perf's attr words, ready for fast extraction. */
+struct pmu_extract {
+	uint64_t mask;   /* value mask after the shift */
+	uint8_t shift;
+	uint8_t word;    /* enum pmu_source: 0 config, 1 config1 */
+};
+
+static inline uint64_t pmu_extract(const struct pmu_extract *x, uint64_t config,
+				   uint64_t config1)
+{
+	return ((x->word ? config1 : config) >> x->shift) & x->mask;
+}
+
+/* A condition compiled for the hot paths (group scheduling, checks).  When
+ * every term is "FIELD is N", the whole condition is one masked compare per
+ * attr word (simple); otherwise each term is a range test. */
+struct pmu_ccond {
+	int n;
+	bool simple;
+	uint64_t eq_mask[2], eq_value[2]; /* simple: per word (config, config1) */
+	struct {
+		struct pmu_extract x;
+		uint64_t lo, span;  /* holds when (v - lo) <= span, unsigned */
+		bool negate;
+	} t[PMU_MAX_TERMS];
+};
+
+struct pmu_extract pmu_field_extract(const struct pmu_field *f);
+void pmu_condition_compile(const struct pmu_model *m, const struct pmu_condition *c,
+			   struct pmu_ccond *out);
+
+static inline bool pmu_ccond_holds(const struct pmu_ccond *c, uint64_t config,
+				   uint64_t config1)
+{
+	if (c->simple)
+		return (config & c->eq_mask[0]) == c->eq_value[0] &&
+		       (config1 & c->eq_mask[1]) == c->eq_value[1];
+	for (int i = 0; i < c->n; i++) {
+		uint64_t v = pmu_extract(&c->t[i].x, config, config1);
+		if ((v - c->t[i].lo <= c->t[i].span) == c->t[i].negate)
+			return false;
+	}
+	return true;
+}
+
 /* Canonical words for a condition ("always", "only when unit is 6 and ...").
  * Returns the length written (snprintf semantics). */
 int pmu_condition_format(const struct pmu_model *m,

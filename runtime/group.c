@@ -26,8 +26,10 @@ static void copy_result(const struct pmurt_pmu *pmu, const struct pmu_sched_resu
 	size_t sz = res->sz < sizeof(*res) ? res->sz : sizeof(*res);
 	struct pmurt_group_result full = {.sz = sz, .ok = r->ok, .reject_index = r->reject_index,
 					  .n = r->n, .alternatives_used = r->alternatives_used};
-	snprintf(full.reason, sizeof(full.reason), "%s", r->reason ? r->reason : "");
-	snprintf(full.message, sizeof(full.message), "%s", r->message);
+	if (!r->ok) { /* an accepted group has no reason or message to copy */
+		snprintf(full.reason, sizeof(full.reason), "%s", r->reason ? r->reason : "");
+		snprintf(full.message, sizeof(full.message), "%s", r->message);
+	}
 	for (int i = 0; i < r->n; i++) {
 		full.final_events[i] = r->final_events[i];
 		full.pmc[i] = r->pmc[i];

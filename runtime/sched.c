@@ -45,48 +45,136 @@ static int add_adder_slot(struct pmu_engine *e, const struct pmu_constraint *c,
 	return 0;
 }
 
+static uint64_t reg_field_mask(const struct pmu_reg_field *f, uint64_t pmc)
+{
+	if (f->layout == PMU_LAYOUT_FIXED)
+		return pmu_bits_mask(f->lo, f->hi);
+	int64_t lo = (int64_t)f->base - (int64_t)pmc * f->stride;
+	if (lo < 0 || lo + f->width > 64 || f->width == 0)
+		return 0;
+	return pmu_bits_mask((uint32_t)lo, (uint32_t)lo + f->width - 1);
+}
+
+/* A register field's bits for every counter number. */
+static struct pmu_creg_bits compile_ref(const struct pmu_model *m, struct pmu_reg_ref ref)
+{
+	struct pmu_creg_bits b = {.reg = ref.reg};
+	if (ref.reg < 0)
+		return b;
+	const struct pmu_reg_field *f = &m->registers[ref.reg].fields[ref.field];
+	for (int pmc = 0; pmc <= PMU_SCHED_MAX_PMC; pmc++)
+		b.mask[pmc] = reg_field_mask(f, (uint64_t)pmc);
+	return b;
+}
+
+static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
+{
+	const struct pmu_model *m = e->m;
+	if (m->nconstraints > PMU_SCHED_MAX_CONS) {
+		pmu_error_set(err, -E2BIG, "%s: more than %d constraints", m->name, PMU_SCHED_MAX_CONS);
+		return -E2BIG;
+	}
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		struct pmu_ccons *k = &e->cons[e->ncons++];
+		uint32_t width = c->slot_hi - c->slot_lo + 1;
+		*k = (struct pmu_ccons){
+			.kind = c->kind,
+			.src = {pmu_bits_mask(c->src_lo, c->src_hi) >> (c->src_lo & 63),
+				(uint8_t)(c->src_lo & 63), c->source == PMU_SRC_CONFIG1},
+			.transform = c->transform,
+			.transform_arg = c->transform_arg,
+			.slot_lo = c->slot_lo,
+			.width = width,
+			.slot_mask = pmu_bits_mask(c->slot_lo, c->slot_hi),
+		};
+		pmu_condition_compile(m, &c->when, &k->when);
+		int rc = 0;
+		if (c->kind == PMU_CONS_COUNT)
+			rc = add_adder_slot(e, c, c->slot_lo, err);
+		for (int p = 0; c->kind == PMU_CONS_PER_PMC && p < m->ncounters && !rc; p++)
+			rc = add_adder_slot(e, c, c->slot_lo + p * width, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int compile_placements(struct pmu_engine *e, struct pmu_error *err)
+{
+	const struct pmu_model *m = e->m;
+	for (int i = 0; i < m->nfields; i++) {
+		const struct pmu_field *f = &m->fields[i];
+		if (f->target_reg < 0 && f->clear_reg < 0)
+			continue;
+		if (e->nplaced == PMU_SCHED_MAX_PLACED) {
+			pmu_error_set(err, -E2BIG, "%s: more than %d placed fields", m->name,
+				      PMU_SCHED_MAX_PLACED);
+			return -E2BIG;
+		}
+		struct pmu_cplace *p = &e->placed[e->nplaced++];
+		pmu_condition_compile(m, &f->when, &p->when);
+		p->src = pmu_field_extract(f);
+		p->transform = f->transform;
+		p->transform_arg = f->transform_arg;
+		p->target = compile_ref(m, (struct pmu_reg_ref){f->target_reg, f->target_field});
+		p->clear = compile_ref(m, (struct pmu_reg_ref){f->clear_reg, f->clear_field});
+	}
+	return 0;
+}
+
+static void compile_registers(struct pmu_engine *e)
+{
+	const struct pmu_model *m = e->m;
+	for (int i = 0; i < m->nregisters; i++)
+		e->reset[i] = m->registers[i].reset;
+	for (int x = 0; x < PMU_EXCL_COUNT; x++)
+		e->exclude[x] = compile_ref(m, m->exclude[x]);
+	e->branch_clear = compile_ref(m, m->branch_stack_clears);
+	e->branch_filter = compile_ref(m, m->branch_filter_target);
+	e->sampling.reg = -1;
+	if (e->mark_field >= 0) {
+		const struct pmu_field *mk = &m->fields[e->mark_field];
+		e->sampling = compile_ref(m, (struct pmu_reg_ref){mk->target_reg, mk->target_field});
+	}
+}
+
 int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
 		    struct pmu_error *err)
 {
 	memset(e, 0, sizeof(*e));
 	e->m = m;
-	pmu_check_ctx_init(&e->checks, m);
 	e->pmc_field = role_field(m, PMU_ROLE_PMC);
 	e->mark_field = role_field(m, PMU_ROLE_MARK);
 	if (e->pmc_field < 0) {
 		pmu_error_set(err, -EINVAL, "%s: no field has role pmc", m->name);
 		return -EINVAL;
 	}
-	if (m->nregisters > PMU_SCHED_MAX_REGS || m->ncounters > 31 || m->max_group == 0 ||
-	    m->max_group > PMU_SCHED_MAX_EVENTS) {
-		pmu_error_set(err, -EINVAL, "%s: %d registers, %d counters, groups of %u: "
+	if (m->nregisters > PMU_SCHED_MAX_REGS || m->ncounters > PMU_SCHED_MAX_PMC ||
+	    m->max_group == 0 || m->max_group > PMU_SCHED_MAX_EVENTS ||
+	    pmu_check_ctx_init(&e->checks, m)) {
+		pmu_error_set(err, -EINVAL, "%s: %d registers, %d counters, groups of %u, %d checks: "
 			      "beyond what the scheduler handles", m->name, m->nregisters,
-			      m->ncounters, m->max_group);
+			      m->ncounters, m->max_group, m->nchecks);
 		return -EINVAL;
 	}
+	e->pmc = pmu_field_extract(&m->fields[e->pmc_field]);
+	if (e->mark_field >= 0)
+		e->mark = pmu_field_extract(&m->fields[e->mark_field]);
 	while (e->nprogrammable < m->ncounters && m->counters[e->nprogrammable].programmable)
 		e->nprogrammable++;
-	for (int i = 0; i < m->nconstraints; i++) {
-		const struct pmu_constraint *c = &m->constraints[i];
-		uint32_t width = c->slot_hi - c->slot_lo + 1;
-		int rc = 0;
-		if (c->kind == PMU_CONS_COUNT)
-			rc = add_adder_slot(e, c, c->slot_lo, err);
-		for (int k = 0; c->kind == PMU_CONS_PER_PMC && k < m->ncounters && !rc; k++)
-			rc = add_adder_slot(e, c, c->slot_lo + k * width, err);
-		if (rc)
-			return rc;
-	}
-	for (int i = 0; i < m->nfields && e->nplaced < 64; i++)
-		if (m->fields[i].target_reg >= 0 || m->fields[i].clear_reg >= 0)
-			e->placed[e->nplaced++] = i;
-	return 0;
+	int rc = compile_constraints(e, err);
+	if (!rc)
+		rc = compile_placements(e, err);
+	if (!rc)
+		compile_registers(e);
+	return rc;
 }
 
 /* --- constraint words ------------------------------------------------------ */
 static uint64_t pmc_of(const struct pmu_engine *e, uint64_t config)
 {
-	return pmu_field_value(&e->m->fields[e->pmc_field], config, 0);
+	return pmu_extract(&e->pmc, config, 0);
 }
 
 static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
@@ -100,30 +188,30 @@ static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
 void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 			   uint64_t config1, uint64_t *maskp, uint64_t *valuep)
 {
-	const struct pmu_model *m = e->m;
 	uint64_t mask = 0, value = 0, pmc = pmc_of(e, config);
-	for (int i = 0; i < m->nconstraints; i++) {
-		const struct pmu_constraint *c = &m->constraints[i];
-		if (!pmu_condition_holds(m, &c->when, config, config1))
+	for (int i = 0; i < e->ncons; i++) {
+		const struct pmu_ccons *c = &e->cons[i];
+		if (!pmu_ccond_holds(&c->when, config, config1))
 			continue;
-		uint32_t width = c->slot_hi - c->slot_lo + 1;
 		switch (c->kind) {
 		case PMU_CONS_EQUAL: {
-			uint64_t slot = pmu_bits_mask(c->slot_lo, c->slot_hi);
-			mask |= slot;
-			value |= (equal_value(c, config, config1) << c->slot_lo) & slot;
+			uint64_t v = pmu_extract(&c->src, config, config1);
+			if (c->transform != PMU_XF_NONE)
+				v = pmu_transform_apply(c->transform, c->transform_arg, v);
+			mask |= c->slot_mask;
+			value |= (v << c->slot_lo) & c->slot_mask;
 			break;
 		}
 		case PMU_CONS_PER_PMC:
-			if (pmc >= 1 && pmc <= (uint64_t)m->ncounters) {
-				uint32_t lo = c->slot_lo + (uint32_t)(pmc - 1) * width;
+			if (pmc >= 1 && pmc <= (uint64_t)e->m->ncounters) {
+				uint32_t lo = c->slot_lo + (uint32_t)(pmc - 1) * c->width;
 				value |= 1ULL << lo;
-				mask |= 1ULL << (lo + width - 1);
+				mask |= 1ULL << (lo + c->width - 1);
 			}
 			break;
 		case PMU_CONS_COUNT:
 			value |= 1ULL << c->slot_lo;
-			mask |= 1ULL << c->slot_hi;
+			mask |= 1ULL << (c->slot_lo + c->width - 1);
 			break;
 		}
 	}
@@ -192,7 +280,10 @@ struct group {
 	uint64_t config1[PMU_SCHED_MAX_EVENTS];
 };
 
-static bool fits_as_is(const struct pmu_engine *e, const struct group *g)
+/* The group's constraint words combined in order; false at the first event
+ * that does not fit. */
+static bool combine_all(const struct pmu_engine *e, const struct group *g,
+			uint64_t *maskp, uint64_t *valuep)
 {
 	uint64_t mask = 0, value = 0;
 	for (int i = 0; i < g->n; i++) {
@@ -201,7 +292,15 @@ static bool fits_as_is(const struct pmu_engine *e, const struct group *g)
 		if (!combine(e, &mask, &value, m, v))
 			return false;
 	}
+	*maskp = mask;
+	*valuep = value;
 	return true;
+}
+
+static bool fits_as_is(const struct pmu_engine *e, const struct group *g)
+{
+	uint64_t mask, value;
+	return combine_all(e, g, &mask, &value);
 }
 
 /* Depth-first search over each event's alternatives in order; on success the
@@ -351,21 +450,9 @@ static void explain_conflict(const struct pmu_engine *e, const struct pmu_sched_
 }
 
 /* --- compute_mmcr ------------------------------------------------------------ */
-static uint64_t reg_field_mask(const struct pmu_reg_field *f, uint64_t pmc)
+static uint64_t bits_for(const struct pmu_creg_bits *b, uint64_t pmc)
 {
-	if (f->layout == PMU_LAYOUT_FIXED)
-		return pmu_bits_mask(f->lo, f->hi);
-	int64_t lo = (int64_t)f->base - (int64_t)pmc * f->stride;
-	if (lo < 0 || lo + f->width > 64 || f->width == 0)
-		return 0;
-	return pmu_bits_mask((uint32_t)lo, (uint32_t)lo + f->width - 1);
-}
-
-static uint64_t ref_mask(const struct pmu_model *m, struct pmu_reg_ref ref, uint64_t pmc)
-{
-	if (ref.reg < 0)
-		return 0;
-	return reg_field_mask(&m->registers[ref.reg].fields[ref.field], pmc);
+	return pmc <= PMU_SCHED_MAX_PMC ? b->mask[pmc] : 0;
 }
 
 static void place_value(uint64_t *reg, uint64_t mask, uint64_t v)
@@ -376,63 +463,60 @@ static void place_value(uint64_t *reg, uint64_t mask, uint64_t v)
 
 /* mmcra_sdar_mode(): a marked event, or sampling already enabled by an earlier
  * event, clears the field; otherwise the event's value, or the default. */
-static void place_sdar(const struct pmu_engine *e, uint64_t *regs, uint64_t mask,
-		       const struct pmu_field *f, uint64_t config, uint64_t v)
+static void place_sdar(const struct pmu_engine *e, uint64_t *regs, const struct pmu_cplace *p,
+		       uint64_t mask, uint64_t config, uint64_t v)
 {
-	const struct pmu_model *m = e->m;
-	bool marked = false, sampling = false;
-	if (e->mark_field >= 0) {
-		const struct pmu_field *mk = &m->fields[e->mark_field];
-		marked = pmu_field_value(mk, config, 0) != 0;
-		if (mk->target_reg >= 0)
-			sampling = regs[mk->target_reg] &
-				   ref_mask(m, (struct pmu_reg_ref){mk->target_reg, mk->target_field}, 0);
-	}
-	uint64_t *reg = &regs[f->target_reg];
+	bool marked = e->mark_field >= 0 && pmu_extract(&e->mark, config, 0) != 0;
+	bool sampling = e->sampling.reg >= 0 && (regs[e->sampling.reg] & e->sampling.mask[0]);
+	uint64_t *reg = &regs[p->target.reg];
 	if (marked || sampling)
 		*reg &= ~mask;
 	else
-		place_value(reg, mask, v ? v : f->transform_arg);
+		place_value(reg, mask, v ? v : p->transform_arg);
 }
 
-static void place_fields(const struct pmu_engine *e, uint64_t *regs,
-			 const struct pmu_sched_event *ev, uint64_t code, uint64_t pmc)
+static void place_fields(const struct pmu_engine *e, uint64_t *regs, uint64_t code,
+			 uint64_t config1, uint64_t pmc)
 {
-	const struct pmu_model *m = e->m;
 	for (int k = 0; k < e->nplaced; k++) {
-		const struct pmu_field *f = &m->fields[e->placed[k]];
-		if (!pmu_condition_holds(m, &f->when, code, ev->config1))
+		const struct pmu_cplace *p = &e->placed[k];
+		uint64_t v = pmu_extract(&p->src, code, config1);
+		/* a zero value ORs in nothing and clears nothing (every transform
+		 * maps 0 to 0), except the SDAR mode's default */
+		if (!v && p->transform != PMU_XF_SDAR_MODE)
 			continue;
-		uint64_t v = pmu_field_value(f, code, ev->config1);
-		if (f->target_reg >= 0) {
-			uint64_t mask = ref_mask(m, (struct pmu_reg_ref){f->target_reg, f->target_field}, pmc);
-			if (f->transform == PMU_XF_SDAR_MODE)
-				place_sdar(e, regs, mask, f, code, v);
+		if (!pmu_ccond_holds(&p->when, code, config1))
+			continue;
+		if (p->target.reg >= 0) {
+			uint64_t mask = bits_for(&p->target, pmc);
+			if (p->transform == PMU_XF_SDAR_MODE)
+				place_sdar(e, regs, p, mask, code, v);
 			else
-				place_value(&regs[f->target_reg], mask,
-					    pmu_transform_apply(f->transform, f->transform_arg, v));
+				place_value(&regs[p->target.reg], mask,
+					    p->transform == PMU_XF_NONE ? v :
+					    pmu_transform_apply(p->transform, p->transform_arg, v));
 		}
-		if (f->clear_reg >= 0 && v)
-			regs[f->clear_reg] &= ~ref_mask(m, (struct pmu_reg_ref){f->clear_reg, f->clear_field}, pmc);
+		if (p->clear.reg >= 0 && v)
+			regs[p->clear.reg] &= ~bits_for(&p->clear, pmc);
 	}
 }
 
-static void place_excludes(const struct pmu_model *m, uint64_t *regs,
+static void place_excludes(const struct pmu_engine *e, uint64_t *regs,
 			   const struct pmu_sched_event *ev, uint64_t pmc,
 			   const struct pmu_sched_options *o)
 {
-	for (int x = 0; x < PMU_EXCL_COUNT; x++) {
+	for (int x = 0; ev->exclude && x < PMU_EXCL_COUNT; x++) {
 		if (x == PMU_EXCL_KERNEL_HV || !(ev->exclude & (1u << x)))
 			continue;
 		if (x == PMU_EXCL_HV && !o->lpar)
 			continue; /* not under a hypervisor: the kernel clears exclude_hv */
 		int which = (x == PMU_EXCL_KERNEL && o->hv_mode) ? PMU_EXCL_KERNEL_HV : x;
-		struct pmu_reg_ref ref = m->exclude[which];
-		if (ref.reg >= 0)
-			regs[ref.reg] |= ref_mask(m, ref, pmc);
+		const struct pmu_creg_bits *b = &e->exclude[which];
+		if (b->reg >= 0)
+			regs[b->reg] |= bits_for(b, pmc);
 	}
-	if (ev->branch_sample_type && m->branch_stack_clears.reg >= 0)
-		regs[m->branch_stack_clears.reg] &= ~ref_mask(m, m->branch_stack_clears, pmc);
+	if (ev->branch_sample_type && e->branch_clear.reg >= 0)
+		regs[e->branch_clear.reg] &= ~bits_for(&e->branch_clear, pmc);
 }
 
 /* The privilege bits of branch_sample_type (PERF_SAMPLE_BRANCH_PLM_ALL). */
@@ -462,14 +546,12 @@ int pmu_engine_branch_filter(const struct pmu_engine *e, uint64_t branch_sample_
 static void place_branch_filter(const struct pmu_engine *e, uint64_t *regs,
 				const struct pmu_sched_event *ev, int n)
 {
-	const struct pmu_model *m = e->m;
-	struct pmu_reg_ref t = m->branch_filter_target;
-	for (int i = n - 1; i >= 0 && t.reg >= 0; i--) {
+	for (int i = n - 1; i >= 0 && e->branch_filter.reg >= 0; i--) {
 		uint64_t value;
 		if (!ev[i].branch_sample_type ||
 		    pmu_engine_branch_filter(e, ev[i].branch_sample_type, &value))
 			continue;
-		place_value(&regs[t.reg], ref_mask(m, t, 0), value);
+		place_value(&regs[e->branch_filter.reg], e->branch_filter.mask[0], value);
 		return;
 	}
 }
@@ -481,7 +563,8 @@ static void place_usage(const struct pmu_model *m, uint64_t *regs, uint32_t inus
 		bool used = (inuse & u->counters) != 0;
 		bool set = u->when == PMU_WHEN_ALWAYS || (u->when == PMU_WHEN_USED) == used;
 		if (set && u->target.reg >= 0)
-			regs[u->target.reg] |= ref_mask(m, u->target, 0);
+			regs[u->target.reg] |=
+				reg_field_mask(&m->registers[u->target.reg].fields[u->target.field], 0);
 	}
 }
 
@@ -496,8 +579,7 @@ static void compute_registers(const struct pmu_engine *e, const struct group *g,
 		if (pmc && pmc < 32)
 			inuse |= 1u << pmc;
 	}
-	for (int i = 0; i < m->nregisters; i++)
-		r->regs[i] = m->registers[i].reset;
+	memcpy(r->regs, e->reset, sizeof(r->regs));
 	for (int i = 0; i < g->n; i++) {
 		uint64_t pmc = pmc_of(e, g->code[i]);
 		if (!pmc) {
@@ -506,8 +588,8 @@ static void compute_registers(const struct pmu_engine *e, const struct group *g,
 					break;
 			inuse |= 1u << pmc;
 		}
-		place_fields(e, r->regs, &ev[i], g->code[i], pmc);
-		place_excludes(m, r->regs, &ev[i], pmc, o);
+		place_fields(e, r->regs, g->code[i], g->config1[i], pmc);
+		place_excludes(e, r->regs, &ev[i], pmc, o);
 		r->pmc[i] = (int)pmc;
 	}
 	place_usage(m, r->regs, inuse);
@@ -532,21 +614,46 @@ static void reject_check(const struct pmu_engine *e, const struct pmu_sched_even
 	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, c->description, c->name);
 }
 
+/* A branch-stack request with more than one filter or one the PMU lacks:
+ * power_pmu_event_init returns EOPNOTSUPP. */
+static bool reject_branch_filter(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+				 int k, struct pmu_sched_result *r)
+{
+	uint64_t filter;
+	if (!pmu_engine_branch_filter(e, ev[k].branch_sample_type, &filter))
+		return false;
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	reject(r, k, "branch_filter_unsupported");
+	snprintf(r->message, sizeof(r->message),
+		 "%s: branch filter 0x%" PRIx64 " is not supported (one filter at a time, "
+		 "from the PMU's branch-filters)", a, ev[k].branch_sample_type);
+	return true;
+}
+
 int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
 			int n, const struct pmu_sched_options *o, struct pmu_sched_result *r)
 {
-	memset(r, 0, sizeof(*r));
+	r->ok = false;
 	r->reject_index = -1;
+	r->reason = NULL;
+	r->message[0] = '\0';
+	r->n = 0;
+	r->alternatives_used = false;
 	if (n < 1 || n > PMU_SCHED_MAX_EVENTS) {
 		reject(r, n < 1 ? 0 : PMU_SCHED_MAX_EVENTS, "too_many_events");
 		snprintf(r->message, sizeof(r->message), "a group holds 1 to %d events",
 			 PMU_SCHED_MAX_EVENTS);
 		return -EINVAL;
 	}
+	/* the leader's and siblings' stored codes, and their constraint words
+	 * combined in order (what power_check_constraints' as-is pass computes
+	 * for them, kept instead of recomputed: run_valid says it holds) */
 	struct group stored = {0};
+	uint64_t run_mask = 0, run_value = 0;
+	bool run_valid = true;
 	for (int k = 0; k < n; k++) {
-		/* power_pmu_event_init for member k: its own checks, then the
-		 * leader's and siblings' stored codes with its own */
+		/* power_pmu_event_init for member k */
 		struct pmu_group_place place = {ev[0].config, k};
 		int chk = pmu_event_first_failing_check(e->m, &e->checks, ev[k].config,
 							ev[k].config1, &place);
@@ -554,35 +661,41 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			reject_check(e, ev, k, chk, r);
 			return 0;
 		}
-		struct group g = stored;
-		g.code[k] = ev[k].config;
-		g.config1[k] = ev[k].config1;
-		g.n = k + 1;
-		bool fits = check_constraints(e, &g, o->per_task);
-		uint64_t filter;
-		if (ev[k].branch_sample_type &&
-		    pmu_engine_branch_filter(e, ev[k].branch_sample_type, &filter)) {
-			char a[96];
-			event_label(ev, k, a, sizeof(a));
-			reject(r, k, "branch_filter_unsupported");
-			snprintf(r->message, sizeof(r->message),
-				 "%s: branch filter 0x%" PRIx64 " is not supported (one filter "
-				 "at a time, from the PMU's branch-filters)", a,
-				 ev[k].branch_sample_type);
-			return 0;
+		uint64_t mk, vk, tm = run_mask, tv = run_value;
+		pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+		bool as_is = k < (int)e->m->max_group && run_valid &&
+			     combine(e, &tm, &tv, mk, vk);
+		struct group g;
+		bool fits = as_is;
+		if (!as_is) { /* the search, on the stored codes and this event */
+			g = stored;
+			g.code[k] = ev[k].config;
+			g.config1[k] = ev[k].config1;
+			g.n = k + 1;
+			fits = check_constraints(e, &g, o->per_task);
 		}
+		if (ev[k].branch_sample_type && reject_branch_filter(e, ev, k, r))
+			return 0;
 		if (!fits) {
 			reject(r, k, "constraint_conflict");
 			g.code[k] = ev[k].config;
 			explain_conflict(e, ev, &g, k, r);
 			return 0;
 		}
-		stored.code[k] = g.code[k];
+		/* the kernel keeps only the new event's choice */
+		stored.code[k] = as_is ? ev[k].config : g.code[k];
 		stored.config1[k] = ev[k].config1;
 		stored.n = k + 1;
+		if (as_is) {
+			run_mask = tm;
+			run_value = tv;
+		} else {
+			run_valid = combine_all(e, &stored, &run_mask, &run_value);
+		}
 	}
-	/* power_pmu_commit_txn: the whole group once more */
-	if (!check_constraints(e, &stored, o->per_task)) {
+	/* power_pmu_commit_txn: the whole group once more (as-is it fits exactly
+	 * when the running words are valid) */
+	if (!run_valid && !check_constraints(e, &stored, o->per_task)) {
 		reject(r, n - 1, "group_unschedulable");
 		snprintf(r->message, sizeof(r->message),
 			 "the events open one by one but do not fit together");

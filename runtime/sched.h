@@ -19,6 +19,37 @@
 #define PMU_SCHED_MAX_EVENTS 16   /* more than any group a PMU can hold */
 #define PMU_SCHED_MAX_ALTS 8      /* MAX_EVENT_ALTERNATIVES */
 #define PMU_SCHED_MAX_REGS 8
+#define PMU_SCHED_MAX_PMC 15      /* counters the compiled tables cover */
+#define PMU_SCHED_MAX_CONS 32
+#define PMU_SCHED_MAX_PLACED 64
+
+/* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
+ * field has the same mask for every pmc). */
+struct pmu_creg_bits {
+	int reg;                /* -1: none */
+	uint64_t mask[PMU_SCHED_MAX_PMC + 1];
+};
+
+/* A constraint compiled: the slot of the kernel's constraint word. */
+struct pmu_ccons {
+	enum pmu_constraint_kind kind;
+	struct pmu_ccond when;
+	struct pmu_extract src;         /* EQUAL */
+	enum pmu_transform transform;
+	uint64_t transform_arg;
+	uint32_t slot_lo, width;
+	uint64_t slot_mask;
+};
+
+/* A field placement compiled (compute_mmcr's per-event writes). */
+struct pmu_cplace {
+	struct pmu_ccond when;
+	struct pmu_extract src;
+	enum pmu_transform transform;
+	uint64_t transform_arg;
+	struct pmu_creg_bits target;
+	struct pmu_creg_bits clear;
+};
 
 /* The description compiled for fast repeated scheduling. */
 struct pmu_engine {
@@ -26,11 +57,19 @@ struct pmu_engine {
 	struct pmu_check_ctx checks;
 	int pmc_field;          /* role pmc */
 	int mark_field;         /* role mark, -1 if none */
+	struct pmu_extract pmc, mark;
 	uint64_t add_fields;    /* the kernel's ppmu->add_fields */
 	uint64_t test_adder;    /* the kernel's ppmu->test_adder */
 	int nprogrammable;      /* PMC1..PMCn take any event */
+	int ncons;
+	struct pmu_ccons cons[PMU_SCHED_MAX_CONS];
 	int nplaced;            /* fields with a register target, in order */
-	int placed[64];
+	struct pmu_cplace placed[PMU_SCHED_MAX_PLACED];
+	struct pmu_creg_bits sampling;           /* the mark field's target */
+	struct pmu_creg_bits exclude[PMU_EXCL_COUNT];
+	struct pmu_creg_bits branch_clear;
+	struct pmu_creg_bits branch_filter;
+	uint64_t reset[PMU_SCHED_MAX_REGS];
 };
 
 /* One group member as perf_event_attr describes it. */

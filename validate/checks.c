@@ -47,24 +47,83 @@ static int pmc_field(const struct pmu_model *m)
 	return -1;
 }
 
-void pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m)
+/* Put one compiled check into the quick screen. */
+static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 {
+	switch (c->kind) {
+	case PMU_CHECK_REJECT_WHEN:
+		if (c->when.simple) {
+			memcpy(ctx->simple[ctx->nsimple].mask, c->when.eq_mask, sizeof(c->when.eq_mask));
+			memcpy(ctx->simple[ctx->nsimple++].value, c->when.eq_value,
+			       sizeof(c->when.eq_value));
+		} else {
+			ctx->has_complex = true;
+		}
+		break;
+	case PMU_CHECK_RESERVED_BITS: ctx->has_reserved = true; break;
+	case PMU_CHECK_COUNTER_EXISTS: ctx->has_counter = true; break;
+	case PMU_CHECK_FIXED_COUNTER: ctx->has_fixed = true; break;
+	case PMU_CHECK_GROUP_SIZE: ctx->has_size = true; break;
+	case PMU_CHECK_GROUP_AGREE: ctx->agree[ctx->nagree++] = c->field; break;
+	case PMU_CHECK_KIND_COUNT: break;
+	}
+}
+
+/* Could any check fail?  false means the event passes them all; true sends
+ * it through the ordered list to find the first one. */
+static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
+			    uint64_t config, uint64_t config1, uint64_t pmc,
+			    const struct pmu_group_place *place)
+{
+	if (ctx->has_complex || (ctx->has_reserved && (config & ~ctx->covered)) ||
+	    (ctx->has_size && place->index >= (int)m->max_group))
+		return true;
+	if ((ctx->has_counter || ctx->has_fixed) && pmc &&
+	    (pmc > (uint64_t)m->ncounters || !m->counters[pmc - 1].programmable))
+		return true;
+	for (int i = 0; i < ctx->nsimple; i++)
+		if ((config & ctx->simple[i].mask[0]) == ctx->simple[i].value[0] &&
+		    (config1 & ctx->simple[i].mask[1]) == ctx->simple[i].value[1])
+			return true;
+	for (int i = 0; i < ctx->nagree; i++)
+		if (pmu_extract(&ctx->agree[i], config, config1) !=
+		    pmu_extract(&ctx->agree[i], place->leader_config, 0))
+			return true;
+	return false;
+}
+
+int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m)
+{
+	memset(ctx, 0, sizeof(*ctx));
 	ctx->covered = covered_bits(m);
 	ctx->linux_bits = linux_bits(m);
 	ctx->pmc_field = pmc_field(m);
+	if (ctx->pmc_field >= 0)
+		ctx->pmc = pmu_field_extract(&m->fields[ctx->pmc_field]);
+	if (m->nchecks > PMU_MAX_CHECKS)
+		return -E2BIG;
+	ctx->nchecks = m->nchecks;
+	for (int i = 0; i < m->nchecks; i++) {
+		const struct pmu_check *k = &m->checks[i];
+		struct pmu_ccheck *c = &ctx->checks[i];
+		c->kind = k->kind;
+		pmu_condition_compile(m, &k->when, &c->when);
+		if (k->field >= 0)
+			c->field = pmu_field_extract(&m->fields[k->field]);
+		screen_add(ctx, c);
+	}
+	return 0;
 }
 
 static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
-			const struct pmu_check *k, uint64_t config, uint64_t config1,
-			const struct pmu_group_place *place)
+			const struct pmu_ccheck *k, uint64_t config, uint64_t config1,
+			uint64_t pmc, const struct pmu_group_place *place)
 {
-	int pf = ctx->pmc_field;
-	uint64_t pmc = pf >= 0 ? pmu_field_value(&m->fields[pf], config, 0) : 0;
 	switch (k->kind) {
 	case PMU_CHECK_RESERVED_BITS:
 		return (config & ~ctx->covered) != 0;
 	case PMU_CHECK_REJECT_WHEN:
-		return pmu_condition_holds(m, &k->when, config, config1);
+		return pmu_ccond_holds(&k->when, config, config1);
 	case PMU_CHECK_COUNTER_EXISTS:
 		return pmc > (uint64_t)m->ncounters;
 	case PMU_CHECK_FIXED_COUNTER:
@@ -72,9 +131,8 @@ static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *c
 		       !m->counters[pmc - 1].programmable &&
 		       (config & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code;
 	case PMU_CHECK_GROUP_AGREE:
-		return k->field >= 0 &&
-		       pmu_field_value(&m->fields[k->field], config, config1) !=
-			       pmu_field_value(&m->fields[k->field], place->leader_config, 0);
+		return pmu_extract(&k->field, config, config1) !=
+		       pmu_extract(&k->field, place->leader_config, 0);
 	case PMU_CHECK_GROUP_SIZE:
 		return place->index >= (int)m->max_group;
 	case PMU_CHECK_KIND_COUNT:
@@ -87,8 +145,11 @@ int pmu_event_first_failing_check(const struct pmu_model *m,
 				  const struct pmu_check_ctx *ctx, uint64_t config,
 				  uint64_t config1, const struct pmu_group_place *place)
 {
-	for (int i = 0; i < m->nchecks; i++)
-		if (check_fails(m, ctx, &m->checks[i], config, config1, place))
+	uint64_t pmc = ctx->pmc_field >= 0 ? pmu_extract(&ctx->pmc, config, 0) : 0;
+	if (!screen_may_fail(m, ctx, config, config1, pmc, place))
+		return -1;
+	for (int i = 0; i < ctx->nchecks; i++)
+		if (check_fails(m, ctx, &ctx->checks[i], config, config1, pmc, place))
 			return i;
 	return -1;
 }
@@ -353,11 +414,17 @@ static int check_duplicates(const struct pmu_model *m, struct pmu_diag *d, bool 
 
 static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 {
-	struct pmu_check_ctx ctx;
+	struct pmu_pos top = {m->source, 0, 0};
+	struct pmu_check_ctx *ctx = malloc(sizeof(*ctx));
 	int rc = 0;
-	pmu_check_ctx_init(&ctx, m);
+	if (!ctx || pmu_check_ctx_init(ctx, m)) {
+		free(ctx);
+		return pmu_report(d, -1, &top, "more than %d checks, or out of memory",
+				  PMU_MAX_CHECKS) == PMU_SEV_ERROR;
+	}
 	for (int i = 0; i < m->nevents; i++)
-		rc |= check_event(m, &ctx, &m->events[i], d);
+		rc |= check_event(m, ctx, &m->events[i], d);
+	free(ctx);
 	rc |= check_duplicates(m, d, true);
 	rc |= check_duplicates(m, d, false);
 	return rc;

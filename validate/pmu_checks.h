@@ -22,14 +22,33 @@ struct pmu_group_place {
 	int index;              /* 0 for the leader */
 };
 
-/* What the per-event checks need, computed once per model. */
+#define PMU_MAX_CHECKS 64
+
+/* What the per-event checks need, compiled once per model: they run for
+ * every group member the runtime schedules. */
 struct pmu_check_ctx {
 	uint64_t covered;    /* bits some config field covers */
 	uint64_t linux_bits; /* linux-defined bits, ignored for fixed counters */
 	int pmc_field;       /* the role-pmc field, -1 if none */
+	struct pmu_extract pmc;
+	/* the quick screen: can any check fail?  (simple reject-when checks are
+	 * one masked compare each; the rest are few) */
+	int nsimple;
+	struct { uint64_t mask[2], value[2]; } simple[PMU_MAX_CHECKS];
+	bool has_complex; /* reject-when checks that are not simple */
+	bool has_reserved, has_counter, has_fixed, has_size;
+	int nagree;
+	struct pmu_extract agree[PMU_MAX_CHECKS];
+	int nchecks;
+	struct pmu_ccheck {
+		enum pmu_check_kind kind;
+		struct pmu_ccond when;    /* REJECT_WHEN */
+		struct pmu_extract field; /* GROUP_AGREE */
+	} checks[PMU_MAX_CHECKS];
 };
 
-void pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m);
+/* 0, or -E2BIG when the model has more than PMU_MAX_CHECKS checks. */
+int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m);
 
 /*
  * Per-event validity as the kernel's event_init and get_constraint see it:
