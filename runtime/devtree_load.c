@@ -101,7 +101,7 @@ static int list_entries(int dirfd, bool dirs, char ***out, int *n)
 		names[count++] = copy;
 	}
 	closedir(dir);
-	if (!rc)
+	if (!rc && count > 1) /* names is NULL for an empty directory */
 		qsort(names, count, sizeof(*names), cmp_names);
 	*out = names;
 	*n = count;

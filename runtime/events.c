@@ -32,16 +32,47 @@ int pmurt_build_name_index(struct pmurt_pmu *pmu)
 	return 0;
 }
 
+int pmurt_build_lower_names(struct pmurt_pmu *pmu)
+{
+	const struct pmu_model *m = &pmu->model;
+	size_t total = 0;
+	for (int i = 0; i < m->nevents; i++)
+		total += strlen(m->events[i].name) + 1;
+	pmu->lower_pool = malloc(total ? total : 1);
+	pmu->lower_off = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
+	pmu->lower_len = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
+	if (!pmu->lower_pool || !pmu->lower_off || !pmu->lower_len || total > UINT32_MAX)
+		return -ENOMEM;
+	size_t at = 0;
+	for (int i = 0; i < m->nevents; i++) {
+		size_t len = strlen(m->events[i].name);
+		pmu_tbl_name_hash_len(m->events[i].name, len, pmu->lower_pool + at);
+		pmu->lower_pool[at + len] = '\0';
+		pmu->lower_off[i] = (uint32_t)at;
+		pmu->lower_len[i] = (uint32_t)len;
+		at += len + 1;
+	}
+	return 0;
+}
+
+#define LOOKUP_MAX_NAME 256
+
 int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 {
+	size_t len = strlen(name);
+	if (len >= LOOKUP_MAX_NAME)
+		return -ENOENT; /* no event name is that long */
+	char lowered[LOOKUP_MAX_NAME];
 	uint32_t mask = pmu->name_index_size - 1;
-	uint32_t h = (uint32_t)(pmu_tbl_name_hash(name) & mask);
+	uint32_t h = (uint32_t)(pmu_tbl_name_hash_len(name, len, lowered) & mask);
 	for (uint32_t probes = 0; probes <= mask; probes++, h = (h + 1) & mask) {
 		uint32_t slot = pmu->name_index[h];
 		if (!slot)
 			return -ENOENT;
-		if (strcasecmp(pmu->model.events[slot - 1].name, name) == 0)
-			return (int)slot - 1;
+		uint32_t i = slot - 1;
+		if (pmu->lower_len[i] == len &&
+		    memcmp(pmu->lower_pool + pmu->lower_off[i], lowered, len) == 0)
+			return (int)i;
 	}
 	return -ENOENT;
 }
@@ -91,6 +122,7 @@ static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_inf
 		return;
 	const struct pmu_event *e = &pmu->model.events[i];
 	struct pmurt_event_info full = {
+		.sz = sizeof(full),
 		.name = e->name,
 		.code = e->code,
 		.category = e->category,
@@ -99,9 +131,13 @@ static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_inf
 		.firmware = e->firmware,
 		.alias_of = e->alias_of >= 0 ? pmu->model.events[e->alias_of].name : NULL,
 	};
-	size_t sz = info->sz < sizeof(full) ? info->sz : sizeof(full);
-	full.sz = sz;
+	if (info->sz >= sizeof(full)) { /* built against this header: no size games */
+		*info = full;
+		return;
+	}
+	size_t sz = info->sz;
 	memcpy(info, &full, sz);
+	info->sz = sz;
 }
 
 int pmurt_event_get(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info *info)

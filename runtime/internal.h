@@ -23,6 +23,11 @@ struct pmurt_pmu {
 	const uint32_t *name_index;
 	uint32_t name_index_size;
 	uint32_t *owned_index;
+	/* every event name with ASCII upper case lowered, for exact compares
+	 * in look-ups: names[i] at lower_pool + lower_off[i], lower_len[i] bytes */
+	char *lower_pool;
+	uint32_t *lower_off;
+	uint32_t *lower_len;
 };
 
 /* tables_load.c */
@@ -34,6 +39,7 @@ PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *siz
 
 /* events.c */
 PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
+PMURT_HIDDEN int pmurt_build_lower_names(struct pmurt_pmu *pmu);
 PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 

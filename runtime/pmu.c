@@ -57,6 +57,9 @@ void pmurt_pmu_close(struct pmurt_pmu *pmu)
 		return;
 	pmu_model_free(&pmu->model);
 	free(pmu->owned_index);
+	free(pmu->lower_pool);
+	free(pmu->lower_off);
+	free(pmu->lower_len);
 	free(pmu);
 }
 
@@ -77,12 +80,12 @@ static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *er
 		pmurt_set_error(err, e.code, "%s", e.message);
 		return e.code;
 	}
-	if (!pmu->name_index) {
-		int rc = pmurt_build_name_index(pmu);
-		if (rc) {
-			pmurt_set_error(err, rc, "out of memory");
-			return rc;
-		}
+	int rc = pmu->name_index ? 0 : pmurt_build_name_index(pmu);
+	if (!rc)
+		rc = pmurt_build_lower_names(pmu);
+	if (rc) {
+		pmurt_set_error(err, rc, "out of memory");
+		return rc;
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #ifndef PMU_TABLES_H
 #define PMU_TABLES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PMU_TABLES_VERSION 1
@@ -195,20 +196,72 @@ struct pmu_tables {
 	const uint32_t *name_index; uint32_t name_index_size;
 };
 
-/* FNV-1a 64 over the name with ASCII letters lower-cased. */
+/*
+ * The name hash, eight bytes at a time: each 8-byte word of the name, taken
+ * little-endian on every host (so a table generated on one machine indexes
+ * the same way on another), has its ASCII upper-case letters lowered
+ * (pmu_tbl_lower64), is mixed in with a multiply, and the length seeds it.
+ * Names are read with memcpy, never past their NUL.
+ */
+static inline uint64_t pmu_tbl_le64(uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(w);
+#else
+	return w;
+#endif
+}
+
+/* 'A'..'Z' to 'a'..'z' in every byte of w; other bytes unchanged. */
+static inline uint64_t pmu_tbl_lower64(uint64_t w)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
+	uint64_t b = w & low7;                      /* no carry between bytes below */
+	uint64_t ge_a = b + 0x3f3f3f3f3f3f3f3full;  /* high bit: byte >= 'A' */
+	uint64_t gt_z = b + 0x2525252525252525ull;  /* high bit: byte > 'Z' */
+	uint64_t upper = ge_a & ~gt_z & ~w & high;
+	return w | (upper >> 2);
+}
+
+/* One step of the hash over a lowered little-endian word. */
+static inline uint64_t pmu_tbl_hash_step(uint64_t h, uint64_t lowered)
+{
+	h = (h ^ lowered) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* The hash of name[0..len); when lowered is not NULL it also receives the
+ * len bytes of the name with ASCII upper case lowered. */
+static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len, char *lowered)
+{
+	size_t i = 0;
+	uint64_t h = 0xcbf29ce484222325ull ^ len, w, l;
+
+	for (; i + 8 <= len; i += 8) {
+		__builtin_memcpy(&w, name + i, 8);
+		l = pmu_tbl_lower64(pmu_tbl_le64(w));
+		h = pmu_tbl_hash_step(h, l);
+		if (lowered) {
+			l = pmu_tbl_le64(l);
+			__builtin_memcpy(lowered + i, &l, 8);
+		}
+	}
+	if (i < len) {
+		w = 0;
+		__builtin_memcpy(&w, name + i, len - i);
+		l = pmu_tbl_lower64(pmu_tbl_le64(w));
+		h = pmu_tbl_hash_step(h, l);
+		if (lowered) {
+			l = pmu_tbl_le64(l);
+			__builtin_memcpy(lowered + i, &l, len - i);
+		}
+	}
+	return h ^ (h >> 32);
+}
+
 static inline uint64_t pmu_tbl_name_hash(const char *name)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		unsigned char c = *p;
-
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c - 'A' + 'a');
-		h ^= c;
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	return pmu_tbl_name_hash_len(name, __builtin_strlen(name), (char *)0);
 }
 
 /* The built-in descriptions (libpmutables). */
