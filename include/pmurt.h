@@ -140,18 +140,30 @@ struct pmurt_event_spec {
 };
 
 /*
- * Parse one event string:
- *   NAME             an event name or alias (any case), a generic event
- *                    ("cycles") or a cache event ("L1-dcache-load-misses")
- *   0xCODE, rCODE    a raw code
- *   TERM,TERM...     field terms named by the description (pmcxsel=0xf4,
- *                    pmc=1,...), "event=" / "config=" for the whole code,
- *                    "config1=" for the threshold compare; also inside
- *                    "cpu/.../"
- * followed by perf's modifiers :u :k :h :p (as perf combines them), or the
- * DTrace cpc form NAME-MODE[-MASK]-COUNT (MODE user|kernel|all, MASK hex,
- * COUNT the sampling period).  Errors name the part that is wrong and
- * suggest the nearest event name.
+ * Parse one event string (at most 1023 characters) into *spec, sized by the
+ * caller (PMURT_OPTS_INIT); on success every field up to spec->sz is
+ * written (branch_sample_type, which no string sets, to 0), on failure none.
+ *   NAME             an event of the description, any case; perf's generic
+ *                    names ("cycles", "cpu-cycles", "branches": type
+ *                    PERF_TYPE_HARDWARE) and cache names
+ *                    ("L1-dcache-load-misses", "l1d-loads": type
+ *                    PERF_TYPE_HW_CACHE, config = cache | op << 8 |
+ *                    result << 16), spelled exactly as perf spells them,
+ *                    come first; code is the raw code they map to
+ *   0xCODE, rCODE    a raw code (hex)
+ *   TERM,TERM...     FIELD=N for the description's fields (decimal or 0x
+ *                    hex, within the field's bits; config1 fields such as
+ *                    thresh_cmp= go to config1), event= / config= for the
+ *                    whole code, config1=, period=, name=, an event name
+ *                    alone (the base code) or a field name alone (=1); also
+ *                    inside perf's PMU wrapper "cpu/TERMS/"
+ * followed by perf's modifiers :u :k :h :I :p (as perf combines them; also
+ * right after "cpu/.../"), or the DTrace cpc form NAME-MODE[-MASK]-COUNT
+ * (MODE user, kernel or all; MASK hex, into config1; COUNT the sampling
+ * period).  Returns 0, -ENOENT (no such event), -EOPNOTSUPP (a generic or
+ * cache event the PMU lacks, a perf modifier pmurt does not model) or
+ * -EINVAL; the message quotes the part of the string that is wrong with its
+ * offset and suggests the nearest name.
  */
 PMURT_API int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				struct pmurt_event_spec *spec, struct pmurt_error *err);

@@ -27,8 +27,10 @@ static const char *const generic_names[] = {
 	[PERF_COUNT_HW_REF_CPU_CYCLES] = "ref-cycles",
 };
 
-static void fill(const struct pmurt_pmu *pmu, struct pmurt_event_spec *spec, uint32_t type,
-		 uint64_t config, uint64_t code, const char *name)
+/* As pmurt_parse_event fills a spec: event_index -1 (no named event),
+ * the name perf would show (the generic or cache name, or the raw code). */
+static void fill(struct pmurt_event_spec *spec, uint32_t type, uint64_t config,
+		 uint64_t code, const char *name)
 {
 	size_t sz = spec->sz;
 	memset(spec, 0, sz < sizeof(*spec) ? sz : sizeof(*spec));
@@ -36,12 +38,9 @@ static void fill(const struct pmurt_pmu *pmu, struct pmurt_event_spec *spec, uin
 	spec->type = type;
 	spec->config = config;
 	spec->code = code;
-	spec->event_index = pmu_model_event_by_code(&pmu->model, code);
+	spec->event_index = -1;
 	if (name)
 		snprintf(spec->name, sizeof(spec->name), "%s", name);
-	else if (spec->event_index >= 0)
-		snprintf(spec->name, sizeof(spec->name), "%s",
-			 pmu->model.events[spec->event_index].name);
 	else
 		snprintf(spec->name, sizeof(spec->name), "0x%llx", (unsigned long long)code);
 }
@@ -56,7 +55,7 @@ static int from_generic(const struct pmurt_pmu *pmu, uint64_t config,
 		if (strcmp(g->name, name) != 0)
 			continue;
 		if (g->state == PMU_MAP_SUPPORTED) {
-			fill(pmu, spec, PERF_TYPE_HARDWARE, config, g->code, name);
+			fill(spec, PERF_TYPE_HARDWARE, config, g->code, name);
 			return 0;
 		}
 		int rc = g->state == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
@@ -81,10 +80,9 @@ static int from_cache(const struct pmurt_pmu *pmu, uint64_t config,
 	}
 	const struct pmu_cache_entry *e = &m->cache[cache][op][res];
 	char name[64];
-	snprintf(name, sizeof(name), "%s-%s-%s", pmu_cache_name((int)cache),
-		 pmu_cache_op_name((int)op), pmu_cache_result_name((int)res));
+	pmurt_cache_name((const int[3]){(int)cache, (int)op, (int)res}, name);
 	if (e->state == PMU_MAP_SUPPORTED) {
-		fill(pmu, spec, PERF_TYPE_HW_CACHE, config, e->code, name);
+		fill(spec, PERF_TYPE_HW_CACHE, config, e->code, name);
 		return 0;
 	}
 	int rc = e->state == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
@@ -102,7 +100,7 @@ int pmurt_event_from_attr(const struct pmurt_pmu *pmu, uint32_t type, uint64_t c
 	}
 	switch (type) {
 	case PERF_TYPE_RAW:
-		fill(pmu, spec, PERF_TYPE_RAW, config, config, NULL);
+		fill(spec, PERF_TYPE_RAW, config, config, NULL);
 		return 0;
 	case PERF_TYPE_HARDWARE:
 		return from_generic(pmu, config, spec, err);

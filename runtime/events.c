@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <strings.h>
 
 #include "internal.h"
@@ -77,43 +78,89 @@ int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 	return -ENOENT;
 }
 
-static size_t distance(const char *a, const char *b)
+/*
+ * Suggestions: the closest candidate by edit distance without case, within
+ * a third of the word's length, plus 2, the first on
+ * a tie.  The distance is cut off at the best so far, so looking through
+ * every event stays cheap on the error path.
+ */
+void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 64;
-	size_t prev[64], cur[64];
+	n->len = len;
+	n->best = len > 63 ? 0 : len / 3 + 2; /* longer words are not compared */
+	for (size_t i = 0; i < len && i < 63; i++)
+		n->word[i] = (char)tolower((unsigned char)word[i]);
+	n->buf[0] = 0;
+}
+
+/* Coverage feedback from the distance loop's comparisons only slows a
+ * fuzzer down (and error messages run it over every event). */
+#if defined(__clang__)
+#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define NO_COVERAGE
+#endif
+
+/* Edit distance between n->word and b, or n->best (the limit) if it is not
+ * below it.  Only the band |i - j| < limit of the table is computed: a cell
+ * outside it is at least the limit, and stands in as the limit. */
+NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const char *b)
+{
+	size_t la = n->len, lb = strlen(b), limit = n->best;
+	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
+		return limit;
+	char lower[64];
+	size_t row[64];
+	for (size_t j = 0; j < lb; j++)
+		lower[j] = (char)tolower((unsigned char)b[j]);
 	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
+		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = strncasecmp(a + i - 1, b + j - 1, 1) != 0;
-			size_t best = prev[j - 1] + cost;
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			cur[j] = best;
+		size_t lo = i >= limit ? i - limit + 1 : 1;
+		size_t hi = i + limit - 1 < lb ? i + limit - 1 : lb;
+		size_t diag = row[lo - 1];
+		row[lo - 1] = lo == 1 ? i : limit;
+		size_t low = row[lo - 1];
+		for (size_t j = lo; j <= hi; j++) {
+			size_t up = row[j];
+			size_t best = diag + (n->word[i - 1] != lower[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+			if (best < low)
+				low = best;
 		}
-		memcpy(prev, cur, (lb + 1) * sizeof(size_t));
+		if (low >= limit)
+			return limit;
 	}
-	return prev[lb];
+	return row[lb] < limit ? row[lb] : limit;
+}
+
+void pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+{
+	if (!cand)
+		return;
+	size_t d = distance_below(n, cand);
+	if (d < n->best) {
+		n->best = d;
+		snprintf(n->buf, sizeof(n->buf), "%s", cand);
+	}
 }
 
 const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name)
 {
-	const struct pmu_model *m = &pmu->model;
-	const char *best = NULL;
-	size_t best_d = strlen(name) / 3 + 2;
-	for (int i = 0; i < m->nevents; i++) {
-		size_t d = distance(name, m->events[i].name);
-		if (d < best_d) {
-			best_d = d;
-			best = m->events[i].name;
-		}
-	}
-	return best;
+	struct pmurt_nearest n;
+	pmurt_nearest_init(&n, name, strlen(name));
+	for (int i = 0; i < pmu->model.nevents; i++)
+		pmurt_nearest_try(&n, pmu->model.events[i].name);
+	/* the suggestion must outlive n: hand back the event's own name */
+	for (int i = 0; n.buf[0] && i < pmu->model.nevents; i++)
+		if (strcmp(pmu->model.events[i].name, n.buf) == 0)
+			return pmu->model.events[i].name;
+	return NULL;
 }
 
 static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info *info)

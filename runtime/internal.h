@@ -43,6 +43,21 @@ PMURT_HIDDEN int pmurt_build_lower_names(struct pmurt_pmu *pmu);
 PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 
+/* "Did you mean" search: the closest candidate by edit distance without case,
+ * closer than a third of the word's length plus 2, the first on a tie. */
+struct pmurt_nearest {
+	char word[64];  /* lower case */
+	size_t len;
+	size_t best;    /* candidates must come closer than this */
+	char buf[64];   /* the best so far, "" if none */
+};
+PMURT_HIDDEN void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len);
+PMURT_HIDDEN void pmurt_nearest_try(struct pmurt_nearest *n, const char *cand);
+
+/* parse.c: perf's name of a cache event ({cache, op, result}),
+ * "L1-dcache-load-misses" (evsel.c __evsel__hw_cache_type_op_res_name). */
+PMURT_HIDDEN void pmurt_cache_name(const int cache[3], char out[64]);
+
 /* Printf into a pmurt_error (first error wins). */
 PMURT_HIDDEN void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

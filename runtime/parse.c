@@ -1,0 +1,1128 @@
+/*
+ * parse.c - pmurt_parse_event: one parser for the event strings profilers
+ * write, resolved against the description alone.  Event names, field names
+ * and the generic and cache maps come from struct pmu_model; only perf's ABI
+ * (type numbers, the generic and cache spellings and encodings) and the
+ * DTrace cpc probe-name syntax are written down here.
+ *
+ * Forms (one event per string; offsets in messages are 0-based bytes):
+ *   NAME[:MODS]                 a named event (any case), a perf generic
+ *                               event ("cycles") or cache event
+ *                               ("L1-dcache-load-misses")
+ *   0xHEX[:MODS]  rHEX[:MODS]   a raw code
+ *   TERM,TERM...[:MODS]         terms: FIELD=N, event=N, config=N,
+ *                               config1=N, period=N, name=S, an event name
+ *                               (the base code), a field name (=1)
+ *   PMU/TERM,.../[MODS|:MODS]   the same terms in perf's PMU wrapper
+ *   NAME-MODE[-MASK]-COUNT      a DTrace cpc probe name
+ *
+ * The common path allocates nothing: parts of the string are (offset,
+ * length) spans, and names are copied into bounded stack buffers for the
+ * NUL-terminated look-ups.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PARSE_MAX_LEN 1023  /* longest event string */
+#define NAME_MAX_LEN 255    /* longest name looked up */
+#define QUOTE_MAX 60        /* longest quoted part in a message */
+
+/* The spec fields every caller's struct holds (sz through name). */
+#define SPEC_MIN_SZ (offsetof(struct pmurt_event_spec, name) + \
+		     sizeof(((struct pmurt_event_spec *)0)->name))
+
+/* A part of the string being parsed. */
+struct span {
+	size_t off, len;
+};
+
+struct pctx {
+	const struct pmurt_pmu *pmu;
+	const char *s;   /* the whole string */
+	size_t len;
+	struct pmurt_error *err;
+	struct pmurt_event_spec out;
+};
+
+/* --- perf's names ---------------------------------------------------------
+ * tools/perf/util/parse-events.c event_symbols_hw[]: each PERF_COUNT_HW_*
+ * event's symbol and alias. */
+static const struct {
+	const char *symbol, *alias;
+} perf_hw[] = {
+	[PERF_COUNT_HW_CPU_CYCLES] = {"cpu-cycles", "cycles"},
+	[PERF_COUNT_HW_INSTRUCTIONS] = {"instructions", NULL},
+	[PERF_COUNT_HW_CACHE_REFERENCES] = {"cache-references", NULL},
+	[PERF_COUNT_HW_CACHE_MISSES] = {"cache-misses", NULL},
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = {"branch-instructions", "branches"},
+	[PERF_COUNT_HW_BRANCH_MISSES] = {"branch-misses", NULL},
+	[PERF_COUNT_HW_BUS_CYCLES] = {"bus-cycles", NULL},
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = {"stalled-cycles-frontend", "idle-cycles-frontend"},
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = {"stalled-cycles-backend", "idle-cycles-backend"},
+	[PERF_COUNT_HW_REF_CPU_CYCLES] = {"ref-cycles", NULL},
+};
+#define NPERF_HW ((int)(sizeof(perf_hw) / sizeof(perf_hw[0])))
+
+/* tools/perf/util/evsel.c evsel__hw_cache, evsel__hw_cache_op,
+ * evsel__hw_cache_result: PERF_COUNT_HW_CACHE_* order (the model's
+ * PMU_CACHE_*, PMU_OP_*, PMU_RESULT_* follow it), the first entry canonical. */
+_Static_assert((int)PMU_CACHE_NODE == (int)PERF_COUNT_HW_CACHE_NODE &&
+	       (int)PMU_OP_PREFETCH == (int)PERF_COUNT_HW_CACHE_OP_PREFETCH &&
+	       (int)PMU_RESULT_MISS == (int)PERF_COUNT_HW_CACHE_RESULT_MISS,
+	       "the model's cache indices are perf's");
+#define CACHE_ALIASES 5
+typedef const char *const alias_row[CACHE_ALIASES];
+
+static alias_row hw_cache[PMU_CACHE_NTYPES] = {
+	{"L1-dcache", "l1-d", "l1d", "L1-data"},
+	{"L1-icache", "l1-i", "l1i", "L1-instruction"},
+	{"LLC", "L2"},
+	{"dTLB", "d-tlb", "Data-TLB"},
+	{"iTLB", "i-tlb", "Instruction-TLB"},
+	{"branch", "branches", "bpu", "btb", "bpc"},
+	{"node"},
+};
+/* The first letters of hw_cache's names: a quick "not a cache name". */
+#define CACHE_FIRST_LETTERS "LldDiIbn"
+static alias_row hw_cache_op[PMU_OP_NTYPES] = {
+	{"load", "loads", "read"},
+	{"store", "stores", "write"},
+	{"prefetch", "prefetches", "speculative-read", "speculative-load"},
+};
+static alias_row hw_cache_result[PMU_RESULT_NTYPES] = {
+	{"refs", "Reference", "ops", "access"},
+	{"misses", "miss"},
+};
+/* evsel.c evsel__hw_cache_stat: the ops perf accepts per cache (bit = op);
+ * L1I read and prefetch only, ITLB and BPU read only. */
+static const unsigned hw_cache_ops_valid[PMU_CACHE_NTYPES] = {7, 5, 7, 7, 1, 1, 7};
+
+/* --- messages -------------------------------------------------------------- */
+
+static const char *pmu_label(const struct pctx *c)
+{
+	return c->pmu->model.name ? c->pmu->model.name : "this PMU";
+}
+
+/* A part of the string for a message: bounded, non-printing bytes as '?'. */
+static const char *quote(const struct pctx *c, struct span sp, char buf[QUOTE_MAX + 4])
+{
+	size_t n = sp.len < QUOTE_MAX ? sp.len : QUOTE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)c->s[sp.off + i];
+		buf[i] = isprint(ch) ? (char)ch : '?';
+	}
+	if (n < sp.len)
+		memcpy(buf + n, "...", 3), n += 3;
+	buf[n] = 0;
+	return buf;
+}
+
+static int fail(struct pctx *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pctx *c, int code, const char *fmt, ...)
+{
+	char msg[sizeof(c->err->message)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pmurt_set_error(c->err, code, "%s", msg);
+	return code;
+}
+
+/* ", did you mean" text for a message ("" when nothing is close). */
+static const char *did_you_mean(const struct pmurt_nearest *n, char *out, size_t len)
+{
+	if (n->buf[0])
+		snprintf(out, len, "; did you mean '%s'?", n->buf);
+	else
+		out[0] = 0;
+	return out;
+}
+
+/* --- numbers --------------------------------------------------------------- */
+
+static int hex_digit(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch = tolower(ch);
+	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* Hex digits (no prefix): 0, -EINVAL (empty, not hex) or -ERANGE (> 64 bits). */
+static int parse_hex(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int d = hex_digit((unsigned char)p[i]);
+		if (d < 0)
+			return -EINVAL;
+		if (x >> 60)
+			return -ERANGE;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_dec(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -EINVAL;
+		unsigned d = (unsigned)(p[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+static bool has_hex_prefix(const char *p, size_t n)
+{
+	return n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
+/* A term value: decimal or 0x hex. */
+static int parse_number(const char *p, size_t n, uint64_t *v)
+{
+	return has_hex_prefix(p, n) ? parse_hex(p + 2, n - 2, v) : parse_dec(p, n, v);
+}
+
+static bool all_digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return n > 0;
+}
+
+static bool all_hex(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (hex_digit((unsigned char)p[i]) < 0)
+			return false;
+	return n > 0;
+}
+
+/* --- names ----------------------------------------------------------------- */
+
+/* Why a name did not resolve (0: it did). */
+enum resolve_fail {
+	RF_NOT_MINE = -1,    /* internal: not this kind of name */
+	RF_OK = 0,
+	RF_NOTFOUND,
+	RF_BADHEX,
+	RF_BIG,
+	RF_GENERIC,          /* map state says unsupported/invalid */
+	RF_CACHE_PERF,       /* perf refuses the op for the cache */
+	RF_CACHE,            /* map state says unsupported/invalid */
+	RF_NO_CACHE_MAP,
+};
+
+struct resolved {
+	uint32_t type;
+	uint64_t config, code;
+	int event_index;
+	bool legacy;               /* a generic or cache event */
+	enum pmu_map_state state;  /* RF_GENERIC, RF_CACHE */
+	int cache[3];              /* type, op, result */
+	char name[64];
+};
+
+static void copy_name(char dst[64], const char *src, size_t n)
+{
+	if (n > 63)
+		n = 63;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* "0x" and the code in lower-case hex (printf's %#lx, without printf). */
+static void hex_name(char out[64], uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	out[0] = '0', out[1] = 'x';
+	for (int i = 0; i < n; i++)
+		out[2 + i] = digits[n - 1 - i];
+	out[2 + n] = 0;
+}
+
+static void set_raw(struct resolved *r, uint64_t code)
+{
+	*r = (struct resolved){.type = PERF_TYPE_RAW, .config = code, .code = code,
+			       .event_index = -1};
+	hex_name(r->name, code);
+}
+
+static int resolve_hex_code(const char *digits, size_t n, struct resolved *r)
+{
+	uint64_t v;
+	int rc = parse_hex(digits, n, &v);
+	if (rc == -ERANGE)
+		return RF_BIG;
+	if (rc)
+		return RF_BADHEX;
+	set_raw(r, v);
+	return RF_OK;
+}
+
+static bool perf_hw_is(int id, const char *name)
+{
+	const char *sym = perf_hw[id].symbol, *alias = perf_hw[id].alias;
+	return (sym[0] == name[0] && strcmp(name, sym) == 0) ||
+	       (alias && alias[0] == name[0] && strcmp(name, alias) == 0);
+}
+
+/* perf's generic hardware names, spelled exactly (perf's lexer is
+ * case-sensitive for them), through the description's generic map. */
+static int resolve_generic(const struct pmu_model *m, const char *name, struct resolved *r)
+{
+	int id = 0;
+	while (id < NPERF_HW && !perf_hw_is(id, name))
+		id++;
+	if (id == NPERF_HW)
+		return RF_NOT_MINE;
+	*r = (struct resolved){.type = PERF_TYPE_HARDWARE, .config = (uint64_t)id,
+			       .event_index = -1, .legacy = true,
+			       .state = PMU_MAP_UNSUPPORTED};
+	for (int i = 0; i < m->ngeneric; i++) {
+		const struct pmu_generic *g = &m->generic[i];
+		if (!g->name || !perf_hw_is(id, g->name))
+			continue;
+		copy_name(r->name, g->name, strlen(g->name));
+		r->state = g->state;
+		if (g->state != PMU_MAP_SUPPORTED)
+			return RF_GENERIC;
+		r->code = g->code;
+		return RF_OK;
+	}
+	copy_name(r->name, perf_hw[id].symbol, strlen(perf_hw[id].symbol));
+	return RF_GENERIC; /* the description maps no such generic event */
+}
+
+/* The row of the longest alias that s starts with, followed by '-' or the
+ * end (perf's lexer tokens, exact case); -1 if none. */
+static int cache_token(const char *s, alias_row *rows, int nrows, size_t *len)
+{
+	int row = -1;
+	size_t best = 0;
+	for (int i = 0; i < nrows; i++)
+		for (int j = 0; j < CACHE_ALIASES && rows[i][j]; j++) {
+			if (rows[i][j][0] != s[0])
+				continue;
+			size_t n = strlen(rows[i][j]);
+			if (n > best && strncmp(s, rows[i][j], n) == 0 &&
+			    (s[n] == 0 || s[n] == '-')) {
+				best = n;
+				row = i;
+			}
+		}
+	*len = best;
+	return row;
+}
+
+/* One op-or-result word of a cache name: kind 0 op, 1 result. */
+static int cache_word(const char *s, int *kind, size_t *len)
+{
+	size_t lop, lres;
+	int op = cache_token(s, hw_cache_op, PMU_OP_NTYPES, &lop);
+	int res = cache_token(s, hw_cache_result, PMU_RESULT_NTYPES, &lres);
+	if (op >= 0 && lop >= lres) {
+		*kind = 0, *len = lop;
+		return op;
+	}
+	*kind = 1, *len = lres;
+	return res;
+}
+
+/*
+ * perf's legacy cache names.  The lexer (tools/perf/util/parse-events.l
+ * lc_type, lc_op_result) takes TYPE, TYPE-W or TYPE-W-W, words spelled
+ * exactly; parse_events__decode_legacy_cache() (parse-events.c) then reads
+ * the first word as an op, else a result, and the second as whichever is
+ * still missing, so the first op and the first result count and a second
+ * word of a kind already given is ignored, as in perf
+ * ("L1-dcache-load-store" is L1-dcache-loads).  The op defaults to read,
+ * the result to access; an op evsel__is_cache_op_valid() refuses is an
+ * error.
+ */
+static int decode_cache(const char *name, int cache[3])
+{
+	size_t n;
+	if (!name[0] || !strchr(CACHE_FIRST_LETTERS, name[0]))
+		return RF_NOT_MINE;
+	int type = cache_token(name, hw_cache, PMU_CACHE_NTYPES, &n);
+	if (type < 0)
+		return RF_NOT_MINE;
+	int word[2], kind[2], nwords = 0;
+	const char *p = name + n;
+	while (*p && nwords < 2) {
+		word[nwords] = cache_word(p + 1, &kind[nwords], &n);
+		if (word[nwords] < 0)
+			return RF_NOT_MINE;
+		p += n + 1;
+		nwords++;
+	}
+	if (*p)
+		return RF_NOT_MINE;
+	int op = -1, res = -1;
+	for (int i = 0; i < nwords; i++) {
+		if (kind[i] == 0 && op < 0)
+			op = word[i];
+		else if (kind[i] == 1 && res < 0)
+			res = word[i];
+	}
+	if (op >= 0 && !(hw_cache_ops_valid[type] >> op & 1)) {
+		cache[0] = type, cache[1] = op, cache[2] = 0;
+		return RF_CACHE_PERF;
+	}
+	cache[0] = type;
+	cache[1] = op < 0 ? PMU_OP_READ : op;
+	cache[2] = res < 0 ? PMU_RESULT_ACCESS : res;
+	return RF_OK;
+}
+
+/* Appends word to out[*n] (the names here are far shorter than 64). */
+static void append(char out[64], size_t *n, const char *word)
+{
+	while (*word && *n < 63)
+		out[(*n)++] = *word++;
+	out[*n] = 0;
+}
+
+/* perf's name for a cache event (evsel.c __evsel__hw_cache_type_op_res_name):
+ * "L1-dcache-load-misses", or with the access result "L1-dcache-loads". */
+void pmurt_cache_name(const int cache[3], char out[64])
+{
+	size_t n = 0;
+	append(out, &n, hw_cache[cache[0]][0]);
+	append(out, &n, "-");
+	append(out, &n, hw_cache_op[cache[1]][cache[2] ? 0 : 1]);
+	if (cache[2]) {
+		append(out, &n, "-");
+		append(out, &n, hw_cache_result[cache[2]][0]);
+	}
+}
+
+/* A cache name through the description's cache map, as hw_perf_cache_event()
+ * (core-book3s.c) reads the kernel's table: no table -EINVAL, 0 -EOPNOTSUPP,
+ * -1 -EINVAL. */
+static int resolve_cache(const struct pmu_model *m, const char *name, struct resolved *r)
+{
+	int cache[3];
+	int rc = decode_cache(name, cache);
+	if (rc == RF_NOT_MINE)
+		return rc;
+	*r = (struct resolved){.type = PERF_TYPE_HW_CACHE, .event_index = -1, .legacy = true};
+	memcpy(r->cache, cache, sizeof(cache));
+	if (rc != RF_OK)
+		return rc;
+	r->config = (uint64_t)cache[0] | (uint64_t)cache[1] << 8 | (uint64_t)cache[2] << 16;
+	pmurt_cache_name(cache, r->name);
+	if (!m->has_cache_map)
+		return RF_NO_CACHE_MAP;
+	const struct pmu_cache_entry *e = &m->cache[cache[0]][cache[1]][cache[2]];
+	r->state = e->state;
+	if (e->state != PMU_MAP_SUPPORTED)
+		return RF_CACHE;
+	r->code = e->code;
+	return RF_OK;
+}
+
+static int resolve_event(const struct pmurt_pmu *pmu, const char *name, struct resolved *r)
+{
+	int i = pmurt_lookup_name(pmu, name);
+	if (i < 0)
+		return RF_NOT_MINE;
+	const struct pmu_event *e = &pmu->model.events[i];
+	*r = (struct resolved){.type = PERF_TYPE_RAW, .config = e->code, .code = e->code,
+			       .event_index = i};
+	copy_name(r->name, e->name, strlen(e->name));
+	return RF_OK;
+}
+
+/*
+ * A name: 0xHEX, a perf generic name, a perf cache name, an event of the
+ * description, rHEX (perf's raw syntax; after the event names, so that no
+ * event name made of r and hex digits is hidden).  Generic and cache names
+ * come before the description's events, as perf reads a bare "cycles" or
+ * "branch-misses" as PERF_TYPE_HARDWARE; the PMU's own event of that name is
+ * "cpu/branch-misses/" or any other case ("BRANCH-MISSES").
+ */
+static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
+{
+	char buf[NAME_MAX_LEN + 1];
+	if (sp.len > NAME_MAX_LEN)
+		return RF_NOTFOUND;
+	memcpy(buf, c->s + sp.off, sp.len);
+	buf[sp.len] = 0;
+	if (has_hex_prefix(buf, sp.len))
+		return resolve_hex_code(buf + 2, sp.len - 2, r);
+	int rc = resolve_generic(&c->pmu->model, buf, r);
+	if (rc == RF_NOT_MINE)
+		rc = resolve_cache(&c->pmu->model, buf, r);
+	if (rc == RF_NOT_MINE)
+		rc = resolve_event(c->pmu, buf, r);
+	if (rc == RF_NOT_MINE && buf[0] == 'r' && all_hex(buf + 1, sp.len - 1))
+		rc = resolve_hex_code(buf + 1, sp.len - 1, r);
+	return rc == RF_NOT_MINE ? RF_NOTFOUND : rc;
+}
+
+/* The description's events, as pmurt_nearest_name() picks them (the same
+ * threshold, distance and order) but cut off early. */
+static void nearest_events(const struct pctx *c, struct pmurt_nearest *n)
+{
+	const struct pmu_model *m = &c->pmu->model;
+	for (int i = 0; i < m->nevents; i++)
+		pmurt_nearest_try(n, m->events[i].name);
+}
+
+/* Suggestions for an unknown name: the description's events and the
+ * generic and cache names it supports. */
+static void suggest_name(const struct pctx *c, struct pmurt_nearest *n)
+{
+	const struct pmu_model *m = &c->pmu->model;
+	nearest_events(c, n);
+	for (int i = 0; i < m->ngeneric; i++)
+		if (m->generic[i].state == PMU_MAP_SUPPORTED)
+			pmurt_nearest_try(n, m->generic[i].name);
+	if (!m->has_cache_map)
+		return;
+	for (int t = 0; t < PMU_CACHE_NTYPES; t++)
+		for (int o = 0; o < PMU_OP_NTYPES; o++)
+			for (int res = 0; res < PMU_RESULT_NTYPES; res++) {
+				int cache[3] = {t, o, res};
+				char name[64];
+				if (m->cache[t][o][res].state != PMU_MAP_SUPPORTED ||
+				    !(hw_cache_ops_valid[t] >> o & 1))
+					continue;
+				pmurt_cache_name(cache, name);
+				pmurt_nearest_try(n, name);
+			}
+}
+
+static int map_state_errno(enum pmu_map_state s)
+{
+	return s == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
+}
+
+/* Unknown name sp; whole: the cpc probe name it begins, or len 0. */
+static int report_unknown(struct pctx *c, struct span sp, struct span whole)
+{
+	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96];
+	struct pmurt_nearest n;
+	pmurt_nearest_init(&n, c->s + sp.off, sp.len);
+	suggest_name(c, &n);
+	in[0] = 0;
+	if (whole.len)
+		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
+	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s", quote(c, sp, q), sp.off,
+		    in, did_you_mean(&n, hint, sizeof(hint)));
+}
+
+static int report_cache(struct pctx *c, struct span sp, const struct resolved *r, int why)
+{
+	char q[QUOTE_MAX + 4];
+	const char *what = quote(c, sp, q);
+	const char *cache = hw_cache[r->cache[0]][0];
+	if (why == RF_CACHE_PERF)
+		return fail(c, -EINVAL, "cache event '%s' at offset %zu: perf accepts no %s "
+			    "operation on %s", what, sp.off, hw_cache_op[r->cache[1]][0], cache);
+	if (why == RF_NO_CACHE_MAP)
+		return fail(c, -EINVAL, "cache event '%s' at offset %zu: %s has no cache event map",
+			    what, sp.off, pmu_label(c));
+	return fail(c, map_state_errno(r->state), "cache event '%s' at offset %zu (%s %s %s) %s %s",
+		    what, sp.off, cache, pmu_cache_op_name(r->cache[1]),
+		    pmu_cache_result_name(r->cache[2]),
+		    r->state == PMU_MAP_INVALID ? "is invalid on" : "is not supported by",
+		    pmu_label(c));
+}
+
+/* The message for a name resolve() refused. */
+static int report_resolve(struct pctx *c, struct span sp, const struct resolved *r, int why)
+{
+	char q[QUOTE_MAX + 4];
+	switch (why) {
+	case RF_BADHEX:
+		return fail(c, -EINVAL, "bad hexadecimal code '%s' at offset %zu", quote(c, sp, q),
+			    sp.off);
+	case RF_BIG:
+		return fail(c, -EINVAL, "code '%s' at offset %zu is larger than 64 bits",
+			    quote(c, sp, q), sp.off);
+	case RF_GENERIC:
+		return fail(c, map_state_errno(r->state), "generic event '%s' at offset %zu %s %s",
+			    quote(c, sp, q), sp.off,
+			    r->state == PMU_MAP_INVALID ? "is invalid on" : "is not supported by",
+			    pmu_label(c));
+	case RF_CACHE_PERF:
+	case RF_CACHE:
+	case RF_NO_CACHE_MAP:
+		return report_cache(c, sp, r, why);
+	default:
+		return report_unknown(c, sp, (struct span){0, 0});
+	}
+}
+
+static void take_resolved(struct pctx *c, const struct resolved *r)
+{
+	c->out.type = r->type;
+	c->out.config = r->config;
+	c->out.code = r->code;
+	c->out.event_index = r->event_index;
+	memcpy(c->out.name, r->name, sizeof(c->out.name));
+}
+
+/* --- modifiers ------------------------------------------------------------- */
+
+/* perf's modifier letters and their names in perf's messages
+ * (parse-events.l modifiers(), struct parse_events_modifier). */
+static const char *perf_modifier_name(char ch)
+{
+	switch (ch) {
+	case 'u': return "user";
+	case 'k': return "kernel";
+	case 'h': return "hypervisor";
+	case 'I': return "non_idle";
+	case 'G': return "guest";
+	case 'H': return "host";
+	case 'P': return "precise_max";
+	case 'S': return "sample_read";
+	case 'D': return "pinned";
+	case 'W': return "weak";
+	case 'e': return "exclusive";
+	case 'b': return "bpf";
+	default: return NULL;
+	}
+}
+
+/*
+ * perf's event modifiers.  The exclude bits follow get_event_modifier()
+ * (tools/perf/util/parse-events.c, e.g. v4.18; parse_events__modifier_list()
+ * since v6.10): the first of u, k, h sets exclude_user, exclude_kernel and
+ * exclude_hv, and each of them clears its own, so ":u" excludes kernel and
+ * hv, ":uk" hv only, ":ukh" nothing.  'I' sets exclude_idle; each 'p' adds
+ * one to precise_ip, at most 3.  A repeated letter other than 'p' is an
+ * error, as in perf's lexer (parse-events.l modifiers(), "Duplicate
+ * modifier").  perf's other letters (G H P S D W e b) set what
+ * pmurt_event_spec does not describe and are refused.
+ */
+static int parse_modifiers(struct pctx *c, struct span sp)
+{
+	unsigned seen = 0;  /* bit per letter of "ukhI" */
+	int precise = 0;
+	if (!sp.len)
+		return fail(c, -EINVAL, "empty modifier list at offset %zu", sp.off);
+	for (size_t i = 0; i < sp.len; i++) {
+		char ch = c->s[sp.off + i];
+		size_t at = sp.off + i;
+		const char *letter = ch ? strchr("ukhI", ch) : NULL;
+		if (ch == 'p') {
+			if (++precise > 3)
+				return fail(c, -EINVAL, "maximum precise value is 3 (the 'p' at offset %zu)",
+					    at);
+		} else if (letter) {
+			unsigned bit = 1u << (letter - "ukhI");
+			if (seen & bit)
+				return fail(c, -EINVAL, "duplicate modifier '%c' (%s) at offset %zu", ch,
+					    perf_modifier_name(ch), at);
+			seen |= bit;
+		} else if (perf_modifier_name(ch)) {
+			return fail(c, -EOPNOTSUPP, "perf modifier '%c' (%s) at offset %zu is not "
+				    "supported (only u, k, h, I and p)", ch, perf_modifier_name(ch), at);
+		} else {
+			char q[QUOTE_MAX + 4];
+			return fail(c, -EINVAL, "unknown modifier '%s' at offset %zu",
+				    quote(c, (struct span){at, 1}, q), at);
+		}
+	}
+	unsigned ex = 0;
+	if (seen & 7u) {
+		ex = PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV;
+		if (seen & 1u)
+			ex &= ~PMURT_EXCLUDE_USER;
+		if (seen & 2u)
+			ex &= ~PMURT_EXCLUDE_KERNEL;
+		if (seen & 4u)
+			ex &= ~PMURT_EXCLUDE_HV;
+	}
+	if (seen & 8u)
+		ex |= PMURT_EXCLUDE_IDLE;
+	c->out.exclude = ex;
+	c->out.precise = precise;
+	return 0;
+}
+
+/* --- terms ----------------------------------------------------------------- */
+
+/* What a term list has said so far. */
+struct terms {
+	uint64_t base[2];           /* config, config1 from event=/config=/config1=/a name */
+	uint64_t set[2], val[2];    /* field bits given, per source */
+	bool have_code;             /* something named the event code */
+	bool code_terms;            /* a term that changes config or config1 */
+	int alias;                  /* the event named in the list, or -1 */
+	struct span alias_at;
+	bool have_legacy;           /* a generic or cache event named */
+	struct resolved legacy;
+	uint64_t period;
+	struct span name;           /* name=, len 0 if none */
+};
+
+static const char *const term_keywords[] = {"event", "config", "config1", "period", "name"};
+#define NKEYWORDS ((int)(sizeof(term_keywords) / sizeof(term_keywords[0])))
+
+static bool span_is(const struct pctx *c, struct span sp, const char *word)
+{
+	const char *p = c->s + sp.off;
+	return sp.len && word[0] == p[0] && strncmp(word, p, sp.len) == 0 && !word[sp.len];
+}
+
+static int find_field(const struct pctx *c, struct span key)
+{
+	const struct pmu_model *m = &c->pmu->model;
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].name && span_is(c, key, m->fields[i].name))
+			return i;
+	return -1;
+}
+
+static void set_field(struct terms *t, const struct pmu_field *f, uint64_t v)
+{
+	int src = f->source == PMU_SRC_CONFIG1;
+	uint64_t mask = pmu_bits_mask(f->lo, f->hi);
+	t->set[src] |= mask;
+	t->val[src] = (t->val[src] & ~mask) | ((v << f->lo) & mask);
+	t->have_code |= !src;
+	t->code_terms = true;
+}
+
+static uint64_t field_max(const struct pmu_field *f)
+{
+	return pmu_bits_mask(f->lo, f->hi) >> f->lo;
+}
+
+static int unknown_term(struct pctx *c, struct span key, bool valueless)
+{
+	const struct pmu_model *m = &c->pmu->model;
+	char q[QUOTE_MAX + 4], hint[96];
+	struct pmurt_nearest n;
+	pmurt_nearest_init(&n, c->s + key.off, key.len);
+	for (int i = 0; i < m->nfields; i++)
+		pmurt_nearest_try(&n, m->fields[i].name);
+	for (int i = 0; i < NKEYWORDS && !valueless; i++)
+		pmurt_nearest_try(&n, term_keywords[i]);
+	if (valueless)
+		nearest_events(c, &n);
+	return fail(c, valueless ? -ENOENT : -EINVAL, "unknown %s '%s' at offset %zu%s",
+		    valueless ? "event or term" : "term", quote(c, key, q), key.off,
+		    did_you_mean(&n, hint, sizeof(hint)));
+}
+
+/* A term without '=': an event of the description (the base code, perf's
+ * PMU event alias), a field set to 1, or a generic or cache event alone. */
+static int term_flag(struct pctx *c, struct terms *t, struct span key)
+{
+	char buf[NAME_MAX_LEN + 1], q[QUOTE_MAX + 4];
+	struct resolved r;
+	if (key.len <= NAME_MAX_LEN) {
+		memcpy(buf, c->s + key.off, key.len);
+		buf[key.len] = 0;
+		if (resolve_event(c->pmu, buf, &r) == RF_OK) {
+			if (t->alias >= 0 || t->have_legacy)
+				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
+					    quote(c, key, q), key.off);
+			t->alias = r.event_index;
+			t->alias_at = key;
+			t->base[0] = r.code;
+			t->have_code = true;
+			return 0;
+		}
+	}
+	int f = find_field(c, key);
+	if (f >= 0) {
+		set_field(t, &c->pmu->model.fields[f], 1);
+		return 0;
+	}
+	if (key.len <= NAME_MAX_LEN) {
+		int rc = resolve_generic(&c->pmu->model, buf, &r);
+		if (rc == RF_NOT_MINE)
+			rc = resolve_cache(&c->pmu->model, buf, &r);
+		if (rc > 0)
+			return report_resolve(c, key, &r, rc);
+		if (rc == RF_OK) {
+			if (t->alias >= 0 || t->have_legacy)
+				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
+					    quote(c, key, q), key.off);
+			t->have_legacy = true;
+			t->legacy = r;
+			return 0;
+		}
+	}
+	return unknown_term(c, key, true);
+}
+
+static int term_name(struct pctx *c, struct terms *t, struct span key, struct span val)
+{
+	char q[QUOTE_MAX + 4];
+	bool ok = val.len > 0 && val.len < 64;
+	for (size_t i = 0; ok && i < val.len; i++) {
+		unsigned char ch = (unsigned char)c->s[val.off + i];
+		ok = isgraph(ch) && ch != ',' && ch != '/' && ch != '=';
+	}
+	if (!ok)
+		return fail(c, -EINVAL, "bad value '%s' for '%.*s' at offset %zu (1 to 63 "
+			    "printing characters)", quote(c, val, q), (int)key.len, c->s + key.off,
+			    val.off);
+	t->name = val;
+	return 0;
+}
+
+/* KEY=VALUE with a numeric value. */
+static int term_value(struct pctx *c, struct terms *t, struct span key, struct span val)
+{
+	char q[QUOTE_MAX + 4];
+	uint64_t v;
+	int f = -1;
+	bool keyword = span_is(c, key, "event") || span_is(c, key, "config") ||
+		       span_is(c, key, "config1") || span_is(c, key, "period");
+	if (!keyword && (f = find_field(c, key)) < 0)
+		return unknown_term(c, key, false);
+	int rc = parse_number(c->s + val.off, val.len, &v);
+	if (rc == -ERANGE)
+		return fail(c, -EINVAL, "value '%s' for '%.*s' at offset %zu is larger than 64 bits",
+			    quote(c, val, q), (int)key.len, c->s + key.off, val.off);
+	if (rc)
+		return fail(c, -EINVAL, "bad value '%s' for '%.*s' at offset %zu (decimal or 0x hex)",
+			    quote(c, val, q), (int)key.len, c->s + key.off, val.off);
+	if (f >= 0) {
+		const struct pmu_field *fd = &c->pmu->model.fields[f];
+		if (v > field_max(fd))
+			return fail(c, -EINVAL, "value '%s' for '%s' at offset %zu does not fit its %u "
+				    "bits (at most 0x%" PRIx64 ")", quote(c, val, q), fd->name, val.off,
+				    fd->hi - fd->lo + 1, field_max(fd));
+		set_field(t, fd, v);
+	} else if (span_is(c, key, "period")) {
+		t->period = v;
+	} else if (span_is(c, key, "config1")) {
+		t->base[1] = v;
+		t->code_terms = true;
+	} else {
+		t->base[0] = v;
+		t->have_code = t->code_terms = true;
+	}
+	return 0;
+}
+
+static int parse_term(struct pctx *c, struct terms *t, struct span term)
+{
+	if (!term.len)
+		return fail(c, -EINVAL, "empty term at offset %zu", term.off);
+	const char *eq = memchr(c->s + term.off, '=', term.len);
+	if (!eq)
+		return term_flag(c, t, term);
+	struct span key = {term.off, (size_t)(eq - c->s) - term.off};
+	struct span val = {key.off + key.len + 1, term.len - key.len - 1};
+	if (!key.len)
+		return fail(c, -EINVAL, "term at offset %zu has no name", term.off);
+	if (!val.len)
+		return fail(c, -EINVAL, "term '%.*s' at offset %zu has no value", (int)key.len,
+			    c->s + key.off, key.off);
+	if (span_is(c, key, "name"))
+		return term_name(c, t, key, val);
+	return term_value(c, t, key, val);
+}
+
+/* The spec a term list describes. */
+static int finish_terms(struct pctx *c, struct terms *t, struct span sp)
+{
+	char q[QUOTE_MAX + 4];
+	if (t->have_legacy) {
+		if (t->code_terms)
+			return fail(c, -EINVAL, "terms in '%s' at offset %zu change the code of %s "
+				    "event '%s'", quote(c, sp, q), sp.off,
+				    t->legacy.type == PERF_TYPE_HARDWARE ? "generic" : "cache",
+				    t->legacy.name);
+		take_resolved(c, &t->legacy);
+	} else {
+		if (!t->have_code)
+			return fail(c, -EINVAL, "terms '%s' at offset %zu name no event (give an event "
+				    "name, event=, config= or a field)", quote(c, sp, q), sp.off);
+		uint64_t code = (t->base[0] & ~t->set[0]) | t->val[0];
+		struct resolved r;
+		set_raw(&r, code);
+		if (t->alias >= 0 && code == c->pmu->model.events[t->alias].code) {
+			const char *n = c->pmu->model.events[t->alias].name;
+			r.event_index = t->alias;
+			copy_name(r.name, n, strlen(n));
+		}
+		take_resolved(c, &r);
+		c->out.config1 = (t->base[1] & ~t->set[1]) | t->val[1];
+	}
+	c->out.sample_period = t->period;
+	if (t->name.len)
+		copy_name(c->out.name, c->s + t->name.off, t->name.len);
+	return 0;
+}
+
+/* TERM,TERM,...: perf's terms (tools/perf/util/parse-events.y event_config)
+ * with the description's field names; field terms win over event=/config=
+ * whatever their order, as perf applies format terms after config terms. */
+static int parse_terms(struct pctx *c, struct span sp)
+{
+	struct terms t = {.alias = -1};
+	if (!sp.len)
+		return fail(c, -EINVAL, "empty term list at offset %zu", sp.off);
+	size_t start = sp.off, end = sp.off + sp.len;
+	while (start <= end) {
+		const char *comma = memchr(c->s + start, ',', end - start);
+		size_t stop = comma ? (size_t)(comma - c->s) : end;
+		int rc = parse_term(c, &t, (struct span){start, stop - start});
+		if (rc)
+			return rc;
+		start = stop + 1;
+	}
+	return finish_terms(c, &t, sp);
+}
+
+/* --- the DTrace cpc form --------------------------------------------------- */
+
+#define NOT_CPC 1
+
+/* MODE of a cpc probe name, as Oracle Linux DTrace's decode_mode()
+ * (libdtrace/dt_prov_cpc.c) sets perf_event_attr: user -> exclude_kernel,
+ * kernel -> exclude_user, all -> neither (exclude_hv is left alone). */
+static int cpc_mode(const struct pctx *c, struct span sp, unsigned *exclude)
+{
+	if (span_is(c, sp, "user"))
+		*exclude = PMURT_EXCLUDE_KERNEL;
+	else if (span_is(c, sp, "kernel"))
+		*exclude = PMURT_EXCLUDE_USER;
+	else if (span_is(c, sp, "all"))
+		*exclude = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/* The last '-' in [off, end), or SIZE_MAX. */
+static size_t last_dash(const struct pctx *c, size_t off, size_t end)
+{
+	while (end > off)
+		if (c->s[--end] == '-')
+			return end;
+	return SIZE_MAX;
+}
+
+struct cpc_parts {
+	struct span prefix, mode, mask, count;
+	bool has_mask;
+};
+
+/* Splits NAME-MODE[-MASK]-COUNT from the right; -1 if the shape differs,
+ * 1 if only MODE is wrong (parts->mode holds the word, prefix before it). */
+static int cpc_split(const struct pctx *c, struct span body, struct cpc_parts *p)
+{
+	size_t end = body.off + body.len;
+	unsigned ex;
+	size_t d3 = last_dash(c, body.off, end);
+	if (d3 == SIZE_MAX || !all_digits(c->s + d3 + 1, end - d3 - 1))
+		return -1;
+	p->count = (struct span){d3 + 1, end - d3 - 1};
+	size_t d2 = last_dash(c, body.off, d3);
+	if (d2 == SIZE_MAX || d2 == body.off)
+		return -1;
+	struct span w2 = {d2 + 1, d3 - d2 - 1};
+	p->has_mask = false;
+	p->mode = w2;
+	p->prefix = (struct span){body.off, d2 - body.off};
+	if (cpc_mode(c, w2, &ex) == 0)
+		return 0;
+	size_t d1 = last_dash(c, body.off, d2);
+	bool hex = has_hex_prefix(c->s + w2.off, w2.len) ? all_hex(c->s + w2.off + 2, w2.len - 2)
+							  : all_hex(c->s + w2.off, w2.len);
+	if (hex && d1 != SIZE_MAX && d1 > body.off) {
+		struct span w1 = {d1 + 1, d2 - d1 - 1};
+		if (cpc_mode(c, w1, &ex) == 0) {
+			p->mode = w1;
+			p->mask = w2;
+			p->has_mask = true;
+			p->prefix = (struct span){body.off, d1 - body.off};
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int cpc_numbers(struct pctx *c, const struct cpc_parts *p, const struct resolved *r)
+{
+	char q[QUOTE_MAX + 4];
+	uint64_t count, mask = 0;
+	if (parse_dec(c->s + p->count.off, p->count.len, &count))
+		return fail(c, -EINVAL, "cpc count '%s' at offset %zu is larger than 64 bits",
+			    quote(c, p->count, q), p->count.off);
+	if (!count)
+		return fail(c, -EINVAL, "cpc count '0' at offset %zu must be at least 1",
+			    p->count.off);
+	if (p->has_mask) {
+		size_t skip = has_hex_prefix(c->s + p->mask.off, p->mask.len) ? 2 : 0;
+		if (parse_hex(c->s + p->mask.off + skip, p->mask.len - skip, &mask))
+			return fail(c, -EINVAL, "cpc mask '%s' at offset %zu is larger than 64 bits",
+				    quote(c, p->mask, q), p->mask.off);
+		if (r->legacy)
+			return fail(c, -EINVAL, "cpc mask '%s' at offset %zu: only the PMU's own events "
+				    "take a mask, not %s event '%s'", quote(c, p->mask, q),
+				    p->mask.off, r->type == PERF_TYPE_HARDWARE ? "generic" : "cache",
+				    r->name);
+	}
+	c->out.sample_period = count;
+	c->out.config1 = mask;
+	return 0;
+}
+
+/*
+ * cpc:::NAME-MODE[-MASK]-COUNT (Oracle DTrace cpc provider): COUNT the
+ * sampling period (decimal), MODE user|kernel|all.  MASK, the cpc provider's
+ * optional attribute value ("interpreted as a mask value ... commonly
+ * referred to as a unit mask or event mask"; hex), has no event-select
+ * field to go to on POWER, whose event codes carry no unit mask; it goes to
+ * perf_event_attr.config1, the only other per-event word POWER10 reads (the
+ * threshold compare), and only the description's own events (named or raw)
+ * take one.  Returns NOT_CPC when the string does not have that shape.
+ */
+static int parse_cpc(struct pctx *c, struct span body, bool has_mods)
+{
+	char q[QUOTE_MAX + 4];
+	struct cpc_parts p = {.has_mask = false};
+	struct resolved r;
+	int shape = cpc_split(c, body, &p);
+	if (shape < 0)
+		return NOT_CPC;
+	int why = resolve(c, p.prefix, &r);
+	if (shape == 1)
+		return why == RF_OK ? fail(c, -EINVAL, "cpc mode '%s' at offset %zu must be user, "
+					   "kernel or all", quote(c, p.mode, q), p.mode.off)
+				    : NOT_CPC;
+	if (has_mods)
+		return fail(c, -EINVAL, "perf modifiers cannot follow the cpc form '%s' at offset %zu",
+			    quote(c, body, q), body.off);
+	if (why == RF_NOTFOUND)
+		return report_unknown(c, p.prefix, body);
+	if (why != RF_OK)
+		return report_resolve(c, p.prefix, &r, why);
+	take_resolved(c, &r);
+	cpc_mode(c, p.mode, &c->out.exclude);
+	return cpc_numbers(c, &p, &r);
+}
+
+/* --- the string ------------------------------------------------------------ */
+
+/* The part before the modifiers: terms, a name, or the cpc form. */
+static int parse_body(struct pctx *c, struct span body, bool has_mods)
+{
+	if (!body.len)
+		return fail(c, -EINVAL, "no event before ':' at offset 0");
+	const char *p = c->s + body.off;
+	if (memchr(p, '=', body.len) || memchr(p, ',', body.len))
+		return parse_terms(c, body);
+	struct resolved r;
+	int why = resolve(c, body, &r);
+	if (why == RF_OK) {
+		take_resolved(c, &r);
+		return 0;
+	}
+	if (why == RF_NOTFOUND || why == RF_BADHEX) {
+		int rc = parse_cpc(c, body, has_mods);
+		if (rc != NOT_CPC)
+			return rc;
+	}
+	return report_resolve(c, body, &r, why);
+}
+
+static bool pmu_name_char(unsigned char ch)
+{
+	return isalnum(ch) || ch == '_' || ch == '-' || ch == '.';
+}
+
+/* PMU/TERMS/ followed by modifiers, with or without ':'. */
+static int parse_wrapped(struct pctx *c, size_t slash)
+{
+	char q[QUOTE_MAX + 4];
+	struct span pmu = {0, slash};
+	if (!slash)
+		return fail(c, -EINVAL, "no PMU name before the '/' at offset 0");
+	for (size_t i = 0; i < slash; i++)
+		if (!pmu_name_char((unsigned char)c->s[i]))
+			return fail(c, -EINVAL, "bad PMU name '%s' at offset 0", quote(c, pmu, q));
+	const char *close = memchr(c->s + slash + 1, '/', c->len - slash - 1);
+	if (!close)
+		return fail(c, -EINVAL, "no closing '/' for the term list opened at offset %zu", slash);
+	size_t end = (size_t)(close - c->s);
+	int rc = parse_terms(c, (struct span){slash + 1, end - slash - 1});
+	if (rc || end + 1 == c->len)
+		return rc;
+	size_t mods = end + 1 + (c->s[end + 1] == ':');
+	return parse_modifiers(c, (struct span){mods, c->len - mods});
+}
+
+static int parse_string(struct pctx *c)
+{
+	const char *slash = memchr(c->s, '/', c->len);
+	if (slash)
+		return parse_wrapped(c, (size_t)(slash - c->s));
+	const char *colon = memchr(c->s, ':', c->len);
+	size_t body = colon ? (size_t)(colon - c->s) : c->len;
+	int rc = parse_body(c, (struct span){0, body}, colon != NULL);
+	if (rc || !colon)
+		return rc;
+	return parse_modifiers(c, (struct span){body + 1, c->len - body - 1});
+}
+
+int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
+		      struct pmurt_event_spec *spec, struct pmurt_error *err)
+{
+	if (!pmu || !str || !spec) {
+		pmurt_set_error(err, -EINVAL, "pmurt_parse_event: missing argument");
+		return -EINVAL;
+	}
+	if (spec->sz < SPEC_MIN_SZ) {
+		pmurt_set_error(err, -EINVAL, "pmurt_parse_event: spec->sz is %zu; set it with "
+				"PMURT_OPTS_INIT or sizeof", spec->sz);
+		return -EINVAL;
+	}
+	struct pctx c = {.pmu = pmu, .s = str, .len = strnlen(str, PARSE_MAX_LEN + 1), .err = err,
+			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
+	if (c.len > PARSE_MAX_LEN)
+		return fail(&c, -EINVAL, "event string longer than %d characters", PARSE_MAX_LEN);
+	if (!c.len)
+		return fail(&c, -EINVAL, "empty event string");
+	int rc = parse_string(&c);
+	if (rc)
+		return rc;
+	size_t sz = spec->sz < sizeof(*spec) ? spec->sz : sizeof(*spec);
+	c.out.sz = sz;
+	memcpy(spec, &c.out, sz); /* a caller built against an older, smaller struct */
+	return 0;
+}
