@@ -1,0 +1,50 @@
+#!/bin/sh
+# symbols_test.sh - libpmurt.so.0's dynamic symbol table holds exactly the
+# functions pmurt.h declares with PMURT_API, all under version PMURT_0.1, and
+# its SONAME is libpmurt.so.0; libpmurt.a defines no other global symbol.
+#
+# usage: symbols_test.sh LIBPMURT.so PMURT.h LIBPMURT.a
+set -eu
+lib=$1 header=$2 archive=$3
+t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-symbols.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+status=0
+
+fail() {
+	echo "symbols_test: $*" >&2
+	status=1
+}
+
+# "ADDR T name@@PMURT_0.1"; the version node itself is an absolute (A) symbol
+nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }' | sort >"$t/exported"
+sed 's/@.*//' "$t/exported" >"$t/names"
+grep -o 'PMURT_API[^(]*(' "$header" | grep -o 'pmurt_[a-z0-9_]*' | sort -u >"$t/declared"
+
+if grep -v '^pmurt_' "$t/names" >"$t/foreign"; then
+	fail "exports symbols outside pmurt_*: $(tr '\n' ' ' <"$t/foreign")"
+fi
+if ! diff "$t/declared" "$t/names" >"$t/diff"; then
+	fail "exports differ from pmurt.h's PMURT_API functions (< declared only, > exported only):"
+	cat "$t/diff" >&2
+fi
+if grep -v '@@PMURT_0\.1$' "$t/exported" >"$t/unversioned"; then
+	fail "not under version PMURT_0.1: $(tr '\n' ' ' <"$t/unversioned")"
+fi
+soname=$(objdump -p "$lib" | awk '$1 == "SONAME" { print $2 }')
+test "$soname" = libpmurt.so.0 || fail "SONAME is '$soname', not libpmurt.so.0"
+
+# the archive: global defined symbols (sanitizer and coverage runtime glue
+# that instrumented builds add is not ours and is left out)
+nm -g --defined-only "$archive" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+	grep -v -e '^__asan' -e '^__ubsan' -e '^__sanitizer' -e '^__odr_asan' -e '^\.' |
+	sort >"$t/archive"
+if grep -v '^pmurt_' "$t/archive" >"$t/archive_foreign"; then
+	fail "libpmurt.a defines global symbols outside pmurt_*: $(head -5 "$t/archive_foreign" | tr '\n' ' ')"
+fi
+if ! diff "$t/declared" "$t/archive" >"$t/archive_diff"; then
+	fail "libpmurt.a's global symbols differ from pmurt.h's PMURT_API functions:"
+	cat "$t/archive_diff" >&2
+fi
+
+echo "$(wc -l <"$t/names") symbols exported, all pmurt_* and declared in pmurt.h; SONAME $soname"
+exit $status
