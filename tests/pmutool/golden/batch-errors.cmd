@@ -1,0 +1,5 @@
+status 2
+check
+--json
+--batch
+@DIR@/batch-errors.jsonl

@@ -1,0 +1,5 @@
+status 2
+check
+--batch
+@DIR@/batch.jsonl
+0xf0

@@ -1,0 +1,4 @@
+status 2
+<@DIR@/batch-errors.jsonl
+--batch=-
+check

@@ -1,0 +1,5 @@
+status 0
+<@DIR@/batch.jsonl
+check
+--batch
+-

@@ -1,0 +1,4 @@
+status 0
+check
+--batch
+@DIR@/batch.jsonl

@@ -1,0 +1,6 @@
+status 0
+--pmu
+@DTB@
+check
+--json
+PM_RUN_INST_CMPL:u,PM_RUN_CYC,cpu/pmc=1,pmcxsel=0xf0/

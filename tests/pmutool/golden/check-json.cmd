@@ -1,0 +1,4 @@
+status 0
+check
+--json
+PM_RUN_INST_CMPL:u,PM_RUN_CYC,cpu/pmc=1,pmcxsel=0xf0/

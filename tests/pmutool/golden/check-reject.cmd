@@ -1,0 +1,4 @@
+status 1
+check
+0x100f8
+0x100fc

@@ -1,0 +1,3 @@
+status 2
+check
+PM_RUN_CYCX

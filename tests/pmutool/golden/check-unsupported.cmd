@@ -1,0 +1,3 @@
+status 1
+check
+cycles,bus-cycles

@@ -1,0 +1,4 @@
+status 0
+--hv-mode
+describe
+0x100fc:k

@@ -1,0 +1,3 @@
+status 0
+describe
+0xf0

@@ -1,0 +1,3 @@
+status 0
+describe
+PM_RUN_INST_CMPL

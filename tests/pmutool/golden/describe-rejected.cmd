@@ -1,0 +1,3 @@
+status 0
+describe
+0x700f0

@@ -1,0 +1,4 @@
+status 2
+describe
+--json
+PM_RUN_CYC

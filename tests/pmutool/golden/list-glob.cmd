@@ -1,0 +1,3 @@
+status 0
+list
+PM_RUN_INST*

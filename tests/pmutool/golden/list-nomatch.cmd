@@ -1,0 +1,3 @@
+status 1
+list
+NO_SUCH_EVENT*

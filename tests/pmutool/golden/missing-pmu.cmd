@@ -1,0 +1,4 @@
+status 3
+--pmu
+/nonexistent/power10.yaml
+list

@@ -1,0 +1,2 @@
+status 0
+--version

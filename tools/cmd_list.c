@@ -1,0 +1,98 @@
+/*
+ * cmd_list.c - `pmutool list [--json] [GLOB]`: the description's events
+ * whose names match GLOB (fnmatch, without case), with code, category and
+ * description; an alias names the event it aliases.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmutool.h"
+
+static bool matches(const char *glob, const char *name)
+{
+	return !glob || fnmatch(glob, name, FNM_CASEFOLD) == 0;
+}
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static void print_text(const struct pmurt_event_info *e, int name_width)
+{
+	char code[24];
+	snprintf(code, sizeof(code), "0x%" PRIx64, e->code);
+	tool_line("%-*s  %-18s  %-12s  %s%s%s%s", name_width, e->name, code,
+		  str_or_empty(e->category), e->alias_of ? "(alias of " : "",
+		  e->alias_of ? e->alias_of : "", e->alias_of ? ") " : "",
+		  str_or_empty(e->description));
+}
+
+static json_t *event_json(const struct pmurt_event_info *e)
+{
+	char code[24];
+	snprintf(code, sizeof(code), "0x%" PRIx64, e->code);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s?}", "name", e->name, "code", code,
+			 "category", str_or_empty(e->category), "class",
+			 str_or_empty(e->event_class), "description",
+			 str_or_empty(e->description), "firmware", e->firmware, "alias_of",
+			 e->alias_of);
+}
+
+/* One JSON object per line inside one array: valid JSON, easy to grep. */
+static int print_json(const struct pmurt_event_info *e, bool first)
+{
+	json_t *o = event_json(e);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!s)
+		return -1;
+	printf("%s%s", first ? "[\n" : ",\n", s);
+	free(s);
+	return 0;
+}
+
+/* The widest matching name, so the text columns line up. */
+static int name_width(const struct tool *t, const char *glob, int nevents)
+{
+	int width = 4;
+	for (int i = 0; i < nevents; i++) {
+		struct pmurt_event_info e = {.sz = sizeof(e)};
+		if (pmurt_event_get(t->pmu, i, &e) == 0 && matches(glob, e.name) &&
+		    (int)strlen(e.name) > width)
+			width = (int)strlen(e.name);
+	}
+	return width;
+}
+
+int cmd_list(struct tool *t)
+{
+	if (t->nargs > 1 || t->batch) {
+		tool_error(t, "usage: %s list [--json] [GLOB]", t->prog);
+		return EXIT_USAGE;
+	}
+	const char *glob = t->nargs ? t->args[0] : NULL;
+	struct pmurt_pmu_info info = {.sz = sizeof(info)};
+	if (pmurt_pmu_info(t->pmu, &info) < 0)
+		return EXIT_INTERNAL;
+	int width = t->json ? 0 : name_width(t, glob, info.nevents);
+	int shown = 0;
+	for (int i = 0; i < info.nevents; i++) {
+		struct pmurt_event_info e = {.sz = sizeof(e)};
+		if (pmurt_event_get(t->pmu, i, &e) < 0)
+			return EXIT_INTERNAL;
+		if (!matches(glob, e.name))
+			continue;
+		if (!t->json)
+			print_text(&e, width);
+		else if (print_json(&e, shown == 0) < 0)
+			return EXIT_INTERNAL;
+		shown++;
+	}
+	if (t->json)
+		printf(shown ? "\n]\n" : "[]\n");
+	return shown ? EXIT_OK : EXIT_REJECTED;
+}

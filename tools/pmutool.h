@@ -1,0 +1,57 @@
+/*
+ * pmutool.h - what pmutool's subcommands share: the parsed command line, the
+ * exit codes (documented in pmutool.1) and small output helpers.
+ */
+#ifndef PMUTOOL_H
+#define PMUTOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmurt.h"
+
+/* Exit codes, as pmutool(1) documents them. */
+enum {
+	EXIT_OK = 0,        /* done; check: the group fits */
+	EXIT_REJECTED = 1,  /* check: the group does not fit; list: no match */
+	EXIT_USAGE = 2,     /* bad option, event string or batch line */
+	EXIT_NOPMU = 3,     /* the description could not be loaded */
+	EXIT_INTERNAL = 4,  /* out of memory, I/O error, library error */
+};
+
+struct tool {
+	const char *prog;           /* argv[0]'s base name, for messages */
+	const char *pmu_spec;       /* --pmu, default "power10" */
+	struct pmurt_pmu *pmu;
+	bool json;                  /* --json */
+	const char *batch;          /* --batch FILE ('-' = standard input) */
+	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
+	char **args;                /* the subcommand's operands */
+	int nargs;
+};
+
+/* Subcommands: each returns an exit code. */
+int cmd_list(struct tool *t);
+int cmd_describe(struct tool *t);
+int cmd_check(struct tool *t);
+
+/* "pmutool: error: ..." on standard error. */
+void tool_error(const struct tool *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Parse an event string with pmurt_parse_event, reporting failures;
+ * returns 0 or EXIT_USAGE. */
+int tool_parse_event(const struct tool *t, const char *str,
+		     struct pmurt_event_spec *spec);
+
+/* printf one line without trailing blanks, then a newline. */
+void tool_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Copy src into dst[size], cut if needed, always terminated. */
+void tool_copy(char *dst, size_t size, const char *src);
+
+/* The lower-case name of control register i ("mmcr0"), in buf. */
+const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t len);
+
+#endif /* PMUTOOL_H */
