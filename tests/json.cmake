@@ -10,7 +10,7 @@ target_link_libraries(json_compare PRIVATE PkgConfig::JANSSON)
 
 add_executable(c_tables_test ${JSON_TESTS}/c_tables_test.c)
 # links libpmurt's static archive: it rebuilds the model the runtime's way
-target_link_libraries(c_tables_test PRIVATE pmurt_static PkgConfig::YAML PkgConfig::FDT)
+target_link_libraries(c_tables_test PRIVATE pmurt_internal PkgConfig::YAML PkgConfig::FDT)
 target_include_directories(c_tables_test PRIVATE ${CMAKE_SOURCE_DIR}/runtime
   ${CMAKE_SOURCE_DIR}/model ${CMAKE_SOURCE_DIR}/validate ${CMAKE_SOURCE_DIR}/tables)
 
