@@ -20,24 +20,39 @@ static struct pmu_sched_options sched_options(const struct pmurt_check_opts *opt
 	return o;
 }
 
+static void fill_result(const struct pmurt_pmu *pmu, const struct pmu_sched_result *r,
+			struct pmurt_group_result *res)
+{
+	res->ok = r->ok;
+	res->reject_index = r->reject_index;
+	res->n = r->n;
+	res->alternatives_used = r->alternatives_used;
+	if (!r->ok) {
+		snprintf(res->reason, sizeof(res->reason), "%s", r->reason ? r->reason : "");
+		snprintf(res->message, sizeof(res->message), "%s", r->message);
+	} else {
+		res->reason[0] = res->message[0] = '\0';
+	}
+	for (int i = 0; i < r->n; i++) {
+		res->final_events[i] = r->final_events[i];
+		res->pmc[i] = r->pmc[i];
+	}
+	res->nregs = pmu->model.nregisters < PMURT_MAX_REGS ? pmu->model.nregisters
+							   : PMURT_MAX_REGS;
+	memcpy(res->regs, r->regs, sizeof(res->regs[0]) * (size_t)res->nregs);
+}
+
+/* Into the caller's struct, which may be an older, smaller one. */
 static void copy_result(const struct pmurt_pmu *pmu, const struct pmu_sched_result *r,
 			struct pmurt_group_result *res)
 {
-	size_t sz = res->sz < sizeof(*res) ? res->sz : sizeof(*res);
-	struct pmurt_group_result full = {.sz = sz, .ok = r->ok, .reject_index = r->reject_index,
-					  .n = r->n, .alternatives_used = r->alternatives_used};
-	if (!r->ok) { /* an accepted group has no reason or message to copy */
-		snprintf(full.reason, sizeof(full.reason), "%s", r->reason ? r->reason : "");
-		snprintf(full.message, sizeof(full.message), "%s", r->message);
+	if (res->sz >= sizeof(*res)) { /* built against this header */
+		fill_result(pmu, r, res);
+		return;
 	}
-	for (int i = 0; i < r->n; i++) {
-		full.final_events[i] = r->final_events[i];
-		full.pmc[i] = r->pmc[i];
-	}
-	full.nregs = pmu->model.nregisters;
-	for (int i = 0; i < full.nregs && i < PMURT_MAX_REGS; i++)
-		full.regs[i] = r->regs[i];
-	memcpy(res, &full, sz);
+	struct pmurt_group_result full = {.sz = res->sz};
+	fill_result(pmu, r, &full);
+	memcpy(res, &full, res->sz);
 }
 
 int pmurt_group_check(const struct pmurt_pmu *pmu, const struct pmurt_event_spec *events,

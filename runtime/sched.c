@@ -119,6 +119,8 @@ static int compile_placements(struct pmu_engine *e, struct pmu_error *err)
 		p->transform_arg = f->transform_arg;
 		p->target = compile_ref(m, (struct pmu_reg_ref){f->target_reg, f->target_field});
 		p->clear = compile_ref(m, (struct pmu_reg_ref){f->clear_reg, f->clear_field});
+		e->placed_src[e->nplaced - 1] = p->src;
+		e->placed_on_zero[e->nplaced - 1] = p->transform == PMU_XF_SDAR_MODE;
 	}
 	return 0;
 }
@@ -479,12 +481,12 @@ static void place_fields(const struct pmu_engine *e, uint64_t *regs, uint64_t co
 			 uint64_t config1, uint64_t pmc)
 {
 	for (int k = 0; k < e->nplaced; k++) {
-		const struct pmu_cplace *p = &e->placed[k];
-		uint64_t v = pmu_extract(&p->src, code, config1);
+		uint64_t v = pmu_extract(&e->placed_src[k], code, config1);
 		/* a zero value ORs in nothing and clears nothing (every transform
 		 * maps 0 to 0), except the SDAR mode's default */
-		if (!v && p->transform != PMU_XF_SDAR_MODE)
+		if (!v && !e->placed_on_zero[k])
 			continue;
+		const struct pmu_cplace *p = &e->placed[k];
 		if (!pmu_ccond_holds(&p->when, code, config1))
 			continue;
 		if (p->target.reg >= 0) {

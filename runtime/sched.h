@@ -65,6 +65,10 @@ struct pmu_engine {
 	struct pmu_ccons cons[PMU_SCHED_MAX_CONS];
 	int nplaced;            /* fields with a register target, in order */
 	struct pmu_cplace placed[PMU_SCHED_MAX_PLACED];
+	/* each placement's source and whether it acts on a zero value, kept
+	 * apart and small: most fields of most events are zero */
+	struct pmu_extract placed_src[PMU_SCHED_MAX_PLACED];
+	bool placed_on_zero[PMU_SCHED_MAX_PLACED];
 	struct pmu_creg_bits sampling;           /* the mark field's target */
 	struct pmu_creg_bits exclude[PMU_EXCL_COUNT];
 	struct pmu_creg_bits branch_clear;
