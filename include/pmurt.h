@@ -106,7 +106,10 @@ struct pmurt_event_info {
 	const char *alias_of;    /* a firmware alias: the event with its code */
 };
 
-/* Event i (0 .. nevents-1). */
+/* Event i (0 .. nevents-1).  Indices are positions in this handle's
+ * description: the same description loaded from another source may order its
+ * events differently (a live device tree lists nodes in hash order), so keep
+ * names, not indices, across handles. */
 PMURT_API int pmurt_event_get(const struct pmurt_pmu *pmu, int i,
 			      struct pmurt_event_info *info);
 /* By name, without case; returns the event index or -ENOENT (err suggests
@@ -201,7 +204,7 @@ struct pmurt_group_result {
 	char message[320];         /* names the events and the field in conflict */
 	/* accepted */
 	int n;
-	bool alternatives_used;
+	bool alternatives_used;  /* some final code differs from the one asked for */
 	uint64_t final_events[PMURT_MAX_GROUP];  /* codes after alternatives */
 	int pmc[PMURT_MAX_GROUP];                /* counter per event, 1-based */
 	int nregs;
