@@ -114,15 +114,23 @@ const char *pmu_model_intern(struct pmu_model *m, const char *s)
 	return copy;
 }
 
+void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
+		       va_list ap)
+{
+	if (*code)
+		return;
+	vsnprintf(message, len, fmt, ap);
+	*code = c;
+}
+
 void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)
 {
-	if (!err || err->code)
+	if (!err)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	pmu_error_vformat(&err->code, err->message, sizeof(err->message), code, fmt, ap);
 	va_end(ap);
-	err->code = code;
 }
 
 /* --- look-ups ------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #define PMU_FORMAT_VERSION 1 /* "format: pmu-description/1" in YAML */
@@ -389,6 +390,11 @@ const char *pmu_source_name(enum pmu_source s);
  * PERF_SAMPLE_BRANCH_*: the bit, or 0 for an unknown name; and back. */
 uint64_t pmu_branch_filter_bit(const char *name);
 const char *pmu_branch_filter_name(uint64_t bit);
+
+/* Format into an error's (code, message) unless it already holds an error:
+ * the shared body of pmu_error_set and libpmurt's pmurt_set_error. */
+void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* Printf into a pmu_error, keeping the first error's code. */
 void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)

@@ -29,13 +29,12 @@ static const struct builtin builtins[] = {
 
 void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 {
-	if (!err || err->code)
+	if (!err)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	pmu_error_vformat(&err->code, err->message, sizeof(err->message), code, fmt, ap);
 	va_end(ap);
-	err->code = code;
 }
 
 const char *pmurt_builtin_name(int i)

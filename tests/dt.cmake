@@ -13,7 +13,7 @@ set(DT_EMITTERS
   ${CMAKE_SOURCE_DIR}/pmugen/emit_dtb.c)
 foreach(prog dt_roundtrip dt_corrupt dt_skiboot)
   add_executable(${prog} ${DT_TESTS}/${prog}.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
-  target_include_directories(${prog} PRIVATE ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
+  target_include_directories(${prog} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
   target_link_libraries(${prog} PRIVATE pmumodel PkgConfig::FDT)
 endforeach()
 
@@ -69,7 +69,7 @@ if(PMU_FUZZ)
   set(DT_FUZZ_SEEDS ${DT_OUT}/fuzz_dtb-seeds)
   file(MAKE_DIRECTORY ${DT_FUZZ_WORK} ${DT_FUZZ_SEEDS})
   add_executable(fuzz_dtb ${DT_TESTS}/fuzz_dtb.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
-  target_include_directories(fuzz_dtb PRIVATE ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
+  target_include_directories(fuzz_dtb PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
   target_link_libraries(fuzz_dtb PRIVATE pmumodel PkgConfig::FDT)
   target_link_options(fuzz_dtb PRIVATE -fsanitize=fuzzer)
   add_test(NAME fuzz/fuzz_dtb

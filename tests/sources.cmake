@@ -4,7 +4,7 @@
 # libpmurt's internals (runtime/internal.h), so it links the static library.
 set(SOURCES_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/sources)
 add_executable(sources_test ${SOURCES_TESTS}/sources_test.c ${SOURCES_TESTS}/dtdir.c)
-target_include_directories(sources_test PRIVATE ${SOURCES_TESTS} ${CMAKE_SOURCE_DIR}/runtime
+target_include_directories(sources_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${SOURCES_TESTS} ${CMAKE_SOURCE_DIR}/runtime
   ${CMAKE_SOURCE_DIR}/model ${CMAKE_SOURCE_DIR}/tables ${CMAKE_SOURCE_DIR}/validate)
 target_link_libraries(sources_test PRIVATE pmurt_internal PkgConfig::YAML PkgConfig::FDT)
 

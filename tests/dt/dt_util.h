@@ -22,15 +22,7 @@ int dt_emit_dtb_quiet(const struct pmu_model *m, bool all_events, char **buf,
 int dt_emit_dts(const struct pmu_model *m, bool all_events, char **buf,
 		size_t *len);
 
-#define CHECK(cond, ...)                                               \
-	do {                                                               \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__,     \
-				__LINE__, #cond);                                      \
-			fprintf(stderr, __VA_ARGS__);                              \
-			fputc('\n', stderr);                                       \
-			failures++;                                                \
-		}                                                              \
-	} while (0)
+
+#include "check.h"
 
 #endif /* DT_UTIL_H */

@@ -18,20 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "internal.h"
 
 static int failures;
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 /* Constraint words.  The pieces, from isa207-common.h:
  *   CNST_PMC_VAL(n) = 1 << 2(n-1), CNST_PMC_MASK(n) = 2 << 2(n-1)

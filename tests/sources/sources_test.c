@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "dtdir.h"
+#include "check.h"
 #include "internal.h"
 
 #define NSOURCES 5
@@ -27,16 +28,6 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 struct source {
 	const char *what;
