@@ -173,16 +173,29 @@ static int open_devtree(struct pmurt_pmu *pmu, const char *root, struct pmurt_er
 	return rc;
 }
 
+/* The first bytes of a file (fewer when it is shorter or unreadable). */
+static ssize_t file_start(const char *path, unsigned char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len);
+	close(fd);
+	return n;
+}
+
 static bool has_dtb_magic(const char *path)
 {
 	unsigned char magic[4] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, magic, sizeof(magic));
-	close(fd);
-	return n == 4 && magic[0] == 0xd0 && magic[1] == 0x0d && magic[2] == 0xfe &&
-	       magic[3] == 0xed;
+	return file_start(path, magic, sizeof(magic)) == 4 && magic[0] == 0xd0 &&
+	       magic[1] == 0x0d && magic[2] == 0xfe && magic[3] == 0xed;
+}
+
+/* Device-tree source is not read directly: dtc compiles it. */
+static bool is_dts(const char *path)
+{
+	unsigned char start[8] = {0};
+	return file_start(path, start, sizeof(start)) == 8 && memcmp(start, "/dts-v1/", 8) == 0;
 }
 
 static enum pmurt_source detect_source(const char *spec, const struct builtin **b)
@@ -218,6 +231,11 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 	case PMURT_SOURCE_DEVTREE:
 		return open_devtree(pmu, spec, err);
 	case PMURT_SOURCE_YAML:
+		if (is_dts(spec)) {
+			pmurt_set_error(err, -EINVAL, "%s: device-tree source; compile it first "
+					"(dtc -I dts -O dtb -o FILE.dtb %s)", spec, spec);
+			return -EINVAL;
+		}
 		return load_with_diag(pmu, spec, false, NULL, 0, err);
 	case PMURT_SOURCE_AUTO:
 		break;

@@ -1,0 +1,4 @@
+status 3
+--pmu
+@SRC@/dts/power10.dts
+list
