@@ -276,6 +276,36 @@ int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_
 }
 
 /* --- power_check_constraints --------------------------------------------- */
+/* Constraint words already computed in one schedule call: the search over
+ * alternatives and the re-checks of the group flow ask for the same codes
+ * again and again.  A small linear table; full means "compute, don't keep". */
+#define WORD_CACHE_SIZE 48
+
+struct word_cache {
+	int n;
+	struct { uint64_t code, config1, mask, value; } w[WORD_CACHE_SIZE];
+};
+
+static void cache_words(struct word_cache *c, uint64_t code, uint64_t config1,
+			uint64_t mask, uint64_t value)
+{
+	if (c->n < WORD_CACHE_SIZE)
+		c->w[c->n++] = (typeof(c->w[0])){code, config1, mask, value};
+}
+
+static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
+			      uint64_t code, uint64_t config1, uint64_t *mask, uint64_t *value)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->w[i].code == code && c->w[i].config1 == config1) {
+			*mask = c->w[i].mask;
+			*value = c->w[i].value;
+			return;
+		}
+	pmu_engine_constraint(e, code, config1, mask, value);
+	cache_words(c, code, config1, *mask, *value);
+}
+
 struct group {
 	int n;
 	uint64_t code[PMU_SCHED_MAX_EVENTS];
@@ -284,13 +314,13 @@ struct group {
 
 /* The group's constraint words combined in order; false at the first event
  * that does not fit. */
-static bool combine_all(const struct pmu_engine *e, const struct group *g,
+static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const struct group *g,
 			uint64_t *maskp, uint64_t *valuep)
 {
 	uint64_t mask = 0, value = 0;
 	for (int i = 0; i < g->n; i++) {
 		uint64_t m, v;
-		pmu_engine_constraint(e, g->code[i], g->config1[i], &m, &v);
+		cached_constraint(e, c, g->code[i], g->config1[i], &m, &v);
 		if (!combine(e, &mask, &value, m, v))
 			return false;
 	}
@@ -299,15 +329,16 @@ static bool combine_all(const struct pmu_engine *e, const struct group *g,
 	return true;
 }
 
-static bool fits_as_is(const struct pmu_engine *e, const struct group *g)
+static bool fits_as_is(const struct pmu_engine *e, struct word_cache *c, const struct group *g)
 {
 	uint64_t mask, value;
-	return combine_all(e, g, &mask, &value);
+	return combine_all(e, c, g, &mask, &value);
 }
 
 /* Depth-first search over each event's alternatives in order; on success the
  * chosen codes replace g->code. */
-static bool search_alternatives(const struct pmu_engine *e, struct group *g, bool per_task)
+static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c,
+				struct group *g, bool per_task)
 {
 	uint64_t alt[PMU_SCHED_MAX_EVENTS][PMU_SCHED_MAX_ALTS];
 	uint64_t amask[PMU_SCHED_MAX_EVENTS][PMU_SCHED_MAX_ALTS];
@@ -317,8 +348,8 @@ static bool search_alternatives(const struct pmu_engine *e, struct group *g, boo
 	for (int i = 0; i < g->n; i++) {
 		nalt[i] = pmu_engine_alternatives(e, g->code[i], per_task, alt[i]);
 		for (int j = 0; j < nalt[i]; j++)
-			pmu_engine_constraint(e, alt[i][j], g->config1[i], &amask[i][j],
-					      &avalue[i][j]);
+			cached_constraint(e, c, alt[i][j], g->config1[i], &amask[i][j],
+					  &avalue[i][j]);
 	}
 	int i = 0, j = -1;
 	uint64_t mask = 0, value = 0;
@@ -353,13 +384,14 @@ static bool search_alternatives(const struct pmu_engine *e, struct group *g, boo
 	return true;
 }
 
-static bool check_constraints(const struct pmu_engine *e, struct group *g, bool per_task)
+static bool check_constraints(const struct pmu_engine *e, struct word_cache *c,
+			      struct group *g, bool per_task)
 {
 	if (g->n > (int)e->m->max_group)
 		return false;
-	if (fits_as_is(e, g))
+	if (fits_as_is(e, c, g))
 		return true;
-	return e->m->nalternatives > 0 && search_alternatives(e, g, per_task);
+	return e->m->nalternatives > 0 && search_alternatives(e, c, g, per_task);
 }
 
 /* --- explaining a conflict ------------------------------------------------- */
@@ -652,6 +684,8 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 	 * combined in order (what power_check_constraints' as-is pass computes
 	 * for them, kept instead of recomputed: run_valid says it holds) */
 	struct group stored = {0};
+	struct word_cache cache;
+	cache.n = 0;
 	uint64_t run_mask = 0, run_value = 0;
 	bool run_valid = true;
 	for (int k = 0; k < n; k++) {
@@ -664,7 +698,9 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			return 0;
 		}
 		uint64_t mk, vk, tm = run_mask, tv = run_value;
+		/* a member's own code is new to the call: compute, keep for a search */
 		pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
 		bool as_is = k < (int)e->m->max_group && run_valid &&
 			     combine(e, &tm, &tv, mk, vk);
 		struct group g;
@@ -674,7 +710,7 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			g.code[k] = ev[k].config;
 			g.config1[k] = ev[k].config1;
 			g.n = k + 1;
-			fits = check_constraints(e, &g, o->per_task);
+			fits = check_constraints(e, &cache, &g, o->per_task);
 		}
 		if (ev[k].branch_sample_type && reject_branch_filter(e, ev, k, r))
 			return 0;
@@ -692,12 +728,12 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			run_mask = tm;
 			run_value = tv;
 		} else {
-			run_valid = combine_all(e, &stored, &run_mask, &run_value);
+			run_valid = combine_all(e, &cache, &stored, &run_mask, &run_value);
 		}
 	}
 	/* power_pmu_commit_txn: the whole group once more (as-is it fits exactly
 	 * when the running words are valid) */
-	if (!run_valid && !check_constraints(e, &stored, o->per_task)) {
+	if (!run_valid && !check_constraints(e, &cache, &stored, o->per_task)) {
 		reject(r, n - 1, "group_unschedulable");
 		snprintf(r->message, sizeof(r->message),
 			 "the events open one by one but do not fit together");
