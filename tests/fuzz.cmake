@@ -1,15 +1,16 @@
 # libFuzzer targets (PMU_FUZZ=ON, clang): each runs as a ctest over its seed
 # corpus plus a bounded number of mutations; new inputs go to the build tree.
-# pmu_fuzz_target(NAME SOURCE SEED-DIR... [LINK LIBRARY...]): the target links
-# pmumodel unless LINK names the libraries (pmurt_internal for libpmurt).
+# pmu_fuzz_target(NAME SOURCE SEED-DIR... [LINK LIBRARY...] [SOURCES FILE...]):
+# the target links pmumodel unless LINK names the libraries (pmurt_internal
+# for libpmurt), and compiles SOURCES with it.
 if(PMU_FUZZ)
   set(FUZZ_RUNS 20000 CACHE STRING "mutations per fuzz target in ctest")
   function(pmu_fuzz_target name source)
-    cmake_parse_arguments(FUZZ "" "" "LINK" ${ARGN})
+    cmake_parse_arguments(FUZZ "" "" "LINK;SOURCES" ${ARGN})
     if(NOT FUZZ_LINK)
       set(FUZZ_LINK pmumodel)
     endif()
-    add_executable(${name} ${source})
+    add_executable(${name} ${source} ${FUZZ_SOURCES})
     target_link_libraries(${name} PRIVATE ${FUZZ_LINK})
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     set(work ${CMAKE_CURRENT_BINARY_DIR}/${name}-corpus)
@@ -22,4 +23,8 @@ if(PMU_FUZZ)
     ${CMAKE_SOURCE_DIR}/pmus ${CMAKE_CURRENT_LIST_DIR}/checks)
   pmu_fuzz_target(fuzz_parse ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_parse.c
     ${CMAKE_CURRENT_LIST_DIR}/parse/corpus LINK pmurt_internal)
+  pmu_fuzz_target(fuzz_import ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_import.c
+    ${SHARED_DIR}/data/perf-json/power10 ${CMAKE_CURRENT_LIST_DIR}/json/data
+    LINK pmumodel PkgConfig::JANSSON SOURCES ${CMAKE_SOURCE_DIR}/pmugen/import_perf_json.c)
+  target_include_directories(fuzz_import PRIVATE ${CMAKE_SOURCE_DIR}/pmugen)
 endif()
