@@ -27,4 +27,10 @@ if(PMU_FUZZ)
     ${SHARED_DIR}/data/perf-json/power10 ${CMAKE_CURRENT_LIST_DIR}/json/data
     LINK pmumodel PkgConfig::JANSSON SOURCES ${CMAKE_SOURCE_DIR}/pmugen/import_perf_json.c)
   target_include_directories(fuzz_import PRIVATE ${CMAKE_SOURCE_DIR}/pmugen)
+  pmu_fuzz_target(fuzz_batch ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_batch.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/batch-corpus
+    LINK pmurt_internal PkgConfig::JANSSON
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/cmd_check.c
+            ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
+  target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 endif()

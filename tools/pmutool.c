@@ -43,67 +43,6 @@ static void usage(FILE *out)
 		"not be loaded, 4 internal error.  See pmutool(1).\n");
 }
 
-void tool_error(const struct tool *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: error: ", t->prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-void tool_copy(char *dst, size_t size, const char *src)
-{
-	size_t n = strnlen(src, size - 1);
-	memcpy(dst, src, n);
-	dst[n] = 0;
-}
-
-void tool_line(const char *fmt, ...)
-{
-	char small[512], *buf = small;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)) != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	if (!buf) /* out of memory: the line as far as it fitted */
-		buf = small;
-	size_t len = strlen(buf);
-	while (len && (buf[len - 1] == ' ' || buf[len - 1] == '\n'))
-		len--;
-	printf("%.*s\n", (int)len, buf);
-	if (buf != small)
-		free(buf);
-}
-
-int tool_parse_event(const struct tool *t, const char *str, struct pmurt_event_spec *spec)
-{
-	struct pmurt_error err = {0};
-	*spec = (struct pmurt_event_spec){.sz = sizeof(*spec)};
-	int rc = pmurt_parse_event(t->pmu, str, spec, &err);
-	if (rc < 0) {
-		tool_error(t, "%s", err.message[0] ? err.message : strerror(-rc));
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t len)
-{
-	const char *name = pmurt_register_name(pmu, i);
-	size_t k = 0;
-	for (; name && name[k] && k + 1 < len; k++)
-		buf[k] = (char)tolower((unsigned char)name[k]);
-	buf[k] = 0;
-	return buf;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
