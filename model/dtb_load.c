@@ -1427,8 +1427,8 @@ static int load_cache(struct dl *L, int node, int c)
 	bool seen[PMU_OP_NTYPES][PMU_RESULT_NTYPES] = { { false } };
 	int prop, rc = 0;
 
-	rc |= cache_list(L, node, "unsupported", c, PMU_MAP_UNSUPPORTED, seen) < 0;
-	rc |= cache_list(L, node, "invalid", c, PMU_MAP_INVALID, seen) < 0;
+	rc |= cache_list(L, node, "unsupported-ops", c, PMU_MAP_UNSUPPORTED, seen) < 0;
+	rc |= cache_list(L, node, "invalid-ops", c, PMU_MAP_INVALID, seen) < 0;
 	fdt_for_each_property_offset(prop, L->fdt, node) {
 		const char *name;
 		int len;
@@ -1437,7 +1437,7 @@ static int load_cache(struct dl *L, int node, int c)
 
 		if (!v || !name)
 			return fail(L, node, NULL, "unreadable property");
-		if (strcmp(name, "unsupported") == 0 || strcmp(name, "invalid") == 0 ||
+		if (strcmp(name, "unsupported-ops") == 0 || strcmp(name, "invalid-ops") == 0 ||
 		    strcmp(name, "phandle") == 0)
 			continue;
 		if (decode_u64(v, len, true, &code) < 0) {

@@ -706,8 +706,8 @@ static int walk_cache(struct walk *w, int c)
 			TRY(u64p(w, prop, e->code));
 		}
 	}
-	TRY(cache_state_list(w, c, PMU_MAP_UNSUPPORTED, "unsupported"));
-	TRY(cache_state_list(w, c, PMU_MAP_INVALID, "invalid"));
+	TRY(cache_state_list(w, c, PMU_MAP_UNSUPPORTED, "unsupported-ops"));
+	TRY(cache_state_list(w, c, PMU_MAP_INVALID, "invalid-ops"));
 	return end(w);
 }
 
