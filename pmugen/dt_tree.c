@@ -249,16 +249,24 @@ static int transformp(struct walk *w, enum pmu_transform t, uint64_t arg)
 
 /* --- sprs ------------------------------------------------------------------ */
 
-static int walk_counter(struct walk *w, const struct pmu_counter *c)
+/* The start of a counter's or register's node: its name in lower case, then
+ * the properties the two share (sprn, register-width, privilege). */
+static int begin_spr(struct walk *w, const char *what, const char *spr_name,
+		     uint32_t sprn, uint32_t width, const char *privilege)
 {
 	char name[NAME_MAX_LEN];
 
-	TRY(check_upper(w, "counter", c->name));
-	TRY(lower_name(w, "counter", c->name, name, sizeof(name)));
+	TRY(check_upper(w, what, spr_name));
+	TRY(lower_name(w, what, spr_name, name, sizeof(name)));
 	TRY(begin_raw(w, name));
-	TRY(u32p(w, "sprn", c->sprn, DT_DEC));
-	TRY(u32p(w, "register-width", c->width, DT_DEC));
-	TRY(strp(w, "privilege", c->privilege));
+	TRY(u32p(w, "sprn", sprn, DT_DEC));
+	TRY(u32p(w, "register-width", width, DT_DEC));
+	return strp(w, "privilege", privilege);
+}
+
+static int walk_counter(struct walk *w, const struct pmu_counter *c)
+{
+	TRY(begin_spr(w, "counter", c->name, c->sprn, c->width, c->privilege));
 	TRY(u32p(w, "programmable", c->programmable ? 1 : 0, DT_DEC));
 	TRY(strp(w, "event", c->event ? c->event : "any"));
 	TRY(strp(w, "status", "okay"));
@@ -284,14 +292,7 @@ static int walk_reg_field(struct walk *w, const struct pmu_reg_field *f)
 
 static int walk_register(struct walk *w, const struct pmu_register *r)
 {
-	char name[NAME_MAX_LEN];
-
-	TRY(check_upper(w, "register", r->name));
-	TRY(lower_name(w, "register", r->name, name, sizeof(name)));
-	TRY(begin_raw(w, name));
-	TRY(u32p(w, "sprn", r->sprn, DT_DEC));
-	TRY(u32p(w, "register-width", r->width, DT_DEC));
-	TRY(strp(w, "privilege", r->privilege));
+	TRY(begin_spr(w, "register", r->name, r->sprn, r->width, r->privilege));
 	TRY(strp(w, "status", "okay"));
 	TRY(u32p(w, "mmcr-index", r->index, DT_DEC));
 	if (r->reset)

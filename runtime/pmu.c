@@ -149,26 +149,18 @@ static int read_whole_file(const char *path, void **buf, size_t *size,
 	return 0;
 }
 
-static int open_dtb_file(struct pmurt_pmu *pmu, const char *path, struct pmurt_error *err)
+/* A DTB file or a device-tree directory: read it into a blob with `read`,
+ * then through the checked DTB loader. */
+static int open_as_dtb(struct pmurt_pmu *pmu, const char *spec,
+		       int (*read)(const char *, void **, size_t *, struct pmurt_error *),
+		       struct pmurt_error *err)
 {
 	void *blob = NULL;
 	size_t size = 0;
-	int rc = read_whole_file(path, &blob, &size, err);
+	int rc = read(spec, &blob, &size, err);
 	if (rc)
 		return rc;
-	rc = load_with_diag(pmu, path, true, blob, size, err);
-	free(blob);
-	return rc;
-}
-
-static int open_devtree(struct pmurt_pmu *pmu, const char *root, struct pmurt_error *err)
-{
-	void *blob = NULL;
-	size_t size = 0;
-	int rc = pmurt_devtree_to_dtb(root, &blob, &size, err);
-	if (rc)
-		return rc;
-	rc = load_with_diag(pmu, root, true, blob, size, err);
+	rc = load_with_diag(pmu, spec, true, blob, size, err);
 	free(blob);
 	return rc;
 }
@@ -227,9 +219,9 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 		}
 		return open_builtin(pmu, b, err);
 	case PMURT_SOURCE_DTB:
-		return open_dtb_file(pmu, spec, err);
+		return open_as_dtb(pmu, spec, read_whole_file, err);
 	case PMURT_SOURCE_DEVTREE:
-		return open_devtree(pmu, spec, err);
+		return open_as_dtb(pmu, spec, pmurt_devtree_to_dtb, err);
 	case PMURT_SOURCE_YAML:
 		if (is_dts(spec)) {
 			pmurt_set_error(err, -EINVAL, "%s: device-tree source; compile it first "
