@@ -46,7 +46,7 @@ foreach(case ${binding_cases})
 endforeach()
 
 # (d) skiboot's tree (a transcription of pmu_init()): what differs is pinned.
-set(SKIBOOT_DTS ${SHARED_DIR}/reference/skiboot-power10-pmu.dts)
+set(SKIBOOT_DTS ${TESTDATA}/skiboot/skiboot-power10-pmu.dts)
 if(EXISTS ${SKIBOOT_DTS})
   add_test(NAME binding/skiboot-reference
     COMMAND ${BINDING_RUN} golden ${SKIBOOT_DTS}

@@ -4,7 +4,7 @@
 set(DT_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/dt)
 set(DT_OUT ${CMAKE_CURRENT_BINARY_DIR}/dt)
 set(DT_P10 ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
-set(DT_SKIBOOT ${SHARED_DIR}/reference/skiboot-power10-pmu.dts)
+set(DT_SKIBOOT ${TESTDATA}/skiboot/skiboot-power10-pmu.dts)
 file(MAKE_DIRECTORY ${DT_OUT})
 
 set(DT_EMITTERS

@@ -2,7 +2,7 @@
 # Programs live in tests/json/, their inputs in tests/json/data/.
 set(JSON_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/json)
 set(JSON_OUT ${CMAKE_CURRENT_BINARY_DIR}/json)
-set(P10_PERF_JSON ${SHARED_DIR}/data/perf-json/power10)
+set(P10_PERF_JSON ${TESTDATA}/perf-json/power10)
 file(MAKE_DIRECTORY ${JSON_OUT})
 
 add_executable(json_compare ${JSON_TESTS}/json_compare.c)
