@@ -13,6 +13,12 @@
 #include "pmu_diag.h"
 #include "pmu_model.h"
 
+/* Deepest nesting of YAML collections a description may use (it needs about
+ * six levels); deeper input is rejected while parsing, before libyaml's cost
+ * grows with the square of the depth (schema/description-format.md, Limits). */
+#define Y_MAX_DEPTH 64
+#define Y_MAX_DEPTH_TEXT "64"
+
 /* One parsed file. */
 struct ysrc {
 	yaml_document_t doc;
@@ -29,6 +35,12 @@ struct yctx {
 	struct pmu_model *m;
 	struct pmu_diag *d;
 };
+
+/* Parse the one document of parser's input into doc, event by event: stops
+ * at Y_MAX_DEPTH, rejects anchors, aliases and a second document, reports at
+ * file:line:col.  0, or a negative errno with doc left empty. */
+int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
+	      struct pmu_diag *d);
 
 struct pmu_pos y_pos(const struct ynode *n);
 bool y_is_map(const struct ynode *n);

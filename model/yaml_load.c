@@ -2,7 +2,8 @@
  * yaml_load.c - reads a YAML PMU description (schema/description-format.md)
  * into a struct pmu_model, keeping line:col marks on every part.
  *
- * Files are parsed whole with libyaml's document API.  `include:` pulls in
+ * Files are parsed whole into libyaml documents by y_compose (bounded depth,
+ * no aliases).  `include:` pulls in
  * further files (relative to the including one); their sections are gathered
  * in encounter order, then read in dependency order: identity, counters,
  * registers, fields, then everything that refers to them.
@@ -62,34 +63,17 @@ static int parse_buffer(struct loader *L, const char *name,
 		return -ENOMEM;
 	src->file = pmu_model_intern(L->c.m, name);
 	yaml_parser_t parser;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, buf, len);
-	int ok = yaml_parser_load(&parser, &src->doc);
-	if (!ok) {
-		struct pmu_pos p = {src->file, (int)parser.problem_mark.line + 1,
-				    (int)parser.problem_mark.column + 1};
-		pmu_report(L->c.d, -1, &p, "YAML syntax: %s%s%s",
-			   parser.problem ? parser.problem : "malformed input",
-			   parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
+	if (!yaml_parser_initialize(&parser)) {
 		free(src);
-		return -EINVAL;
+		return -ENOMEM;
 	}
-	yaml_document_t extra;
-	if (yaml_parser_load(&parser, &extra)) {
-		bool more = yaml_document_get_root_node(&extra) != NULL;
-		struct pmu_pos p = {src->file, (int)extra.start_mark.line + 1,
-				    (int)extra.start_mark.column + 1};
-		yaml_document_delete(&extra);
-		if (more) {
-			pmu_report(L->c.d, -1, &p, "a second YAML document; a description is one document");
-			yaml_document_delete(&src->doc);
-			yaml_parser_delete(&parser);
-			free(src);
-			return -EINVAL;
-		}
-	}
+	yaml_parser_set_input_string(&parser, buf, len);
+	int rc = y_compose(&parser, &src->doc, src->file, L->c.d);
 	yaml_parser_delete(&parser);
+	if (rc) {
+		free(src);
+		return rc;
+	}
 	L->srcs[L->nsrcs++] = src;
 	*out = src;
 	return 0;

@@ -1,0 +1,212 @@
+/*
+ * yaml_compose.c - builds one libyaml document from the parser's event stream
+ * with bounded cost (see yaml_doc.h, y_compose).
+ *
+ * libyaml's own composer (yaml_parser_load) has no nesting limit, and its
+ * scanner spends time proportional to the flow depth on every token, so
+ * `a: [[[[...]]]]` costs the square of the depth; its anchor table is a list
+ * searched on every anchor and alias, so many anchors cost the square of
+ * their number, and aliases let a small file stand for an exponential tree
+ * ("billion laughs").  This composer counts depth on every collection start
+ * and stops at Y_MAX_DEPTH before libyaml goes deeper, and rejects anchors and
+ * aliases, which the description format does not use.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "yaml_doc.h"
+
+struct composer {
+	yaml_parser_t *parser;
+	yaml_document_t *doc;
+	struct pmu_diag *d;
+	const char *file;
+	int depth;
+	int open[Y_MAX_DEPTH];   /* node id of each open collection */
+	int key[Y_MAX_DEPTH];    /* mappings: the key awaiting its value, 0 if none */
+};
+
+static int fail_at(struct composer *c, const yaml_mark_t *mark, const char *msg,
+		   const char *name)
+{
+	struct pmu_pos p = {c->file, (int)mark->line + 1, (int)mark->column + 1};
+	pmu_report(c->d, -1, &p, msg, name);
+	return -EINVAL;
+}
+
+static int syntax_error(struct composer *c)
+{
+	const yaml_parser_t *ps = c->parser;
+	struct pmu_pos p = {c->file, (int)ps->problem_mark.line + 1,
+			    (int)ps->problem_mark.column + 1};
+	if (ps->error == YAML_MEMORY_ERROR)
+		return -ENOMEM;
+	pmu_report(c->d, -1, &p, "YAML syntax: %s%s%s",
+		   ps->problem ? ps->problem : "malformed input",
+		   ps->context ? " " : "", ps->context ? ps->context : "");
+	return -EINVAL;
+}
+
+/* Hang a finished node under the innermost open collection (or make it the
+ * root, which yaml_document_t takes to be node 1). */
+static int attach(struct composer *c, int id)
+{
+	if (!id)
+		return -ENOMEM;
+	if (c->depth == 0)
+		return 0;
+	int parent = c->open[c->depth - 1];
+	yaml_node_t *pn = yaml_document_get_node(c->doc, parent);
+	int ok;
+	if (pn->type == YAML_SEQUENCE_NODE) {
+		ok = yaml_document_append_sequence_item(c->doc, parent, id);
+	} else if (!c->key[c->depth - 1]) {
+		c->key[c->depth - 1] = id;
+		ok = 1;
+	} else {
+		ok = yaml_document_append_mapping_pair(c->doc, parent, c->key[c->depth - 1], id);
+		c->key[c->depth - 1] = 0;
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
+static void set_mark(struct composer *c, int id, const yaml_event_t *ev)
+{
+	yaml_node_t *n = yaml_document_get_node(c->doc, id);
+	if (n)
+		n->start_mark = n->end_mark = ev->start_mark;
+}
+
+static int open_collection(struct composer *c, const yaml_event_t *ev)
+{
+	bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
+	if (c->depth == Y_MAX_DEPTH)
+		return fail_at(c, &ev->start_mark, "%s nested deeper than "
+			       Y_MAX_DEPTH_TEXT " levels", seq ? "sequence" : "mapping");
+	yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
+	int id = seq ? yaml_document_add_sequence(c->doc, tag, ev->data.sequence_start.style)
+		     : yaml_document_add_mapping(c->doc, tag, ev->data.mapping_start.style);
+	int rc = attach(c, id);
+	if (rc)
+		return rc;
+	set_mark(c, id, ev);
+	c->open[c->depth] = id;
+	c->key[c->depth++] = 0;
+	return 0;
+}
+
+static int add_scalar(struct composer *c, const yaml_event_t *ev)
+{
+	int id = yaml_document_add_scalar(c->doc, ev->data.scalar.tag, ev->data.scalar.value,
+					  (int)ev->data.scalar.length, ev->data.scalar.style);
+	int rc = attach(c, id);
+	if (!rc)
+		set_mark(c, id, ev);
+	return rc;
+}
+
+/* Handle one event inside the document; 1 when the document has ended. */
+static int take_event(struct composer *c, const yaml_event_t *ev)
+{
+	const yaml_char_t *anchor = NULL;
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		return fail_at(c, &ev->start_mark, "YAML alias '*%s': anchors and aliases "
+			       "are not part of the description format",
+			       (const char *)ev->data.alias.anchor);
+	case YAML_SCALAR_EVENT:
+		anchor = ev->data.scalar.anchor;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = ev->data.sequence_start.anchor;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = ev->data.mapping_start.anchor;
+		break;
+	default:
+		break;
+	}
+	if (anchor)
+		return fail_at(c, &ev->start_mark, "YAML anchor '&%s': anchors and aliases "
+			       "are not part of the description format", (const char *)anchor);
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return add_scalar(c, ev);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		return open_collection(c, ev);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		c->depth--;
+		return 0;
+	case YAML_DOCUMENT_END_EVENT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Next event; a syntax error is reported. */
+static int next_event(struct composer *c, yaml_event_t *ev)
+{
+	return yaml_parser_parse(c->parser, ev) ? 0 : syntax_error(c);
+}
+
+static int compose_document(struct composer *c, const yaml_event_t *start)
+{
+	const yaml_event_t *s = start;
+	if (!yaml_document_initialize(c->doc, s->data.document_start.version_directive,
+				      s->data.document_start.tag_directives.start,
+				      s->data.document_start.tag_directives.end,
+				      s->data.document_start.implicit, 1))
+		return -ENOMEM;
+	for (;;) {
+		yaml_event_t ev;
+		int rc = next_event(c, &ev);
+		if (rc)
+			return rc;
+		rc = take_event(c, &ev);
+		yaml_event_delete(&ev);
+		if (rc)
+			return rc > 0 ? 0 : rc;
+	}
+}
+
+/* After the document: only the end of the stream may follow. */
+static int expect_stream_end(struct composer *c)
+{
+	yaml_event_t ev;
+	int rc = next_event(c, &ev);
+	if (rc)
+		return rc;
+	if (ev.type != YAML_STREAM_END_EVENT)
+		rc = fail_at(c, &ev.start_mark,
+			     "a second YAML document; a %s is one document", "description");
+	yaml_event_delete(&ev);
+	return rc;
+}
+
+int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
+	      struct pmu_diag *d)
+{
+	struct composer c = {.parser = parser, .doc = doc, .d = d, .file = file};
+	memset(doc, 0, sizeof(*doc));
+	yaml_event_t ev;
+	int rc = next_event(&c, &ev); /* STREAM-START */
+	yaml_event_delete(&ev);
+	if (!rc)
+		rc = next_event(&c, &ev);
+	if (rc)
+		return rc;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		return yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1) ? 0 : -ENOMEM;
+	}
+	rc = compose_document(&c, &ev);
+	yaml_event_delete(&ev);
+	if (!rc)
+		rc = expect_stream_end(&c);
+	if (rc && doc->nodes.start)
+		yaml_document_delete(doc);
+	return rc;
+}
