@@ -41,6 +41,7 @@ void pmu_diag_init(struct pmu_diag *d, FILE *out)
 {
 	memset(d, 0, sizeof(*d));
 	d->out = out;
+	d->max_shown = PMU_DIAG_MAX_SHOWN;
 	for (int i = 0; i < PMU_CHK_COUNT; i++)
 		d->level[i] = PMU_SEV_ERROR;
 	d->level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_WARNING;
@@ -57,11 +58,47 @@ static void format_place(const struct pmu_diag *d, const struct pmu_pos *pos,
 		snprintf(buf, len, "%s", d->program ? d->program : "pmu");
 }
 
+bool pmu_diag_shows_errors(const struct pmu_diag *d)
+{
+	return d->out && (d->max_shown <= 0 || d->nerrors < d->max_shown);
+}
+
+/* Count one report; false when it is past the limit for its severity and
+ * so neither printed nor formatted (the note saying so is the limit + 1st). */
+static bool count_report(struct pmu_diag *d, enum pmu_severity sev)
+{
+	int count = sev == PMU_SEV_ERROR ? ++d->nerrors : ++d->nwarnings;
+	return d->max_shown <= 0 || count <= d->max_shown + 1 ||
+	       (sev == PMU_SEV_ERROR && count == 1);
+}
+
+static void print_line(const struct pmu_diag *d, enum pmu_severity sev, const char *line)
+{
+	int count = sev == PMU_SEV_ERROR ? d->nerrors : d->nwarnings;
+	if (!d->out)
+		return;
+	if (d->max_shown > 0 && count == d->max_shown + 1)
+		fprintf(d->out, "%s: note: more than %d %ss; the rest are counted, not shown\n",
+			d->program ? d->program : "pmu", d->max_shown,
+			sev == PMU_SEV_ERROR ? "error" : "warning");
+	else
+		fprintf(d->out, "%s\n", line);
+}
+
+static void keep_first_error(struct pmu_diag *d, const char *line)
+{
+	size_t n = strlen(line);
+	if (n >= sizeof(d->first_error))
+		n = sizeof(d->first_error) - 1;
+	memcpy(d->first_error, line, n);
+	d->first_error[n] = '\0';
+}
+
 static enum pmu_severity vreport(struct pmu_diag *d, int check,
 				 enum pmu_severity sev, const struct pmu_pos *pos,
 				 const char *fmt, va_list ap)
 {
-	if (sev == PMU_SEV_OFF)
+	if (sev == PMU_SEV_OFF || !count_report(d, sev))
 		return sev;
 	char place[512], msg[1024], line[1700];
 	format_place(d, pos, place, sizeof(place));
@@ -72,19 +109,9 @@ static enum pmu_severity vreport(struct pmu_diag *d, int check,
 			 pmu_check_name(check));
 	snprintf(line, sizeof(line), "%s: %s: %s%s", place,
 		 sev == PMU_SEV_ERROR ? "error" : "warning", msg, tag);
-	if (sev == PMU_SEV_ERROR) {
-		if (d->nerrors++ == 0) {
-			size_t n = strlen(line);
-			if (n >= sizeof(d->first_error))
-				n = sizeof(d->first_error) - 1;
-			memcpy(d->first_error, line, n);
-			d->first_error[n] = '\0';
-		}
-	} else {
-		d->nwarnings++;
-	}
-	if (d->out)
-		fprintf(d->out, "%s\n", line);
+	if (sev == PMU_SEV_ERROR && d->nerrors == 1)
+		keep_first_error(d, line);
+	print_line(d, sev, line);
 	return sev;
 }
 

@@ -9,6 +9,7 @@
 #ifndef PMU_DIAG_H
 #define PMU_DIAG_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "pmu_model.h"
@@ -33,12 +34,17 @@ enum pmu_check_id {
 	PMU_CHK_COUNT
 };
 
+/* At most this many errors and this many warnings are printed (like gcc's
+ * -fmax-errors); later ones are still counted.  A note says so once. */
+#define PMU_DIAG_MAX_SHOWN 100
+
 struct pmu_diag {
 	const char *program;        /* prefix for messages without a position */
 	FILE *out;                  /* where reports go (stderr); NULL: nowhere */
 	enum pmu_severity level[PMU_CHK_COUNT];
 	int nerrors;
 	int nwarnings;
+	int max_shown;              /* per severity; 0: no limit (default PMU_DIAG_MAX_SHOWN) */
 	char first_error[512];      /* the first error, for library callers */
 };
 
@@ -55,6 +61,10 @@ enum pmu_severity pmu_report_warning(struct pmu_diag *d,
 				     const struct pmu_pos *pos,
 				     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Whether the next error would still be printed: callers skip costly extras
+ * ("did you mean" searches) for errors that are only counted. */
+bool pmu_diag_shows_errors(const struct pmu_diag *d);
 
 const char *pmu_check_name(enum pmu_check_id id);
 int pmu_check_lookup(const char *name); /* -1 if unknown */

@@ -118,16 +118,48 @@ static const char *node_kind(const struct ynode *n)
 	}
 }
 
-/* Index of the first key equal to key among the first `before` entries. */
-static int earlier_key(const struct ynode *map, int before, const char *key)
+struct key_at {
+	const char *key;
+	int index;
+};
+
+static int key_order(const void *a, const void *b)
 {
+	const struct key_at *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* first[i] = index of the first entry with the same key as entry i, or -1:
+ * sorted, so a mapping of n keys costs n log n, not n squared. */
+static int earlier_keys(const struct ynode *map, int n, int *first)
+{
+	struct key_at *keys = malloc((size_t)n * sizeof(*keys) + 1);
+	if (!keys)
+		return -ENOMEM;
+	int nkeys = 0;
 	struct ynode k, v;
-	for (int i = 0; i < before && y_map_at(map, i, &k, &v); i++) {
-		const char *s = scalar(&k);
-		if (s && strcmp(s, key) == 0)
-			return i;
+	for (int i = 0; i < n && y_map_at(map, i, &k, &v); i++) {
+		first[i] = -1;
+		if (scalar(&k))
+			keys[nkeys++] = (struct key_at){scalar(&k), i};
 	}
-	return -1;
+	qsort(keys, (size_t)nkeys, sizeof(*keys), key_order);
+	for (int i = 1, run = 0; i < nkeys; i++) {
+		if (strcmp(keys[i].key, keys[run].key) != 0)
+			run = i;
+		else
+			first[keys[i].index] = keys[run].index;
+	}
+	free(keys);
+	return 0;
+}
+
+static int y_map_len(const struct ynode *n)
+{
+	if (!y_is_map(n))
+		return 0;
+	return (int)(n->node->data.mapping.pairs.top - n->node->data.mapping.pairs.start);
 }
 
 static bool in_list(const char *s, const char *const *list)
@@ -141,7 +173,13 @@ static bool in_list(const char *s, const char *const *list)
 int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 		 const char *const *keys, const char *const *required)
 {
-	int rc = 0;
+	int n = y_map_len(map);
+	int *first_of = malloc((size_t)n * sizeof(*first_of) + 1);
+	int rc = first_of ? earlier_keys(map, n, first_of) : -ENOMEM;
+	if (rc) {
+		free(first_of);
+		return rc;
+	}
 	struct ynode k, v;
 	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
 		const char *s = scalar(&k);
@@ -151,7 +189,7 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 			rc = -EINVAL;
 			continue;
 		}
-		int first = earlier_key(map, i, s);
+		int first = first_of[i];
 		if (first >= 0) {
 			struct ynode fk, fv;
 			y_map_at(map, first, &fk, &fv);
@@ -163,7 +201,7 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 		}
 		if (in_list(s, keys))
 			continue;
-		const char *near = y_nearest(s, keys);
+		const char *near = pmu_diag_shows_errors(c->d) ? y_nearest(s, keys) : NULL;
 		if (near)
 			pmu_report(c->d, -1, &p, "unknown key '%s' in %s; did you mean '%s'?",
 				   s, what, near);
@@ -171,6 +209,7 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 			pmu_report(c->d, -1, &p, "unknown key '%s' in %s", s, what);
 		rc = -EINVAL;
 	}
+	free(first_of);
 	for (int i = 0; required && required[i]; i++) {
 		if (!y_get(map, required[i]).node) {
 			struct pmu_pos p = y_pos(map);

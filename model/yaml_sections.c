@@ -32,6 +32,26 @@ static int oom(struct yctx *c)
 	return -ENOMEM;
 }
 
+/* Counts a description may hold, so that the pairwise checks (overlapping
+ * fields, constraint slots, register layout) stay cheap on any input: a
+ * 64-bit word has room for no more (schema/description-format.md, Limits). */
+#define MAX_COUNTERS 64
+#define MAX_REGISTERS 64
+#define MAX_REG_FIELDS 64
+#define MAX_FIELDS 256
+#define MAX_CONSTRAINTS 64
+
+/* Report an item past its section's limit; -E2BIG ends the section. */
+static int too_many(struct yctx *c, const struct ynode *n, int count, int max,
+		    const char *what)
+{
+	if (count < max)
+		return 0;
+	struct pmu_pos p = y_pos(n);
+	pmu_report(c->d, -1, &p, "more than %d %s", max, what);
+	return -E2BIG;
+}
+
 /* --- identity ------------------------------------------------------------- */
 static int read_pmu(struct yctx *c, const struct ynode *n)
 {
@@ -61,6 +81,8 @@ static int read_counter(struct yctx *c, const struct ynode *n)
 	if (y_expect_map(c, n, "a counter") || y_check_keys(c, n, "a counter", keys, req))
 		return -EINVAL;
 	struct pmu_model *m = c->m;
+	if (too_many(c, n, c->m->ncounters, MAX_COUNTERS, "counters"))
+		return -E2BIG;
 	struct pmu_counter *k = APPEND(m->counters, m->ncounters);
 	if (!k)
 		return oom(c);
@@ -123,6 +145,8 @@ static int read_reg_field(struct yctx *c, const struct ynode *n, struct pmu_regi
 	if (y_expect_map(c, n, "a register field") ||
 	    y_check_keys(c, n, "a register field", keys, req))
 		return -EINVAL;
+	if (too_many(c, n, r->nfields, MAX_REG_FIELDS, "fields in one register"))
+		return -E2BIG;
 	struct pmu_reg_field *f = APPEND(r->fields, r->nfields);
 	if (!f)
 		return oom(c);
@@ -185,6 +209,8 @@ static int read_register(struct yctx *c, const struct ynode *n)
 	if (y_expect_map(c, n, "a register") || y_check_keys(c, n, "a register", keys, req))
 		return -EINVAL;
 	struct pmu_model *m = c->m;
+	if (too_many(c, n, c->m->nregisters, MAX_REGISTERS, "registers"))
+		return -E2BIG;
 	struct pmu_register *r = APPEND(m->registers, m->nregisters);
 	if (!r)
 		return oom(c);
@@ -371,6 +397,8 @@ static int read_field(struct yctx *c, const struct ynode *n, int parent,
 	if (y_expect_map(c, n, "a field") || y_check_keys(c, n, "a field", keys, req))
 		return -EINVAL;
 	struct pmu_model *m = c->m;
+	if (too_many(c, n, c->m->nfields, MAX_FIELDS, "fields"))
+		return -E2BIG;
 	struct pmu_field *f = APPEND(m->fields, m->nfields);
 	struct ynode *slot = f ? APPEND(fn->node, fn->n) : NULL;
 	if (!slot)
@@ -449,7 +477,12 @@ static int read_fields(struct yctx *c, const struct ynode *lists, int nlists)
 		}
 		for (int i = 0; i < y_seq_len(&lists[l]); i++) {
 			struct ynode f = y_seq_at(&lists[l], i);
-			rc |= read_field(c, &f, -1, &fn);
+			int frc = read_field(c, &f, -1, &fn);
+			if (frc == -E2BIG) {
+				free(fn.node);
+				return -EINVAL;
+			}
+			rc |= frc;
 		}
 	}
 	if (!rc)
@@ -663,6 +696,8 @@ static int read_constraint(struct yctx *c, const struct ynode *n)
 	if (y_expect_map(c, n, "a constraint") ||
 	    y_check_keys(c, n, "a constraint", keys, req))
 		return -EINVAL;
+	if (too_many(c, n, c->m->nconstraints, MAX_CONSTRAINTS, "constraints"))
+		return -E2BIG;
 	struct pmu_constraint *k = APPEND(c->m->constraints, c->m->nconstraints);
 	if (!k)
 		return oom(c);
@@ -906,7 +941,10 @@ static int read_list(const struct yloader_view *view, const char *name, item_rea
 		}
 		for (int i = 0; i < y_seq_len(&lists[l]); i++) {
 			struct ynode item = y_seq_at(&lists[l], i);
-			rc |= fn(view->c, &item);
+			int irc = fn(view->c, &item);
+			if (irc == -E2BIG)
+				return -EINVAL;
+			rc |= irc;
 		}
 	}
 	return rc ? -EINVAL : 0;
