@@ -11,8 +11,11 @@
  *                        code (pmurt_event_from_attr)
  * Blank lines and lines starting with '#' are skipped without output.  A
  * malformed line is answered {"ok":false,"line":N,"error":"..."} (and
- * reported on standard error); the remaining lines are still checked and the
- * exit status is then 2.
+ * reported on standard error, the first BATCH_MAX_REPORTED of them); the
+ * remaining lines are still checked and the exit status is then 2.  A line
+ * longer than BATCH_MAX_LINE bytes is answered so without being parsed, and
+ * jansson stops at JSON_PARSER_MAX_DEPTH (2048) levels of nesting, so any
+ * input costs time linear in its size.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +25,11 @@
 #include <string.h>
 
 #include "tool_batch.h"
+
+#define BATCH_MAX_LINE 65536     /* a group of 8 events takes well under 1 KiB */
+#define BATCH_MAX_REPORTED 100   /* malformed lines echoed on standard error */
+#define TOOL_STR_(x) #x
+#define TOOL_STR(x) TOOL_STR_(x)
 
 struct batch_line {
 	const struct pmurt_pmu *pmu;
@@ -207,10 +215,10 @@ static int parse_object(struct batch_line *b, json_t *o)
 	return 0;
 }
 
-static int parse_line(struct batch_line *b, const char *text)
+static int parse_line(struct batch_line *b, const char *text, size_t len)
 {
 	json_error_t jerr;
-	json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!o) {
 		snprintf(b->why, sizeof(b->why), "not JSON: %s (column %d)", jerr.text, jerr.column);
 		return -EINVAL;
@@ -220,35 +228,66 @@ static int parse_line(struct batch_line *b, const char *text)
 	return rc;
 }
 
-static int answer_error(const struct tool *t, long lineno, const char *why)
+static int answer_error(const struct tool *t, long lineno, const char *why, long *nreported)
 {
-	tool_error(t, "%s:%ld: %s", strcmp(t->batch, "-") ? t->batch : "<stdin>", lineno, why);
+	const char *file = strcmp(t->batch, "-") ? t->batch : "<stdin>";
+	if (++*nreported <= BATCH_MAX_REPORTED)
+		tool_error(t, "%s:%ld: %s", file, lineno, why);
+	else if (*nreported == BATCH_MAX_REPORTED + 1)
+		tool_error(t, "%s: more than %d malformed lines; the rest are answered on "
+			   "standard output only", file, BATCH_MAX_REPORTED);
 	return tool_print_json_line(json_pack("{s:b, s:i, s:s}", "ok", 0, "line", (int)lineno,
 					      "error", why));
 }
 
 /* One line: 0 answered, EXIT_USAGE answered as malformed, or EXIT_INTERNAL. */
-static int answer_line(struct tool *t, const char *text, long lineno)
+static int answer_line(struct tool *t, const char *text, size_t len, long lineno,
+		       long *nreported)
 {
 	struct batch_line b = {.pmu = t->pmu, .bad = {.index = -1}};
-	if (parse_line(&b, text)) {
-		int rc = answer_error(t, lineno, b.why);
+	if (parse_line(&b, text, len)) {
+		int rc = answer_error(t, lineno, b.why, nreported);
 		return rc ? rc : EXIT_USAGE;
 	}
 	struct pmurt_group_result r;
 	struct pmurt_error err = {0};
 	int lrc = tool_group_check(t, b.ev, b.n, &b.bad, &r, &err);
 	if (lrc < 0) {
-		int rc = answer_error(t, lineno, err.message[0] ? err.message : strerror(-lrc));
+		int rc = answer_error(t, lineno, err.message[0] ? err.message : strerror(-lrc),
+				      nreported);
 		return rc ? rc : EXIT_USAGE;
 	}
 	return tool_print_json_line(tool_result_json(t->pmu, &r));
+}
+
+static int answer_too_long(const struct tool *t, long lineno, long *nreported)
+{
+	int rc = answer_error(t, lineno, "line longer than " TOOL_STR(BATCH_MAX_LINE) " bytes",
+			      nreported);
+	return rc ? rc : EXIT_USAGE;
 }
 
 static bool skipped(const char *line)
 {
 	line += strspn(line, " \t\r\n");
 	return !*line || *line == '#';
+}
+
+/* Read one line of at most BATCH_MAX_LINE bytes into buf (which holds
+ * BATCH_MAX_LINE + 1), NUL-terminated, setting *len; a longer line is read to
+ * its end and dropped, *len then BATCH_MAX_LINE + 1.  false at end of input. */
+static bool read_line(FILE *in, char *buf, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+	while ((ch = getc_unlocked(in)) != EOF && ch != '\n')
+		if (n <= BATCH_MAX_LINE)
+			buf[n++] = (char)ch;
+	if (ch == EOF && n == 0)
+		return false;
+	buf[n < BATCH_MAX_LINE ? n : BATCH_MAX_LINE] = '\0';
+	*len = n;
+	return true;
 }
 
 int tool_check_batch(struct tool *t)
@@ -258,15 +297,19 @@ int tool_check_batch(struct tool *t)
 		tool_error(t, "%s: %s", t->batch, strerror(errno));
 		return EXIT_USAGE;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	long lineno = 0;
-	int status = EXIT_OK;
-	while (getline(&line, &cap, in) >= 0) {
+	char *line = malloc(BATCH_MAX_LINE + 1);
+	long lineno = 0, nreported = 0;
+	int status = line ? EXIT_OK : EXIT_INTERNAL;
+	size_t len;
+	while (line && read_line(in, line, &len)) {
 		lineno++;
-		if (skipped(line))
+		int rc;
+		if (len > BATCH_MAX_LINE)
+			rc = answer_too_long(t, lineno, &nreported);
+		else if (skipped(line))
 			continue;
-		int rc = answer_line(t, line, lineno);
+		else
+			rc = answer_line(t, line, len, lineno, &nreported);
 		if (rc == EXIT_INTERNAL) {
 			status = rc;
 			break;
