@@ -18,6 +18,10 @@
  * grows with the square of the depth (schema/description-format.md, Limits). */
 #define Y_MAX_DEPTH 64
 #define Y_MAX_DEPTH_TEXT "64"
+/* Most YAML nodes (scalars and collections) one file may hold: POWER10's 654
+ * events take 5,891.  Bounds the memory and time of any input (libyaml spends
+ * over 100 bytes and a few allocations on each node). */
+#define Y_MAX_NODES 100000
 
 /* One parsed file. */
 struct ysrc {
@@ -37,7 +41,7 @@ struct yctx {
 };
 
 /* Parse the one document of parser's input into doc, event by event: stops
- * at Y_MAX_DEPTH, rejects anchors, aliases and a second document, reports at
+ * at Y_MAX_DEPTH or Y_MAX_NODES, rejects anchors, aliases and a second document, reports at
  * file:line:col.  0, or a negative errno with doc left empty. */
 int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
 	      struct pmu_diag *d);
