@@ -98,15 +98,24 @@ char *pmu_strdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/* Strings interned last, searched for a copy to share: callers intern the same
+ * file or node path in runs.  Not the whole pool, which made loading a DTB
+ * of n nodes cost n squared string compares. */
+#define INTERN_RECENT 8
+
 const char *pmu_model_intern(struct pmu_model *m, const char *s)
 {
-	for (int i = m->nstrings - 1; i >= 0; i--)
+	for (int i = m->nstrings - 1; i >= 0 && i >= m->nstrings - INTERN_RECENT; i--)
 		if (strcmp(m->strings[i], s) == 0)
 			return m->strings[i];
-	char **grown = realloc(m->strings, (m->nstrings + 1) * sizeof(*grown));
-	if (!grown)
-		return NULL;
-	m->strings = grown;
+	/* the pool's capacity is the power of two at or above nstrings */
+	if ((m->nstrings & (m->nstrings - 1)) == 0) {
+		size_t cap = m->nstrings ? 2 * (size_t)m->nstrings : 1;
+		char **grown = realloc(m->strings, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		m->strings = grown;
+	}
 	char *copy = strdup(s);
 	if (!copy)
 		return NULL;
