@@ -21,6 +21,7 @@ set(BOUNDS_CASES
   "event-keys   100000   1     unknown key 'k0' in an event"
   "long-scalar  2500000  0     3 events, 5 fields, 3 constraints: ok"
   "events       100000   1     has the code 0x100f0 of event"
+  "dtb-events   500000   3     has the code 0x100f0 of event"
   "fields       100000   1     more than 256 fields"
   "constraints  100000   1     more than 64 constraints"
   "anchors      2500000  1     YAML anchor '&a0': anchors and aliases are not part"
