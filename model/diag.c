@@ -60,7 +60,7 @@ static void format_place(const struct pmu_diag *d, const struct pmu_pos *pos,
 
 bool pmu_diag_shows_errors(const struct pmu_diag *d)
 {
-	return d->out && (d->max_shown <= 0 || d->nerrors < d->max_shown);
+	return d->max_shown <= 0 || d->nerrors < d->max_shown;
 }
 
 /* Count one report; false when it is past the limit for its severity and

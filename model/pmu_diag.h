@@ -62,7 +62,8 @@ enum pmu_severity pmu_report_warning(struct pmu_diag *d,
 				     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Whether the next error would still be printed: callers skip costly extras
+/* Whether the next error would still be printed (or kept as first_error
+ * when nothing is printed): callers skip costly extras
  * ("did you mean" searches) for errors that are only counted. */
 bool pmu_diag_shows_errors(const struct pmu_diag *d);
 
