@@ -9,6 +9,13 @@
 
 #include "yaml_doc.h"
 
+void *y_grow(void *arr, int n, size_t elem)
+{
+	if (n > 0 && (n & (n - 1)) != 0)
+		return arr;
+	return realloc(arr, (n ? 2 * (size_t)n : 1) * elem);
+}
+
 struct pmu_pos y_pos(const struct ynode *n)
 {
 	struct pmu_pos p = {n->src->file, 0, 0};

@@ -40,6 +40,12 @@ struct yctx {
 	struct pmu_diag *d;
 };
 
+/* Room for element n of an array of n elements: grows to 2n when n is a
+ * power of two (the array's capacity is the power of two at or above n), so
+ * appending n elements copies O(n) bytes even where realloc never grows in
+ * place (ASan's allocator).  Returns arr, the grown array or NULL. */
+void *y_grow(void *arr, int n, size_t elem);
+
 /* Parse the one document of parser's input into doc, event by event: stops
  * at Y_MAX_DEPTH or Y_MAX_NODES, rejects anchors, aliases and a second document, reports at
  * file:line:col.  0, or a negative errno with doc left empty. */

@@ -37,11 +37,11 @@ struct loader {
 
 static int add_section(struct loader *L, struct ynode key, struct ynode value)
 {
-	struct ynode *k = realloc(L->keys, (L->nsections + 1) * sizeof(*k));
+	struct ynode *k = y_grow(L->keys, L->nsections, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	L->keys = k;
-	struct ynode *v = realloc(L->values, (L->nsections + 1) * sizeof(*v));
+	struct ynode *v = y_grow(L->values, L->nsections, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	L->values = v;

@@ -16,7 +16,7 @@
 /* Append one zeroed element to a model array; NULL on allocation failure. */
 #define APPEND(arr, n)                                                        \
 	({                                                                    \
-		__typeof__(arr) grown_ = realloc((arr), ((n) + 1) * sizeof(*(arr))); \
+		__typeof__(arr) grown_ = y_grow((arr), (n), sizeof(*(arr)));  \
 		__typeof__(arr) slot_ = NULL;                                 \
 		if (grown_) {                                                 \
 			(arr) = grown_;                                       \
