@@ -291,23 +291,27 @@ static int mode_mmcr(struct ctx *c, const char *path, size_t pinned)
 {
 	json_t *doc = load_json(path), *results = NULL;
 	const json_t *vectors = json_object_get(doc, "vectors");
+	int rc = 2;
 	if (!json_is_array(vectors))
-		return 2;
+		goto out;
+	rc = 1;
 	if (!count_as_pinned("mmcr vectors", json_array_size(vectors), pinned))
-		return 1;
+		goto out;
 	char *batch = vectors_batch(vectors);
-	int rc = run_batch(c, NULL, 0, batch, &results);
+	int tool_rc = run_batch(c, NULL, 0, batch, &results);
 	free(batch);
-	if (rc != 0 || json_array_size(results) != json_array_size(vectors)) {
-		printf("FAIL pmutool exited %d with %zu results for %zu vectors\n", rc,
+	if (tool_rc != 0 || json_array_size(results) != json_array_size(vectors)) {
+		printf("FAIL pmutool exited %d with %zu results for %zu vectors\n", tool_rc,
 		       json_array_size(results), json_array_size(vectors));
-		return 1;
+		goto out;
 	}
 	for (size_t i = 0; i < json_array_size(vectors); i++)
 		compare_vector(c, json_array_get(vectors, i), json_array_get(results, i));
+	rc = finish(c, "mmcr vectors");
+out:
 	json_decref(results);
 	json_decref(doc);
-	return finish(c, "mmcr vectors");
+	return rc;
 }
 
 static int mode_tobatch(const char *path)
@@ -579,8 +583,10 @@ static int mode_selftests(struct ctx *c, const char *path, const char *cat, size
 		return 2;
 	}
 	json_t *doc = load_json(path);
-	if (!json_is_array(doc))
+	if (!json_is_array(doc)) {
+		json_decref(doc);
 		return 2;
+	}
 	char what[64];
 	snprintf(what, sizeof(what), "selftests (%s)", cat);
 	if (!count_as_pinned(what, count_category(doc, cat), pinned)) {
@@ -648,8 +654,10 @@ static bool categories_as_pinned(const json_t *doc, char **args, int nargs, size
 static int mode_account(const char *path, size_t total, char **args, int nargs)
 {
 	json_t *doc = load_json(path);
-	if (!json_is_array(doc))
+	if (!json_is_array(doc)) {
+		json_decref(doc);
 		return 2;
+	}
 	size_t sum = 0, not_tested = 0, i;
 	bool ok = categories_as_pinned(doc, args, nargs, &sum);
 	const json_t *t;
