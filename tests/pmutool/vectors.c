@@ -479,6 +479,8 @@ static void run_selftest_batch(struct ctx *c, const json_t *t)
 		v[0] = (struct variant){.want_ok = want_ok};
 		snprintf(v[0].label, sizeof(v[0].label), "%s", name);
 	}
+	if (n == 0)
+		fail(c, name, "branch_sample_type '%s' gives no run", bst);
 	for (int i = 0; i < n; i++) {
 		if (bst && !v[i].branch) {
 			fail(c, v[i].label, "unknown branch_sample_type '%s'", bst);
