@@ -132,6 +132,7 @@ static void pool_free(struct pool *p)
 
 /* One C string literal; octal escapes are always 3 digits, so a digit after
  * one cannot extend it, and "??" never forms a trigraph. */
+/* putc_unlocked: the stream is pmugen's own, and this is the hot loop */
 static void put_c_string(FILE *out, const char *s, size_t n)
 {
 	fputc('"', out);
@@ -145,7 +146,7 @@ static void put_c_string(FILE *out, const char *s, size_t n)
 		else if (c == '?' && i > 0 && s[i - 1] == '?')
 			fputs("\\077", out);
 		else if (c >= 0x20 && c < 0x7f)
-			fputc(c, out);
+			putc_unlocked(c, out);
 		else
 			fprintf(out, "\\%03o", c);
 	}
