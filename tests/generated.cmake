@@ -4,9 +4,14 @@ add_test(NAME generated/dts-power10-current
   COMMAND sh -c "\"$1\" -q -o - \"$2\" | cmp - \"$3\"" sh
     ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml ${CMAKE_SOURCE_DIR}/dts/power10.dts)
 foreach(fmt dts dtb c json)
+  # --all-events applies to the tree formats only (pmugen refuses it for c, json)
+  set(all_events "")
+  if(fmt MATCHES "^dt")
+    set(all_events --all-events)
+  endif()
   add_test(NAME generated/deterministic-${fmt}
-    COMMAND sh -c "\"$1\" -q --all-events -W no-kernel-limits -f $2 -o \"$3.a\" \"$4\" &&
-                   \"$1\" -q --all-events -W no-kernel-limits -f $2 -o \"$3.b\" \"$4\" &&
+    COMMAND sh -c "\"$1\" -q ${all_events} -W no-kernel-limits -f $2 -o \"$3.a\" \"$4\" &&
+                   \"$1\" -q ${all_events} -W no-kernel-limits -f $2 -o \"$3.b\" \"$4\" &&
                    cmp \"$3.a\" \"$3.b\"" sh
       ${PMUGEN} ${fmt} ${CMAKE_CURRENT_BINARY_DIR}/det.${fmt} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
 endforeach()
