@@ -456,9 +456,11 @@ int main(int argc, char **argv)
 	const char *jevents = jevents_path(&b);
 	if (!b.pmugen || !b.perf_json)
 		print_skip("no --pmugen PROGRAM and --perf-json DIR given");
-	else if (access(jevents, R_OK) != 0)
-		print_skip(b.jevents || getenv("PMUGEN_JEVENTS") ? "the given jevents.py is not readable"
-				    : "jevents.py not found");
+	else if (access(jevents, R_OK) != 0) {
+		char why[4200];
+		snprintf(why, sizeof(why), "no readable jevents.py at %s", jevents);
+		print_skip(why);
+	}
 	else if (access(b.python, X_OK) != 0)
 		print_skip("no python3 (Debian package python3)");
 	else if (bench_programs(&b, jevents))

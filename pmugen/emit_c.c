@@ -8,9 +8,8 @@
  * open-addressing hash index over the lower-cased event names, built here
  * with the same pmu_tbl_name_hash() the runtime uses.  The tables carry the
  * whole model (positions aside), so the runtime can rebuild an equal
- * struct pmu_model.  That is also why every event is written whether or not
- * --all-events is given (options->all_events only limits the DTS/DTB to the
- * firmware set).  Output depends on the model only (the source file's
+ * struct pmu_model.  That is also why every event is written (pmugen refuses
+ * --all-events when no DTS or DTB is written: it selects the tree's events).  Output depends on the model only (the source file's
  * directory is dropped), and compiles cleanly with -Wall -Wextra.
  *
  * The body is written to a memory stream while strings are added to the
