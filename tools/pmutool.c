@@ -52,6 +52,15 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* A check option: its value, and the first such option given (for refusing
+ * it where it would change nothing). */
+static void set_flag(bool *flag, bool value, const char **first, const char *opt)
+{
+	*flag = value;
+	if (!*first)
+		*first = opt;
+}
+
 /* Options may come before or after the subcommand (getopt permutes). */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
@@ -74,22 +83,12 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		case 'p': t->pmu_spec = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
-		case OPT_HV_MODE:
-			t->check.hv_mode = true;
-			t->kernel_opt = t->kernel_opt ? t->kernel_opt : "--hv-mode";
-			break;
-		case OPT_NO_LPAR:
-			t->check.lpar = false;
-			t->kernel_opt = t->kernel_opt ? t->kernel_opt : "--no-lpar";
-			break;
+		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
+		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
-			t->check.per_task = false;
-			t->task_opt = t->task_opt ? t->task_opt : "--no-per-task";
+			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
 			break;
-		case OPT_PER_TASK:
-			t->check.per_task = true;
-			t->task_opt = t->task_opt ? t->task_opt : "--per-task";
-			break;
+		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
 		case 'h': usage(stdout); *done = true; return EXIT_OK;
 		case 'V':
 			printf("pmutool %s (libpmurt %d.%d.%d)\n", PMUTOOL_VERSION,
