@@ -3,7 +3,8 @@
  * once, then write one or several outputs (DTS by default; -f dts,dtb,c,json
  * writes all four).  Every output goes to a temporary file beside its target;
  * only when all of them are complete are they renamed into place, so a failed
- * run leaves no partial output and changes none of the targets.
+ * run leaves no partial output (see write_outputs).  Options that would
+ * change nothing in a run are refused (check_combination).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -342,7 +343,10 @@ static void discard(const struct staged *s, int n)
 }
 
 /* Every requested format into its temporary file first; only when all are
- * complete, the renames.  A failed output leaves every target as it was. */
+ * complete, the renames (in format order).  A failed output leaves every
+ * target as it was; a failed rename (rare: the target turned into a
+ * directory, the disk went read-only) leaves the outputs renamed before it,
+ * each complete, and the other targets as they were. */
 static int write_outputs(const struct cli *c, const struct pmu_model *m,
 			 const struct emit_options *o, struct pmu_error *err)
 {
