@@ -33,30 +33,22 @@ int pmurt_build_name_index(struct pmurt_pmu *pmu)
 	return 0;
 }
 
-int pmurt_build_lower_names(struct pmurt_pmu *pmu)
+#define LOOKUP_MAX_NAME 256
+
+static inline unsigned ascii_lower(unsigned char ch)
 {
-	const struct pmu_model *m = &pmu->model;
-	size_t total = 0;
-	for (int i = 0; i < m->nevents; i++)
-		total += strlen(m->events[i].name) + 1;
-	pmu->lower_pool = malloc(total ? total : 1);
-	pmu->lower_off = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
-	pmu->lower_len = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
-	if (!pmu->lower_pool || !pmu->lower_off || !pmu->lower_len || total > UINT32_MAX)
-		return -ENOMEM;
-	size_t at = 0;
-	for (int i = 0; i < m->nevents; i++) {
-		size_t len = strlen(m->events[i].name);
-		pmu_tbl_name_hash_len(m->events[i].name, len, pmu->lower_pool + at);
-		pmu->lower_pool[at + len] = '\0';
-		pmu->lower_off[i] = (uint32_t)at;
-		pmu->lower_len[i] = (uint32_t)len;
-		at += len + 1;
-	}
-	return 0;
+	return (unsigned)ch - 'A' < 26u ? ch | 0x20u : ch;
 }
 
-#define LOOKUP_MAX_NAME 256
+/* name equals lowered[0..len) (ASCII lower case, no NUL) without case: the
+ * event names are compared where they are, nothing is lowered at open. */
+static bool same_name(const char *name, const char *lowered, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (ascii_lower((unsigned char)name[i]) != (unsigned char)lowered[i])
+			return false; /* also at name's NUL: lowered holds none */
+	return name[len] == '\0';
+}
 
 int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 {
@@ -70,27 +62,40 @@ int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 		uint32_t slot = pmu->name_index[h];
 		if (!slot)
 			return -ENOENT;
-		uint32_t i = slot - 1;
-		if (pmu->lower_len[i] == len &&
-		    memcmp(pmu->lower_pool + pmu->lower_off[i], lowered, len) == 0)
-			return (int)i;
+		if (same_name(pmu->model.events[slot - 1].name, lowered, len))
+			return (int)slot - 1;
 	}
 	return -ENOENT;
 }
 
 /*
- * Suggestions: the closest candidate by edit distance without case, within
- * a third of the word's length, plus 2, the first on
- * a tie.  The distance is cut off at the best so far, so looking through
- * every event stays cheap on the error path.
+ * Suggestions: the closest candidate by edit distance without case, closer
+ * than a third of the word's length plus 2, the first on a tie.  The search
+ * runs in passes of growing reach (pmurt_nearest_pass): a pass with reach L
+ * takes only candidates closer than L, so a length difference of L or more
+ * rejects a candidate at once, the distance is computed in a band of width
+ * 2L - 1 and given up on as soon as a row reaches L.  A typo one edit away
+ * is found by the second pass, which costs little per candidate; the first
+ * pass that finds anything ends the search, and since the passes before it
+ * found nothing, its first best candidate is the first at the least
+ * distance, as one exhaustive pass would pick.
  */
 void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 {
 	n->len = len;
-	n->best = len > 63 ? 0 : len / 3 + 2; /* longer words are not compared */
+	n->limit = len > 63 ? 0 : len / 3 + 2; /* longer words are not compared */
+	n->best = 0;
 	for (size_t i = 0; i < len && i < 63; i++)
 		n->word[i] = (char)tolower((unsigned char)word[i]);
 	n->buf[0] = 0;
+}
+
+bool pmurt_nearest_pass(struct pmurt_nearest *n)
+{
+	if (n->buf[0] || n->best + 1 > n->limit)
+		return false;
+	n->best++;
+	return true;
 }
 
 /* Coverage feedback from the distance loop's comparisons only slows a
@@ -106,13 +111,11 @@ void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
  * outside it is at least the limit, and stands in as the limit. */
 NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const char *b)
 {
-	size_t la = n->len, lb = strlen(b), limit = n->best;
+	size_t la = n->len, limit = n->best;
+	size_t lb = strnlen(b, la + limit);
 	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
 		return limit;
-	char lower[64];
 	size_t row[64];
-	for (size_t j = 0; j < lb; j++)
-		lower[j] = (char)tolower((unsigned char)b[j]);
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
@@ -121,9 +124,10 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 		size_t diag = row[lo - 1];
 		row[lo - 1] = lo == 1 ? i : limit;
 		size_t low = row[lo - 1];
+		unsigned a = (unsigned char)n->word[i - 1];
 		for (size_t j = lo; j <= hi; j++) {
 			size_t up = row[j];
-			size_t best = diag + (n->word[i - 1] != lower[j - 1]);
+			size_t best = diag + (a != ascii_lower((unsigned char)b[j - 1]));
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)
@@ -139,28 +143,30 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 	return row[lb] < limit ? row[lb] : limit;
 }
 
-void pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
 {
 	if (!cand)
-		return;
+		return false;
 	size_t d = distance_below(n, cand);
-	if (d < n->best) {
-		n->best = d;
-		snprintf(n->buf, sizeof(n->buf), "%s", cand);
-	}
+	if (d >= n->best)
+		return false;
+	n->best = d;
+	snprintf(n->buf, sizeof(n->buf), "%s", cand);
+	return true;
 }
 
 const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name)
 {
+	const struct pmu_model *m = &pmu->model;
 	struct pmurt_nearest n;
+	int found = -1;
 	pmurt_nearest_init(&n, name, strlen(name));
-	for (int i = 0; i < pmu->model.nevents; i++)
-		pmurt_nearest_try(&n, pmu->model.events[i].name);
+	while (pmurt_nearest_pass(&n))
+		for (int i = 0; i < m->nevents; i++)
+			if (pmurt_nearest_try(&n, m->events[i].name))
+				found = i;
 	/* the suggestion must outlive n: hand back the event's own name */
-	for (int i = 0; n.buf[0] && i < pmu->model.nevents; i++)
-		if (strcmp(pmu->model.events[i].name, n.buf) == 0)
-			return pmu->model.events[i].name;
-	return NULL;
+	return found >= 0 ? m->events[found].name : NULL;
 }
 
 static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info *info)
@@ -201,6 +207,8 @@ int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 	if (!pmu || !name)
 		return -EINVAL;
 	int i = pmurt_lookup_name(pmu, name);
+	if (i < 0 && !err)
+		return -ENOENT; /* nobody reads a suggestion: none is searched for */
 	if (i < 0) {
 		const char *near = pmurt_nearest_name(pmu, name);
 		if (near)

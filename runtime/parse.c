@@ -129,8 +129,12 @@ static const char *quote(const struct pctx *c, struct span sp, char buf[QUOTE_MA
 static int fail(struct pctx *c, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Without an error object no message is formatted (nor, by the callers,
+ * any suggestion searched for). */
 static int fail(struct pctx *c, int code, const char *fmt, ...)
 {
+	if (!c->err)
+		return code;
 	char msg[sizeof(c->err->message)];
 	va_list ap;
 	va_start(ap, fmt);
@@ -491,8 +495,8 @@ static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
 	return rc == RF_NOT_MINE ? RF_NOTFOUND : rc;
 }
 
-/* The description's events, as pmurt_nearest_name() picks them (the same
- * threshold, distance and order) but cut off early. */
+/* The description's events, offered in their order (as
+ * pmurt_nearest_name does). */
 static void nearest_events(const struct pctx *c, struct pmurt_nearest *n)
 {
 	const struct pmu_model *m = &c->pmu->model;
@@ -500,12 +504,9 @@ static void nearest_events(const struct pctx *c, struct pmurt_nearest *n)
 		pmurt_nearest_try(n, m->events[i].name);
 }
 
-/* Suggestions for an unknown name: the description's events and the
- * generic and cache names it supports. */
-static void suggest_name(const struct pctx *c, struct pmurt_nearest *n)
+/* The generic and cache names the description supports. */
+static void nearest_legacy(const struct pmu_model *m, struct pmurt_nearest *n)
 {
-	const struct pmu_model *m = &c->pmu->model;
-	nearest_events(c, n);
 	for (int i = 0; i < m->ngeneric; i++)
 		if (m->generic[i].state == PMU_MAP_SUPPORTED)
 			pmurt_nearest_try(n, m->generic[i].name);
@@ -524,6 +525,18 @@ static void suggest_name(const struct pctx *c, struct pmurt_nearest *n)
 			}
 }
 
+/* Suggestions for an unknown name: the description's events and the
+ * generic and cache names it supports, searched for only when an error
+ * object will carry them. */
+static void suggest_name(const struct pctx *c, struct span sp, struct pmurt_nearest *n)
+{
+	pmurt_nearest_init(n, c->s + sp.off, sp.len);
+	while (c->err && pmurt_nearest_pass(n)) {
+		nearest_events(c, n);
+		nearest_legacy(&c->pmu->model, n);
+	}
+}
+
 static int map_state_errno(enum pmu_map_state s)
 {
 	return s == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
@@ -534,8 +547,7 @@ static int report_unknown(struct pctx *c, struct span sp, struct span whole)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96];
 	struct pmurt_nearest n;
-	pmurt_nearest_init(&n, c->s + sp.off, sp.len);
-	suggest_name(c, &n);
+	suggest_name(c, sp, &n);
 	in[0] = 0;
 	if (whole.len)
 		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
@@ -730,12 +742,14 @@ static int unknown_term(struct pctx *c, struct span key, bool valueless)
 	char q[QUOTE_MAX + 4], hint[96];
 	struct pmurt_nearest n;
 	pmurt_nearest_init(&n, c->s + key.off, key.len);
-	for (int i = 0; i < m->nfields; i++)
-		pmurt_nearest_try(&n, m->fields[i].name);
-	for (int i = 0; i < NKEYWORDS && !valueless; i++)
-		pmurt_nearest_try(&n, term_keywords[i]);
-	if (valueless)
-		nearest_events(c, &n);
+	while (c->err && pmurt_nearest_pass(&n)) {
+		for (int i = 0; i < m->nfields; i++)
+			pmurt_nearest_try(&n, m->fields[i].name);
+		for (int i = 0; i < NKEYWORDS && !valueless; i++)
+			pmurt_nearest_try(&n, term_keywords[i]);
+		if (valueless)
+			nearest_events(c, &n);
+	}
 	return fail(c, valueless ? -ENOENT : -EINVAL, "unknown %s '%s' at offset %zu%s",
 		    valueless ? "event or term" : "term", quote(c, key, q), key.off,
 		    did_you_mean(&n, hint, sizeof(hint)));

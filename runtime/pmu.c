@@ -56,9 +56,6 @@ void pmurt_pmu_close(struct pmurt_pmu *pmu)
 		return;
 	pmu_model_free(&pmu->model);
 	free(pmu->owned_index);
-	free(pmu->lower_pool);
-	free(pmu->lower_off);
-	free(pmu->lower_len);
 	free(pmu);
 }
 
@@ -80,8 +77,6 @@ static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *er
 		return e.code;
 	}
 	int rc = pmu->name_index ? 0 : pmurt_build_name_index(pmu);
-	if (!rc)
-		rc = pmurt_build_lower_names(pmu);
 	if (rc) {
 		pmurt_set_error(err, rc, "out of memory");
 		return rc;
