@@ -40,19 +40,34 @@ static inline unsigned ascii_lower(unsigned char ch)
 	return (unsigned)ch - 'A' < 26u ? ch | 0x20u : ch;
 }
 
+/* How many of the first n bytes of a (lower case) and b agree without
+ * case; eight at a time (pmu_tables.h's lowering), so b must hold n bytes
+ * before any NUL, or a mismatch before it. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		uint64_t diff = pmu_tbl_le64(x ^ pmu_tbl_lower64(y)); /* first byte lowest */
+		if (diff)
+			return i + (size_t)__builtin_ctzll(diff) / 8;
+	}
+	while (i < n && (unsigned char)a[i] == ascii_lower((unsigned char)b[i]))
+		i++;
+	return i;
+}
+
 /* name equals lowered[0..len) (ASCII lower case, no NUL) without case: the
  * event names are compared where they are, nothing is lowered at open. */
 static bool same_name(const char *name, const char *lowered, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (ascii_lower((unsigned char)name[i]) != (unsigned char)lowered[i])
-			return false; /* also at name's NUL: lowered holds none */
-	return name[len] == '\0';
+	return strnlen(name, len + 1) == len && common_prefix(lowered, name, len) == len;
 }
 
-int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
+int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len)
 {
-	size_t len = strlen(name);
 	if (len >= LOOKUP_MAX_NAME)
 		return -ENOENT; /* no event name is that long */
 	char lowered[LOOKUP_MAX_NAME];
@@ -70,15 +85,16 @@ int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 
 /*
  * Suggestions: the closest candidate by edit distance without case, closer
- * than a third of the word's length plus 2, the first on a tie.  The search
- * runs in passes of growing reach (pmurt_nearest_pass): a pass with reach L
- * takes only candidates closer than L, so a length difference of L or more
- * rejects a candidate at once, the distance is computed in a band of width
- * 2L - 1 and given up on as soon as a row reaches L.  A typo one edit away
- * is found by the second pass, which costs little per candidate; the first
- * pass that finds anything ends the search, and since the passes before it
- * found nothing, its first best candidate is the first at the least
- * distance, as one exhaustive pass would pick.
+ * than a third of the word's length plus 2, the first on a tie.  A scan
+ * with reach L takes only candidates closer than L (and then only closer
+ * than the best so far), so it finds the first candidate at the least
+ * distance whenever that distance is below L.  The search scans twice at
+ * most (pmurt_nearest_pass): with reach 2, where a candidate whose length
+ * differs by 2 or more is skipped at once and the rest need no table (one
+ * substitution, insertion or deletion after the common prefix), which finds
+ * the usual typo for a few instructions per candidate; then, only when that
+ * found nothing, with the full reach, the distance computed in a band of
+ * width 2L - 1 and given up on as soon as a row reaches L.
  */
 void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 {
@@ -90,11 +106,16 @@ void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 	n->buf[0] = 0;
 }
 
+#define FIRST_REACH 2
+
 bool pmurt_nearest_pass(struct pmurt_nearest *n)
 {
-	if (n->buf[0] || n->best + 1 > n->limit)
+	size_t reach = n->best ? n->limit : FIRST_REACH;
+	if (reach > n->limit)
+		reach = n->limit;
+	if (n->buf[0] || reach <= n->best)
 		return false;
-	n->best++;
+	n->best = reach;
 	return true;
 }
 
@@ -106,15 +127,37 @@ bool pmurt_nearest_pass(struct pmurt_nearest *n)
 #define NO_COVERAGE
 #endif
 
-/* Edit distance between n->word and b, or n->best (the limit) if it is not
- * below it.  Only the band |i - j| < limit of the table is computed: a cell
- * outside it is at least the limit, and stands in as the limit. */
-NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const char *b)
+/* The edit distance of a (lower case) and b if it is 0 or 1, else 2: after
+ * the common prefix, the rest must agree after one substitution, insertion
+ * or deletion. */
+static size_t distance_upto1(const char *a, size_t la, const char *b, size_t lb)
 {
-	size_t la = n->len, limit = n->best;
-	size_t lb = strnlen(b, la + limit);
-	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
-		return limit;
+	size_t i = common_prefix(a, b, la < lb ? la : lb);
+	if (i == la && i == lb)
+		return 0;
+	size_t agree;
+	if (la == lb)          /* a substitution at i */
+		agree = i + 1 + common_prefix(a + i + 1, b + i + 1, la - i - 1);
+	else if (la + 1 == lb) /* b has one more letter, at i */
+		agree = i + common_prefix(a + i, b + i + 1, la - i);
+	else                   /* a has one more letter, at i */
+		agree = i + 1 + common_prefix(a + i + 1, b + i, lb - i);
+	return agree == la ? 1 : 2;
+}
+
+/* Edit distance between w (la bytes, lower case) and b (lb bytes), or
+ * limit if it is not below it.  Only the band |i - j| < limit of the table
+ * is computed: a cell outside it is at least the limit, and stands in as
+ * the limit. */
+NO_COVERAGE __attribute__((noinline)) static size_t
+distance_banded(const char *w, size_t la, const char *b, size_t lb, size_t limit)
+{
+	/* a common prefix changes no distance */
+	size_t skip = common_prefix(w, b, la < lb ? la : lb);
+	w += skip;
+	b += skip;
+	la -= skip;
+	lb -= skip;
 	size_t row[64];
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
@@ -124,7 +167,7 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 		size_t diag = row[lo - 1];
 		row[lo - 1] = lo == 1 ? i : limit;
 		size_t low = row[lo - 1];
-		unsigned a = (unsigned char)n->word[i - 1];
+		unsigned a = (unsigned char)w[i - 1];
 		for (size_t j = lo; j <= hi; j++) {
 			size_t up = row[j];
 			size_t best = diag + (a != ascii_lower((unsigned char)b[j - 1]));
@@ -143,7 +186,21 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 	return row[lb] < limit ? row[lb] : limit;
 }
 
-bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+/* Edit distance between n->word and b, or n->best (the limit) if it is not
+ * below it: the length filter, then the one-edit test or the banded table. */
+NO_COVERAGE static inline size_t distance_below(const struct pmurt_nearest *n, const char *b)
+{
+	size_t la = n->len, limit = n->best;
+	size_t lb = strnlen(b, la + limit);
+	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
+		return limit;
+	if (limit > FIRST_REACH)
+		return distance_banded(n->word, la, b, lb, limit);
+	size_t d = distance_upto1(n->word, la, b, lb);
+	return d < limit ? d : limit;
+}
+
+static inline bool nearest_try(struct pmurt_nearest *n, const char *cand)
 {
 	if (!cand)
 		return false;
@@ -155,18 +212,29 @@ bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
 	return true;
 }
 
+bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+{
+	return nearest_try(n, cand);
+}
+
+int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_model *m)
+{
+	int found = -1;
+	for (int i = 0; i < m->nevents; i++)
+		if (nearest_try(n, m->events[i].name))
+			found = i;
+	return found;
+}
+
 const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name)
 {
-	const struct pmu_model *m = &pmu->model;
 	struct pmurt_nearest n;
 	int found = -1;
 	pmurt_nearest_init(&n, name, strlen(name));
 	while (pmurt_nearest_pass(&n))
-		for (int i = 0; i < m->nevents; i++)
-			if (pmurt_nearest_try(&n, m->events[i].name))
-				found = i;
+		found = pmurt_nearest_events(&n, &pmu->model);
 	/* the suggestion must outlive n: hand back the event's own name */
-	return found >= 0 ? m->events[found].name : NULL;
+	return found >= 0 ? pmu->model.events[found].name : NULL;
 }
 
 static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info *info)
@@ -206,7 +274,7 @@ int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 {
 	if (!pmu || !name)
 		return -EINVAL;
-	int i = pmurt_lookup_name(pmu, name);
+	int i = pmurt_lookup_name(pmu, name, strlen(name));
 	if (i < 0 && !err)
 		return -ENOENT; /* nobody reads a suggestion: none is searched for */
 	if (i < 0) {

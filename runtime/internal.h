@@ -35,7 +35,8 @@ PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *siz
 
 /* events.c */
 PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
-PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name);
+/* The event named name[0..len) without case (len = strlen(name)), or -ENOENT. */
+PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 
 /* "Did you mean" search: the closest candidate by edit distance without case,
@@ -57,6 +58,8 @@ PMURT_HIDDEN void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, 
 PMURT_HIDDEN bool pmurt_nearest_pass(struct pmurt_nearest *n);
 /* Offers a candidate (NULL is ignored); true when it is the best so far. */
 PMURT_HIDDEN bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand);
+/* Offers every event name of m, in order; the index of the best, or -1. */
+PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_model *m);
 
 /* parse.c: perf's name of a cache event ({cache, op, result}),
  * "L1-dcache-load-misses" (evsel.c __evsel__hw_cache_type_op_res_name). */

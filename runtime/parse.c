@@ -293,6 +293,9 @@ static int resolve_hex_code(const char *digits, size_t n, struct resolved *r)
 	return RF_OK;
 }
 
+/* The first letters of perf_hw's names: a quick "not a generic name". */
+#define HW_FIRST_LETTERS "bcirs"
+
 static bool perf_hw_is(int id, const char *name)
 {
 	const char *sym = perf_hw[id].symbol, *alias = perf_hw[id].alias;
@@ -305,6 +308,8 @@ static bool perf_hw_is(int id, const char *name)
 static int resolve_generic(const struct pmu_model *m, const char *name, struct resolved *r)
 {
 	int id = 0;
+	if (!name[0] || !strchr(HW_FIRST_LETTERS, name[0]))
+		return RF_NOT_MINE;
 	while (id < NPERF_HW && !perf_hw_is(id, name))
 		id++;
 	if (id == NPERF_HW)
@@ -456,9 +461,10 @@ static int resolve_cache(const struct pmu_model *m, const char *name, struct res
 	return RF_OK;
 }
 
-static int resolve_event(const struct pmurt_pmu *pmu, const char *name, struct resolved *r)
+static int resolve_event(const struct pmurt_pmu *pmu, const char *name, size_t len,
+			 struct resolved *r)
 {
-	int i = pmurt_lookup_name(pmu, name);
+	int i = pmurt_lookup_name(pmu, name, len);
 	if (i < 0)
 		return RF_NOT_MINE;
 	const struct pmu_event *e = &pmu->model.events[i];
@@ -489,19 +495,10 @@ static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
 	if (rc == RF_NOT_MINE)
 		rc = resolve_cache(&c->pmu->model, buf, r);
 	if (rc == RF_NOT_MINE)
-		rc = resolve_event(c->pmu, buf, r);
+		rc = resolve_event(c->pmu, buf, sp.len, r);
 	if (rc == RF_NOT_MINE && buf[0] == 'r' && all_hex(buf + 1, sp.len - 1))
 		rc = resolve_hex_code(buf + 1, sp.len - 1, r);
 	return rc == RF_NOT_MINE ? RF_NOTFOUND : rc;
-}
-
-/* The description's events, offered in their order (as
- * pmurt_nearest_name does). */
-static void nearest_events(const struct pctx *c, struct pmurt_nearest *n)
-{
-	const struct pmu_model *m = &c->pmu->model;
-	for (int i = 0; i < m->nevents; i++)
-		pmurt_nearest_try(n, m->events[i].name);
 }
 
 /* The generic and cache names the description supports. */
@@ -532,7 +529,7 @@ static void suggest_name(const struct pctx *c, struct span sp, struct pmurt_near
 {
 	pmurt_nearest_init(n, c->s + sp.off, sp.len);
 	while (c->err && pmurt_nearest_pass(n)) {
-		nearest_events(c, n);
+		pmurt_nearest_events(n, &c->pmu->model);
 		nearest_legacy(&c->pmu->model, n);
 	}
 }
@@ -748,7 +745,7 @@ static int unknown_term(struct pctx *c, struct span key, bool valueless)
 		for (int i = 0; i < NKEYWORDS && !valueless; i++)
 			pmurt_nearest_try(&n, term_keywords[i]);
 		if (valueless)
-			nearest_events(c, &n);
+			pmurt_nearest_events(&n, &c->pmu->model);
 	}
 	return fail(c, valueless ? -ENOENT : -EINVAL, "unknown %s '%s' at offset %zu%s",
 		    valueless ? "event or term" : "term", quote(c, key, q), key.off,
@@ -764,7 +761,7 @@ static int term_flag(struct pctx *c, struct terms *t, struct span key)
 	if (key.len <= NAME_MAX_LEN) {
 		memcpy(buf, c->s + key.off, key.len);
 		buf[key.len] = 0;
-		if (resolve_event(c->pmu, buf, &r) == RF_OK) {
+		if (resolve_event(c->pmu, buf, key.len, &r) == RF_OK) {
 			if (t->alias >= 0 || t->have_legacy)
 				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
 					    quote(c, key, q), key.off);
