@@ -108,6 +108,13 @@ void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 
 #define FIRST_REACH 2
 
+#ifdef PMURT_COUNT_SUGGESTIONS
+_Thread_local unsigned long pmurt_suggestion_searches;
+#define COUNT_SEARCH(n) (pmurt_suggestion_searches += (n)->best == 0)
+#else
+#define COUNT_SEARCH(n) ((void)0)
+#endif
+
 bool pmurt_nearest_pass(struct pmurt_nearest *n)
 {
 	size_t reach = n->best ? n->limit : FIRST_REACH;
@@ -115,6 +122,7 @@ bool pmurt_nearest_pass(struct pmurt_nearest *n)
 		reach = n->limit;
 	if (n->buf[0] || reach <= n->best)
 		return false;
+	COUNT_SEARCH(n);
 	n->best = reach;
 	return true;
 }

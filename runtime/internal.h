@@ -18,12 +18,14 @@
 
 struct pmurt_pmu {
 	struct pmu_model model;
-	struct pmu_engine engine;
 	/* event-name index (pmu_tables.h layout): the built-in table's own,
 	 * or one built at load time */
 	const uint32_t *name_index;
 	uint32_t name_index_size;
 	uint32_t *owned_index;
+	/* last: pmu_alloc (pmu.c) zeroes only what comes before it, and
+	 * pmu_engine_init sets all of it (it is most of the handle's size) */
+	struct pmu_engine engine;
 };
 
 /* tables_load.c */
@@ -58,6 +60,11 @@ PMURT_HIDDEN void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, 
 PMURT_HIDDEN bool pmurt_nearest_pass(struct pmurt_nearest *n);
 /* Offers a candidate (NULL is ignored); true when it is the best so far. */
 PMURT_HIDDEN bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand);
+#ifdef PMURT_COUNT_SUGGESTIONS
+/* Test builds only (tests/parse/suggest_test.c compiles the runtime with
+ * this defined): how many nearest-name searches ran in this thread. */
+extern _Thread_local unsigned long pmurt_suggestion_searches;
+#endif
 /* Offers every event name of m, in order; the index of the best, or -1. */
 PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_model *m);
 

@@ -42,11 +42,15 @@ const char *pmurt_builtin_name(int i)
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
 }
 
+/* The engine, set in full by pmu_engine_init before any use, is not zeroed
+ * here: it is most of the handle. */
 static struct pmurt_pmu *pmu_alloc(void)
 {
-	struct pmurt_pmu *pmu = calloc(1, sizeof(*pmu));
-	if (pmu)
+	struct pmurt_pmu *pmu = malloc(sizeof(*pmu));
+	if (pmu) {
+		memset(pmu, 0, offsetof(struct pmurt_pmu, engine));
 		pmu_model_init(&pmu->model);
+	}
 	return pmu;
 }
 
