@@ -40,23 +40,34 @@ static inline unsigned ascii_lower(unsigned char ch)
 	return (unsigned)ch - 'A' < 26u ? ch | 0x20u : ch;
 }
 
+/* The first byte where the 8-byte words at a (lower case) and b differ
+ * without case, 8 if none. */
+static inline size_t word_mismatch(const char *a, const char *b)
+{
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	uint64_t diff = pmu_tbl_le64(x ^ pmu_tbl_lower64(y)); /* first byte lowest */
+	return diff ? (size_t)__builtin_ctzll(diff) / 8 : 8;
+}
+
 /* How many of the first n bytes of a (lower case) and b agree without
- * case; eight at a time (pmu_tables.h's lowering), so b must hold n bytes
- * before any NUL, or a mismatch before it. */
+ * case; eight at a time (pmu_tables.h's lowering), the last eight
+ * overlapping the ones before, so b must hold n bytes before any NUL. */
 static size_t common_prefix(const char *a, const char *b, size_t n)
 {
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		uint64_t diff = pmu_tbl_le64(x ^ pmu_tbl_lower64(y)); /* first byte lowest */
-		if (diff)
-			return i + (size_t)__builtin_ctzll(diff) / 8;
+	size_t i = 0, k;
+	if (n < 8) {
+		while (i < n && (unsigned char)a[i] == ascii_lower((unsigned char)b[i]))
+			i++;
+		return i;
 	}
-	while (i < n && (unsigned char)a[i] == ascii_lower((unsigned char)b[i]))
-		i++;
-	return i;
+	for (; i + 8 <= n; i += 8)
+		if ((k = word_mismatch(a + i, b + i)) < 8)
+			return i + k;
+	if (i < n && (k = word_mismatch(a + n - 8, b + n - 8)) < 8)
+		return n - 8 + k;
+	return n;
 }
 
 /* name equals lowered[0..len) (ASCII lower case, no NUL) without case: the
