@@ -18,19 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check.h"
 #include "internal.h"
 
 static int failures;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		if (!(cond)) {                                            \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                     \
-			fputc('\n', stderr);                              \
-			failures++;                                       \
-		}                                                         \
-	} while (0)
 
 /* --- 1. no error object, no search ------------------------------------------ */
 
