@@ -470,7 +470,7 @@ static int resolve_event(const struct pmurt_pmu *pmu, const char *name, size_t l
 	const struct pmu_event *e = &pmu->model.events[i];
 	*r = (struct resolved){.type = PERF_TYPE_RAW, .config = e->code, .code = e->code,
 			       .event_index = i};
-	copy_name(r->name, e->name, strlen(e->name));
+	copy_name(r->name, e->name, len); /* it matched name, so it is len long */
 	return RF_OK;
 }
 
