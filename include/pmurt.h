@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 1
+#define PMURT_VERSION_MINOR 2
 #define PMURT_VERSION_PATCH 0
 
 #if defined(__GNUC__)
@@ -212,11 +212,17 @@ struct pmurt_group_result {
 };
 
 /* Check a group (leader first) as the kernel's group flow does and compute
- * its control-register values as compute_mmcr returns them.  Returns 0 when
- * the check ran (res->ok tells the answer), or a negative errno. */
+ * its control-register values as compute_mmcr returns them.  events is an
+ * array of n specs, each event_sz bytes apart: pass sizeof(events[0]), as
+ * libbpf's func_info_rec_size, so that a caller built against an older,
+ * smaller struct pmurt_event_spec is read at its own stride.  Every spec's
+ * sz must equal event_sz, and the bytes of a newer, larger spec beyond the
+ * fields this library knows must be zero.  Returns 0 when the check ran
+ * (res->ok tells the answer), or a negative errno (-EINVAL for a bad
+ * argument, -E2BIG for unknown non-zero fields). */
 PMURT_API int pmurt_group_check(const struct pmurt_pmu *pmu,
 				const struct pmurt_event_spec *events, int n,
-				const struct pmurt_check_opts *opts,
+				size_t event_sz, const struct pmurt_check_opts *opts,
 				struct pmurt_group_result *res, struct pmurt_error *err);
 
 #ifdef __cplusplus

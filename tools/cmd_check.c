@@ -68,7 +68,7 @@ int tool_group_check(const struct tool *t, const struct pmurt_event_spec *ev, in
 	*r = (struct pmurt_group_result){.sz = sizeof(*r)};
 	int upto = bad && bad->index >= 0 ? bad->index : n;
 	if (upto > 0) {
-		int rc = pmurt_group_check(t->pmu, ev, upto, &t->check, r, err);
+		int rc = pmurt_group_check(t->pmu, ev, upto, sizeof(ev[0]), &t->check, r, err);
 		if (rc < 0 || !r->ok || upto == n)
 			return rc;
 	}
