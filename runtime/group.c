@@ -21,6 +21,13 @@ static struct pmu_sched_options sched_options(const struct pmurt_check_opts *opt
 	return o;
 }
 
+/* src into dst[size]; a longer text ends with "..." (pmu_mark_truncated). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	if ((size_t)snprintf(dst, size, "%s", src) >= size)
+		pmu_mark_truncated(dst, size);
+}
+
 static void fill_result(const struct pmurt_pmu *pmu, const struct pmu_sched_result *r,
 			struct pmurt_group_result *res)
 {
@@ -29,8 +36,8 @@ static void fill_result(const struct pmurt_pmu *pmu, const struct pmu_sched_resu
 	res->n = r->n;
 	res->alternatives_used = r->alternatives_used;
 	if (!r->ok) {
-		snprintf(res->reason, sizeof(res->reason), "%s", r->reason ? r->reason : "");
-		snprintf(res->message, sizeof(res->message), "%s", r->message);
+		copy_text(res->reason, sizeof(res->reason), r->reason ? r->reason : "");
+		copy_text(res->message, sizeof(res->message), r->message);
 	} else {
 		res->reason[0] = res->message[0] = '\0';
 	}
@@ -55,11 +62,6 @@ static void copy_result(const struct pmurt_pmu *pmu, const struct pmu_sched_resu
 	fill_result(pmu, r, &full);
 	memcpy(res, &full, res->sz);
 }
-
-/* The oldest struct pmurt_event_spec a caller may hold: PMURT_0.1's,
- * without branch_sample_type. */
-#define EVENT_SPEC_MIN_SZ (offsetof(struct pmurt_event_spec, name) + \
-			   sizeof(((struct pmurt_event_spec *)0)->name))
 
 static bool zero_bytes(const unsigned char *p, size_t len)
 {
@@ -95,10 +97,10 @@ static int read_group(const struct pmurt_event_spec *events, int n, size_t event
 		      struct pmu_sched_event ev[PMURT_MAX_GROUP],
 		      struct pmurt_event_spec spec[PMURT_MAX_GROUP], struct pmurt_error *err)
 {
-	if (event_sz < EVENT_SPEC_MIN_SZ) {
+	if (event_sz < PMURT_EVENT_SPEC_MIN_SZ) {
 		pmurt_set_error(err, -EINVAL, "pmurt_group_check: element size %zu is smaller "
 				"than any struct pmurt_event_spec (%zu)", event_sz,
-				(size_t)EVENT_SPEC_MIN_SZ);
+				(size_t)PMURT_EVENT_SPEC_MIN_SZ);
 		return -EINVAL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -120,6 +122,7 @@ int pmurt_group_check(const struct pmurt_pmu *pmu, const struct pmurt_event_spec
 		      int n, size_t event_sz, const struct pmurt_check_opts *opts,
 		      struct pmurt_group_result *res, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
 	if (!pmu || !events || !res || res->sz < offsetof(struct pmurt_group_result, n)) {
 		pmurt_set_error(err, -EINVAL, "pmurt_group_check: missing argument");
 		return -EINVAL;

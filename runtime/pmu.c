@@ -37,6 +37,12 @@ void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pmurt_clear_error(struct pmurt_error *err)
+{
+	if (err)
+		*err = (struct pmurt_error){0};
+}
+
 const char *pmurt_builtin_name(int i)
 {
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
@@ -239,6 +245,9 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 		   const struct pmurt_open_opts *opts, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
+	if (out)
+		*out = NULL;
 	if (!out || !spec) {
 		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open: no description named");
 		return -EINVAL;
@@ -263,6 +272,9 @@ int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 int pmurt_pmu_open_dtb(struct pmurt_pmu **out, const void *blob, size_t size,
 		       const char *name, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
+	if (out)
+		*out = NULL;
 	if (!out || !blob) {
 		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open_dtb: no blob");
 		return -EINVAL;
