@@ -5,9 +5,10 @@
  * right answer, a newer one with unknown fields set gets -E2BIG); every
  * function taking a struct pmurt_error clears it on entry, so a reused one
  * reports this call's outcome; a failed open leaves *pmu NULL; a message
- * longer than its buffer ends with "..." after whole UTF-8 characters.
+ * longer than its buffer ends with "..." after whole UTF-8 characters; an
+ * any-counter event never lands on a fixed counter (tests/api/no-count.yaml).
  *
- * usage: api_test POWER10.dtb POWER10.yaml
+ * usage: api_test POWER10.dtb NO-COUNT.yaml
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -263,10 +264,60 @@ static void test_truncation(struct pmurt_pmu *pmu)
 	CHECK(strcmp(err.message, "no event 'PM_\xc3\xa9'") == 0, "short message '%s'", err.message);
 }
 
+/* --- counters ----------------------------------------------------------------- */
+static void check_named(struct pmurt_pmu *pmu, const char *group, bool ok, int reject_index,
+			const int *pmc)
+{
+	struct pmurt_event_spec ev[PMURT_MAX_GROUP];
+	char copy[128];
+	snprintf(copy, sizeof(copy), "%s", group);
+	int n = 0;
+	for (char *save, *name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		ev[n] = (struct pmurt_event_spec){.sz = sizeof(ev[n])};
+		struct pmurt_error err = {0};
+		CHECK(pmurt_parse_event(pmu, name, &ev[n], &err) == 0, "%s: %s", name, err.message);
+		n++;
+	}
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	struct pmurt_error err = {0};
+	int rc = pmurt_group_check(pmu, ev, n, sizeof(ev[0]), NULL, &res, &err);
+	CHECK(rc == 0 && res.ok == ok, "%s: rc %d ok %d: %s %s", group, rc, res.ok, err.message,
+	      res.message);
+	if (rc || res.ok != ok)
+		return;
+	if (!ok) {
+		CHECK(res.reject_index == reject_index &&
+		      strcmp(res.reason, "no_programmable_counter") == 0 &&
+		      strstr(res.message, "PMC1-PMC2 are all taken"),
+		      "%s: rejected at %d (%s): %s", group, res.reject_index, res.reason, res.message);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		CHECK(res.pmc[i] == pmc[i], "%s: event %d on PMC%d, not PMC%d", group, i, res.pmc[i],
+		      pmc[i]);
+}
+
+static void test_no_count_constraint(const char *yaml)
+{
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_error err = {0};
+	if (pmurt_pmu_open(&pmu, yaml, NULL, &err)) {
+		CHECK(0, "%s", err.message);
+		return;
+	}
+	check_named(pmu, "ANY_A,ANY_B", true, -1, (const int[]){1, 2});
+	check_named(pmu, "CYC,ANY_A,ANY_B", true, -1, (const int[]){3, 1, 2});
+	/* the third any-counter event would have landed on the fixed PMC3 */
+	check_named(pmu, "ANY_A,ANY_B,ANY_C", false, 2, NULL);
+	check_named(pmu, "ANY_A,CYC,ANY_B,ANY_C", false, 3, NULL);
+	pmurt_pmu_close(pmu);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: api_test POWER10.dtb POWER10.yaml\n");
+		fprintf(stderr, "usage: api_test POWER10.dtb NO-COUNT.yaml\n");
 		return 2;
 	}
 	struct pmurt_pmu *pmu = NULL;
@@ -281,6 +332,7 @@ int main(int argc, char **argv)
 	test_open_resets(argv[1]);
 	test_calls_reset(pmu);
 	test_truncation(pmu);
+	test_no_count_constraint(argv[2]);
 	pmurt_pmu_close(pmu);
 	if (failures)
 		fprintf(stderr, "api_test: %d check(s) failed\n", failures);
