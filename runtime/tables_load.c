@@ -13,6 +13,7 @@
 struct rebuild {
 	const struct pmu_tables *t;
 	int bad;
+	int nomem; /* bad because an allocation failed */
 };
 
 static char *str(struct rebuild *r, pmu_str_t off)
@@ -27,7 +28,7 @@ static char *str(struct rebuild *r, pmu_str_t off)
 	}
 	s = pmu_strdup(r->t->pool + off);
 	if (!s)
-		r->bad = 1;
+		r->bad = r->nomem = 1;
 	return s;
 }
 
@@ -36,7 +37,7 @@ static void *array(struct rebuild *r, size_t n, size_t size)
 	void *p = n ? calloc(n, size) : NULL;
 
 	if (n && !p)
-		r->bad = 1;
+		r->bad = r->nomem = 1;
 	return p;
 }
 
@@ -244,7 +245,7 @@ static void rebuild_events(struct rebuild *r, struct pmu_model *m)
 
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
-	struct rebuild r = { t, 0 };
+	struct rebuild r = { t, 0, 0 };
 
 	pmu_model_init(m);
 	m->source = str(&r, t->source);
@@ -265,7 +266,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_events(&r, m);
 	if (r.bad) {
 		pmu_model_free(m);
-		return -EINVAL;
+		return r.nomem ? -ENOMEM : -EINVAL;
 	}
 	return 0;
 }
