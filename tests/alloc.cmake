@@ -25,3 +25,5 @@ add_test(NAME alloc/enomem
                  \"$2\" \"$t/power10.yaml\" \"$t/power10.dtb\" power10" sh
     ${PMUGEN} $<TARGET_FILE:alloc_test> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
     ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
+set_tests_properties(alloc/enomem PROPERTIES
+  ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/alloc/lsan.supp")
