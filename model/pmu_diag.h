@@ -46,6 +46,7 @@ struct pmu_diag {
 	int nwarnings;
 	int max_shown;              /* per severity; 0: no limit (default PMU_DIAG_MAX_SHOWN) */
 	char first_error[512];      /* the first error, for library callers */
+	bool out_of_memory;         /* an allocation failed (pmu_report_oom) */
 };
 
 /* Default levels: every check is an error except kernel-limits, which is a
@@ -66,6 +67,13 @@ enum pmu_severity pmu_report_warning(struct pmu_diag *d,
  * when nothing is printed): callers skip costly extras
  * ("did you mean" searches) for errors that are only counted. */
 bool pmu_diag_shows_errors(const struct pmu_diag *d);
+/* Report that an allocation failed and note it in d->out_of_memory, so that
+ * a loader returns -ENOMEM however its callers combined their codes (see
+ * pmu_diag_rc).  Returns -ENOMEM. */
+int pmu_report_oom(struct pmu_diag *d, const struct pmu_pos *pos);
+/* A loader's or checker's failing rc as the caller should see it: -ENOMEM
+ * when an allocation failed, else rc. */
+int pmu_diag_rc(const struct pmu_diag *d, int rc);
 
 const char *pmu_check_name(enum pmu_check_id id);
 int pmu_check_lookup(const char *name); /* -1 if unknown */

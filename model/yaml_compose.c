@@ -37,12 +37,14 @@ static int fail_at(struct composer *c, const yaml_mark_t *mark, const char *msg,
 	return -EINVAL;
 }
 
+/* libyaml names the problem of every reader, scanner and parser error; a
+ * failed allocation sets YAML_MEMORY_ERROR (and no problem). */
 static int syntax_error(struct composer *c)
 {
 	const yaml_parser_t *ps = c->parser;
 	struct pmu_pos p = {c->file, (int)ps->problem_mark.line + 1,
 			    (int)ps->problem_mark.column + 1};
-	if (ps->error == YAML_MEMORY_ERROR)
+	if (ps->error == YAML_MEMORY_ERROR || !ps->problem)
 		return -ENOMEM;
 	pmu_report(c->d, -1, &p, "YAML syntax: %s%s%s",
 		   ps->problem ? ps->problem : "malformed input",
@@ -204,27 +206,31 @@ static int expect_stream_end(struct composer *c)
 	return rc;
 }
 
+static int compose_stream(struct composer *c)
+{
+	yaml_event_t ev;
+	int rc = next_event(c, &ev); /* STREAM-START */
+	yaml_event_delete(&ev);
+	if (!rc)
+		rc = next_event(c, &ev);
+	if (rc)
+		return rc;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		return yaml_document_initialize(c->doc, NULL, NULL, NULL, 1, 1) ? 0 : -ENOMEM;
+	}
+	rc = compose_document(c, &ev);
+	yaml_event_delete(&ev);
+	return rc ? rc : expect_stream_end(c);
+}
+
 int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
 	      struct pmu_diag *d)
 {
 	struct composer c = {.parser = parser, .doc = doc, .d = d, .file = file};
 	memset(doc, 0, sizeof(*doc));
-	yaml_event_t ev;
-	int rc = next_event(&c, &ev); /* STREAM-START */
-	yaml_event_delete(&ev);
-	if (!rc)
-		rc = next_event(&c, &ev);
-	if (rc)
-		return rc;
-	if (ev.type == YAML_STREAM_END_EVENT) {
-		yaml_event_delete(&ev);
-		return yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1) ? 0 : -ENOMEM;
-	}
-	rc = compose_document(&c, &ev);
-	yaml_event_delete(&ev);
-	if (!rc)
-		rc = expect_stream_end(&c);
+	int rc = compose_stream(&c);
 	if (rc && doc->nodes.start)
 		yaml_document_delete(doc);
-	return rc;
+	return rc == -ENOMEM ? pmu_report_oom(d, NULL) : rc;
 }

@@ -182,11 +182,11 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 {
 	int n = y_map_len(map);
 	int *first_of = malloc((size_t)n * sizeof(*first_of) + 1);
-	int rc = first_of ? earlier_keys(map, n, first_of) : -ENOMEM;
-	if (rc) {
+	if (!first_of || earlier_keys(map, n, first_of)) {
 		free(first_of);
-		return rc;
+		return pmu_report_oom(c->d, NULL);
 	}
+	int rc = 0;
 	struct ynode k, v;
 	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
 		const char *s = scalar(&k);
@@ -271,7 +271,7 @@ int y_strdup(struct yctx *c, const struct ynode *n, const char *what, char **out
 		return rc;
 	free(*out);
 	*out = strdup(s);
-	return *out ? 0 : -ENOMEM;
+	return *out ? 0 : pmu_report_oom(c->d, NULL);
 }
 
 int y_u64(struct yctx *c, const struct ynode *n, const char *what, uint64_t *out)

@@ -39,11 +39,11 @@ static int add_section(struct loader *L, struct ynode key, struct ynode value)
 {
 	struct ynode *k = y_grow(L->keys, L->nsections, sizeof(*k));
 	if (!k)
-		return -ENOMEM;
+		return pmu_report_oom(L->c.d, NULL);
 	L->keys = k;
 	struct ynode *v = y_grow(L->values, L->nsections, sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return pmu_report_oom(L->c.d, NULL);
 	L->values = v;
 	L->keys[L->nsections] = key;
 	L->values[L->nsections++] = value;
@@ -59,13 +59,12 @@ static int parse_buffer(struct loader *L, const char *name,
 		return -ELOOP;
 	}
 	struct ysrc *src = calloc(1, sizeof(*src));
-	if (!src)
-		return -ENOMEM;
-	src->file = pmu_model_intern(L->c.m, name);
+	if (src)
+		src->file = pmu_model_intern(L->c.m, name);
 	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser)) {
+	if (!src || !src->file || !yaml_parser_initialize(&parser)) {
 		free(src);
-		return -ENOMEM;
+		return pmu_report_oom(L->c.d, NULL);
 	}
 	yaml_parser_set_input_string(&parser, buf, len);
 	int rc = y_compose(&parser, &src->doc, src->file, L->c.d);
@@ -135,6 +134,8 @@ static int include_file(struct loader *L, const struct ynode *at, const char *re
 	int rc = read_file(path, &buf, &len);
 	if (rc) {
 		struct pmu_pos p = y_pos(at);
+		if (rc == -ENOMEM)
+			return pmu_report_oom(L->c.d, &p);
 		pmu_report(L->c.d, -1, &p, "cannot read included file '%s': %s", path,
 			   strerror(-rc));
 		return rc;
@@ -286,7 +287,7 @@ int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
 	loader_free(&L);
 	if (rc)
 		pmu_model_free(m);
-	return rc;
+	return pmu_diag_rc(d, rc);
 }
 
 int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d)
@@ -296,8 +297,10 @@ int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d
 	int rc = read_file(path, &buf, &len);
 	if (rc) {
 		struct pmu_pos p = {path, 0, 0};
-		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
 		pmu_model_init(m);
+		if (rc == -ENOMEM)
+			return pmu_report_oom(d, &p);
+		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
 		return rc;
 	}
 	rc = pmu_load_yaml_buffer(m, path, buf, len, d);

@@ -219,6 +219,8 @@ static int parse_line(struct batch_line *b, const char *text, size_t len)
 {
 	json_error_t jerr;
 	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o && json_error_code(&jerr) == json_error_out_of_memory)
+		return -ENOMEM;
 	if (!o) {
 		snprintf(b->why, sizeof(b->why), "not JSON: %s (column %d)", jerr.text, jerr.column);
 		return -EINVAL;
@@ -245,7 +247,12 @@ static int answer_line(struct tool *t, const char *text, size_t len, long lineno
 		       long *nreported)
 {
 	struct batch_line b = {.pmu = t->pmu, .bad = {.index = -1}};
-	if (parse_line(&b, text, len)) {
+	int prc = parse_line(&b, text, len);
+	if (prc == -ENOMEM) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	if (prc) {
 		int rc = answer_error(t, lineno, b.why, nreported);
 		return rc ? rc : EXIT_USAGE;
 	}
@@ -299,7 +306,11 @@ int tool_check_batch(struct tool *t)
 	}
 	char *line = malloc(BATCH_MAX_LINE + 1);
 	long lineno = 0, nreported = 0;
-	int status = line ? EXIT_OK : EXIT_INTERNAL;
+	int status = EXIT_OK;
+	if (!line) {
+		tool_error(t, "out of memory");
+		status = EXIT_INTERNAL;
+	}
 	size_t len;
 	while (line && read_line(in, line, &len)) {
 		lineno++;
