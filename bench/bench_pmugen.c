@@ -1,26 +1,68 @@
 /*
- * bench_pmugen.c - pmugen's whole pipeline on the full POWER10 description
- * (load + checks + DTS, DTB and C for every event) against the baseline of
- * libyaml alone parsing the same files, measured in the same run.  Prints
- * times per iteration and their ratio; asserts nothing.
+ * bench_pmugen.c - pmugen's speed on the full POWER10 description against two
+ * baselines measured in the same run; prints medians and ratios, asserts
+ * nothing.
  *
- * Usage: bench_pmugen DESCRIPTION.yaml [ITERATIONS]
+ * a. In process: libyaml alone parsing the two description files, against
+ *    pmugen's load, checks and each emitter (DTS, DTB, C, JSON; every event).
+ * b. As programs (fork/exec, several runs each, interleaved): perf's
+ *    jevents.py turning the same POWER10 events (perf's JSON) into C, exactly
+ *    as perf's build runs it for powerpc, against `pmugen -f dts,dtb,c,json
+ *    --all-events` (one run, four outputs), four one-format runs, and one
+ *    `-f c` run.  jevents.py is not part of Debian's python3; point at one
+ *    with --jevents or PMUGEN_JEVENTS (bench/get-jevents.sh extracts it from
+ *    the linux-source-6.1 package).  Without it, part b says so and is skipped.
+ *
+ * Usage: bench_pmugen [--pmugen PATH] [--jevents PATH] [--perf-json DIR]
+ *                     [--python PATH] [--runs N] DESCRIPTION.yaml [ITERATIONS]
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "emit.h"
 #include "pmu_checks.h"
 #include "pmu_load.h"
 
+extern char **environ;
+
+struct bench {
+	const char *description;
+	const char *pmugen;     /* the pmugen program, for part b */
+	const char *jevents;    /* perf's jevents.py, for part b */
+	const char *perf_json;  /* DIR with mapfile.csv and power10/ */
+	const char *python;
+	int iterations;         /* part a */
+	int runs;               /* part b */
+};
+
 static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static unsigned char *slurp(const char *path, size_t *len)
@@ -31,7 +73,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 	fseek(f, 0, SEEK_END);
 	long n = ftell(f);
 	fseek(f, 0, SEEK_SET);
-	unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+	unsigned char *buf = n >= 0 ? malloc(n > 0 ? (size_t)n : 1) : NULL;
 	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
 		free(buf);
 		buf = NULL;
@@ -40,6 +82,8 @@ static unsigned char *slurp(const char *path, size_t *len)
 	*len = (size_t)n;
 	return buf;
 }
+
+/* --- a. in process --------------------------------------------------------- */
 
 /* Baseline: libyaml builds the document trees of both files and frees them. */
 static int parse_only(unsigned char *const *bufs, const size_t *lens, int nfiles)
@@ -59,65 +103,367 @@ static int parse_only(unsigned char *const *bufs, const size_t *lens, int nfiles
 	return 0;
 }
 
-/* pmugen: load (both files), check, and write DTS, DTB and C to memory. */
-static int full_pipeline(const char *path)
+enum { STEP_LOAD, STEP_CHECK, STEP_DTS, STEP_DTB, STEP_C, STEP_JSON, STEP_COUNT };
+
+static const char *const step_names[STEP_COUNT] = {
+	"load (YAML -> model)", "checks", "emit DTS", "emit DTB", "emit C", "emit JSON"};
+
+typedef int (*emitter)(const struct pmu_model *, const struct emit_options *, FILE *,
+		       struct pmu_error *);
+
+static int emit_to_memory(emitter emit, const struct pmu_model *m, const struct emit_options *o)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pmu_error err = {0};
+	int rc = f ? emit(m, o, f, &err) : -1;
+	if (f)
+		fclose(f);
+	free(buf);
+	return rc;
+}
+
+/* pmugen's pipeline, each step timed into t[STEP_*]. */
+static int pipeline(const char *path, double *t)
+{
+	static const emitter emitters[] = {emit_dts, emit_dtb, emit_c, emit_json};
 	struct pmu_diag d;
 	struct pmu_model m;
 	pmu_diag_init(&d, NULL);
 	d.level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_OFF;
-	if (pmu_load_yaml_file(&m, path, &d) || pmu_check_model(&m, &d, true))
+	double t0 = now();
+	if (pmu_load_yaml_file(&m, path, &d))
 		return -1;
+	double t1 = now();
+	int rc = pmu_check_model(&m, &d, true);
+	double t2 = now();
+	t[STEP_LOAD] = t1 - t0;
+	t[STEP_CHECK] = t2 - t1;
 	struct emit_options o = {true, "power10.yaml"};
-	int (*emitters[])(const struct pmu_model *, const struct emit_options *, FILE *,
-			  struct pmu_error *) = {emit_dts, emit_dtb, emit_c};
-	int rc = 0;
-	for (int i = 0; i < 3 && !rc; i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		struct pmu_error err = {0};
-		rc = f ? emitters[i](&m, &o, f, &err) : -1;
-		if (f)
-			fclose(f);
-		free(buf);
+	for (int i = 0; i < 4 && !rc; i++) {
+		t0 = now();
+		rc = emit_to_memory(emitters[i], &m, &o);
+		t[STEP_DTS + i] = now() - t0;
 	}
 	pmu_model_free(&m);
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int bench_in_process(const struct bench *b)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s DESCRIPTION.yaml [ITERATIONS]\n", argv[0]);
-		return 2;
-	}
-	int iters = argc > 2 ? atoi(argv[2]) : 20;
-	char events[4096], *slash;
-	snprintf(events, sizeof(events), "%s", argv[1]);
-	slash = strrchr(events, '/');
-	snprintf(slash ? slash + 1 : events, sizeof(events) - (size_t)(slash ? slash + 1 - events : 0),
-		 "power10-events.yaml");
+	char events[4096];
+	snprintf(events, sizeof(events), "%s", b->description);
+	char *slash = strrchr(events, '/');
+	size_t at = slash ? (size_t)(slash + 1 - events) : 0;
+	snprintf(events + at, sizeof(events) - at, "power10-events.yaml");
 	unsigned char *bufs[2];
 	size_t lens[2];
-	bufs[0] = slurp(argv[1], &lens[0]);
+	bufs[0] = slurp(b->description, &lens[0]);
 	bufs[1] = slurp(events, &lens[1]);
-	if (!bufs[0] || !bufs[1] || full_pipeline(argv[1]) || parse_only(bufs, lens, 2)) {
-		fprintf(stderr, "bench_pmugen: cannot load %s\n", argv[1]);
-		return 1;
-	}
-	double t0 = now();
-	for (int i = 0; i < iters; i++)
+	double t[STEP_COUNT];
+	int n = b->iterations;
+	double *base = calloc((size_t)n, sizeof(double));
+	double *steps = calloc((size_t)n * STEP_COUNT, sizeof(double));
+	double *total = calloc((size_t)n, sizeof(double));
+	int rc = !bufs[0] || !bufs[1] || !base || !steps || !total ||
+		 pipeline(b->description, t) || parse_only(bufs, lens, 2);
+	if (rc)
+		fprintf(stderr, "bench_pmugen: cannot load %s\n", b->description);
+	for (int i = 0; i < n && !rc; i++) {
+		double t0 = now();
 		parse_only(bufs, lens, 2);
-	double base = (now() - t0) / iters;
-	t0 = now();
-	for (int i = 0; i < iters; i++)
-		full_pipeline(argv[1]);
-	double full = (now() - t0) / iters;
-	printf("libyaml parse only (baseline): %8.3f ms\n", base * 1e3);
-	printf("pmugen load+check+DTS+DTB+C:   %8.3f ms\n", full * 1e3);
-	printf("ratio pmugen / libyaml:        %8.2fx\n", full / base);
+		base[i] = now() - t0;
+		t0 = now();
+		pipeline(b->description, t);
+		total[i] = now() - t0;
+		for (int s = 0; s < STEP_COUNT; s++)
+			steps[s * n + i] = t[s];
+	}
+	if (!rc) {
+		printf("a. in process, medians of %d iterations (every event):\n", n);
+		printf("   libyaml parse only (baseline)   %8.3f ms\n", median(base, n) * 1e3);
+		for (int s = 0; s < STEP_COUNT; s++)
+			printf("   pmugen %-24s %8.3f ms\n", step_names[s], median(steps + s * n, n) * 1e3);
+		double whole = median(total, n);
+		printf("   pmugen load+checks+4 outputs    %8.3f ms = %.2fx libyaml's time\n",
+		       whole * 1e3, whole / median(base, n));
+	}
+	free(base);
+	free(steps);
+	free(total);
 	free(bufs[0]);
 	free(bufs[1]);
+	return rc;
+}
+
+/* --- b. as programs ---------------------------------------------------------- */
+
+/* Run argv (output to /dev/null) and wait; the wall time, or -1 when it
+ * cannot run or fails.  *cpu gets the child's user + system time. */
+static double run_program(char *const *argv, double *cpu)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int status;
+	double t0 = now();
+	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	struct rusage ru;
+	if (rc != 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return -1;
+	double wall = now() - t0;
+	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+	return wall;
+}
+
+#define MAX_STEPS 4
+
+/* One measured thing: up to MAX_STEPS programs run one after the other. */
+struct job {
+	const char *label;
+	char *argv[MAX_STEPS][16];   /* each NULL-terminated */
+	int nsteps;
+	double *times, *cpu;    /* wall and CPU time per run */
+};
+
+/* Wall time of the job (all its steps), or -1; *cpu gets their CPU time. */
+static double run_job(const struct job *j, double *cpu)
+{
+	double sum = 0;
+	*cpu = 0;
+	for (int s = 0; s < j->nsteps; s++) {
+		double c = 0, t = run_program(j->argv[s], &c);
+		*cpu += c;
+		if (t < 0) {
+			fprintf(stderr, "bench_pmugen: failed:");
+			for (char *const *a = j->argv[s]; *a; a++)
+				fprintf(stderr, " %s", *a);
+			fprintf(stderr, "\n");
+			return -1;
+		}
+		sum += t;
+	}
+	return sum;
+}
+
+/* perf's arch tree for powerpc, POWER10 only: powerpc/mapfile.csv (the
+ * POWER10 rows), powerpc/power10 (perf's JSON) and test/ (jevents.py always
+ * reads it; perf's own test events when they sit beside jevents.py). */
+static int make_arch_tree(const struct bench *b, const char *dir)
+{
+	char path[4200], from[4200], line[1024];
+	snprintf(path, sizeof(path), "%s/powerpc", dir);
+	if (mkdir(path, 0777))
+		return -1;
+	snprintf(path, sizeof(path), "%s/powerpc/power10", dir);
+	snprintf(from, sizeof(from), "%s/power10", b->perf_json);
+	char *abs = realpath(from, NULL);
+	int rc = abs ? symlink(abs, path) : -1;
+	free(abs);
+	snprintf(from, sizeof(from), "%s", b->jevents);
+	char *slash = strrchr(from, '/');
+	size_t at = slash ? (size_t)(slash + 1 - from) : 0;
+	snprintf(from + at, sizeof(from) - at, "arch/test");
+	snprintf(path, sizeof(path), "%s/test", dir);
+	abs = realpath(from, NULL);
+	rc = rc ? rc : abs ? symlink(abs, path) : mkdir(path, 0777);
+	free(abs);
+	snprintf(from, sizeof(from), "%s/mapfile.csv", b->perf_json);
+	snprintf(path, sizeof(path), "%s/powerpc/mapfile.csv", dir);
+	FILE *in = fopen(from, "r"), *out = fopen(path, "w");
+	while (in && out && fgets(line, sizeof(line), in))
+		if (line[0] == '#' || strstr(line, ",power10,"))
+			fputs(line, out);
+	rc = rc ? rc : !in || !out;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		rc = -1;
+	return rc;
+}
+
+static const char *jevents_path(const struct bench *b)
+{
+	if (b->jevents)
+		return b->jevents;
+	const char *env = getenv("PMUGEN_JEVENTS");
+	if (env && *env)
+		return env;
+	/* where bench/get-jevents.sh puts it by default */
+	static char cached[4096];
+	const char *cache = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	if (cache && *cache)
+		snprintf(cached, sizeof(cached), "%s/pmudt/jevents/jevents.py", cache);
+	else
+		snprintf(cached, sizeof(cached), "%s/.cache/pmudt/jevents/jevents.py",
+			 home ? home : "");
+	return cached;
+}
+
+static void print_skip(const char *why)
+{
+	printf("b. against perf's jevents.py: skipped: %s.\n"
+	       "   jevents.py comes with the kernel source: apt-get install linux-source-6.1,\n"
+	       "   then bench/get-jevents.sh (extracts it to ~/.cache/pmudt/jevents), or pass\n"
+	       "   --jevents PATH / set PMUGEN_JEVENTS.\n", why);
+}
+
+enum { JOB_JEVENTS, JOB_ONE_RUN, JOB_FOUR_RUNS, JOB_ONE_C, JOB_FLOOR, JOB_COUNT };
+
+static void setup_jobs(const struct bench *b, struct job *jobs, char *tmp, char *arch,
+		       char outs[][256], char *jev_out)
+{
+	static char *formats[] = {"dts", "dtb", "c", "json"};
+	char *pmugen = (char *)b->pmugen, *desc = (char *)b->description;
+	jobs[JOB_JEVENTS] = (struct job){.label = "jevents.py (perf's build, powerpc POWER10)", .argv = {{
+		(char *)b->python, (char *)b->jevents, "powerpc", arch, jev_out, NULL}}, .nsteps = 1};
+	jobs[JOB_ONE_RUN] = (struct job){.label = "pmugen -f dts,dtb,c,json (one run)", .argv = {{
+		pmugen, "-q", "--all-events", "-W", "no-kernel-limits", "-f", "dts,dtb,c,json",
+		"--out-dir", tmp, desc, NULL}}, .nsteps = 1};
+	jobs[JOB_FOUR_RUNS] = (struct job){.label = "pmugen, four one-format runs", .nsteps = 4};
+	for (int f = 0; f < 4; f++) {
+		char **a = jobs[JOB_FOUR_RUNS].argv[f];
+		int k = 0;
+		a[k++] = pmugen;
+		a[k++] = "-q";
+		if (f < 2) /* --all-events applies to dts and dtb only */
+			a[k++] = "--all-events";
+		a[k++] = "-W";
+		a[k++] = "no-kernel-limits";
+		a[k++] = "-f";
+		a[k++] = formats[f];
+		a[k++] = "-o";
+		a[k++] = outs[f];
+		a[k++] = desc;
+		a[k] = NULL;
+	}
+	jobs[JOB_ONE_C] = (struct job){.label = "pmugen -f c (one output)", .argv = {{
+		pmugen, "-q", "-W", "no-kernel-limits", "-f", "c", "-o", outs[2], desc, NULL}}, .nsteps = 1};
+	/* a process that loads pmugen's libraries and does nothing: the floor */
+	jobs[JOB_FLOOR] = (struct job){.label = "pmugen --version (starting a process)", .argv = {{
+		pmugen, "--version", NULL}}, .nsteps = 1};
+}
+
+static void print_ratio(const char *what, const double *wall, const double *cpu, int job)
+{
+	printf("   jevents.py / %-38s %6.1fx wall, %6.1fx CPU\n", what,
+	       wall[JOB_JEVENTS] / wall[job], cpu[JOB_JEVENTS] / cpu[job]);
+}
+
+static void report(const struct bench *b, const char *jevents, struct job *jobs)
+{
+	double wall[JOB_COUNT], cpu[JOB_COUNT];
+	printf("b. as programs, medians of %d interleaved runs (%s %s):\n", b->runs, b->python,
+	       jevents);
+	printf("   %-44s %8s %8s\n", "", "wall", "CPU");
+	for (int j = 0; j < JOB_COUNT; j++) {
+		wall[j] = median(jobs[j].times, b->runs);
+		cpu[j] = median(jobs[j].cpu, b->runs);
+		printf("   %-44s %6.2f ms %6.2f ms\n", jobs[j].label, wall[j] * 1e3, cpu[j] * 1e3);
+	}
+	print_ratio("pmugen, four outputs in one run:", wall, cpu, JOB_ONE_RUN);
+	printf("   (goal >= 20x; a process doing nothing caps it at %.1fx wall, %.1fx CPU)\n",
+	       wall[JOB_JEVENTS] / wall[JOB_FLOOR], cpu[JOB_JEVENTS] / cpu[JOB_FLOOR]);
+	print_ratio("pmugen, four one-format runs:", wall, cpu, JOB_FOUR_RUNS);
+	print_ratio("pmugen, one output (-f c):", wall, cpu, JOB_ONE_C);
+}
+
+static int bench_programs(const struct bench *b, const char *jevents)
+{
+	char tmp[] = "/tmp/bench_pmugen.XXXXXX";
+	if (!mkdtemp(tmp))
+		return -1;
+	char arch[256], jev_out[256], outs[4][256], cleanup[300];
+	snprintf(arch, sizeof(arch), "%s/arch", tmp);
+	snprintf(jev_out, sizeof(jev_out), "%s/pmu-events.c", tmp);
+	for (int f = 0; f < 4; f++)
+		snprintf(outs[f], sizeof(outs[f]), "%s/single.%d", tmp, f);
+	struct bench with = *b;
+	with.jevents = jevents;
+	int rc = mkdir(arch, 0777) || make_arch_tree(&with, arch);
+	if (rc)
+		fprintf(stderr, "bench_pmugen: cannot build perf's arch tree from %s\n",
+			b->perf_json);
+	struct job jobs[JOB_COUNT] = {0};
+	setup_jobs(&with, jobs, tmp, arch, outs, jev_out);
+	double cpu;
+	for (int j = 0; j < JOB_COUNT && !rc; j++) {
+		jobs[j].times = calloc((size_t)b->runs, sizeof(double));
+		jobs[j].cpu = calloc((size_t)b->runs, sizeof(double));
+		/* a warm-up run, which also checks that the job works */
+		rc = !jobs[j].times || !jobs[j].cpu || run_job(&jobs[j], &cpu) < 0;
+	}
+	/* interleaved, so that a busy moment costs every job alike */
+	for (int r = 0; r < b->runs && !rc; r++)
+		for (int j = 0; j < JOB_COUNT && !rc; j++)
+			rc = (jobs[j].times[r] = run_job(&jobs[j], &jobs[j].cpu[r])) < 0;
+	if (!rc)
+		report(b, jevents, jobs);
+	for (int j = 0; j < JOB_COUNT; j++) {
+		free(jobs[j].times);
+		free(jobs[j].cpu);
+	}
+	snprintf(cleanup, sizeof(cleanup), "rm -rf '%s'", tmp);
+	if (system(cleanup) != 0)
+		fprintf(stderr, "bench_pmugen: could not remove %s\n", tmp);
+	return rc;
+}
+
+static int usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [--pmugen PATH] [--jevents PATH] [--perf-json DIR] "
+		"[--python PATH] [--runs N] DESCRIPTION.yaml [ITERATIONS]\n", prog);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"pmugen", required_argument, NULL, 'p'},
+		{"jevents", required_argument, NULL, 'j'},
+		{"perf-json", required_argument, NULL, 'J'},
+		{"python", required_argument, NULL, 'P'},
+		{"runs", required_argument, NULL, 'r'},
+		{NULL, 0, NULL, 0}};
+	/* Debian's interpreter, as perf's build uses it, rather than whatever
+	 * wrapper may come first on PATH */
+	struct bench b = {.python = "/usr/bin/python3", .iterations = 20, .runs = 9};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p': b.pmugen = optarg; break;
+		case 'j': b.jevents = optarg; break;
+		case 'J': b.perf_json = optarg; break;
+		case 'P': b.python = optarg; break;
+		case 'r': b.runs = atoi(optarg); break;
+		default: return usage(argv[0]);
+		}
+	}
+	if (optind >= argc || argc - optind > 2 || b.runs < 1)
+		return usage(argv[0]);
+	b.description = argv[optind];
+	if (argc - optind == 2 && (b.iterations = atoi(argv[optind + 1])) < 1)
+		return usage(argv[0]);
+	if (bench_in_process(&b))
+		return 1;
+	const char *jevents = jevents_path(&b);
+	if (!b.pmugen || !b.perf_json)
+		print_skip("no --pmugen PROGRAM and --perf-json DIR given");
+	else if (access(jevents, R_OK) != 0) {
+		char why[4200];
+		snprintf(why, sizeof(why), "no readable jevents.py at %s", jevents);
+		print_skip(why);
+	}
+	else if (access(b.python, X_OK) != 0)
+		print_skip("no python3 (Debian package python3)");
+	else if (bench_programs(&b, jevents))
+		return 1;
 	return 0;
 }

@@ -8,9 +8,8 @@
  * open-addressing hash index over the lower-cased event names, built here
  * with the same pmu_tbl_name_hash() the runtime uses.  The tables carry the
  * whole model (positions aside), so the runtime can rebuild an equal
- * struct pmu_model.  That is also why every event is written whether or not
- * --all-events is given (options->all_events only limits the DTS/DTB to the
- * firmware set).  Output depends on the model only (the source file's
+ * struct pmu_model.  That is also why every event is written (pmugen refuses
+ * --all-events when no DTS or DTB is written: it selects the tree's events).  Output depends on the model only (the source file's
  * directory is dropped), and compiles cleanly with -Wall -Wextra.
  *
  * The body is written to a memory stream while strings are added to the
@@ -132,6 +131,7 @@ static void pool_free(struct pool *p)
 
 /* One C string literal; octal escapes are always 3 digits, so a digit after
  * one cannot extend it, and "??" never forms a trigraph. */
+/* putc_unlocked: the stream is pmugen's own, and this is the hot loop */
 static void put_c_string(FILE *out, const char *s, size_t n)
 {
 	fputc('"', out);
@@ -145,7 +145,7 @@ static void put_c_string(FILE *out, const char *s, size_t n)
 		else if (c == '?' && i > 0 && s[i - 1] == '?')
 			fputs("\\077", out);
 		else if (c >= 0x20 && c < 0x7f)
-			fputc(c, out);
+			putc_unlocked(c, out);
 		else
 			fprintf(out, "\\%03o", c);
 	}

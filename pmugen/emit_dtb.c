@@ -3,12 +3,15 @@
  * sequential-write API, then lays the string block out as dtc does, so the
  * blob is byte-identical to `dtc -I dts -O dtb` of emit_dts's output.
  *
- * The one difference between the two writers is the strings block: libfdt's
- * sequential-write mode stores each new property name in front of the ones
- * already there (the block ends up in reverse order of first use), while dtc
- * appends (dtc flattree.c stringtable_insert).  Both share a name when it is
- * a suffix of one already stored.  After fdt_finish() we rebuild the block in
- * dtc's order and rewrite each property's name offset.
+ * The one difference between the two writers is the strings block: dtc
+ * appends each new name, sharing it when it is a suffix of one already stored
+ * (dtc flattree.c stringtable_insert); libfdt's sequential-write mode puts
+ * new names in front and searches the whole block for every property, which
+ * for a few thousand properties cost more than the rest of the DTB.  So the
+ * tree is built with FDT_CREATE_FLAG_NO_NAME_DEDUP (each property keeps its
+ * own copy of its name, no search), and after fdt_finish() the block is
+ * rebuilt in dtc's order, each distinct name placed once through a hash, and
+ * every property's name offset rewritten.
  */
 #include <errno.h>
 #include <libfdt.h>
@@ -198,70 +201,81 @@ static long strtab_insert(struct strtab *t, const char *str)
 	return (long)(t->len - l);
 }
 
-/* libfdt name offset -> dtc name offset, for names already placed: a tree
- * has few distinct property names but many properties. */
+/* Property name -> dtc name offset, for names already placed: a tree has few
+ * distinct property names but thousands of properties.  Open addressing on
+ * FNV-1a; when full, names are placed without it (still correct). */
+#define MEMO_SLOTS 1024
+
 struct name_memo {
 	int n;
-	uint32_t from[256];
-	long to[256];
+	const char *name[MEMO_SLOTS];
+	long to[MEMO_SLOTS];
 };
 
-static long memo_find(const struct name_memo *memo, uint32_t from)
+static unsigned memo_slot(const struct name_memo *memo, const char *name)
 {
-	for (int i = 0; i < memo->n; i++)
-		if (memo->from[i] == from)
-			return memo->to[i];
-	return -1;
+	uint32_t h = 2166136261u;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	unsigned i = h & (MEMO_SLOTS - 1);
+	while (memo->name[i] && strcmp(memo->name[i], name) != 0)
+		i = (i + 1) & (MEMO_SLOTS - 1);
+	return i;
 }
 
-static void memo_add(struct name_memo *memo, uint32_t from, long to)
+static long name_offset(struct name_memo *memo, struct strtab *t, const char *name)
 {
-	if (memo->n < 256) {
-		memo->from[memo->n] = from;
-		memo->to[memo->n++] = to;
+	if (memo->n >= MEMO_SLOTS / 2)
+		return strtab_insert(t, name);
+	unsigned i = memo_slot(memo, name);
+	if (!memo->name[i]) {
+		long at = strtab_insert(t, name);
+		if (at < 0)
+			return at;
+		memo->name[i] = name;
+		memo->to[i] = at;
+		memo->n++;
 	}
+	return memo->to[i];
 }
 
 /* Rewrite every property's name offset for dtc's strings block; the new
- * block goes into t. */
+ * block goes into t.  (The tree was built without libfdt's name sharing,
+ * a linear search per property: every property has its own copy.) */
 static int dtc_strings(void *fdt, struct strtab *t, struct pmu_error *err)
 {
 	int offset = 0, next;
 	uint32_t tag;
-	struct name_memo memo = {0};
+	struct name_memo *memo = calloc(1, sizeof(*memo));
 
-	while ((tag = fdt_next_tag(fdt, offset, &next)) != FDT_END) {
-		if (next < 0)
-			return fdt_fail(err, "fdt_next_tag", next);
+	if (!memo) {
+		pmu_error_set(err, -ENOMEM, "out of memory for the DTB");
+		return -ENOMEM;
+	}
+	int rc = 0;
+	while (!rc && (tag = fdt_next_tag(fdt, offset, &next)) != FDT_END) {
+		if (next < 0) {
+			rc = fdt_fail(err, "fdt_next_tag", next);
+			break;
+		}
 		if (tag == FDT_PROP) {
 			struct fdt_property *p =
 				fdt_offset_ptr_w(fdt, offset, sizeof(*p));
-			const char *name;
-			long at;
+			const char *name = p ? fdt_string(fdt, (int)fdt32_to_cpu(p->nameoff)) : NULL;
+			long at = name ? name_offset(memo, t, name) : 0;
 
-			if (!p)
-				return fdt_fail(err, "fdt_offset_ptr", -FDT_ERR_BADSTRUCTURE);
-			uint32_t old = fdt32_to_cpu(p->nameoff);
-			at = memo_find(&memo, old);
-			if (at >= 0) {
-				p->nameoff = cpu_to_fdt32((uint32_t)at);
-				offset = next;
-				continue;
-			}
-			name = fdt_string(fdt, (int)old);
 			if (!name)
-				return fdt_fail(err, "fdt_string", -FDT_ERR_BADSTRUCTURE);
-			at = strtab_insert(t, name);
-			memo_add(&memo, old, at);
-			if (at < 0) {
-				pmu_error_set(err, -ENOMEM, "out of memory for the DTB");
-				return -ENOMEM;
-			}
-			p->nameoff = cpu_to_fdt32((uint32_t)at);
+				rc = fdt_fail(err, "fdt_string", -FDT_ERR_BADSTRUCTURE);
+			else if (at < 0) {
+				rc = -ENOMEM;
+				pmu_error_set(err, rc, "out of memory for the DTB");
+			} else
+				p->nameoff = cpu_to_fdt32((uint32_t)at);
 		}
 		offset = next;
 	}
-	return 0;
+	free(memo);
+	return rc;
 }
 
 /* Write the blob in dtc's layout (dtc flattree.c dt_to_blob): the header,
@@ -304,7 +318,8 @@ static int build(struct dtb_sink *s, const struct pmu_model *m,
 	struct dt_sink sink = { .ops = &dtb_ops, .ctx = s };
 	int rc;
 
-	FDT_RETRY(s, err, "fdt_create", fdt_create(s->buf, s->size));
+	FDT_RETRY(s, err, "fdt_create",
+		  fdt_create_with_flags(s->buf, s->size, FDT_CREATE_FLAG_NO_NAME_DEDUP));
 	FDT_RETRY(s, err, "fdt_finish_reservemap", fdt_finish_reservemap(s->buf));
 	rc = dt_tree_walk(m, o, &sink, err);
 	if (rc < 0)

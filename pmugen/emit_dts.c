@@ -26,22 +26,34 @@ static void indent(struct dts_sink *s)
 		fputc('\t', s->out);
 }
 
+static bool dts_plain(unsigned char c)
+{
+	return c >= 0x20 && c != 0x7f && c != '"' && c != '\\';
+}
+
+/* Runs of plain characters go out in one fwrite; only the rest is escaped. */
 static void dts_string(FILE *out, const char *str)
 {
+	const unsigned char *p = (const unsigned char *)str;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+	for (;;) {
+		size_t plain = 0;
+		while (dts_plain(p[plain]))
+			plain++;
+		fwrite(p, 1, plain, out);
+		p += plain;
+		if (!*p)
+			break;
 		switch (*p) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;
 		case '\n': fputs("\\n", out); break;
 		case '\t': fputs("\\t", out); break;
 		case '\r': fputs("\\r", out); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\x%02x", *p);
-			else
-				fputc(*p, out);
+		default: fprintf(out, "\\x%02x", *p);
 		}
+		p++;
 	}
 	fputc('"', out);
 }

@@ -14,9 +14,10 @@
  * Those names live in the device tree, where the kernel exposes them in sysfs
  * by itself; in perf's JSON they would duplicate perf's own name for the same
  * code (PM_LD_REF_L1 and l1-loads, both 0x100fc).  --all-events therefore
- * does not change this output: it is always the complete perf event set, and
- * `pmugen --format json --all-events pmus/power10.yaml` gives back exactly
- * the events of perf's power10 directory (tests/json/).
+ * has nothing to change here (pmugen refuses it without a tree format): this
+ * output is always the complete perf event set, and
+ * `pmugen --format json pmus/power10.yaml` gives back exactly the events of
+ * perf's power10 directory (tests/json/).
  *
  * PublicDescription is not written: the model carries one description per
  * event (perf's BriefDescription), and perf's power10 files have no

@@ -1,7 +1,10 @@
 /*
- * main.c - the pmugen command line: load and check a YAML PMU description,
- * then write one output (DTS by default) atomically: into a temporary file
- * beside the target, renamed into place only when complete.
+ * main.c - the pmugen command line: load and check a YAML PMU description
+ * once, then write one or several outputs (DTS by default; -f dts,dtb,c,json
+ * writes all four).  Every output goes to a temporary file beside its target;
+ * only when all of them are complete are they renamed into place, so a failed
+ * run leaves no partial output (see write_outputs).  Options that would
+ * change nothing in a run are refused (check_combination).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,13 +21,19 @@
 
 #define PMUGEN_VERSION "0.1.0"
 
-enum format { FMT_DTS, FMT_DTB, FMT_C, FMT_JSON };
+enum format { FMT_DTS, FMT_DTB, FMT_C, FMT_JSON, FMT_COUNT };
 
-static const char *const format_names[] = {"dts", "dtb", "c", "json"};
+static const char *const format_names[FMT_COUNT] = {"dts", "dtb", "c", "json"};
+
+/* The formats --all-events changes: the device tree holds the firmware set
+ * unless it is given; C tables and perf JSON always hold every event. */
+#define TREE_FORMATS ((1u << FMT_DTS) | (1u << FMT_DTB))
 
 struct cli {
-	enum format format;
+	unsigned formats;              /* bit per enum format */
+	bool format_given;             /* -f was on the command line */
 	const char *output;
+	const char *out_dir;
 	const char *input;
 	bool check_only;
 	bool all_events;
@@ -38,15 +47,22 @@ static void usage(FILE *out)
 		"Usage: pmugen [OPTION]... DESCRIPTION.yaml\n"
 		"       pmugen import-perf-json DIR [-o FILE]\n"
 		"Compile a YAML PMU description into device-tree source, a DTB, C tables\n"
-		"or perf's pmu-events JSON.\n\n"
-		"  -f, --format=FMT     dts (default), dtb, c or json\n"
-		"  -o, --output=FILE    write FILE ('-' for standard output); default:\n"
-		"                       the input's base name with the format's suffix\n"
-		"      --all-events     every event, not only the firmware set\n"
-		"      --check          only load and check the description\n"
+		"and/or perf's pmu-events JSON, loading and checking it once.\n\n"
+		"  -f, --format=LIST    one or more of dts (default), dtb, c, json,\n"
+		"                       separated by commas: -f dts,dtb,c,json\n"
+		"  -o, --output=FILE    write FILE ('-' for standard output; one format\n"
+		"                       only); default: the input's base name with the\n"
+		"                       format's suffix, in the current directory\n"
+		"      --out-dir=DIR    write each output into DIR (an existing directory)\n"
+		"                       under the default name\n"
+		"      --all-events     dts, dtb: every event, not only the firmware set\n"
+		"                       (c and json always hold every event)\n"
+		"      --check          only load and check the description (with\n"
+		"                       --all-events, check the tree that would hold them)\n"
 		"  -W NAME, -W no-NAME  make check NAME a warning, or turn it off\n"
 		"  -E NAME, -E no-NAME  make check NAME an error, or turn it off\n"
-		"  -q, --quiet          do not print where the output went\n"
+		"  -q, --quiet          do not print where the outputs went (--check: do\n"
+		"                       not print the summary)\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Checks: ");
@@ -68,24 +84,87 @@ static int set_check_level(struct cli *c, const char *arg, enum pmu_severity on)
 	return 0;
 }
 
-static int parse_format(struct cli *c, const char *arg)
+static int format_lookup(const char *name, size_t len)
 {
-	for (int i = 0; i < 4; i++)
-		if (strcmp(arg, format_names[i]) == 0) {
-			c->format = i;
-			return 0;
+	for (int i = 0; i < FMT_COUNT; i++)
+		if (strlen(format_names[i]) == len && strncmp(name, format_names[i], len) == 0)
+			return i;
+	return -1;
+}
+
+/* "dts,dtb,c,json": each format once; a later -f replaces an earlier one. */
+static int parse_formats(struct cli *c, const char *arg)
+{
+	unsigned set = 0;
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		int f = format_lookup(p, len);
+		if (f < 0) {
+			fprintf(stderr, "pmugen: error: unknown format '%.*s' (dts, dtb, c or json)\n",
+				(int)len, p);
+			return -EINVAL;
 		}
-	fprintf(stderr, "pmugen: error: unknown format '%s' (dts, dtb, c or json)\n", arg);
+		if (set & (1u << f)) {
+			fprintf(stderr, "pmugen: error: format '%s' given twice in '%s'\n",
+				format_names[f], arg);
+			return -EINVAL;
+		}
+		set |= 1u << f;
+		p += len;
+		if (!*p)
+			break;
+	}
+	c->formats = set;
+	c->format_given = true;
+	return 0;
+}
+
+static int count_formats(unsigned formats)
+{
+	int n = 0;
+	for (int f = 0; f < FMT_COUNT; f++)
+		n += (formats >> f) & 1;
+	return n;
+}
+
+static int refuse(const char *why)
+{
+	fprintf(stderr, "pmugen: error: %s\n", why);
 	return -EINVAL;
 }
 
-enum { OPT_ALL_EVENTS = 256, OPT_CHECK };
+/* Options that would change nothing in this run are refused, not ignored. */
+static int check_combination(const struct cli *c)
+{
+	if (c->output && c->out_dir)
+		return refuse("-o and --out-dir both name where to write; give one");
+	if (c->check_only && (c->format_given || c->output || c->out_dir))
+		return refuse("--check writes nothing; drop -f, -o and --out-dir");
+	if (c->output && count_formats(c->formats) > 1)
+		return refuse("-o names one file but -f gives several formats; "
+			      "use --out-dir DIR");
+	if (c->all_events && !c->check_only && !(c->formats & TREE_FORMATS))
+		return refuse("--all-events selects the device tree's events (dts, dtb); "
+			      "c and json always hold every event");
+	if (c->out_dir) {
+		struct stat st;
+		if (stat(c->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "pmugen: error: --out-dir %s: not an existing directory\n",
+				c->out_dir);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+enum { OPT_ALL_EVENTS = 256, OPT_CHECK, OPT_OUT_DIR };
 
 static int parse_args(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
+		{"out-dir", required_argument, NULL, OPT_OUT_DIR},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"quiet", no_argument, NULL, 'q'},
@@ -96,8 +175,9 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "f:o:W:E:qhV", longopts, NULL)) != -1) {
 		int rc = 0;
 		switch (opt) {
-		case 'f': rc = parse_format(c, optarg); break;
+		case 'f': rc = parse_formats(c, optarg); break;
 		case 'o': c->output = optarg; break;
+		case OPT_OUT_DIR: c->out_dir = optarg; break;
 		case 'W': rc = set_check_level(c, optarg, PMU_SEV_WARNING); break;
 		case 'E': rc = set_check_level(c, optarg, PMU_SEV_ERROR); break;
 		case 'q': c->quiet = true; break;
@@ -116,18 +196,27 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		return -EINVAL;
 	}
 	c->input = argv[optind];
-	return 0;
+	return check_combination(c);
 }
 
-static void default_output(const struct cli *c, char *buf, size_t len)
+/* Where format f goes: -o, or DIR/ (--out-dir, else the current directory)
+ * and the input's base name with the format's suffix. */
+static void output_path(const struct cli *c, enum format f, char *buf, size_t len)
 {
+	if (c->output) {
+		snprintf(buf, len, "%s", c->output);
+		return;
+	}
 	char copy[4096];
 	snprintf(copy, sizeof(copy), "%s", c->input);
 	char *base = basename(copy);
 	char *dot = strrchr(base, '.');
 	if (dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0))
 		*dot = '\0';
-	snprintf(buf, len, "%s.%s", base, format_names[c->format]);
+	if (c->out_dir)
+		snprintf(buf, len, "%s/%s.%s", c->out_dir, base, format_names[f]);
+	else
+		snprintf(buf, len, "%s.%s", base, format_names[f]);
 }
 
 typedef int (*emitter)(const struct pmu_model *, const struct emit_options *, FILE *,
@@ -135,7 +224,7 @@ typedef int (*emitter)(const struct pmu_model *, const struct emit_options *, FI
 
 static emitter emitter_for(enum format f)
 {
-	static const emitter table[] = {emit_dts, emit_dtb, emit_c, emit_json};
+	static const emitter table[FMT_COUNT] = {emit_dts, emit_dtb, emit_c, emit_json};
 	return table[f];
 }
 
@@ -158,21 +247,21 @@ static int write_import(const struct writer *w, FILE *out, struct pmu_error *err
 	return import_perf_json(w->dir, out, err);
 }
 
-/* Write the whole output to a temporary file next to path, then rename it,
- * so that a failed run never leaves a partial file ('-': standard output). */
-static int write_atomically(const char *path, const struct writer *w,
-			    struct pmu_error *err)
-{
-	if (strcmp(path, "-") == 0) {
-		int rc = w->write(w, stdout, err);
-		return rc ? rc : (fflush(stdout) ? -EIO : 0);
-	}
+/* One output on its way: the target and the temporary file beside it. */
+struct staged {
+	char path[4096];
 	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
+};
+
+/* Write the whole output to a new temporary file next to s->path; on failure
+ * the temporary file is removed and nothing else is touched. */
+static int stage(struct staged *s, const struct writer *w, struct pmu_error *err)
+{
+	snprintf(s->tmp, sizeof(s->tmp), "%s.tmpXXXXXX", s->path);
+	int fd = mkstemp(s->tmp);
 	if (fd < 0) {
 		int rc = -errno;
-		pmu_error_set(err, rc, "%s: cannot create temporary file: %s", path,
+		pmu_error_set(err, rc, "%s: cannot create temporary file: %s", s->path,
 			      strerror(-rc));
 		return rc;
 	}
@@ -182,21 +271,48 @@ static int write_atomically(const char *path, const struct writer *w,
 	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {
 		close(fd);
-		unlink(tmp);
+		unlink(s->tmp);
+		pmu_error_set(err, -EIO, "%s: cannot open temporary file", s->path);
 		return -EIO;
 	}
+	/* outputs are hundreds of KiB: fewer, larger writes */
+	static char buffer[64 * 1024];
+	setvbuf(f, buffer, _IOFBF, sizeof(buffer));
 	int rc = w->write(w, f, err);
 	if (fflush(f) || ferror(f))
 		rc = rc ? rc : -EIO;
 	if (fclose(f))
 		rc = rc ? rc : -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
 	if (rc) {
-		unlink(tmp);
-		pmu_error_set(err, rc, "%s: %s", path, strerror(-rc));
+		unlink(s->tmp);
+		if (!err->message[0])
+			pmu_error_set(err, rc, "%s: %s", s->path, strerror(-rc));
 	}
 	return rc;
+}
+
+static int commit(const struct staged *s, struct pmu_error *err)
+{
+	if (rename(s->tmp, s->path) == 0)
+		return 0;
+	int rc = -errno;
+	unlink(s->tmp);
+	pmu_error_set(err, rc, "%s: %s", s->path, strerror(-rc));
+	return rc;
+}
+
+/* One output, atomically ('-': standard output). */
+static int write_atomically(const char *path, const struct writer *w,
+			    struct pmu_error *err)
+{
+	if (strcmp(path, "-") == 0) {
+		int rc = w->write(w, stdout, err);
+		return rc ? rc : (fflush(stdout) ? -EIO : 0);
+	}
+	struct staged s;
+	snprintf(s.path, sizeof(s.path), "%s", path);
+	int rc = stage(&s, w, err);
+	return rc ? rc : commit(&s, err);
 }
 
 /* Emitter and importer messages may already read "file:line:col: error: ..." */
@@ -209,12 +325,56 @@ static void report_write_error(const struct pmu_error *err, int rc)
 		fprintf(stderr, "pmugen: error: %s\n", msg);
 }
 
-static int count_firmware(const struct pmu_model *m)
+/* How many events format f writes (see the emitters' comments). */
+static int events_written(const struct pmu_model *m, enum format f, bool all_events)
 {
-	int n = 0;
+	if (f == FMT_C || ((1u << f) & TREE_FORMATS && all_events))
+		return m->nevents;
+	int firmware = 0;
 	for (int i = 0; i < m->nevents; i++)
-		n += m->events[i].firmware;
-	return n;
+		firmware += m->events[i].firmware;
+	return f == FMT_JSON ? m->nevents - firmware : firmware;
+}
+
+static void discard(const struct staged *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		unlink(s[i].tmp);
+}
+
+/* Every requested format into its temporary file first; only when all are
+ * complete, the renames (in format order).  A failed output leaves every
+ * target as it was; a failed rename (rare: the target turned into a
+ * directory, the disk went read-only) leaves the outputs renamed before it,
+ * each complete, and the other targets as they were. */
+static int write_outputs(const struct cli *c, const struct pmu_model *m,
+			 const struct emit_options *o, struct pmu_error *err)
+{
+	struct staged staged[FMT_COUNT];
+	enum format which[FMT_COUNT];
+	int n = 0, rc = 0;
+	for (int f = 0; f < FMT_COUNT && !rc; f++) {
+		if (!(c->formats & (1u << f)))
+			continue;
+		struct writer w = {write_model, emitter_for(f), m, o, NULL};
+		output_path(c, f, staged[n].path, sizeof(staged[n].path));
+		if (strcmp(staged[n].path, "-") == 0)
+			return write_atomically("-", &w, err); /* one format only */
+		rc = stage(&staged[n], &w, err);
+		if (rc)
+			discard(staged, n);
+		else
+			which[n++] = f;
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		rc = commit(&staged[i], err);
+		if (rc)
+			discard(staged + i + 1, n - i - 1);
+		else if (!c->quiet)
+			fprintf(stderr, "pmugen: wrote %s (%s, %d events)\n", staged[i].path,
+				format_names[which[i]], events_written(m, which[i], c->all_events));
+	}
+	return rc;
 }
 
 static int run_generate(struct cli *c)
@@ -231,24 +391,15 @@ static int run_generate(struct cli *c)
 		pmu_model_free(&m);
 		return rc ? 1 : 0;
 	}
-	char path[4096];
-	if (c->output)
-		snprintf(path, sizeof(path), "%s", c->output);
-	else
-		default_output(c, path, sizeof(path));
 	/* outputs name their input without its directory, so they do not depend
 	 * on where pmugen was run from */
 	char input_copy[4096];
 	snprintf(input_copy, sizeof(input_copy), "%s", c->input);
 	struct emit_options o = {c->all_events, basename(input_copy)};
 	struct pmu_error err = {0};
-	struct writer w = {write_model, emitter_for(c->format), &m, &o, NULL};
-	rc = write_atomically(path, &w, &err);
+	rc = write_outputs(c, &m, &o, &err);
 	if (rc)
 		report_write_error(&err, rc);
-	else if (!c->quiet && strcmp(path, "-") != 0)
-		fprintf(stderr, "pmugen: wrote %s (%s, %d events)\n", path,
-			format_names[c->format], c->all_events ? m.nevents : count_firmware(&m));
 	pmu_model_free(&m);
 	return rc ? 1 : 0;
 }
@@ -282,7 +433,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "import-perf-json") == 0)
 		return run_import(argc, argv);
-	struct cli c = {.format = FMT_DTS};
+	struct cli c = {.formats = 1u << FMT_DTS};
 	pmu_diag_init(&c.diag, stderr);
 	c.diag.program = "pmugen";
 	int rc = parse_args(&c, argc, argv);

@@ -36,13 +36,6 @@ add_test(NAME dt-dts-no-dtc-warnings
   COMMAND sh -c "\"$0\" -q -f dts -o \"$1.dts\" \"$2\" 2>/dev/null && \"$0\" -q -f dtb -o \"$1.dtb\" \"$2\" 2>/dev/null && \"$3\" -I dts -O dtb -o /dev/null \"$1.dts\" 2>\"$1.err\" && \"$3\" -I dtb -O dtb -o /dev/null \"$1.dtb\" 2>>\"$1.err\" && test ! -s \"$1.err\" || { cat \"$1.err\"; exit 1; }"
     ${PMUGEN} ${DT_OUT}/warnings ${DT_P10} ${DTC})
 
-# Same input, same bytes.
-foreach(fmt dts dtb)
-  add_test(NAME dt-${fmt}-deterministic
-    COMMAND sh -c "\"$0\" -q --all-events -f $1 -o \"$2.1\" \"$3\" 2>/dev/null && \"$0\" -q --all-events -f $1 -o \"$2.2\" \"$3\" 2>/dev/null && cmp \"$2.1\" \"$2.2\""
-      ${PMUGEN} ${fmt} ${DT_OUT}/deterministic.${fmt} ${DT_P10})
-endforeach()
-
 # (c) YAML -> DTB -> model equals the YAML's model; re-emission is identical;
 #     the default tree is the firmware set.
 #     Strings with quotes, backslashes, control characters and UTF-8 load

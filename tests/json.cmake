@@ -41,13 +41,6 @@ add_test(NAME json-import-reproducible
 add_test(NAME c-tables-power10
   COMMAND c_tables_test ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
 
-# JSON and C output are deterministic.
-foreach(fmt json c)
-  add_test(NAME ${fmt}-deterministic
-    COMMAND sh -c "\"$0\" --format $1 --all-events -o \"$2.1\" \"$3\" && \"$0\" --format $1 --all-events -o \"$2.2\" \"$3\" && cmp \"$2.1\" \"$2.2\""
-      ${PMUGEN} ${fmt} ${JSON_OUT}/deterministic.${fmt} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
-endforeach()
-
 # (d) import errors name the file and the line:col of the problem.
 function(json_import_error name dir regex)
   add_test(NAME json-import-error-${name}

@@ -23,39 +23,74 @@ add_test(NAME pmutool/make-dtb
 set_tests_properties(pmutool/make-dtb PROPERTIES FIXTURES_SETUP pmutool_dtb)
 
 # (1) every vector of p10_mmcr_sample.json through check --batch, from each
-#     description source; and the three answer byte for byte alike.
-if(EXISTS ${P10_VECTORS})
-  add_test(NAME pmutool/mmcr-vectors COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS})
-  add_test(NAME pmutool/mmcr-vectors-yaml
-    COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} --pmu ${PMUTOOL_YAML})
-  add_test(NAME pmutool/mmcr-vectors-dtb
-    COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} --pmu ${PMUTOOL_DTB})
-  add_test(NAME pmutool/sources-agree
-    COMMAND sh ${PMUTOOL_TESTS}/sources_agree.sh ${PMUTOOL} ${VECTORS} ${P10_VECTORS}
-            ${PMUTOOL_YAML} ${PMUTOOL_DTB} ${PMUTOOL_OUT})
-  set_tests_properties(pmutool/mmcr-vectors-dtb pmutool/sources-agree PROPERTIES
-    FIXTURES_REQUIRED pmutool_dtb)
-else()
-  message(STATUS "${P10_VECTORS} not found: pmutool/mmcr-vectors* not added")
-endif()
+#     description source; and the three answer byte for byte alike.  The
+#     runner requires exactly P10_VECTOR_COUNT vectors.
+set(P10_VECTOR_COUNT 500)
+add_test(NAME pmutool/mmcr-vectors
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} ${P10_VECTOR_COUNT})
+add_test(NAME pmutool/mmcr-vectors-yaml
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} ${P10_VECTOR_COUNT} --pmu ${PMUTOOL_YAML})
+add_test(NAME pmutool/mmcr-vectors-dtb
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} ${P10_VECTOR_COUNT} --pmu ${PMUTOOL_DTB})
+add_test(NAME pmutool/sources-agree
+  COMMAND sh ${PMUTOOL_TESTS}/sources_agree.sh ${PMUTOOL} ${VECTORS} ${P10_VECTORS}
+          ${PMUTOOL_YAML} ${PMUTOOL_DTB} ${PMUTOOL_OUT})
+set_tests_properties(pmutool/mmcr-vectors-dtb pmutool/sources-agree PROPERTIES
+  FIXTURES_REQUIRED pmutool_dtb)
 
-# (2) p10_selftests.json by category; a category the library cannot answer
-#     yet reports each case as SKIP with its reason (exit 77: ctest "Skipped").
-if(EXISTS ${P10_SELFTESTS})
-  foreach(cat raw branch generic pmi)
-    add_test(NAME pmutool/selftests-${cat}
-      COMMAND ${VECTORS} selftests ${PMUTOOL} ${P10_SELFTESTS} ${cat})
-    set_tests_properties(pmutool/selftests-${cat} PROPERTIES SKIP_RETURN_CODE 77)
-  endforeach()
-endif()
+# (2) p10_selftests.json by category, each with its pinned number of cases.
+#     selftests-accounting checks that these and the case named not-tested
+#     (it checks MMCR0 PMAO/PMAE, set at interrupt time, not by compute_mmcr)
+#     make up all 72 cases, so an added or removed case fails.
+set(P10_SELFTEST_TOTAL 72)
+set(P10_SELFTEST_CATEGORIES raw:51 branch:6 generic:14)
+set(P10_SELFTESTS_NOT_TESTED not-tested:mmcr0_exceptionbits)
+foreach(cat_count ${P10_SELFTEST_CATEGORIES})
+  string(REPLACE ":" ";" cat_count "${cat_count}")
+  list(GET cat_count 0 cat)
+  list(GET cat_count 1 count)
+  add_test(NAME pmutool/selftests-${cat}
+    COMMAND ${VECTORS} selftests ${PMUTOOL} ${P10_SELFTESTS} ${cat} ${count})
+endforeach()
+add_test(NAME pmutool/selftests-accounting
+  COMMAND ${VECTORS} account ${P10_SELFTESTS} ${P10_SELFTEST_TOTAL}
+          ${P10_SELFTEST_CATEGORIES} ${P10_SELFTESTS_NOT_TESTED})
 
 # (3) cases derived by hand from the kernel source (reasoning in the file).
 add_test(NAME pmutool/kernel-cases
   COMMAND ${VECTORS} cases ${PMUTOOL} ${PMUTOOL_TESTS}/kernel_cases.txt)
 
+# The runner itself fails when it checked nothing or its input is incomplete:
+# each run must exit 1 with the message given (tests/pmutool/runner/ holds
+# the broken inputs).
+set(RUNNER_INPUTS ${PMUTOOL_TESTS}/runner)
+function(pmutool_runner_fails name message)
+  add_test(NAME pmutool/runner-fails-${name}
+    COMMAND sh ${PMUTOOL_TESTS}/expect_failure.sh "${message}" ${ARGN})
+endfunction()
+pmutool_runner_fails(empty-vectors "mmcr vectors: no cases"
+  ${VECTORS} mmcr ${PMUTOOL} ${RUNNER_INPUTS}/empty-vectors.json 0)
+pmutool_runner_fails(vector-count "500 cases, expected 499"
+  ${VECTORS} mmcr ${PMUTOOL} ${P10_VECTORS} 499)
+pmutool_runner_fails(empty-category "selftests (branch): no cases"
+  ${VECTORS} selftests ${PMUTOOL} ${RUNNER_INPUTS}/selftests.json branch 0)
+pmutool_runner_fails(category-count "selftests (raw): 1 cases, expected 2"
+  ${VECTORS} selftests ${PMUTOOL} ${RUNNER_INPUTS}/selftests.json raw 2)
+pmutool_runner_fails(unaccounted-selftest "mmcr0_exceptionbits: checks interrupt-time state and is not named not-tested"
+  ${VECTORS} account ${RUNNER_INPUTS}/selftests.json 2 raw:1)
+pmutool_runner_fails(selftest-total "expected 72"
+  ${VECTORS} account ${RUNNER_INPUTS}/selftests.json 72 raw:1 not-tested:mmcr0_exceptionbits)
+pmutool_runner_fails(no-cases "hand-derived cases: nothing was checked"
+  ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/no-cases.txt)
+pmutool_runner_fails(dangling-in "an 'in' line but no 'out' line"
+  ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/dangling-in.txt)
+pmutool_runner_fails(accepted-without-mmcr3 "an accepted case must state mmcr3"
+  ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/accepted-without-mmcr3.txt)
+
 # (4) exact outputs: one test per golden/NAME.cmd (exit status and arguments),
 #     compared with golden/NAME.out (and NAME.err when present).
 file(GLOB pmutool_golden ${PMUTOOL_TESTS}/golden/*.cmd)
+pmu_require_files(pmutool_golden "tests/pmutool/golden/*.cmd")
 list(SORT pmutool_golden)
 foreach(cmd ${pmutool_golden})
   get_filename_component(name ${cmd} NAME_WE)

@@ -33,9 +33,12 @@ static void usage(FILE *out)
 		"  -j, --json           JSON output (list, check)\n"
 		"  -b, --batch=FILE     check: one JSON group per line of FILE ('-': stdin),\n"
 		"                       one JSON result per line\n"
-		"      --hv-mode        check: the kernel runs in hypervisor mode\n"
-		"      --no-per-task    check: events not attached to a task (CPU-wide)\n"
-		"      --no-lpar        check: not under a hypervisor (exclude_hv ignored)\n"
+		"      --hv-mode        check, describe: the kernel runs in hypervisor mode\n"
+		"      --no-lpar        check, describe: not under a hypervisor (exclude_hv\n"
+		"                       ignored)\n"
+		"      --no-per-task    check: events not attached to a task (CPU-wide), so\n"
+		"                       per-task-only alternatives are not tried\n"
+		"      --per-task       check: events attached to a task (the default)\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -47,6 +50,15 @@ static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
+}
+
+/* A check option: its value, and the first such option given (for refusing
+ * it where it would change nothing). */
+static void set_flag(bool *flag, bool value, const char **first, const char *opt)
+{
+	*flag = value;
+	if (!*first)
+		*first = opt;
 }
 
 /* Options may come before or after the subcommand (getopt permutes). */
@@ -71,10 +83,12 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		case 'p': t->pmu_spec = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
-		case OPT_HV_MODE: t->check.hv_mode = true; break;
-		case OPT_NO_PER_TASK: t->check.per_task = false; break;
-		case OPT_PER_TASK: t->check.per_task = true; break;
-		case OPT_NO_LPAR: t->check.lpar = false; break;
+		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
+		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
+		case OPT_NO_PER_TASK:
+			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
+			break;
+		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
 		case 'h': usage(stdout); *done = true; return EXIT_OK;
 		case 'V':
 			printf("pmutool %s (libpmurt %d.%d.%d)\n", PMUTOOL_VERSION,
@@ -112,13 +126,34 @@ static int open_pmu(struct tool *t)
 struct subcommand {
 	const char *name;
 	int (*run)(struct tool *t);
+	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
+	bool task_opts;    /* --per-task, --no-per-task change its answer */
 };
 
+/* describe shows one event alone, which never needs an alternative, so the
+ * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list},
-	{"describe", cmd_describe},
-	{"check", cmd_check},
+	{"list", cmd_list, false, false},
+	{"describe", cmd_describe, true, false},
+	{"check", cmd_check, true, true},
 };
+
+/* An option the subcommand would ignore is an error, not a silent no-op. */
+static int refuse_unused(const struct tool *t, const struct subcommand *sub)
+{
+	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
+			  : !sub->task_opts && t->task_opt   ? t->task_opt
+							       : NULL;
+	if (!opt)
+		return EXIT_OK;
+	if (!sub->kernel_opts)
+		tool_error(t, "%s changes nothing for %s (it applies to check%s)", opt, sub->name,
+			   t->kernel_opt == opt ? " and describe" : "");
+	else
+		tool_error(t, "%s changes nothing for %s: one event alone never needs "
+			   "an alternative (it applies to check)", opt, sub->name);
+	return EXIT_USAGE;
+}
 
 static int dispatch(struct tool *t)
 {
@@ -132,7 +167,10 @@ static int dispatch(struct tool *t)
 			continue;
 		t->args++;
 		t->nargs--;
-		int rc = open_pmu(t);
+		int rc = refuse_unused(t, &subcommands[i]);
+		if (rc)
+			return rc;
+		rc = open_pmu(t);
 		return rc ? rc : subcommands[i].run(t);
 	}
 	tool_error(t, "unknown subcommand '%s' (list, describe or check)", name);

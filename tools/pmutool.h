@@ -27,6 +27,8 @@ struct tool {
 	bool json;                  /* --json */
 	const char *batch;          /* --batch FILE ('-' = standard input) */
 	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
+	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
+	const char *task_opt;       /* the first of --per-task, --no-per-task given */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 };

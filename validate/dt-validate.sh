@@ -44,11 +44,16 @@ while getopts ns:h opt; do
 done
 shift $((OPTIND - 1))
 
-for tool in "$DTC" "$DT_DOC_VALIDATE" "$DT_MK_SCHEMA" "$DT_VALIDATE" "$DT_EXTRACT_EXAMPLE"; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "$prog: $tool not found (install device-tree-compiler and dt-schema)" >&2
+# require_tool TOOL PACKAGE: a missing tool is an error naming its Debian package.
+require_tool() {
+	if ! command -v "$1" >/dev/null 2>&1; then
+		echo "$prog: FAIL: $1 not found: install the Debian package $2 (.ci/install-deps)" >&2
 		exit 2
 	fi
+}
+require_tool "$DTC" device-tree-compiler
+for tool in "$DT_DOC_VALIDATE" "$DT_MK_SCHEMA" "$DT_VALIDATE" "$DT_EXTRACT_EXAMPLE"; do
+	require_tool "$tool" dt-schema
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-validate.XXXXXX") || exit 2

@@ -3,8 +3,9 @@
 # CASE.cmd: first line "status N", then one pmutool argument per line (@SRC@
 # is the source tree, @DTB@ the test DTB, @DIR@ the golden directory); a line
 # "<FILE" gives the standard input instead.  The run must exit N and print
-# exactly CASE.out (and CASE.err, if present, on standard error), with the
-# golden directory written @DIR@.
+# exactly CASE.out on standard output and exactly CASE.err on standard error
+# (nothing at all when there is no CASE.err), with the golden directory
+# written @DIR@ and the source tree @SRC@.
 tool=$1 cmd=$2 src=$3 dtb=$4
 dir=$(dirname "$cmd")
 base=${cmd%.cmd}
@@ -26,8 +27,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 done < "$cmd"
 "$tool" "$@" < "$input" > "$tmp/raw.out" 2> "$tmp/raw.err"
 rc=$?
-sed "s|$dir|@DIR@|g" "$tmp/raw.out" > "$tmp/out"
-sed "s|$dir|@DIR@|g" "$tmp/raw.err" > "$tmp/err"
+sed "s|$dir|@DIR@|g; s|$src|@SRC@|g" "$tmp/raw.out" > "$tmp/out"
+sed "s|$dir|@DIR@|g; s|$src|@SRC@|g" "$tmp/raw.err" > "$tmp/err"
 fail=0
 if [ "$rc" != "$status" ]; then
 	echo "exit status $rc, expected $status"
@@ -36,7 +37,9 @@ fi
 diff -u "$base.out" "$tmp/out" || fail=1
 if [ -f "$base.err" ]; then
 	diff -u "$base.err" "$tmp/err" || fail=1
-else
+elif [ -s "$tmp/err" ]; then
+	echo "standard error, expected empty (no $(basename "$base").err):"
 	cat "$tmp/err"
+	fail=1
 fi
 exit $fail

@@ -5,6 +5,10 @@
 set -e
 tool=$1 vectors=$2 input=$3 yaml=$4 dtb=$5 out=$6
 "$vectors" tobatch "$input" > "$out/vectors.jsonl"
+if [ ! -s "$out/vectors.jsonl" ]; then
+	echo "FAIL: no vectors in $input"
+	exit 1
+fi
 for src in builtin yaml dtb; do
 	case $src in builtin) spec=power10 ;; yaml) spec=$yaml ;; dtb) spec=$dtb ;; esac
 	"$tool" --pmu "$spec" check --json --batch "$out/vectors.jsonl" > "$out/check-$src.jsonl"

@@ -3,20 +3,25 @@
  *
  *   vectors tobatch VECTORS.json
  *       the vectors of p10_mmcr_sample.json as `check --batch` lines
- *   vectors mmcr PMUTOOL VECTORS.json [PMUTOOL-OPTION]...
+ *   vectors mmcr PMUTOOL VECTORS.json COUNT [PMUTOOL-OPTION]...
  *       every vector through `pmutool check --batch`: ok, reject_index,
- *       reason, final_events, pmc and the five MMCRs
- *   vectors selftests PMUTOOL SELFTESTS.json CATEGORY [PMUTOOL-OPTION]...
- *       the cases of p10_selftests.json in CATEGORY: raw (raw codes), branch
- *       (branch_sample_type), generic (PERF_TYPE_HARDWARE / HW_CACHE, through
- *       event names) or pmi (state observed at interrupt time)
+ *       reason, final_events, pmc and the five MMCRs; the file must hold
+ *       exactly COUNT vectors
+ *   vectors selftests PMUTOOL SELFTESTS.json CATEGORY COUNT [PMUTOOL-OPTION]...
+ *       the COUNT cases of p10_selftests.json in CATEGORY: raw (raw codes),
+ *       branch (branch_sample_type) or generic (PERF_TYPE_HARDWARE /
+ *       HW_CACHE, through event names)
+ *   vectors account SELFTESTS.json TOTAL CATEGORY:COUNT... not-tested:NAME...
+ *       the file holds TOTAL cases: COUNT in each CATEGORY, and the named
+ *       ones that cannot be modelled (state set at interrupt time), no more
  *   vectors cases PMUTOOL CASES.txt [PMUTOOL-OPTION]...
  *       hand-derived cases: "case NAME [OPTION]...", "in {batch line}",
- *       "out {expected keys}" ('#' starts a comment line)
+ *       "out {expected keys}" ('#' starts a comment line); an accepted case
+ *       must state final_events, pmc and all five MMCRs
  *
- * Prints one line per failure or skip and a summary.  Exit status: 0 all
- * passed, 1 something failed, 77 nothing failed but cases were skipped
- * (ctest's SKIP_RETURN_CODE), 2 bad usage or input.
+ * Prints one line per failure and a summary.  A run that checked nothing
+ * fails.  Exit status: 0 all passed, 1 something failed (or nothing ran),
+ * 2 bad usage or an unreadable file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,13 +37,11 @@
 
 #include "mmcr_bits.h"
 
-#define EXIT_SKIPPED 77
-
 struct ctx {
 	const char *tool;
 	char **opts;    /* extra pmutool options from the command line */
 	int nopts;
-	int passed, failed, skipped;
+	int passed, failed;
 };
 
 /* --- running pmutool -------------------------------------------------------- */
@@ -130,18 +133,40 @@ static void fail(struct ctx *c, const char *id, const char *fmt, ...)
 	c->failed++;
 }
 
-static void skip(struct ctx *c, const char *id, const char *why)
-{
-	printf("SKIP %s: %s\n", id, why);
-	c->skipped++;
-}
-
 static int finish(const struct ctx *c, const char *what)
 {
-	printf("%s: %d passed, %d failed, %d skipped\n", what, c->passed, c->failed, c->skipped);
-	if (c->failed)
+	printf("%s: %d passed, %d failed\n", what, c->passed, c->failed);
+	if (c->passed + c->failed == 0) {
+		printf("FAIL %s: nothing was checked\n", what);
 		return 1;
-	return c->skipped ? EXIT_SKIPPED : 0;
+	}
+	return c->failed ? 1 : 0;
+}
+
+/* COUNT from the command line: a whole number. */
+static bool parse_count(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+	if (!*s || *end || *s == '-')
+		return false;
+	*out = n;
+	return true;
+}
+
+/* The number of cases found must be the number pinned, and not zero. */
+static bool count_as_pinned(const char *what, size_t found, size_t pinned)
+{
+	if (found == 0) {
+		printf("FAIL %s: no cases\n", what);
+		return false;
+	}
+	if (found != pinned) {
+		printf("FAIL %s: %zu cases, expected %zu (a case was added or removed: "
+		       "update the count in tests/pmutool.cmake)\n", what, found, pinned);
+		return false;
+	}
+	return true;
 }
 
 /* --- values ------------------------------------------------------------------- */
@@ -262,25 +287,31 @@ static void compare_vector(struct ctx *c, const json_t *v, const json_t *r)
 	c->passed++;
 }
 
-static int mode_mmcr(struct ctx *c, const char *path)
+static int mode_mmcr(struct ctx *c, const char *path, size_t pinned)
 {
 	json_t *doc = load_json(path), *results = NULL;
 	const json_t *vectors = json_object_get(doc, "vectors");
+	int rc = 2;
 	if (!json_is_array(vectors))
-		return 2;
+		goto out;
+	rc = 1;
+	if (!count_as_pinned("mmcr vectors", json_array_size(vectors), pinned))
+		goto out;
 	char *batch = vectors_batch(vectors);
-	int rc = run_batch(c, NULL, 0, batch, &results);
+	int tool_rc = run_batch(c, NULL, 0, batch, &results);
 	free(batch);
-	if (rc != 0 || json_array_size(results) != json_array_size(vectors)) {
-		printf("FAIL pmutool exited %d with %zu results for %zu vectors\n", rc,
+	if (tool_rc != 0 || json_array_size(results) != json_array_size(vectors)) {
+		printf("FAIL pmutool exited %d with %zu results for %zu vectors\n", tool_rc,
 		       json_array_size(results), json_array_size(vectors));
-		return 1;
+		goto out;
 	}
 	for (size_t i = 0; i < json_array_size(vectors); i++)
 		compare_vector(c, json_array_get(vectors, i), json_array_get(results, i));
+	rc = finish(c, "mmcr vectors");
+out:
 	json_decref(results);
 	json_decref(doc);
-	return finish(c, "mmcr vectors");
+	return rc;
 }
 
 static int mode_tobatch(const char *path)
@@ -365,6 +396,10 @@ static int branch_variants(const char *name, const char *bst, bool want_ok,
 	return n;
 }
 
+/* raw, branch, generic, or not-tested: a case checking state set at
+ * interrupt time (MMCR0 PMAO/PMAE: perf_event_interrupt, power_pmu_enable),
+ * which is not compute_mmcr output, so nothing in a description or libpmurt
+ * computes it. */
 static const char *category(const json_t *t)
 {
 	if (json_object_get(t, "type"))
@@ -375,7 +410,7 @@ static const char *category(const json_t *t)
 	const json_t *v;
 	json_object_foreach((json_t *)json_object_get(t, "mmcr"), key, v)
 		if (mmcr_bits_runtime_only(key))
-			return "pmi";
+			return "not-tested";
 	return "raw";
 }
 
@@ -444,6 +479,8 @@ static void run_selftest_batch(struct ctx *c, const json_t *t)
 		v[0] = (struct variant){.want_ok = want_ok};
 		snprintf(v[0].label, sizeof(v[0].label), "%s", name);
 	}
+	if (n == 0)
+		fail(c, name, "branch_sample_type '%s' gives no run", bst);
 	for (int i = 0; i < n; i++) {
 		if (bst && !v[i].branch) {
 			fail(c, v[i].label, "unknown branch_sample_type '%s'", bst);
@@ -532,30 +569,135 @@ static void run_selftest_generic(struct ctx *c, const json_t *t)
 	json_decref(results);
 }
 
-static int mode_selftests(struct ctx *c, const char *path, const char *cat)
+static size_t count_category(const json_t *doc, const char *cat)
 {
-	json_t *doc = load_json(path);
-	if (!json_is_array(doc))
+	size_t n = 0, i;
+	const json_t *t;
+	json_array_foreach(doc, i, t)
+		n += strcmp(category(t), cat) == 0;
+	return n;
+}
+
+static int mode_selftests(struct ctx *c, const char *path, const char *cat, size_t pinned)
+{
+	if (strcmp(cat, "raw") != 0 && strcmp(cat, "branch") != 0 && strcmp(cat, "generic") != 0) {
+		fprintf(stderr, "vectors: category '%s' is not raw, branch or generic\n", cat);
 		return 2;
+	}
+	json_t *doc = load_json(path);
+	if (!json_is_array(doc)) {
+		json_decref(doc);
+		return 2;
+	}
+	char what[64];
+	snprintf(what, sizeof(what), "selftests (%s)", cat);
+	if (!count_as_pinned(what, count_category(doc, cat), pinned)) {
+		json_decref(doc);
+		return 1;
+	}
 	const json_t *t;
 	size_t i;
 	json_array_foreach(doc, i, t) {
 		if (strcmp(category(t), cat) != 0)
 			continue;
-		const char *name = json_string_value(json_object_get(t, "name"));
-		if (strcmp(cat, "pmi") == 0)
-			skip(c, name, "MMCR0 PMAO/PMAE are hardware state seen at interrupt time "
-				      "(perf_event_interrupt, power_pmu_enable), not compute_mmcr "
-				      "output: nothing in a description or libpmurt computes them");
-		else if (strcmp(cat, "generic") == 0)
+		if (strcmp(cat, "generic") == 0)
 			run_selftest_generic(c, t);
 		else
 			run_selftest_batch(c, t);
 	}
 	json_decref(doc);
-	char what[64];
-	snprintf(what, sizeof(what), "selftests (%s)", cat);
 	return finish(c, what);
+}
+
+/* How many cases of the file are called NAME. */
+static size_t count_named(const json_t *doc, const char *name)
+{
+	size_t n = 0, i;
+	const json_t *t;
+	json_array_foreach(doc, i, t)
+		n += json_is_string(json_object_get(t, "name")) &&
+		     strcmp(json_string_value(json_object_get(t, "name")), name) == 0;
+	return n;
+}
+
+/* Is the case NAME among the "not-tested:NAME" arguments? */
+static bool named_not_tested(const char *name, char **args, int nargs)
+{
+	for (int i = 0; i < nargs; i++)
+		if (strncmp(args[i], "not-tested:", 11) == 0 && strcmp(args[i] + 11, name) == 0)
+			return true;
+	return false;
+}
+
+/* Each CATEGORY:COUNT argument against the file. */
+static bool categories_as_pinned(const json_t *doc, char **args, int nargs, size_t *sum)
+{
+	bool ok = true;
+	for (int i = 0; i < nargs; i++) {
+		size_t colon = strcspn(args[i], ":"), pinned;
+		if (strncmp(args[i], "not-tested:", 11) == 0)
+			continue;
+		char cat[32], what[64];
+		snprintf(cat, sizeof(cat), "%.*s", (int)colon, args[i]);
+		snprintf(what, sizeof(what), "selftests (%s)", cat);
+		if (!args[i][colon] || !parse_count(args[i] + colon + 1, &pinned)) {
+			printf("FAIL %s: not CATEGORY:COUNT\n", args[i]);
+			ok = false;
+			continue;
+		}
+		ok = count_as_pinned(what, count_category(doc, cat), pinned) && ok;
+		*sum += pinned;
+	}
+	return ok;
+}
+
+/* Every case is run by a category or named as not tested, and the numbers
+ * add up to TOTAL: a case added to or removed from the file fails. */
+static int mode_account(const char *path, size_t total, char **args, int nargs)
+{
+	json_t *doc = load_json(path);
+	if (!json_is_array(doc)) {
+		json_decref(doc);
+		return 2;
+	}
+	size_t sum = 0, not_tested = 0, i;
+	bool ok = categories_as_pinned(doc, args, nargs, &sum);
+	const json_t *t;
+	json_array_foreach(doc, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		bool listed = named_not_tested(name ? name : "", args, nargs);
+		if (strcmp(category(t), "not-tested") != 0) {
+			if (listed) {
+				printf("FAIL %s: named not-tested but its category is %s\n", name,
+				       category(t));
+				ok = false;
+			}
+			continue;
+		}
+		if (!listed) {
+			printf("FAIL %s: checks interrupt-time state and is not named not-tested\n",
+			       name);
+			ok = false;
+			continue;
+		}
+		printf("not tested: %s (MMCR0 PMAO/PMAE are set at interrupt time, not by "
+		       "compute_mmcr)\n", name);
+		not_tested++;
+	}
+	for (int a = 0; a < nargs; a++)
+		if (strncmp(args[a], "not-tested:", 11) == 0 && !count_named(doc, args[a] + 11)) {
+			printf("FAIL %s: no such case in %s\n", args[a] + 11, path);
+			ok = false;
+		}
+	printf("selftests: %zu cases, %zu in the categories, %zu not tested\n",
+	       json_array_size(doc), sum, not_tested);
+	if (json_array_size(doc) != total || sum + not_tested != total) {
+		printf("FAIL selftests: %zu + %zu cases accounted for, %zu in the file, "
+		       "expected %zu\n", sum, not_tested, json_array_size(doc), total);
+		ok = false;
+	}
+	json_decref(doc);
+	return ok ? 0 : 1;
 }
 
 /* --- hand-derived cases -------------------------------------------------------- */
@@ -564,16 +706,40 @@ struct hcase {
 	char *opts[8];
 	int nopts;
 	char in[2048];
-	char out[2048];
-	int line;
+	int line;       /* of the "case" line; 0 before the first */
+	bool has_in, done;
 };
 
-static void run_case(struct ctx *c, struct hcase *h)
+/* What an accepted case must state: the final codes, the counters and every
+ * MMCR, so that no register can be wrong unnoticed. */
+static const char *const accepted_keys[] = {"final_events", "pmc", "mmcr0", "mmcr1",
+					    "mmcr2", "mmcr3", "mmcra"};
+
+static bool states_every_result(struct ctx *c, const struct hcase *h, const json_t *want)
+{
+	if (!json_is_true(json_object_get(want, "ok")))
+		return true;
+	for (size_t k = 0; k < sizeof(accepted_keys) / sizeof(accepted_keys[0]); k++)
+		if (!json_object_get(want, accepted_keys[k])) {
+			fail(c, h->name, "line %d: an accepted case must state %s", h->line,
+			     accepted_keys[k]);
+			return false;
+		}
+	return true;
+}
+
+static void run_case(struct ctx *c, struct hcase *h, const char *out, int lineno)
 {
 	json_error_t e;
-	json_t *want = json_loads(h->out, 0, &e), *results = NULL;
-	if (!want || !h->in[0])
-		return fail(c, h->name, "line %d: a case needs 'in' and a JSON 'out'", h->line);
+	json_t *want = json_loads(out, 0, &e), *results = NULL;
+	h->done = true;
+	if (!h->has_in || !json_is_boolean(json_object_get(want, "ok"))) {
+		fail(c, h->name, "line %d: a case needs an 'in' line, then an 'out' line "
+			"with a JSON object holding \"ok\"", lineno);
+		return json_decref(want);
+	}
+	if (!states_every_result(c, h, want))
+		return json_decref(want);
 	char text[2100];
 	snprintf(text, sizeof(text), "%s\n", h->in);
 	int rc = run_batch(c, (const char *const *)h->opts, h->nopts, text, &results);
@@ -586,9 +752,18 @@ static void run_case(struct ctx *c, struct hcase *h)
 	if (ok)
 		c->passed++;
 	else
-		fail(c, h->name, "got %s (exit %d), expected %s", dump(r), rc, h->out);
+		fail(c, h->name, "got %s (exit %d), expected %s", dump(r), rc, out);
 	json_decref(want);
 	json_decref(results);
+}
+
+/* The case before a new "case" line, or the end of the file, must have
+ * been run: an 'in' without its 'out' (or a bare "case") fails. */
+static void close_case(struct ctx *c, const struct hcase *h)
+{
+	if (h->line && !h->done)
+		fail(c, h->name, "line %d: the case has %s", h->line,
+		     h->has_in ? "an 'in' line but no 'out' line" : "no 'in' and 'out' lines");
 }
 
 static void case_header(struct hcase *h, char *rest, int lineno)
@@ -600,6 +775,21 @@ static void case_header(struct hcase *h, char *rest, int lineno)
 	snprintf(h->name, sizeof(h->name), "%s", tok ? tok : "?");
 	while ((tok = strtok(NULL, " \t\n")) && h->nopts < 8)
 		h->opts[h->nopts++] = strdup(tok);
+}
+
+static void case_line(struct ctx *c, struct hcase *h, char *line, int lineno)
+{
+	if (strncmp(line, "case ", 5) == 0) {
+		close_case(c, h);
+		case_header(h, line + 5, lineno);
+	} else if (strncmp(line, "in ", 3) == 0 && h->line && !h->has_in) {
+		snprintf(h->in, sizeof(h->in), "%s", line + 3);
+		h->has_in = true;
+	} else if (strncmp(line, "out ", 4) == 0 && h->line && !h->done) {
+		run_case(c, h, line + 4, lineno);
+	} else if (line[0] && line[0] != '#') {
+		fail(c, h->line ? h->name : "cases", "line %d: unexpected '%.40s'", lineno, line);
+	}
 }
 
 static int mode_cases(struct ctx *c, const char *path)
@@ -614,42 +804,40 @@ static int mode_cases(struct ctx *c, const char *path)
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
-		if (strncmp(line, "case ", 5) == 0)
-			case_header(&h, line + 5, lineno);
-		else if (strncmp(line, "in ", 3) == 0)
-			snprintf(h.in, sizeof(h.in), "%s", line + 3);
-		else if (strncmp(line, "out ", 4) == 0) {
-			snprintf(h.out, sizeof(h.out), "%s", line + 4);
-			run_case(c, &h);
-		}
+		case_line(c, &h, line, lineno);
 	}
+	close_case(c, &h);
 	case_header(&h, (char[]){""}, 0);
 	free(line);
 	fclose(f);
 	return finish(c, "hand-derived cases");
 }
 
+/* Arguments: mode, then its fixed operands, then pmutool options. */
 int main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "tobatch") == 0)
+	const char *mode = argc > 1 ? argv[1] : "";
+	size_t count = 0, total = 0;
+	if (argc == 3 && strcmp(mode, "tobatch") == 0)
 		return mode_tobatch(argv[2]);
-	if (argc < 4) {
-		fprintf(stderr, "usage: vectors tobatch|mmcr|selftests|cases ... (see vectors.c)\n");
-		return 2;
+	if (argc >= 4 && strcmp(mode, "account") == 0 && parse_count(argv[3], &total))
+		return mode_account(argv[2], total, argv + 4, argc - 4);
+	struct ctx c = {.tool = argc > 2 ? argv[2] : ""};
+	if (argc >= 5 && strcmp(mode, "mmcr") == 0 && parse_count(argv[4], &count)) {
+		c.opts = argv + 5;
+		c.nopts = argc - 5;
+		return mode_mmcr(&c, argv[3], count);
 	}
-	struct ctx c = {.tool = argv[2]};
-	const char *mode = argv[1];
-	int first_opt = strcmp(mode, "selftests") == 0 ? 5 : 4;
-	if (argc < first_opt)
-		return 2;
-	c.opts = argv + first_opt;
-	c.nopts = argc - first_opt;
-	if (strcmp(mode, "mmcr") == 0)
-		return mode_mmcr(&c, argv[3]);
-	if (strcmp(mode, "selftests") == 0)
-		return mode_selftests(&c, argv[3], argv[4]);
-	if (strcmp(mode, "cases") == 0)
+	if (argc >= 6 && strcmp(mode, "selftests") == 0 && parse_count(argv[5], &count)) {
+		c.opts = argv + 6;
+		c.nopts = argc - 6;
+		return mode_selftests(&c, argv[3], argv[4], count);
+	}
+	if (argc >= 4 && strcmp(mode, "cases") == 0) {
+		c.opts = argv + 4;
+		c.nopts = argc - 4;
 		return mode_cases(&c, argv[3]);
-	fprintf(stderr, "vectors: unknown mode '%s'\n", mode);
+	}
+	fprintf(stderr, "usage: vectors tobatch|mmcr|selftests|account|cases ... (see vectors.c)\n");
 	return 2;
 }

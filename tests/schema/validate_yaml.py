@@ -25,7 +25,8 @@ reason in a comment '# schema: TEXT', which must occur in one of the messages.
 text in its output when given).
 
 Needs Debian's python3-yaml and python3-jsonschema: run it with /usr/bin/python3.
-Exit status: 0 success, 1 failure, 77 (ctest SKIP) when a module is missing.
+Exit status: 0 success, 1 failure (a missing module too: the message names
+its Debian package).
 """
 import argparse
 import os
@@ -33,14 +34,18 @@ import re
 import subprocess
 import sys
 
+import json
+
+# The modules beyond the standard library, by their Debian packages.
+DEBIAN_PACKAGES = {"yaml": "python3-yaml", "jsonschema": "python3-jsonschema"}
 try:
-    import json
     import yaml
     import jsonschema
 except ImportError as exc:  # pragma: no cover - depends on the host
-    print("validate_yaml: %s (install python3-yaml and python3-jsonschema, "
-          "run with /usr/bin/python3)" % exc, file=sys.stderr)
-    sys.exit(77)
+    print("validate_yaml: FAIL: %s: install the Debian package %s (.ci/install-deps) "
+          "and run with /usr/bin/python3" % (exc, DEBIAN_PACKAGES.get(exc.name, exc.name)),
+          file=sys.stderr)
+    sys.exit(1)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SCHEMA = os.path.join(HERE, "..", "..", "schema", "pmu-description.schema.json")

@@ -1,0 +1,4 @@
+status 2
+--no-per-task
+describe
+PM_RUN_CYC

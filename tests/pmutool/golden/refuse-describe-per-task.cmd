@@ -1,0 +1,4 @@
+status 2
+describe
+--per-task
+PM_RUN_CYC

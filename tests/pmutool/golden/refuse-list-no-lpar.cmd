@@ -1,0 +1,4 @@
+status 2
+list
+--no-lpar
+PM_RUN_CYC
