@@ -113,7 +113,8 @@ struct pmurt_event_info {
 PMURT_API int pmurt_event_get(const struct pmurt_pmu *pmu, int i,
 			      struct pmurt_event_info *info);
 /* By name, without case; returns the event index or -ENOENT (err suggests
- * the nearest name). */
+ * the nearest name; with err NULL a miss costs no more than a hit, as no
+ * suggestion is searched for). */
 PMURT_API int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 			       struct pmurt_event_info *info, struct pmurt_error *err);
 /* By code; returns the event index or -ENOENT. */
@@ -166,7 +167,8 @@ struct pmurt_event_spec {
  * period).  Returns 0, -ENOENT (no such event), -EOPNOTSUPP (a generic or
  * cache event the PMU lacks, a perf modifier pmurt does not model) or
  * -EINVAL; the message quotes the part of the string that is wrong with its
- * offset and suggests the nearest name.
+ * offset and suggests the nearest name (with err NULL, neither the message
+ * nor the suggestion is built).
  */
 PMURT_API int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				struct pmurt_event_spec *spec, struct pmurt_error *err);

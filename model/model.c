@@ -18,9 +18,10 @@ void pmu_model_init(struct pmu_model *m)
 		m->exclude[i] = (struct pmu_reg_ref){-1, -1};
 	m->branch_stack_clears = (struct pmu_reg_ref){-1, -1};
 	m->branch_filter_target = (struct pmu_reg_ref){-1, -1};
+	m->owns_strings = true;
 }
 
-static void free_registers(struct pmu_model *m)
+static void free_register_strings(struct pmu_model *m)
 {
 	for (int i = 0; i < m->nregisters; i++) {
 		struct pmu_register *r = &m->registers[i];
@@ -28,14 +29,12 @@ static void free_registers(struct pmu_model *m)
 			free(r->fields[j].name);
 			free(r->fields[j].description);
 		}
-		free(r->fields);
 		free(r->name);
 		free(r->privilege);
 	}
-	free(m->registers);
 }
 
-static void free_lists(struct pmu_model *m)
+static void free_list_strings(struct pmu_model *m)
 {
 	for (int i = 0; i < m->ncounters; i++) {
 		free(m->counters[i].name);
@@ -69,12 +68,24 @@ static void free_lists(struct pmu_model *m)
 	}
 	for (int i = 0; i < m->nstrings; i++)
 		free(m->strings[i]);
+	free(m->source);
+	free(m->name);
+	free(m->version);
+	free(m->platform);
+	free(m->compatible);
 }
 
+/* Borrowed strings (owns_strings false) are left alone: only the arrays,
+ * which every source allocates, are freed. */
 void pmu_model_free(struct pmu_model *m)
 {
-	free_registers(m);
-	free_lists(m);
+	if (m->owns_strings) {
+		free_register_strings(m);
+		free_list_strings(m);
+	}
+	for (int i = 0; i < m->nregisters; i++)
+		free(m->registers[i].fields);
+	free(m->registers);
 	free(m->counters);
 	free(m->fields);
 	free(m->constraints);
@@ -85,11 +96,6 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->branch_filters);
 	free(m->events);
 	free(m->strings);
-	free(m->source);
-	free(m->name);
-	free(m->version);
-	free(m->platform);
-	free(m->compatible);
 	pmu_model_init(m);
 }
 

@@ -8,8 +8,10 @@
  * compared with pmu_model_equal().
  *
  * Bit numbers are LSB = 0 everywhere (the kernel's shift convention), never
- * IBM's MSB = 0.  All strings are owned by the model (heap copies) and freed
- * by pmu_model_free().
+ * IBM's MSB = 0.  Strings are heap copies owned by the model and freed by
+ * pmu_model_free(), except in a model whose owns_strings is false: there
+ * they point into storage that outlives it (the built-in tables' constant
+ * string pool, runtime/tables_load.c) and are never written or freed.
  */
 #ifndef PMU_MODEL_H
 #define PMU_MODEL_H
@@ -322,6 +324,10 @@ struct pmu_model {
 	/* every string the model owns that is not one of the fields above
 	 * (source file names in pmu_pos) */
 	int nstrings;       char **strings;
+
+	/* true (pmu_model_init's default): the strings above are heap copies
+	 * that pmu_model_free frees; false: they are borrowed, read-only */
+	bool owns_strings;
 };
 
 /* --- functions (model.c) --------------------------------------------------- */

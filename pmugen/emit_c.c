@@ -734,6 +734,10 @@ static int emit_body(struct ctx *c, const char *ident)
 	pool_str(&c->pool, m->version);
 	pool_str(&c->pool, m->platform);
 	pool_str(&c->pool, m->compatible);
+	/* then every event name, side by side: a name look-up reads only them,
+	 * and the descriptions would scatter them over the whole pool */
+	for (int i = 0; i < m->nevents; i++)
+		pool_str(&c->pool, m->events[i].name);
 	emit_counters(c);
 	emit_registers(c);
 	emit_reg_fields(c);

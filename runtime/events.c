@@ -33,34 +33,52 @@ int pmurt_build_name_index(struct pmurt_pmu *pmu)
 	return 0;
 }
 
-int pmurt_build_lower_names(struct pmurt_pmu *pmu)
-{
-	const struct pmu_model *m = &pmu->model;
-	size_t total = 0;
-	for (int i = 0; i < m->nevents; i++)
-		total += strlen(m->events[i].name) + 1;
-	pmu->lower_pool = malloc(total ? total : 1);
-	pmu->lower_off = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
-	pmu->lower_len = malloc((m->nevents ? m->nevents : 1) * sizeof(uint32_t));
-	if (!pmu->lower_pool || !pmu->lower_off || !pmu->lower_len || total > UINT32_MAX)
-		return -ENOMEM;
-	size_t at = 0;
-	for (int i = 0; i < m->nevents; i++) {
-		size_t len = strlen(m->events[i].name);
-		pmu_tbl_name_hash_len(m->events[i].name, len, pmu->lower_pool + at);
-		pmu->lower_pool[at + len] = '\0';
-		pmu->lower_off[i] = (uint32_t)at;
-		pmu->lower_len[i] = (uint32_t)len;
-		at += len + 1;
-	}
-	return 0;
-}
-
 #define LOOKUP_MAX_NAME 256
 
-int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
+static inline unsigned ascii_lower(unsigned char ch)
 {
-	size_t len = strlen(name);
+	return (unsigned)ch - 'A' < 26u ? ch | 0x20u : ch;
+}
+
+/* The first byte where the 8-byte words at a (lower case) and b differ
+ * without case, 8 if none. */
+static inline size_t word_mismatch(const char *a, const char *b)
+{
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	uint64_t diff = pmu_tbl_le64(x ^ pmu_tbl_lower64(y)); /* first byte lowest */
+	return diff ? (size_t)__builtin_ctzll(diff) / 8 : 8;
+}
+
+/* How many of the first n bytes of a (lower case) and b agree without
+ * case; eight at a time (pmu_tables.h's lowering), the last eight
+ * overlapping the ones before, so b must hold n bytes before any NUL. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0, k;
+	if (n < 8) {
+		while (i < n && (unsigned char)a[i] == ascii_lower((unsigned char)b[i]))
+			i++;
+		return i;
+	}
+	for (; i + 8 <= n; i += 8)
+		if ((k = word_mismatch(a + i, b + i)) < 8)
+			return i + k;
+	if (i < n && (k = word_mismatch(a + n - 8, b + n - 8)) < 8)
+		return n - 8 + k;
+	return n;
+}
+
+/* name equals lowered[0..len) (ASCII lower case, no NUL) without case: the
+ * event names are compared where they are, nothing is lowered at open. */
+static bool same_name(const char *name, const char *lowered, size_t len)
+{
+	return strnlen(name, len + 1) == len && common_prefix(lowered, name, len) == len;
+}
+
+int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len)
+{
 	if (len >= LOOKUP_MAX_NAME)
 		return -ENOENT; /* no event name is that long */
 	char lowered[LOOKUP_MAX_NAME];
@@ -70,27 +88,54 @@ int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name)
 		uint32_t slot = pmu->name_index[h];
 		if (!slot)
 			return -ENOENT;
-		uint32_t i = slot - 1;
-		if (pmu->lower_len[i] == len &&
-		    memcmp(pmu->lower_pool + pmu->lower_off[i], lowered, len) == 0)
-			return (int)i;
+		if (same_name(pmu->model.events[slot - 1].name, lowered, len))
+			return (int)slot - 1;
 	}
 	return -ENOENT;
 }
 
 /*
- * Suggestions: the closest candidate by edit distance without case, within
- * a third of the word's length, plus 2, the first on
- * a tie.  The distance is cut off at the best so far, so looking through
- * every event stays cheap on the error path.
+ * Suggestions: the closest candidate by edit distance without case, closer
+ * than a third of the word's length plus 2, the first on a tie.  A scan
+ * with reach L takes only candidates closer than L (and then only closer
+ * than the best so far), so it finds the first candidate at the least
+ * distance whenever that distance is below L.  The search scans twice at
+ * most (pmurt_nearest_pass): with reach 2, where a candidate whose length
+ * differs by 2 or more is skipped at once and the rest need no table (one
+ * substitution, insertion or deletion after the common prefix), which finds
+ * the usual typo for a few instructions per candidate; then, only when that
+ * found nothing, with the full reach, the distance computed in a band of
+ * width 2L - 1 and given up on as soon as a row reaches L.
  */
 void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 {
 	n->len = len;
-	n->best = len > 63 ? 0 : len / 3 + 2; /* longer words are not compared */
+	n->limit = len > 63 ? 0 : len / 3 + 2; /* longer words are not compared */
+	n->best = 0;
 	for (size_t i = 0; i < len && i < 63; i++)
 		n->word[i] = (char)tolower((unsigned char)word[i]);
 	n->buf[0] = 0;
+}
+
+#define FIRST_REACH 2
+
+#ifdef PMURT_COUNT_SUGGESTIONS
+_Thread_local unsigned long pmurt_suggestion_searches;
+#define COUNT_SEARCH(n) (pmurt_suggestion_searches += (n)->best == 0)
+#else
+#define COUNT_SEARCH(n) ((void)0)
+#endif
+
+bool pmurt_nearest_pass(struct pmurt_nearest *n)
+{
+	size_t reach = n->best ? n->limit : FIRST_REACH;
+	if (reach > n->limit)
+		reach = n->limit;
+	if (n->buf[0] || reach <= n->best)
+		return false;
+	COUNT_SEARCH(n);
+	n->best = reach;
+	return true;
 }
 
 /* Coverage feedback from the distance loop's comparisons only slows a
@@ -101,18 +146,38 @@ void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len)
 #define NO_COVERAGE
 #endif
 
-/* Edit distance between n->word and b, or n->best (the limit) if it is not
- * below it.  Only the band |i - j| < limit of the table is computed: a cell
- * outside it is at least the limit, and stands in as the limit. */
-NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const char *b)
+/* The edit distance of a (lower case) and b if it is 0 or 1, else 2: after
+ * the common prefix, the rest must agree after one substitution, insertion
+ * or deletion. */
+static size_t distance_upto1(const char *a, size_t la, const char *b, size_t lb)
 {
-	size_t la = n->len, lb = strlen(b), limit = n->best;
-	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
-		return limit;
-	char lower[64];
+	size_t i = common_prefix(a, b, la < lb ? la : lb);
+	if (i == la && i == lb)
+		return 0;
+	size_t agree;
+	if (la == lb)          /* a substitution at i */
+		agree = i + 1 + common_prefix(a + i + 1, b + i + 1, la - i - 1);
+	else if (la + 1 == lb) /* b has one more letter, at i */
+		agree = i + common_prefix(a + i, b + i + 1, la - i);
+	else                   /* a has one more letter, at i */
+		agree = i + 1 + common_prefix(a + i + 1, b + i, lb - i);
+	return agree == la ? 1 : 2;
+}
+
+/* Edit distance between w (la bytes, lower case) and b (lb bytes), or
+ * limit if it is not below it.  Only the band |i - j| < limit of the table
+ * is computed: a cell outside it is at least the limit, and stands in as
+ * the limit. */
+NO_COVERAGE __attribute__((noinline)) static size_t
+distance_banded(const char *w, size_t la, const char *b, size_t lb, size_t limit)
+{
+	/* a common prefix changes no distance */
+	size_t skip = common_prefix(w, b, la < lb ? la : lb);
+	w += skip;
+	b += skip;
+	la -= skip;
+	lb -= skip;
 	size_t row[64];
-	for (size_t j = 0; j < lb; j++)
-		lower[j] = (char)tolower((unsigned char)b[j]);
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
@@ -121,9 +186,10 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 		size_t diag = row[lo - 1];
 		row[lo - 1] = lo == 1 ? i : limit;
 		size_t low = row[lo - 1];
+		unsigned a = (unsigned char)w[i - 1];
 		for (size_t j = lo; j <= hi; j++) {
 			size_t up = row[j];
-			size_t best = diag + (n->word[i - 1] != lower[j - 1]);
+			size_t best = diag + (a != ascii_lower((unsigned char)b[j - 1]));
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)
@@ -139,28 +205,55 @@ NO_COVERAGE static size_t distance_below(const struct pmurt_nearest *n, const ch
 	return row[lb] < limit ? row[lb] : limit;
 }
 
-void pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+/* Edit distance between n->word and b, or n->best (the limit) if it is not
+ * below it: the length filter, then the one-edit test or the banded table. */
+NO_COVERAGE static inline size_t distance_below(const struct pmurt_nearest *n, const char *b)
+{
+	size_t la = n->len, limit = n->best;
+	size_t lb = strnlen(b, la + limit);
+	if (lb > 63 || (la > lb ? la - lb : lb - la) >= limit)
+		return limit;
+	if (limit > FIRST_REACH)
+		return distance_banded(n->word, la, b, lb, limit);
+	size_t d = distance_upto1(n->word, la, b, lb);
+	return d < limit ? d : limit;
+}
+
+static inline bool nearest_try(struct pmurt_nearest *n, const char *cand)
 {
 	if (!cand)
-		return;
+		return false;
 	size_t d = distance_below(n, cand);
-	if (d < n->best) {
-		n->best = d;
-		snprintf(n->buf, sizeof(n->buf), "%s", cand);
-	}
+	if (d >= n->best)
+		return false;
+	n->best = d;
+	snprintf(n->buf, sizeof(n->buf), "%s", cand);
+	return true;
+}
+
+bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand)
+{
+	return nearest_try(n, cand);
+}
+
+int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_model *m)
+{
+	int found = -1;
+	for (int i = 0; i < m->nevents; i++)
+		if (nearest_try(n, m->events[i].name))
+			found = i;
+	return found;
 }
 
 const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name)
 {
 	struct pmurt_nearest n;
+	int found = -1;
 	pmurt_nearest_init(&n, name, strlen(name));
-	for (int i = 0; i < pmu->model.nevents; i++)
-		pmurt_nearest_try(&n, pmu->model.events[i].name);
+	while (pmurt_nearest_pass(&n))
+		found = pmurt_nearest_events(&n, &pmu->model);
 	/* the suggestion must outlive n: hand back the event's own name */
-	for (int i = 0; n.buf[0] && i < pmu->model.nevents; i++)
-		if (strcmp(pmu->model.events[i].name, n.buf) == 0)
-			return pmu->model.events[i].name;
-	return NULL;
+	return found >= 0 ? pmu->model.events[found].name : NULL;
 }
 
 static void fill_info(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info *info)
@@ -200,7 +293,9 @@ int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 {
 	if (!pmu || !name)
 		return -EINVAL;
-	int i = pmurt_lookup_name(pmu, name);
+	int i = pmurt_lookup_name(pmu, name, strlen(name));
+	if (i < 0 && !err)
+		return -ENOENT; /* nobody reads a suggestion: none is searched for */
 	if (i < 0) {
 		const char *near = pmurt_nearest_name(pmu, name);
 		if (near)

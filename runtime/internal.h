@@ -5,6 +5,7 @@
 #ifndef PMURT_INTERNAL_H
 #define PMURT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,17 +18,14 @@
 
 struct pmurt_pmu {
 	struct pmu_model model;
-	struct pmu_engine engine;
 	/* event-name index (pmu_tables.h layout): the built-in table's own,
 	 * or one built at load time */
 	const uint32_t *name_index;
 	uint32_t name_index_size;
 	uint32_t *owned_index;
-	/* every event name with ASCII upper case lowered, for exact compares
-	 * in look-ups: names[i] at lower_pool + lower_off[i], lower_len[i] bytes */
-	char *lower_pool;
-	uint32_t *lower_off;
-	uint32_t *lower_len;
+	/* last: pmu_alloc (pmu.c) zeroes only what comes before it, and
+	 * pmu_engine_init sets all of it (it is most of the handle's size) */
+	struct pmu_engine engine;
 };
 
 /* tables_load.c */
@@ -39,20 +37,36 @@ PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *siz
 
 /* events.c */
 PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
-PMURT_HIDDEN int pmurt_build_lower_names(struct pmurt_pmu *pmu);
-PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name);
+/* The event named name[0..len) without case (len = strlen(name)), or -ENOENT. */
+PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 
 /* "Did you mean" search: the closest candidate by edit distance without case,
- * closer than a third of the word's length plus 2, the first on a tie. */
+ * closer than a third of the word's length plus 2, the first on a tie
+ * (events.c).  Callers offer every candidate once per pass:
+ *     pmurt_nearest_init(&n, word, len);
+ *     while (pmurt_nearest_pass(&n))
+ *             for (each candidate) pmurt_nearest_try(&n, candidate);
+ */
 struct pmurt_nearest {
 	char word[64];  /* lower case */
 	size_t len;
+	size_t limit;   /* the last pass's reach: len / 3 + 2 (0: no search) */
 	size_t best;    /* candidates must come closer than this */
 	char buf[64];   /* the best so far, "" if none */
 };
 PMURT_HIDDEN void pmurt_nearest_init(struct pmurt_nearest *n, const char *word, size_t len);
-PMURT_HIDDEN void pmurt_nearest_try(struct pmurt_nearest *n, const char *cand);
+/* Starts the next pass; false when a candidate was found or none can be. */
+PMURT_HIDDEN bool pmurt_nearest_pass(struct pmurt_nearest *n);
+/* Offers a candidate (NULL is ignored); true when it is the best so far. */
+PMURT_HIDDEN bool pmurt_nearest_try(struct pmurt_nearest *n, const char *cand);
+#ifdef PMURT_COUNT_SUGGESTIONS
+/* Test builds only (tests/parse/suggest_test.c compiles the runtime with
+ * this defined): how many nearest-name searches ran in this thread. */
+extern _Thread_local unsigned long pmurt_suggestion_searches;
+#endif
+/* Offers every event name of m, in order; the index of the best, or -1. */
+PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_model *m);
 
 /* parse.c: perf's name of a cache event ({cache, op, result}),
  * "L1-dcache-load-misses" (evsel.c __evsel__hw_cache_type_op_res_name). */

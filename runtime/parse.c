@@ -129,8 +129,12 @@ static const char *quote(const struct pctx *c, struct span sp, char buf[QUOTE_MA
 static int fail(struct pctx *c, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Without an error object no message is formatted (nor, by the callers,
+ * any suggestion searched for). */
 static int fail(struct pctx *c, int code, const char *fmt, ...)
 {
+	if (!c->err)
+		return code;
 	char msg[sizeof(c->err->message)];
 	va_list ap;
 	va_start(ap, fmt);
@@ -289,6 +293,9 @@ static int resolve_hex_code(const char *digits, size_t n, struct resolved *r)
 	return RF_OK;
 }
 
+/* The first letters of perf_hw's names: a quick "not a generic name". */
+#define HW_FIRST_LETTERS "bcirs"
+
 static bool perf_hw_is(int id, const char *name)
 {
 	const char *sym = perf_hw[id].symbol, *alias = perf_hw[id].alias;
@@ -301,6 +308,8 @@ static bool perf_hw_is(int id, const char *name)
 static int resolve_generic(const struct pmu_model *m, const char *name, struct resolved *r)
 {
 	int id = 0;
+	if (!name[0] || !strchr(HW_FIRST_LETTERS, name[0]))
+		return RF_NOT_MINE;
 	while (id < NPERF_HW && !perf_hw_is(id, name))
 		id++;
 	if (id == NPERF_HW)
@@ -452,15 +461,16 @@ static int resolve_cache(const struct pmu_model *m, const char *name, struct res
 	return RF_OK;
 }
 
-static int resolve_event(const struct pmurt_pmu *pmu, const char *name, struct resolved *r)
+static int resolve_event(const struct pmurt_pmu *pmu, const char *name, size_t len,
+			 struct resolved *r)
 {
-	int i = pmurt_lookup_name(pmu, name);
+	int i = pmurt_lookup_name(pmu, name, len);
 	if (i < 0)
 		return RF_NOT_MINE;
 	const struct pmu_event *e = &pmu->model.events[i];
 	*r = (struct resolved){.type = PERF_TYPE_RAW, .config = e->code, .code = e->code,
 			       .event_index = i};
-	copy_name(r->name, e->name, strlen(e->name));
+	copy_name(r->name, e->name, len); /* it matched name, so it is len long */
 	return RF_OK;
 }
 
@@ -485,27 +495,15 @@ static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
 	if (rc == RF_NOT_MINE)
 		rc = resolve_cache(&c->pmu->model, buf, r);
 	if (rc == RF_NOT_MINE)
-		rc = resolve_event(c->pmu, buf, r);
+		rc = resolve_event(c->pmu, buf, sp.len, r);
 	if (rc == RF_NOT_MINE && buf[0] == 'r' && all_hex(buf + 1, sp.len - 1))
 		rc = resolve_hex_code(buf + 1, sp.len - 1, r);
 	return rc == RF_NOT_MINE ? RF_NOTFOUND : rc;
 }
 
-/* The description's events, as pmurt_nearest_name() picks them (the same
- * threshold, distance and order) but cut off early. */
-static void nearest_events(const struct pctx *c, struct pmurt_nearest *n)
+/* The generic and cache names the description supports. */
+static void nearest_legacy(const struct pmu_model *m, struct pmurt_nearest *n)
 {
-	const struct pmu_model *m = &c->pmu->model;
-	for (int i = 0; i < m->nevents; i++)
-		pmurt_nearest_try(n, m->events[i].name);
-}
-
-/* Suggestions for an unknown name: the description's events and the
- * generic and cache names it supports. */
-static void suggest_name(const struct pctx *c, struct pmurt_nearest *n)
-{
-	const struct pmu_model *m = &c->pmu->model;
-	nearest_events(c, n);
 	for (int i = 0; i < m->ngeneric; i++)
 		if (m->generic[i].state == PMU_MAP_SUPPORTED)
 			pmurt_nearest_try(n, m->generic[i].name);
@@ -524,6 +522,18 @@ static void suggest_name(const struct pctx *c, struct pmurt_nearest *n)
 			}
 }
 
+/* Suggestions for an unknown name: the description's events and the
+ * generic and cache names it supports, searched for only when an error
+ * object will carry them. */
+static void suggest_name(const struct pctx *c, struct span sp, struct pmurt_nearest *n)
+{
+	pmurt_nearest_init(n, c->s + sp.off, sp.len);
+	while (c->err && pmurt_nearest_pass(n)) {
+		pmurt_nearest_events(n, &c->pmu->model);
+		nearest_legacy(&c->pmu->model, n);
+	}
+}
+
 static int map_state_errno(enum pmu_map_state s)
 {
 	return s == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
@@ -534,8 +544,7 @@ static int report_unknown(struct pctx *c, struct span sp, struct span whole)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96];
 	struct pmurt_nearest n;
-	pmurt_nearest_init(&n, c->s + sp.off, sp.len);
-	suggest_name(c, &n);
+	suggest_name(c, sp, &n);
 	in[0] = 0;
 	if (whole.len)
 		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
@@ -730,12 +739,14 @@ static int unknown_term(struct pctx *c, struct span key, bool valueless)
 	char q[QUOTE_MAX + 4], hint[96];
 	struct pmurt_nearest n;
 	pmurt_nearest_init(&n, c->s + key.off, key.len);
-	for (int i = 0; i < m->nfields; i++)
-		pmurt_nearest_try(&n, m->fields[i].name);
-	for (int i = 0; i < NKEYWORDS && !valueless; i++)
-		pmurt_nearest_try(&n, term_keywords[i]);
-	if (valueless)
-		nearest_events(c, &n);
+	while (c->err && pmurt_nearest_pass(&n)) {
+		for (int i = 0; i < m->nfields; i++)
+			pmurt_nearest_try(&n, m->fields[i].name);
+		for (int i = 0; i < NKEYWORDS && !valueless; i++)
+			pmurt_nearest_try(&n, term_keywords[i]);
+		if (valueless)
+			pmurt_nearest_events(&n, &c->pmu->model);
+	}
 	return fail(c, valueless ? -ENOENT : -EINVAL, "unknown %s '%s' at offset %zu%s",
 		    valueless ? "event or term" : "term", quote(c, key, q), key.off,
 		    did_you_mean(&n, hint, sizeof(hint)));
@@ -750,7 +761,7 @@ static int term_flag(struct pctx *c, struct terms *t, struct span key)
 	if (key.len <= NAME_MAX_LEN) {
 		memcpy(buf, c->s + key.off, key.len);
 		buf[key.len] = 0;
-		if (resolve_event(c->pmu, buf, &r) == RF_OK) {
+		if (resolve_event(c->pmu, buf, key.len, &r) == RF_OK) {
 			if (t->alias >= 0 || t->have_legacy)
 				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
 					    quote(c, key, q), key.off);

@@ -42,11 +42,15 @@ const char *pmurt_builtin_name(int i)
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
 }
 
+/* The engine, set in full by pmu_engine_init before any use, is not zeroed
+ * here: it is most of the handle. */
 static struct pmurt_pmu *pmu_alloc(void)
 {
-	struct pmurt_pmu *pmu = calloc(1, sizeof(*pmu));
-	if (pmu)
+	struct pmurt_pmu *pmu = malloc(sizeof(*pmu));
+	if (pmu) {
+		memset(pmu, 0, offsetof(struct pmurt_pmu, engine));
 		pmu_model_init(&pmu->model);
+	}
 	return pmu;
 }
 
@@ -56,9 +60,6 @@ void pmurt_pmu_close(struct pmurt_pmu *pmu)
 		return;
 	pmu_model_free(&pmu->model);
 	free(pmu->owned_index);
-	free(pmu->lower_pool);
-	free(pmu->lower_off);
-	free(pmu->lower_len);
 	free(pmu);
 }
 
@@ -80,8 +81,6 @@ static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *er
 		return e.code;
 	}
 	int rc = pmu->name_index ? 0 : pmurt_build_name_index(pmu);
-	if (!rc)
-		rc = pmurt_build_lower_names(pmu);
 	if (rc) {
 		pmurt_set_error(err, rc, "out of memory");
 		return rc;

@@ -3,6 +3,10 @@
  * `pmugen --format c` generated (tables/pmu_tables.h), so built-in, DTB,
  * device-tree and YAML descriptions all end up in the same model.  Offsets
  * and indices are checked even though the tables are compiled in.
+ *
+ * Zero-copy: the model's strings point into the tables' constant pool
+ * (owns_strings false), so opening a built-in description allocates only
+ * the model's arrays, and closing it frees only them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,25 +19,24 @@ struct rebuild {
 	int bad;
 };
 
+/* A string of the pool, borrowed: the model's char * fields are never
+ * written through when owns_strings is false, so const is cast away here
+ * only. */
 static char *str(struct rebuild *r, pmu_str_t off)
 {
-	char *s;
-
 	if (off == PMU_TBL_NOSTR)
 		return NULL;
 	if (off >= r->t->pool_size) {
 		r->bad = 1;
 		return NULL;
 	}
-	s = pmu_strdup(r->t->pool + off);
-	if (!s)
-		r->bad = 1;
-	return s;
+	return (char *)(uintptr_t)(r->t->pool + off);
 }
 
+/* Each element is set in full by the rebuild_* functions, where it is filled. */
 static void *array(struct rebuild *r, size_t n, size_t size)
 {
-	void *p = n ? calloc(n, size) : NULL;
+	void *p = n ? malloc(n * size) : NULL;
 
 	if (n && !p)
 		r->bad = 1;
@@ -69,6 +72,7 @@ static void rebuild_counters(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->counters && i < r->t->ncounters; i++) {
 		const struct pmu_tbl_counter *x = &r->t->counters[i];
 		struct pmu_counter *c = &m->counters[m->ncounters++];
+		*c = (struct pmu_counter){0};
 
 		c->name = str(r, x->name);
 		c->sprn = x->sprn;
@@ -83,6 +87,7 @@ static void rebuild_counters(struct rebuild *r, struct pmu_model *m)
 static void rebuild_register(struct rebuild *r, const struct pmu_tbl_register *x,
 			     struct pmu_register *g)
 {
+	*g = (struct pmu_register){0};
 	g->name = str(r, x->name);
 	g->sprn = x->sprn;
 	g->width = x->width;
@@ -97,6 +102,7 @@ static void rebuild_register(struct rebuild *r, const struct pmu_tbl_register *x
 	for (uint32_t j = 0; g->fields && j < x->nfields; j++) {
 		const struct pmu_tbl_reg_field *y = &r->t->reg_fields[x->first_field + j];
 		struct pmu_reg_field *f = &g->fields[g->nfields++];
+		*f = (struct pmu_reg_field){0};
 
 		f->name = str(r, y->name);
 		f->description = str(r, y->description);
@@ -121,6 +127,7 @@ static void rebuild_fields(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->fields && i < r->t->nfields; i++) {
 		const struct pmu_tbl_field *x = &r->t->fields[i];
 		struct pmu_field *f = &m->fields[m->nfields++];
+		*f = (struct pmu_field){0};
 
 		f->name = str(r, x->name);
 		f->dts_name = str(r, x->dts_name);
@@ -148,6 +155,7 @@ static void rebuild_constraints(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->constraints && i < r->t->nconstraints; i++) {
 		const struct pmu_tbl_constraint *x = &r->t->constraints[i];
 		struct pmu_constraint *c = &m->constraints[m->nconstraints++];
+		*c = (struct pmu_constraint){0};
 
 		c->name = str(r, x->name);
 		c->description = str(r, x->description);
@@ -171,6 +179,7 @@ static void rebuild_checks_usage(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->checks && i < r->t->nchecks; i++) {
 		const struct pmu_tbl_check *x = &r->t->checks[i];
 		struct pmu_check *c = &m->checks[m->nchecks++];
+		*c = (struct pmu_check){0};
 
 		c->name = str(r, x->name);
 		c->description = str(r, x->description);
@@ -182,6 +191,7 @@ static void rebuild_checks_usage(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->usage && i < r->t->nusage; i++) {
 		const struct pmu_tbl_usage *x = &r->t->usage[i];
 		struct pmu_usage_bit *u = &m->usage[m->nusage++];
+		*u = (struct pmu_usage_bit){0};
 
 		u->target = ref(x->target);
 		u->when = (enum pmu_usage_when)x->when;
@@ -198,6 +208,7 @@ static void rebuild_maps(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->alternatives && i < r->t->nalternatives; i++) {
 		const struct pmu_tbl_alternative *x = &r->t->alternatives[i];
 		struct pmu_alternative *a = &m->alternatives[m->nalternatives++];
+		*a = (struct pmu_alternative){0};
 
 		a->ncodes = (int)x->ncodes;
 		memcpy(a->codes, x->codes, sizeof(a->codes));
@@ -207,6 +218,7 @@ static void rebuild_maps(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->generic && i < r->t->ngeneric; i++) {
 		const struct pmu_tbl_generic *x = &r->t->generic[i];
 		struct pmu_generic *g = &m->generic[m->ngeneric++];
+		*g = (struct pmu_generic){0};
 
 		g->name = str(r, x->name);
 		g->state = (enum pmu_map_state)x->state;
@@ -216,6 +228,7 @@ static void rebuild_maps(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->branch_filters && i < r->t->nbranch_filters; i++) {
 		const struct pmu_tbl_branch_filter *x = &r->t->branch_filters[i];
 		struct pmu_branch_filter *b = &m->branch_filters[m->nbranch_filters++];
+		*b = (struct pmu_branch_filter){0};
 
 		b->name = str(r, x->name);
 		b->state = (enum pmu_map_state)x->state;
@@ -238,6 +251,7 @@ static void rebuild_events(struct rebuild *r, struct pmu_model *m)
 	for (uint32_t i = 0; m->events && i < r->t->nevents; i++) {
 		const struct pmu_tbl_event *x = &r->t->events[i];
 		struct pmu_event *e = &m->events[m->nevents++];
+		*e = (struct pmu_event){0};
 
 		e->name = str(r, x->name);
 		e->code = x->code;
@@ -255,6 +269,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	struct rebuild r = { t, 0 };
 
 	pmu_model_init(m);
+	m->owns_strings = false;
 	m->source = str(&r, t->source);
 	m->name = str(&r, t->name);
 	m->version = str(&r, t->version);

@@ -5,3 +5,16 @@ add_executable(parse_test ${CMAKE_CURRENT_LIST_DIR}/parse/parse_test.c)
 target_link_libraries(parse_test PRIVATE pmurt_internal)
 add_test(NAME parse/table
   COMMAND parse_test ${CMAKE_CURRENT_LIST_DIR}/parse/toy.yaml ${CMAKE_CURRENT_LIST_DIR}/parse/corpus)
+
+# suggest_test: the runtime compiled once more with PMURT_COUNT_SUGGESTIONS,
+# which counts nearest-name searches, to show that a miss without an error
+# object searches for none; and every suggestion checked against an
+# exhaustive edit-distance search.
+set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c attr.c parse.c)
+list(TRANSFORM SUGGEST_RUNTIME PREPEND ${CMAKE_SOURCE_DIR}/runtime/)
+add_executable(suggest_test ${CMAKE_CURRENT_LIST_DIR}/parse/suggest_test.c ${SUGGEST_RUNTIME})
+target_compile_definitions(suggest_test PRIVATE PMURT_COUNT_SUGGESTIONS)
+target_include_directories(suggest_test PRIVATE ${CMAKE_SOURCE_DIR}/include
+  ${CMAKE_SOURCE_DIR}/runtime)
+target_link_libraries(suggest_test PRIVATE pmumodel_obj pmutables_obj)
+add_test(NAME parse/suggestions COMMAND suggest_test)

@@ -11,6 +11,8 @@
  * 2. The pool holds every string once, and every reference is in range.
  * 3. A struct pmu_model rebuilt from the tables equals the YAML's
  *    (pmu_model_equal): the tables carry the whole description.
+ * 4. That model is zero-copy: it owns no strings, and its strings are the
+ *    pool's own (the event names side by side at the pool's start).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -135,6 +137,47 @@ static void check_pool(const struct pmu_tables *t, int *fails)
 	free(all);
 }
 
+/* --- zero-copy: the rebuilt model's strings are the pool's ---------------- */
+
+static int in_pool(const struct pmu_tables *t, const char *s)
+{
+	return !s || (s >= t->pool && s < t->pool + t->pool_size);
+}
+
+static void check_borrowed(const struct pmu_tables *t, const struct pmu_model *m, int *fails)
+{
+	const char *names_end = t->pool;
+
+	if (m->owns_strings)
+		FAIL("model from the tables owns its strings\n");
+	if (!in_pool(t, m->name) || !in_pool(t, m->source) || !in_pool(t, m->platform))
+		FAIL("model identity is not in the pool\n");
+	for (int i = 0; i < m->nfields; i++)
+		if (!in_pool(t, m->fields[i].name) || !in_pool(t, m->fields[i].description))
+			FAIL("field %d: a string is not in the pool\n", i);
+	for (int i = 0; i < m->nregisters; i++)
+		for (int j = 0; j < m->registers[i].nfields; j++)
+			if (!in_pool(t, m->registers[i].fields[j].name))
+				FAIL("register %d field %d: not in the pool\n", i, j);
+	for (int i = 0; i < m->nevents; i++) {
+		const struct pmu_event *e = &m->events[i];
+
+		if (!in_pool(t, e->name) || !in_pool(t, e->description) ||
+		    !in_pool(t, e->category) || !in_pool(t, e->status))
+			FAIL("event %s: a string is not in the pool\n", e->name);
+		if (e->name > names_end)
+			names_end = e->name;
+	}
+	/* the names follow the identity: nothing else between them */
+	for (int i = 0; i < m->nevents; i++) {
+		const char *d = m->events[i].description;
+
+		if (d && d < names_end && d != m->events[i].name)
+			FAIL("event %s: its description lies among the names\n",
+			     m->events[i].name);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct pmu_tables *t = &pmu_tables_power10;
@@ -159,6 +202,8 @@ int main(int argc, char **argv)
 	else if (!pmu_model_equal(&yaml, &built, diff, sizeof(diff)))
 		FAIL("model from the tables differs from %s: %s\n", argv[1],
 		     diff);
+	else
+		check_borrowed(t, &built, fails);
 	if (!failures)
 		printf("%u events, %u index slots, %u pool bytes: ok\n",
 		       t->nevents, t->name_index_size, t->pool_size);
