@@ -438,7 +438,8 @@ static void check_init(struct check *c, const struct pmurt_pmu *pmu, const uint6
 static int check_once(void *ctx)
 {
 	struct check *c = ctx;
-	if (pmurt_group_check(c->pmu, c->ev, GROUP_SIZE, NULL, &c->res, NULL) || !c->res.ok)
+	if (pmurt_group_check(c->pmu, c->ev, GROUP_SIZE, sizeof(c->ev[0]), NULL, &c->res, NULL) ||
+	    !c->res.ok)
 		return -1;
 	sink += c->res.regs[0];
 	return 0;
@@ -592,7 +593,7 @@ static int one_check(const struct pmurt_pmu *pmu, bool with_alt)
 	struct check c;
 	check_init(&c, pmu, with_alt ? alt_group : plain_group);
 	CALLGRIND_TOGGLE_COLLECT;
-	int rc = pmurt_group_check(c.pmu, c.ev, GROUP_SIZE, NULL, &c.res, NULL);
+	int rc = pmurt_group_check(c.pmu, c.ev, GROUP_SIZE, sizeof(c.ev[0]), NULL, &c.res, NULL);
 	CALLGRIND_TOGGLE_COLLECT;
 	printf("one check (%s): %s, MMCR1 = %#llx\n", with_alt ? "alternative" : "plain",
 	       !rc && c.res.ok ? "ok" : "rejected", (unsigned long long)c.res.regs[1]);

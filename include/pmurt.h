@@ -10,9 +10,16 @@
  * Conventions (as libfdt and libbpf keep theirs):
  * - Handles are opaque; every function returns 0 (or a count) on success and
  *   a negative errno on failure, filling the caller's struct pmurt_error.
+ *   -ENOMEM always means out of memory, whichever source was being read.
+ * - err may be NULL wherever a function takes one.  Every function taking
+ *   err clears it on entry (code 0, message ""), so a struct reused across
+ *   calls reports the last call's outcome only; within one call the first
+ *   error is the one reported.
  * - Option and result structs begin with their size (`sz`), set by the
  *   caller with PMURT_OPTS_INIT / sizeof, so the structs can grow without
- *   breaking callers built against an older header.
+ *   breaking callers built against an older header.  An array of them is
+ *   passed with its element size (pmurt_group_check), as libbpf passes
+ *   func_info_rec_size, never indexed at this library's sizeof.
  * - Strings returned by the library live as long as the pmurt_pmu handle.
  * - No global state: handles are independent and may be used from different
  *   threads; one handle is not safe for concurrent use.
@@ -29,7 +36,7 @@ extern "C" {
 #endif
 
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 1
+#define PMURT_VERSION_MINOR 2
 #define PMURT_VERSION_PATCH 0
 
 #if defined(__GNUC__)
@@ -43,6 +50,11 @@ extern "C" {
 	((struct type){.sz = sizeof(struct type), __VA_ARGS__})
 
 /* --- errors ---------------------------------------------------------------- */
+/* message is always NUL-terminated UTF-8 (as valid as the input it quotes).
+ * A message too long for it (a long path or event name) is cut before the
+ * last whole UTF-8 character that fits and ends with "...", so it is at most
+ * 511 bytes and visibly shortened; the same holds for the reason and message
+ * of struct pmurt_group_result. */
 struct pmurt_error {
 	int code;           /* negative errno, 0 when no error */
 	char message[512];  /* names the place (file:line:col, node path, event) */
@@ -66,14 +78,17 @@ struct pmurt_open_opts {
 
 /* Load a description: spec is a built-in name, a .dtb path, a device-tree
  * root directory (pmus/ nodes with compatible "ibm,power-pmu" are searched)
- * or a YAML path.  opts may be NULL (PMURT_SOURCE_AUTO). */
+ * or a YAML path.  opts may be NULL (PMURT_SOURCE_AUTO).  On failure *pmu is
+ * set to NULL (so pmurt_pmu_close(*pmu) is always safe); -ENOMEM when memory
+ * ran out, -ENOENT for a missing file, -EINVAL for a bad description. */
 PMURT_API int pmurt_pmu_open(struct pmurt_pmu **pmu, const char *spec,
 			     const struct pmurt_open_opts *opts,
 			     struct pmurt_error *err);
-/* Load from a DTB in memory (copied). */
+/* Load from a DTB in memory (copied); *pmu as for pmurt_pmu_open. */
 PMURT_API int pmurt_pmu_open_dtb(struct pmurt_pmu **pmu, const void *blob,
 				 size_t size, const char *name,
 				 struct pmurt_error *err);
+/* Free a handle; pmurt_pmu_close(NULL) does nothing. */
 PMURT_API void pmurt_pmu_close(struct pmurt_pmu *pmu);
 
 /* Built-in descriptions: the i-th name, or NULL past the end. */
@@ -187,6 +202,8 @@ PMURT_API int pmurt_event_from_attr(const struct pmurt_pmu *pmu, uint32_t type,
 				    struct pmurt_error *err);
 
 /* --- groups -------------------------------------------------------------------- */
+/* Part of the ABI: struct pmurt_group_result's arrays are sized by them, so
+ * they change only with a new version node. */
 #define PMURT_MAX_GROUP 16
 #define PMURT_MAX_REGS 8
 
@@ -214,11 +231,17 @@ struct pmurt_group_result {
 };
 
 /* Check a group (leader first) as the kernel's group flow does and compute
- * its control-register values as compute_mmcr returns them.  Returns 0 when
- * the check ran (res->ok tells the answer), or a negative errno. */
+ * its control-register values as compute_mmcr returns them.  events is an
+ * array of n specs, each event_sz bytes apart: pass sizeof(events[0]), as
+ * libbpf's func_info_rec_size, so that a caller built against an older,
+ * smaller struct pmurt_event_spec is read at its own stride.  Every spec's
+ * sz must equal event_sz, and the bytes of a newer, larger spec beyond the
+ * fields this library knows must be zero.  Returns 0 when the check ran
+ * (res->ok tells the answer), or a negative errno (-EINVAL for a bad
+ * argument, -E2BIG for unknown non-zero fields). */
 PMURT_API int pmurt_group_check(const struct pmurt_pmu *pmu,
 				const struct pmurt_event_spec *events, int n,
-				const struct pmurt_check_opts *opts,
+				size_t event_sz, const struct pmurt_check_opts *opts,
 				struct pmurt_group_result *res, struct pmurt_error *err);
 
 #ifdef __cplusplus

@@ -2,6 +2,7 @@
  * diag.c - reporting problems as "file:line:col: error: message [-Wcheck]",
  * with named checks that can be switched off or promoted to errors.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,18 @@ enum pmu_severity pmu_report(struct pmu_diag *d, int check,
 	sev = vreport(d, check, sev, pos, fmt, ap);
 	va_end(ap);
 	return sev;
+}
+
+int pmu_report_oom(struct pmu_diag *d, const struct pmu_pos *pos)
+{
+	d->out_of_memory = true;
+	pmu_report(d, -1, pos, "out of memory");
+	return -ENOMEM;
+}
+
+int pmu_diag_rc(const struct pmu_diag *d, int rc)
+{
+	return rc && d->out_of_memory ? -ENOMEM : rc;
 }
 
 enum pmu_severity pmu_report_warning(struct pmu_diag *d, const struct pmu_pos *pos,

@@ -154,7 +154,8 @@ static int fail(struct dl *L, int node, const char *prop, const char *fmt, ...)
 
 static int oom(struct dl *L)
 {
-	return fail(L, -1, NULL, "out of memory");
+	L->errors++;
+	return pmu_report_oom(L->d, NULL);
 }
 
 static int path_cmp(const void *a, const void *b)
@@ -1681,7 +1682,7 @@ int pmu_load_dtb(struct pmu_model *m, const char *name, const void *blob,
 	free(copy);
 	if (rc)
 		pmu_model_free(m);
-	return rc;
+	return pmu_diag_rc(d, rc);
 }
 
 /* The whole file, at most DTB_MAX_FILE bytes. */

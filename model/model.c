@@ -125,8 +125,23 @@ void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *
 {
 	if (*code)
 		return;
-	vsnprintf(message, len, fmt, ap);
+	int n = vsnprintf(message, len, fmt, ap);
+	if (n >= 0 && (size_t)n >= len)
+		pmu_mark_truncated(message, len);
 	*code = c;
+}
+
+void pmu_mark_truncated(char *buf, size_t size)
+{
+	static const char mark[] = "...";
+	if (size < sizeof(mark))
+		return;
+	size_t cut = size - sizeof(mark); /* room for "..." and its NUL */
+	/* back off UTF-8 continuation bytes (10xxxxxx): the cut falls before
+	 * the whole character */
+	while (cut > 0 && ((unsigned char)buf[cut] & 0xc0) == 0x80)
+		cut--;
+	memcpy(buf + cut, mark, sizeof(mark));
 }
 
 void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)

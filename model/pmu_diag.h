@@ -9,6 +9,7 @@
 #ifndef PMU_DIAG_H
 #define PMU_DIAG_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "pmu_model.h"
@@ -42,6 +43,7 @@ struct pmu_diag {
 	int nerrors;
 	int nwarnings;
 	char first_error[512];      /* the first error, for library callers */
+	bool out_of_memory;         /* an allocation failed (pmu_report_oom) */
 };
 
 /* Default levels: every check is an error except kernel-limits, which is a
@@ -57,6 +59,14 @@ enum pmu_severity pmu_report_warning(struct pmu_diag *d,
 				     const struct pmu_pos *pos,
 				     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Report that an allocation failed and note it in d->out_of_memory, so that
+ * a loader returns -ENOMEM however its callers combined their codes (see
+ * pmu_diag_rc).  Returns -ENOMEM. */
+int pmu_report_oom(struct pmu_diag *d, const struct pmu_pos *pos);
+/* A loader's or checker's failing rc as the caller should see it: -ENOMEM
+ * when an allocation failed, else rc. */
+int pmu_diag_rc(const struct pmu_diag *d, int rc);
 
 const char *pmu_check_name(enum pmu_check_id id);
 int pmu_check_lookup(const char *name); /* -1 if unknown */

@@ -445,9 +445,15 @@ uint64_t pmu_branch_filter_bit(const char *name);
 const char *pmu_branch_filter_name(uint64_t bit);
 
 /* Format into an error's (code, message) unless it already holds an error:
- * the shared body of pmu_error_set and libpmurt's pmurt_set_error. */
+ * the shared body of pmu_error_set and libpmurt's pmurt_set_error.  A
+ * message longer than len is cut by pmu_mark_truncated. */
 void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
 		       va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* A NUL-terminated string that snprintf cut to fit buf[size]: end it with
+ * "..." before the last whole UTF-8 character that fits, so the text is
+ * still valid UTF-8 and visibly shortened. */
+void pmu_mark_truncated(char *buf, size_t size);
 
 /* Printf into a pmu_error, keeping the first error's code. */
 void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)

@@ -225,7 +225,7 @@ int y_strdup(struct yctx *c, const struct ynode *n, const char *what, char **out
 		return rc;
 	free(*out);
 	*out = strdup(s);
-	return *out ? 0 : -ENOMEM;
+	return *out ? 0 : pmu_report_oom(c->d, NULL);
 }
 
 int y_u64(struct yctx *c, const struct ynode *n, const char *what, uint64_t *out)

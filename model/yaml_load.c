@@ -38,15 +38,23 @@ static int add_section(struct loader *L, struct ynode key, struct ynode value)
 {
 	struct ynode *k = realloc(L->keys, (L->nsections + 1) * sizeof(*k));
 	if (!k)
-		return -ENOMEM;
+		return pmu_report_oom(L->c.d, NULL);
 	L->keys = k;
 	struct ynode *v = realloc(L->values, (L->nsections + 1) * sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return pmu_report_oom(L->c.d, NULL);
 	L->values = v;
 	L->keys[L->nsections] = key;
 	L->values[L->nsections++] = value;
 	return 0;
+}
+
+/* libyaml names the problem of every reader, scanner, parser and composer
+ * error; a failed allocation sets YAML_MEMORY_ERROR or, in the composer's
+ * strdup of tags and anchors, nothing at all. */
+static bool yaml_out_of_memory(const yaml_parser_t *parser)
+{
+	return parser->error == YAML_MEMORY_ERROR || !parser->problem;
 }
 
 static int parse_buffer(struct loader *L, const char *name,
@@ -58,13 +66,20 @@ static int parse_buffer(struct loader *L, const char *name,
 		return -ELOOP;
 	}
 	struct ysrc *src = calloc(1, sizeof(*src));
-	if (!src)
-		return -ENOMEM;
-	src->file = pmu_model_intern(L->c.m, name);
+	if (src)
+		src->file = pmu_model_intern(L->c.m, name);
 	yaml_parser_t parser;
-	yaml_parser_initialize(&parser);
+	if (!src || !src->file || !yaml_parser_initialize(&parser)) {
+		free(src);
+		return pmu_report_oom(L->c.d, NULL);
+	}
 	yaml_parser_set_input_string(&parser, buf, len);
 	int ok = yaml_parser_load(&parser, &src->doc);
+	if (!ok && yaml_out_of_memory(&parser)) {
+		yaml_parser_delete(&parser);
+		free(src);
+		return pmu_report_oom(L->c.d, NULL);
+	}
 	if (!ok) {
 		struct pmu_pos p = {src->file, (int)parser.problem_mark.line + 1,
 				    (int)parser.problem_mark.column + 1};
@@ -88,6 +103,11 @@ static int parse_buffer(struct loader *L, const char *name,
 			free(src);
 			return -EINVAL;
 		}
+	} else if (yaml_out_of_memory(&parser)) {
+		yaml_document_delete(&src->doc);
+		yaml_parser_delete(&parser);
+		free(src);
+		return pmu_report_oom(L->c.d, NULL);
 	}
 	yaml_parser_delete(&parser);
 	L->srcs[L->nsrcs++] = src;
@@ -151,6 +171,8 @@ static int include_file(struct loader *L, const struct ynode *at, const char *re
 	int rc = read_file(path, &buf, &len);
 	if (rc) {
 		struct pmu_pos p = y_pos(at);
+		if (rc == -ENOMEM)
+			return pmu_report_oom(L->c.d, &p);
 		pmu_report(L->c.d, -1, &p, "cannot read included file '%s': %s", path,
 			   strerror(-rc));
 		return rc;
@@ -302,7 +324,7 @@ int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
 	loader_free(&L);
 	if (rc)
 		pmu_model_free(m);
-	return rc;
+	return pmu_diag_rc(d, rc);
 }
 
 int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d)
@@ -312,8 +334,10 @@ int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d
 	int rc = read_file(path, &buf, &len);
 	if (rc) {
 		struct pmu_pos p = {path, 0, 0};
-		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
 		pmu_model_init(m);
+		if (rc == -ENOMEM)
+			return pmu_report_oom(d, &p);
+		pmu_report(d, -1, &p, "cannot read: %s", strerror(-rc));
 		return rc;
 	}
 	rc = pmu_load_yaml_buffer(m, path, buf, len, d);

@@ -28,8 +28,7 @@
 
 static int oom(struct yctx *c)
 {
-	pmu_report(c->d, -1, NULL, "out of memory");
-	return -ENOMEM;
+	return pmu_report_oom(c->d, NULL);
 }
 
 /* --- identity ------------------------------------------------------------- */

@@ -94,6 +94,7 @@ static int from_cache(const struct pmurt_pmu *pmu, uint64_t config,
 int pmurt_event_from_attr(const struct pmurt_pmu *pmu, uint32_t type, uint64_t config,
 			  struct pmurt_event_spec *spec, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
 	if (!pmu || !spec || spec->sz < offsetof(struct pmurt_event_spec, name)) {
 		pmurt_set_error(err, -EINVAL, "pmurt_event_from_attr: missing argument");
 		return -EINVAL;

@@ -34,13 +34,14 @@ struct builder {
 };
 
 /* Run a libfdt sequential-write call, growing the buffer when it is full;
- * a libfdt error becomes -EINVAL with a message naming the node. */
+ * a libfdt error becomes -EINVAL with a message naming the node, a failed
+ * growth its own code (-ENOMEM, -E2BIG). */
 #define FDT_CALL(b, path, call)                                               \
 	({                                                                    \
-		int rc_;                                                      \
-		while ((rc_ = (call)) == -FDT_ERR_NOSPACE && grow(b) == 0)     \
+		int rc_, grow_ = 0;                                           \
+		while ((rc_ = (call)) == -FDT_ERR_NOSPACE && !(grow_ = grow(b))) \
 			;                                                     \
-		fdt_result(b, path, rc_);                                     \
+		grow_ ? grow_ : fdt_result(b, path, rc_);                      \
 	})
 
 static int grow(struct builder *b)

@@ -291,8 +291,11 @@ int pmurt_event_get(const struct pmurt_pmu *pmu, int i, struct pmurt_event_info 
 int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 		     struct pmurt_event_info *info, struct pmurt_error *err)
 {
-	if (!pmu || !name)
+	pmurt_clear_error(err);
+	if (!pmu || !name) {
+		pmurt_set_error(err, -EINVAL, "pmurt_event_find: missing argument");
 		return -EINVAL;
+	}
 	int i = pmurt_lookup_name(pmu, name, strlen(name));
 	if (i < 0 && !err)
 		return -ENOENT; /* nobody reads a suggestion: none is searched for */

@@ -1,6 +1,6 @@
 # install.cmake - installing libpmurt (included by runtime/CMakeLists.txt):
 #   include/pmurt.h
-#   lib/libpmurt.so.0.1.0, libpmurt.so.0 (Runtime), libpmurt.so, libpmurt.a
+#   lib/libpmurt.so.0.2.0, libpmurt.so.0 (Runtime), libpmurt.so, libpmurt.a
 #   lib/pkgconfig/pmurt.pc
 #   lib/cmake/pmurt/ pmurtConfig.cmake, pmurtConfigVersion.cmake and the
 #                    exported targets pmurt::pmurt, pmurt::pmurt_static
@@ -22,9 +22,10 @@ install(EXPORT pmurtTargets NAMESPACE pmurt:: DESTINATION ${PMURT_CMAKE_DIR}
   COMPONENT Development)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/pmurtConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/pmurtConfig.cmake INSTALL_DESTINATION ${PMURT_CMAKE_DIR})
-# The soname is libpmurt.so.0: any 0.x satisfies a request for 0.y, y <= x.
+# In 0.x the minor version is the API's: a request for 0.2 takes 0.2.z only
+# (pmurt_group_check changed its arguments in 0.2; see libpmurt.map).
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/pmurtConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pmurtConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/pmurtConfigVersion.cmake
   DESTINATION ${PMURT_CMAKE_DIR} COMPONENT Development)

@@ -28,6 +28,11 @@ struct pmurt_pmu {
 	struct pmu_engine engine;
 };
 
+/* The oldest struct pmurt_event_spec a caller may hold (PMURT_0.1's, sz
+ * through name, without branch_sample_type). */
+#define PMURT_EVENT_SPEC_MIN_SZ (offsetof(struct pmurt_event_spec, name) + \
+				 sizeof(((struct pmurt_event_spec *)0)->name))
+
 /* tables_load.c */
 PMURT_HIDDEN int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m);
 
@@ -72,7 +77,12 @@ PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_
  * "L1-dcache-load-misses" (evsel.c __evsel__hw_cache_type_op_res_name). */
 PMURT_HIDDEN void pmurt_cache_name(const int cache[3], char out[64]);
 
-/* Printf into a pmurt_error (first error wins). */
+/* Every public function taking a pmurt_error clears it on entry, so a
+ * reused struct never reports an earlier call's error. */
+PMURT_HIDDEN void pmurt_clear_error(struct pmurt_error *err);
+
+/* Printf into a pmurt_error (within one call the first error wins; a long
+ * message ends with "..."). */
 PMURT_HIDDEN void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -35,10 +35,6 @@
 #define NAME_MAX_LEN 255    /* longest name looked up */
 #define QUOTE_MAX 60        /* longest quoted part in a message */
 
-/* The spec fields every caller's struct holds (sz through name). */
-#define SPEC_MIN_SZ (offsetof(struct pmurt_event_spec, name) + \
-		     sizeof(((struct pmurt_event_spec *)0)->name))
-
 /* A part of the string being parsed. */
 struct span {
 	size_t off, len;
@@ -1114,11 +1110,12 @@ static int parse_string(struct pctx *c)
 int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 		      struct pmurt_event_spec *spec, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
 	if (!pmu || !str || !spec) {
 		pmurt_set_error(err, -EINVAL, "pmurt_parse_event: missing argument");
 		return -EINVAL;
 	}
-	if (spec->sz < SPEC_MIN_SZ) {
+	if (spec->sz < PMURT_EVENT_SPEC_MIN_SZ) {
 		pmurt_set_error(err, -EINVAL, "pmurt_parse_event: spec->sz is %zu; set it with "
 				"PMURT_OPTS_INIT or sizeof", spec->sz);
 		return -EINVAL;

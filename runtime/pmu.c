@@ -37,6 +37,12 @@ void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pmurt_clear_error(struct pmurt_error *err)
+{
+	if (err)
+		*err = (struct pmurt_error){0};
+}
+
 const char *pmurt_builtin_name(int i)
 {
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
@@ -71,8 +77,9 @@ static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *er
 		pmu_diag_init(&d, NULL);
 		d.level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_OFF;
 		if (pmu_check_model(&pmu->model, &d, true)) {
-			pmurt_set_error(err, -EINVAL, "%s", d.first_error);
-			return -EINVAL;
+			int rc = pmu_diag_rc(&d, -EINVAL);
+			pmurt_set_error(err, rc, "%s", d.first_error);
+			return rc;
 		}
 	}
 	struct pmu_error e = {0};
@@ -93,7 +100,8 @@ static int open_builtin(struct pmurt_pmu *pmu, const struct builtin *b,
 {
 	int rc = pmurt_model_from_tables(b->tables, &pmu->model);
 	if (rc) {
-		pmurt_set_error(err, rc, "built-in %s: the tables are inconsistent", b->name);
+		pmurt_set_error(err, rc, "built-in %s: %s", b->name,
+				rc == -ENOMEM ? "out of memory" : "the tables are inconsistent");
 		return rc;
 	}
 	pmu->name_index = b->tables->name_index;
@@ -109,10 +117,13 @@ static int load_with_diag(struct pmurt_pmu *pmu, const char *spec, bool dtb,
 	pmu_diag_init(&d, NULL);
 	int rc = dtb ? pmu_load_dtb(&pmu->model, spec, blob, size, &d)
 		     : pmu_load_yaml_file(&pmu->model, spec, &d);
-	if (rc) {
-		pmurt_set_error(err, rc, "%s", d.first_error[0] ? d.first_error : strerror(-rc));
+	if (rc && d.first_error[0])
+		pmurt_set_error(err, rc, "%s", d.first_error);
+	else if (rc)
+		pmurt_set_error(err, rc, "%s: %s", spec,
+				rc == -ENOMEM ? "out of memory" : strerror(-rc));
+	if (rc)
 		return rc;
-	}
 	return finish_open(pmu, true, err);
 }
 
@@ -138,7 +149,11 @@ static int read_whole_file(const char *path, void **buf, size_t *size,
 		got += (size_t)n;
 	}
 	close(fd);
-	if (!b || got != len) {
+	if (!b) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	if (got != len) {
 		free(b);
 		pmurt_set_error(err, -EIO, "%s: cannot read", path);
 		return -EIO;
@@ -238,6 +253,9 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 		   const struct pmurt_open_opts *opts, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
+	if (out)
+		*out = NULL;
 	if (!out || !spec) {
 		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open: no description named");
 		return -EINVAL;
@@ -262,6 +280,9 @@ int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 int pmurt_pmu_open_dtb(struct pmurt_pmu **out, const void *blob, size_t size,
 		       const char *name, struct pmurt_error *err)
 {
+	pmurt_clear_error(err);
+	if (out)
+		*out = NULL;
 	if (!out || !blob) {
 		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open_dtb: no blob");
 		return -EINVAL;

@@ -604,31 +604,50 @@ static void place_usage(const struct pmu_model *m, uint64_t *regs, uint32_t inus
 	}
 }
 
-static void compute_registers(const struct pmu_engine *e, const struct group *g,
-			      const struct pmu_sched_event *ev,
-			      const struct pmu_sched_options *o, struct pmu_sched_result *r)
+/* Counters for the group into r->pmc: an event's own PMC, or for a pmc 0
+ * event the first free programmable one (isa207_compute_mmcr's loop over
+ * PMC1-4).  The kernel relies on its count constraint (CNST_NC) to leave
+ * one free; a description without such a constraint could otherwise put a
+ * pmc 0 event on a fixed counter, which counts only its own event.  Returns
+ * the counters in use, or 0 with *failed the first pmc 0 event left
+ * without a programmable counter. */
+static uint32_t assign_counters(const struct pmu_engine *e, const struct group *g,
+				struct pmu_sched_result *r, int *failed)
 {
-	const struct pmu_model *m = e->m;
 	uint32_t inuse = 0;
 	for (int i = 0; i < g->n; i++) {
 		uint64_t pmc = pmc_of(e, g->code[i]);
 		if (pmc && pmc < 32)
 			inuse |= 1u << pmc;
-	}
-	memcpy(r->regs, e->reset, sizeof(r->regs));
-	for (int i = 0; i < g->n; i++) {
-		uint64_t pmc = pmc_of(e, g->code[i]);
-		if (!pmc) {
-			for (pmc = 1; pmc <= (uint64_t)e->nprogrammable; pmc++)
-				if (!(inuse & (1u << pmc)))
-					break;
-			inuse |= 1u << pmc;
-		}
-		place_fields(e, r->regs, g->code[i], g->config1[i], pmc);
-		place_excludes(e, r->regs, &ev[i], pmc, o);
 		r->pmc[i] = (int)pmc;
 	}
-	place_usage(m, r->regs, inuse);
+	for (int i = 0; i < g->n; i++) {
+		if (r->pmc[i])
+			continue;
+		int pmc = 1;
+		while (pmc <= e->nprogrammable && (inuse & (1u << pmc)))
+			pmc++;
+		if (pmc > e->nprogrammable) {
+			*failed = i;
+			return 0;
+		}
+		inuse |= 1u << pmc;
+		r->pmc[i] = pmc;
+	}
+	return inuse;
+}
+
+static void compute_registers(const struct pmu_engine *e, const struct group *g,
+			      const struct pmu_sched_event *ev, uint32_t inuse,
+			      const struct pmu_sched_options *o, struct pmu_sched_result *r)
+{
+	memcpy(r->regs, e->reset, sizeof(r->regs));
+	for (int i = 0; i < g->n; i++) {
+		uint64_t pmc = (uint64_t)r->pmc[i];
+		place_fields(e, r->regs, g->code[i], g->config1[i], pmc);
+		place_excludes(e, r->regs, &ev[i], pmc, o);
+	}
+	place_usage(e->m, r->regs, inuse);
 	place_branch_filter(e, r->regs, ev, g->n);
 }
 
@@ -741,12 +760,23 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			 "the events open one by one but do not fit together");
 		return 0;
 	}
+	int failed = -1;
+	uint32_t inuse = assign_counters(e, &stored, r, &failed);
+	if (failed >= 0) {
+		char a[96];
+		event_label(ev, failed, a, sizeof(a));
+		reject(r, failed, "no_programmable_counter");
+		snprintf(r->message, sizeof(r->message),
+			 "%s: any-counter (pmc 0) event, but PMC1-PMC%d are all taken and the "
+			 "fixed counters count only their own events", a, e->nprogrammable);
+		return 0;
+	}
 	r->ok = true;
 	r->n = n;
 	for (int i = 0; i < n; i++) {
 		r->final_events[i] = stored.code[i];
 		r->alternatives_used |= stored.code[i] != ev[i].config;
 	}
-	compute_registers(e, &stored, ev, o, r);
+	compute_registers(e, &stored, ev, inuse, o, r);
 	return 0;
 }

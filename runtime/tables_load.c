@@ -17,6 +17,7 @@
 struct rebuild {
 	const struct pmu_tables *t;
 	int bad;
+	int nomem; /* bad because an allocation failed */
 };
 
 /* A string of the pool, borrowed: the model's char * fields are never
@@ -39,7 +40,7 @@ static void *array(struct rebuild *r, size_t n, size_t size)
 	void *p = n ? malloc(n * size) : NULL;
 
 	if (n && !p)
-		r->bad = 1;
+		r->bad = r->nomem = 1;
 	return p;
 }
 
@@ -266,7 +267,7 @@ static void rebuild_events(struct rebuild *r, struct pmu_model *m)
 
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
-	struct rebuild r = { t, 0 };
+	struct rebuild r = { t, 0, 0 };
 
 	pmu_model_init(m);
 	m->owns_strings = false;
@@ -288,7 +289,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_events(&r, m);
 	if (r.bad) {
 		pmu_model_free(m);
-		return -EINVAL;
+		return r.nomem ? -ENOMEM : -EINVAL;
 	}
 	return 0;
 }

@@ -21,19 +21,27 @@ static json_t *hex_json(uint64_t v)
 	return json_string(buf);
 }
 
+/* NULL when jansson runs out of memory.  Its _new setters take the value's
+ * reference even when they fail (a NULL container or value returns -1), so
+ * nothing leaks on the way. */
 static json_t *accepted_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
 {
 	json_t *o = json_object(), *final = json_array(), *pmc = json_array();
-	json_object_set_new(o, "ok", json_true());
+	int bad = json_object_set_new(o, "ok", json_true());
 	for (int i = 0; i < r->n; i++) {
-		json_array_append_new(final, hex_json(r->final_events[i]));
-		json_array_append_new(pmc, json_integer(r->pmc[i]));
+		bad |= json_array_append_new(final, hex_json(r->final_events[i]));
+		bad |= json_array_append_new(pmc, json_integer(r->pmc[i]));
 	}
-	json_object_set_new(o, "final_events", final);
-	json_object_set_new(o, "pmc", pmc);
+	bad |= json_object_set_new(o, "final_events", final);
+	bad |= json_object_set_new(o, "pmc", pmc);
 	for (int i = 0; i < r->nregs && i < PMURT_MAX_REGS; i++) {
 		char key[32];
-		json_object_set_new(o, tool_reg_key(pmu, i, key, sizeof(key)), hex_json(r->regs[i]));
+		bad |= json_object_set_new(o, tool_reg_key(pmu, i, key, sizeof(key)),
+					   hex_json(r->regs[i]));
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
 	}
 	return o;
 }
@@ -53,8 +61,10 @@ int tool_print_json_line(json_t *o)
 {
 	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
-	if (!s)
+	if (!s) {
+		fputs("pmutool: error: out of memory\n", stderr);
 		return EXIT_INTERNAL;
+	}
 	puts(s);
 	free(s);
 	return EXIT_OK;
@@ -68,7 +78,7 @@ int tool_group_check(const struct tool *t, const struct pmurt_event_spec *ev, in
 	*r = (struct pmurt_group_result){.sz = sizeof(*r)};
 	int upto = bad && bad->index >= 0 ? bad->index : n;
 	if (upto > 0) {
-		int rc = pmurt_group_check(t->pmu, ev, upto, &t->check, r, err);
+		int rc = pmurt_group_check(t->pmu, ev, upto, sizeof(ev[0]), &t->check, r, err);
 		if (rc < 0 || !r->ok || upto == n)
 			return rc;
 	}

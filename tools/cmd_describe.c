@@ -332,7 +332,7 @@ int cmd_describe(struct tool *t)
 		return rc;
 	struct pmurt_error err = {0};
 	d.alone = (struct pmurt_group_result){.sz = sizeof(d.alone)};
-	if (pmurt_group_check(t->pmu, &d.ev, 1, &t->check, &d.alone, &err) < 0) {
+	if (pmurt_group_check(t->pmu, &d.ev, 1, sizeof(d.ev), &t->check, &d.alone, &err) < 0) {
 		tool_error(t, "%s", err.message);
 		return EXIT_INTERNAL;
 	}

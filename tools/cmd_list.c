@@ -88,8 +88,10 @@ int cmd_list(struct tool *t)
 			continue;
 		if (!t->json)
 			print_text(&e, width);
-		else if (print_json(&e, shown == 0) < 0)
+		else if (print_json(&e, shown == 0) < 0) {
+			tool_error(t, "out of memory");
 			return EXIT_INTERNAL;
+		}
 		shown++;
 	}
 	if (t->json)

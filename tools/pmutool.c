@@ -118,7 +118,7 @@ static int open_pmu(struct tool *t)
 		else
 			tool_error(t, "cannot load the PMU description '%s': %s", t->pmu_spec,
 				   strerror(-rc));
-		return EXIT_NOPMU;
+		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_NOPMU;
 	}
 	return EXIT_OK;
 }

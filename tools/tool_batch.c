@@ -211,6 +211,8 @@ static int parse_line(struct batch_line *b, const char *text)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o && json_error_code(&jerr) == json_error_out_of_memory)
+		return -ENOMEM;
 	if (!o) {
 		snprintf(b->why, sizeof(b->why), "not JSON: %s (column %d)", jerr.text, jerr.column);
 		return -EINVAL;
@@ -231,7 +233,12 @@ static int answer_error(const struct tool *t, long lineno, const char *why)
 static int answer_line(struct tool *t, const char *text, long lineno)
 {
 	struct batch_line b = {.pmu = t->pmu, .bad = {.index = -1}};
-	if (parse_line(&b, text)) {
+	int prc = parse_line(&b, text);
+	if (prc == -ENOMEM) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	if (prc) {
 		int rc = answer_error(t, lineno, b.why);
 		return rc ? rc : EXIT_USAGE;
 	}

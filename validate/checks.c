@@ -443,7 +443,7 @@ static int check_duplicates(const struct pmu_model *m, struct pmu_diag *d, bool 
 	int n = m->nevents, rc = 0;
 	int *order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order)
-		return pmu_report(d, -1, NULL, "out of memory") == PMU_SEV_ERROR;
+		return pmu_report_oom(d, NULL) != 0;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), names ? by_name : by_code, m->events);
@@ -474,10 +474,12 @@ static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 	struct pmu_pos top = {m->source, 0, 0};
 	struct pmu_check_ctx *ctx = malloc(sizeof(*ctx));
 	int rc = 0;
-	if (!ctx || pmu_check_ctx_init(ctx, m)) {
+	if (!ctx)
+		return pmu_report_oom(d, &top) != 0;
+	if (pmu_check_ctx_init(ctx, m)) {
 		free(ctx);
-		return pmu_report(d, -1, &top, "more than %d checks, or out of memory",
-				  PMU_MAX_CHECKS) == PMU_SEV_ERROR;
+		return pmu_report(d, -1, &top, "more than %d checks", PMU_MAX_CHECKS) ==
+		       PMU_SEV_ERROR;
 	}
 	for (int i = 0; i < m->nevents; i++)
 		rc |= check_event(m, ctx, &m->events[i], d);

@@ -58,6 +58,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_spec(&s);
 	struct pmurt_event_spec group[2] = {s, s};
 	struct pmurt_group_result res = PMURT_OPTS_INIT(pmurt_group_result);
-	pmurt_group_check(pmu, group, 2, NULL, &res, NULL);
+	pmurt_group_check(pmu, group, 2, sizeof(group[0]), NULL, &res, NULL);
 	return 0;
 }

@@ -480,11 +480,6 @@ static void run_api(const struct pmurt_pmu *pmu)
 	CHECK(pmurt_parse_event(pmu, "PM_\x01\xff", &s, &err) == -ENOENT &&
 	      strcmp(err.message, "unknown event 'PM_?" "?' at offset 0") == 0, "bytes: %s", err.message);
 
-	/* a first error is kept (pmurt_error convention) */
-	err = (struct pmurt_error){.code = -EIO, .message = "earlier"};
-	CHECK(pmurt_parse_event(pmu, "nope", &s, &err) == -ENOENT && err.code == -EIO &&
-	      strcmp(err.message, "earlier") == 0, "first error kept");
-
 	/* every event of the description parses to itself */
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 	pmurt_pmu_info(pmu, &info);

@@ -182,7 +182,7 @@ static int check_group(const struct pmurt_pmu *pmu, const struct group *g,
 						       .lpar = true);
 	struct pmurt_error err = {0};
 	*res = (struct pmurt_group_result){.sz = sizeof(*res)};
-	int rc = pmurt_group_check(pmu, ev, g->n, &opts, res, &err);
+	int rc = pmurt_group_check(pmu, ev, g->n, sizeof(ev[0]), &opts, res, &err);
 	CHECK(rc == 0, "%s: pmurt_group_check = %d: %s", g->what, rc, err.message);
 	return rc;
 }

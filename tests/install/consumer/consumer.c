@@ -28,7 +28,7 @@ static int check(struct pmurt_pmu *pmu, const struct pmurt_event_spec *ev, int n
 {
 	struct pmurt_group_result res = {.sz = sizeof(res)};
 	struct pmurt_error err = {0};
-	if (pmurt_group_check(pmu, ev, n, NULL, &res, &err)) {
+	if (pmurt_group_check(pmu, ev, n, sizeof(ev[0]), NULL, &res, &err)) {
 		fprintf(stderr, "consumer: %s\n", err.message);
 		return -1;
 	}

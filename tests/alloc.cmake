@@ -1,0 +1,30 @@
+# Out of memory reaches pmurt_pmu_open's caller as -ENOMEM, without crash or
+# leak, for every allocation on a YAML, a DTB and the built-in source
+# (tests/alloc/alloc_test.c).  Allocation failure is injected by the linker's
+# --wrap in this test alone; libyaml is linked statically (libyaml-dev ships
+# libyaml.a) so that its allocations fail in turn as well.
+find_library(LIBYAML_STATIC libyaml.a)
+if(NOT LIBYAML_STATIC)
+  message(FATAL_ERROR "libyaml.a not found: install the Debian package libyaml-dev")
+endif()
+add_executable(alloc_test ${CMAKE_CURRENT_LIST_DIR}/alloc/alloc_test.c)
+target_include_directories(alloc_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(alloc_test PRIVATE pmurt_internal ${LIBYAML_STATIC})
+target_link_options(alloc_test PRIVATE
+  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free
+  -Wl,--wrap=yaml_parser_load)
+# The YAML is pmus/power10.yaml with its included events cut to the first 20
+# (every section is read; the full 680 events would take 43k loads), the
+# DTB is what pmugen writes from it (the full one: 6k loads, 4 minutes under
+# ASan), the built-in tables are the whole POWER10 description.
+add_test(NAME alloc/enomem
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-alloc.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 cp \"$3\" \"$t/power10.yaml\" &&
+                 head -n 84 \"$4\" >\"$t/power10-events.yaml\" &&
+                 \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power10.dtb\" \"$t/power10.yaml\" &&
+                 \"$2\" \"$t/power10.yaml\" \"$t/power10.dtb\" power10" sh
+    ${PMUGEN} $<TARGET_FILE:alloc_test> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
+    ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
+set_tests_properties(alloc/enomem PROPERTIES
+  ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/alloc/lsan.supp")
