@@ -45,7 +45,7 @@ static uint64_t mmcra_thr_cmp(const struct pmurt_pmu *pmu, uint64_t config1)
 	struct pmurt_group_result res = {.sz = sizeof res};
 	char str[96];
 	snprintf(str, sizeof str, "cpu/event=0x%x,thresh_cmp=%" PRIu64 "/", TOY_EVENT, config1);
-	if (pmurt_parse_event(pmu, str, &ev, &err) || pmurt_group_check(pmu, &ev, 1, NULL, &res, &err) ||
+	if (pmurt_parse_event(pmu, str, &ev, &err) || pmurt_group_check(pmu, &ev, 1, sizeof ev, NULL, &res, &err) ||
 	    !res.ok) {
 		CHECK(0, "%s: %s%s", str, err.message, res.reason);
 		return UINT64_MAX;
