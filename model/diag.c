@@ -23,6 +23,7 @@ static const char *const check_names[PMU_CHK_COUNT] = {
 	[PMU_CHK_UNSCHEDULABLE] = "unschedulable-event",
 	[PMU_CHK_KERNEL_LIMITS] = "kernel-limits",
 	[PMU_CHK_REGISTER_LAYOUT] = "register-layout",
+	[PMU_CHK_TRANSFORM_ENCODING] = "transform-encoding",
 };
 
 const char *pmu_check_name(enum pmu_check_id id)

@@ -379,6 +379,51 @@ static const char *cons_kind_name(int i) { return pmu_constraint_kind_name((enum
 static const char *check_kind_name(int i) { return pmu_check_kind_name((enum pmu_check_kind)i); }
 static const char *usage_when_name(int i) { return pmu_usage_when_name((enum pmu_usage_when)i); }
 
+/* thresh-cmp-p10's encoding-NAME properties, all required, each in its domain
+ * (pmu_thresh_encoding_bad). */
+static int get_encoding(struct dl *L, int node, struct pmu_thresh_encoding *enc)
+{
+	char prop[PMU_ENC_NPARAMS][64], why[160];
+	int rc = 0;
+
+	for (int p = 0; p < PMU_ENC_NPARAMS; p++) {
+		uint64_t v = 0;
+
+		snprintf(prop[p], sizeof(prop[p]), "encoding-%s", pmu_thresh_param_name(p));
+		if (p < PMU_ENC_CLAMP) {
+			uint32_t count = 0;
+
+			rc |= get_u32(L, node, prop[p], true, &count) < 0;
+			v = count;
+		} else {
+			rc |= get_u64(L, node, prop[p], true, false, &v) < 0;
+		}
+		pmu_thresh_param_set(enc, (enum pmu_thresh_param)p, v);
+	}
+	if (rc)
+		return -EINVAL;
+	enum pmu_thresh_param bad = pmu_thresh_encoding_bad(enc, why, sizeof(why));
+	return bad == PMU_ENC_NPARAMS ? 0 : fail(L, node, prop[bad], "%s", why);
+}
+
+/* `transform`, with sdar-mode's `transform-arg` or thresh-cmp-p10's encoding. */
+static int get_transform(struct dl *L, int node, enum pmu_transform *t, uint64_t *arg,
+			 struct pmu_thresh_encoding *enc)
+{
+	int v = PMU_XF_NONE;
+
+	if (get_enum(L, node, "transform", false, transform_name, PMU_XF_THRESH_CMP_P10 + 1, &v) < 0)
+		return -EINVAL;
+	*t = (enum pmu_transform)v;
+	if (*t == PMU_XF_THRESH_CMP_P10) {
+		if (has_prop(L, node, "transform-arg"))
+			return fail(L, node, "transform-arg",
+				    "thresh-cmp-p10 takes its parameters from the encoding-* properties");
+		return get_encoding(L, node, enc);
+	}
+	return get_u64(L, node, "transform-arg", false, false, arg) < 0 ? -EINVAL : 0;
+}
+
 /* --- nodes --------------------------------------------------------------------- */
 
 static const char *node_name(struct dl *L, int node)
@@ -782,13 +827,7 @@ static int field_props(struct dl *L, int node, struct pmu_field *f)
 		f->role = (enum pmu_field_role)role;
 	}
 	f->linux_defined = has_prop(L, node, "linux-defined");
-	{
-		int t = PMU_XF_NONE;
-
-		rc |= get_enum(L, node, "transform", false, transform_name, PMU_XF_THRESH_CMP_P10 + 1, &t) < 0;
-		f->transform = (enum pmu_transform)t;
-	}
-	rc |= get_u64(L, node, "transform-arg", false, false, &f->transform_arg) < 0;
+	rc |= get_transform(L, node, &f->transform, &f->transform_arg, &f->encoding) < 0;
 	rc |= field_target(L, node, f) < 0;
 	return rc ? -EINVAL : 0;
 }
@@ -1080,7 +1119,7 @@ static int constraint_slot(struct dl *L, int node, struct pmu_constraint *c)
 
 static int load_constraint(struct dl *L, int node, struct pmu_constraint *c)
 {
-	int kind = PMU_CONS_EQUAL, t = PMU_XF_NONE, rc = 0;
+	int kind = PMU_CONS_EQUAL, rc = 0;
 
 	c->pos = node_pos(L, node);
 	c->name = pmu_strdup(node_name(L, node));
@@ -1093,9 +1132,7 @@ static int load_constraint(struct dl *L, int node, struct pmu_constraint *c)
 	rc |= constraint_slot(L, node, c) < 0;
 	rc |= get_condition(L, node, "when", &c->when) < 0;
 	rc |= get_strdup(L, node, "description", false, &c->description) < 0;
-	rc |= get_enum(L, node, "transform", false, transform_name, PMU_XF_THRESH_CMP_P10 + 1, &t) < 0;
-	c->transform = (enum pmu_transform)t;
-	rc |= get_u64(L, node, "transform-arg", false, false, &c->transform_arg) < 0;
+	rc |= get_transform(L, node, &c->transform, &c->transform_arg, &c->encoding) < 0;
 	rc |= get_u32(L, node, "limit", c->kind != PMU_CONS_EQUAL, &c->limit) < 0;
 	return rc ? -EINVAL : 0;
 }

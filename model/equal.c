@@ -111,6 +111,15 @@ static bool register_eq(const struct pmu_model *a, int i, const struct pmu_model
 	return true;
 }
 
+static bool encoding_eq(const struct pmu_thresh_encoding *x, const struct pmu_thresh_encoding *y)
+{
+	for (int p = 0; p < PMU_ENC_NPARAMS; p++)
+		if (pmu_thresh_param_get(x, (enum pmu_thresh_param)p) !=
+		    pmu_thresh_param_get(y, (enum pmu_thresh_param)p))
+			return false;
+	return true;
+}
+
 static bool field_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
 	const struct pmu_field *x = &a->fields[i], *y = &b->fields[j];
@@ -121,7 +130,7 @@ static bool field_eq(const struct pmu_model *a, int i, const struct pmu_model *b
 	       x->role == y->role && x->linux_defined == y->linux_defined &&
 	       ref_eq(a, x->target_reg, x->target_field, b, y->target_reg, y->target_field) &&
 	       cond_eq(a, &x->when, b, &y->when) && x->transform == y->transform &&
-	       x->transform_arg == y->transform_arg &&
+	       x->transform_arg == y->transform_arg && encoding_eq(&x->encoding, &y->encoding) &&
 	       ref_eq(a, x->clear_reg, x->clear_field, b, y->clear_reg, y->clear_field);
 }
 
@@ -131,7 +140,8 @@ static bool constraint_eq(const struct pmu_model *a, int i, const struct pmu_mod
 	return str_eq(x->name, y->name) && str_eq(x->description, y->description) &&
 	       x->kind == y->kind && x->source == y->source && x->src_lo == y->src_lo &&
 	       x->src_hi == y->src_hi && x->transform == y->transform &&
-	       x->transform_arg == y->transform_arg && x->slot_lo == y->slot_lo &&
+	       x->transform_arg == y->transform_arg &&
+	       encoding_eq(&x->encoding, &y->encoding) && x->slot_lo == y->slot_lo &&
 	       x->slot_hi == y->slot_hi && x->limit == y->limit &&
 	       cond_eq(a, &x->when, b, &y->when);
 }

@@ -283,26 +283,96 @@ int pmu_transform_parse(const char *name, enum pmu_transform *out)
 }
 
 /*
- * Value-only transforms.  PMU_XF_THRESH_CMP_P10 follows p10_thresh_cmp_val()
- * in arch/powerpc/perf/isa207-common.c: clamp to arg (261120), shift right by
- * 2 (exponent + 1) until at most 8 significant bits remain, and return
- * (exp << 8) | mantissa.  PMU_XF_SDAR_MODE depends on the group being built
- * and is applied by the MMCR computation, not here.
+ * The threshold-compare encoding, generic over its parameters: this follows
+ * p10_thresh_cmp_val() in arch/powerpc/perf/isa207-common.c, where POWER10's
+ * parameters are the constants 261120 (clamp), 8 (mantissa bits: shift while
+ * the value has more than 8 significant bits), 2 (bits per exponent step) and
+ * 0xc0 (a mantissa with neither top bit set and a nonzero exponent is
+ * invalid; pmudt encodes it as 0, which cannot arise from a nonzero input
+ * with POWER10's parameters).
  */
-uint64_t pmu_transform_apply(enum pmu_transform t, uint64_t arg, uint64_t value)
+uint64_t pmu_thresh_encode(const struct pmu_thresh_encoding *enc, uint64_t value)
 {
-	if (t != PMU_XF_THRESH_CMP_P10 || value == 0)
-		return value;
-	if (value > arg)
-		value = arg;
-	uint64_t exp = 0;
-	while (value >> 8) {
-		exp++;
-		value >>= 2;
-	}
-	if (!(value & 0xc0) && exp)
+	if (value == 0)
 		return 0;
-	return (exp << 8) | value;
+	if (value > enc->clamp)
+		value = enc->clamp;
+	uint64_t exp = 0;
+	while (value >> enc->mantissa_bits) {
+		exp++;
+		value >>= enc->exponent_step;
+	}
+	if (exp && !(value & enc->normalized_mask))
+		return 0;
+	return (exp << enc->mantissa_bits) | value;
+}
+
+/* PMU_XF_SDAR_MODE depends on the group being built and is applied by the
+ * MMCR computation, not here. */
+uint64_t pmu_transform_apply(enum pmu_transform t, const struct pmu_thresh_encoding *enc,
+			     uint64_t value)
+{
+	return t == PMU_XF_THRESH_CMP_P10 ? pmu_thresh_encode(enc, value) : value;
+}
+
+NAME_TABLE(pmu_thresh_param_name, enum pmu_thresh_param, "mantissa-bits", "exponent-bits",
+	   "exponent-step", "clamp", "normalized-mask")
+
+uint64_t pmu_thresh_param_get(const struct pmu_thresh_encoding *enc, enum pmu_thresh_param p)
+{
+	switch (p) {
+	case PMU_ENC_MANTISSA_BITS: return enc->mantissa_bits;
+	case PMU_ENC_EXPONENT_BITS: return enc->exponent_bits;
+	case PMU_ENC_EXPONENT_STEP: return enc->exponent_step;
+	case PMU_ENC_CLAMP: return enc->clamp;
+	default: return enc->normalized_mask;
+	}
+}
+
+int pmu_thresh_param_set(struct pmu_thresh_encoding *enc, enum pmu_thresh_param p,
+			 uint64_t value)
+{
+	uint32_t *count = p == PMU_ENC_MANTISSA_BITS ? &enc->mantissa_bits :
+			  p == PMU_ENC_EXPONENT_BITS ? &enc->exponent_bits :
+			  p == PMU_ENC_EXPONENT_STEP ? &enc->exponent_step : NULL;
+	if (count) {
+		if (value > UINT32_MAX)
+			return -ERANGE;
+		*count = (uint32_t)value;
+	} else if (p == PMU_ENC_CLAMP) {
+		enc->clamp = value;
+	} else {
+		enc->normalized_mask = value;
+	}
+	return 0;
+}
+
+enum pmu_thresh_param pmu_thresh_encoding_bad(const struct pmu_thresh_encoding *enc,
+					      char *why, size_t whylen)
+{
+	if (enc->mantissa_bits < 1 || enc->mantissa_bits > 63) {
+		snprintf(why, whylen, "mantissa-bits must be 1 to 63, found %u", enc->mantissa_bits);
+		return PMU_ENC_MANTISSA_BITS;
+	}
+	if (enc->exponent_bits < 1 || enc->exponent_bits > 64 - enc->mantissa_bits) {
+		snprintf(why, whylen, "exponent-bits must be 1 to %u (64 - mantissa-bits), found %u",
+			 64 - enc->mantissa_bits, enc->exponent_bits);
+		return PMU_ENC_EXPONENT_BITS;
+	}
+	if (enc->exponent_step < 1 || enc->exponent_step > 63) {
+		snprintf(why, whylen, "exponent-step must be 1 to 63, found %u", enc->exponent_step);
+		return PMU_ENC_EXPONENT_STEP;
+	}
+	if (enc->clamp == 0) {
+		snprintf(why, whylen, "clamp must be at least 1");
+		return PMU_ENC_CLAMP;
+	}
+	if (enc->normalized_mask >> enc->mantissa_bits) {
+		snprintf(why, whylen, "normalized-mask 0x%llx has bits outside the %u-bit mantissa",
+			 (unsigned long long)enc->normalized_mask, enc->mantissa_bits);
+		return PMU_ENC_NORMALIZED_MASK;
+	}
+	return PMU_ENC_NPARAMS;
 }
 
 /* --- canonical ordering ---------------------------------------------------- */

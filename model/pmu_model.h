@@ -110,7 +110,36 @@ enum pmu_transform {
 	PMU_XF_NONE,
 	PMU_XF_SDAR_MODE,      /* isa207 mmcra_sdar_mode(): marked or sampling
 	                          already on -> clear; else value; else default */
-	PMU_XF_THRESH_CMP_P10, /* p10_thresh_cmp_val(): clamp, (exp << 8) | mant */
+	PMU_XF_THRESH_CMP_P10, /* p10_thresh_cmp_val(): mantissa/exponent encoding,
+	                          parameters in struct pmu_thresh_encoding */
+};
+
+/*
+ * The parameters of PMU_XF_THRESH_CMP_P10, the threshold-compare encoding of
+ * p10_thresh_cmp_val() in arch/powerpc/perf/isa207-common.c (POWER10: 8, 3,
+ * 2, 261120, 0xc0).  A nonzero value is clamped to `clamp`, then shifted right
+ * by `exponent_step` bits, counting the shifts in an exponent e, until at most
+ * `mantissa_bits` significant bits remain; the encoding is
+ * (e << mantissa_bits) | mantissa, or 0 (reserved) when e > 0 and the mantissa
+ * has none of the `normalized_mask` bits set.  All zero when unused.
+ */
+struct pmu_thresh_encoding {
+	uint32_t mantissa_bits;   /* 1..63 */
+	uint32_t exponent_bits;   /* 1..64 - mantissa_bits, above the mantissa */
+	uint32_t exponent_step;   /* 1..63: bits shifted out per exponent step */
+	uint64_t clamp;           /* >= 1: larger values encode as the clamp */
+	uint64_t normalized_mask; /* within the mantissa; see above */
+};
+
+/* The encoding's parameters by their names in every format (YAML key;
+ * "encoding-" + name is the DT property), in struct order. */
+enum pmu_thresh_param {
+	PMU_ENC_MANTISSA_BITS,
+	PMU_ENC_EXPONENT_BITS,
+	PMU_ENC_EXPONENT_STEP,
+	PMU_ENC_CLAMP,
+	PMU_ENC_NORMALIZED_MASK,
+	PMU_ENC_NPARAMS
 };
 
 enum pmu_field_role {
@@ -135,7 +164,8 @@ struct pmu_field {
 	int target_field;  /* index into that register's fields */
 	struct pmu_condition when;     /* placement happens only when this holds */
 	enum pmu_transform transform;
-	uint64_t transform_arg;        /* SDAR_MODE: default; THRESH_CMP: clamp */
+	uint64_t transform_arg;        /* SDAR_MODE: the default mode */
+	struct pmu_thresh_encoding encoding; /* THRESH_CMP_P10 */
 	/* When the field is nonzero, clear this register field (BHRB -> MMCRA
 	 * BHRB_DISABLE).  clear_reg < 0: none. */
 	int clear_reg, clear_field;
@@ -158,6 +188,7 @@ struct pmu_constraint {
 	uint32_t src_lo, src_hi;
 	enum pmu_transform transform; /* applied to the value first */
 	uint64_t transform_arg;
+	struct pmu_thresh_encoding encoding; /* THRESH_CMP_P10 */
 	/* position in the kernel's 64-bit constraint mask/value word */
 	uint32_t slot_lo, slot_hi;  /* PER_PMC: slot of PMC1; slots are adjacent */
 	uint32_t limit;             /* PER_PMC/COUNT: users allowed */
@@ -379,7 +410,23 @@ int pmu_condition_parse(const struct pmu_model *m, const char *text,
 
 const char *pmu_transform_name(enum pmu_transform t);
 int pmu_transform_parse(const char *name, enum pmu_transform *out);
-uint64_t pmu_transform_apply(enum pmu_transform t, uint64_t arg, uint64_t value);
+/* A value-only transform applied to value (identity for NONE and SDAR_MODE,
+ * which compute_mmcr applies itself).  enc: the field's or constraint's
+ * encoding, its parameters within their domain (pmu_thresh_encoding_bad). */
+uint64_t pmu_transform_apply(enum pmu_transform t, const struct pmu_thresh_encoding *enc,
+			     uint64_t value);
+/* The encoding of value (p10_thresh_cmp_val() with enc's parameters). */
+uint64_t pmu_thresh_encode(const struct pmu_thresh_encoding *enc, uint64_t value);
+/* A parameter's name: "mantissa-bits" ... "normalized-mask". */
+const char *pmu_thresh_param_name(enum pmu_thresh_param p);
+uint64_t pmu_thresh_param_get(const struct pmu_thresh_encoding *enc, enum pmu_thresh_param p);
+/* Set a parameter; -ERANGE when a count does not fit 32 bits. */
+int pmu_thresh_param_set(struct pmu_thresh_encoding *enc, enum pmu_thresh_param p,
+			 uint64_t value);
+/* The first parameter outside its domain (the ranges above, checked in
+ * struct order), with why it is wrong in why; PMU_ENC_NPARAMS when all fit. */
+enum pmu_thresh_param pmu_thresh_encoding_bad(const struct pmu_thresh_encoding *enc,
+					      char *why, size_t whylen);
 
 /* Names used by every format for the enums above. */
 const char *pmu_constraint_kind_name(enum pmu_constraint_kind k);

@@ -361,17 +361,50 @@ static int read_source(struct yctx *c, const struct ynode *n, enum pmu_source *o
 	return -EINVAL;
 }
 
-static int read_transform(struct yctx *c, const struct ynode *owner,
-			  enum pmu_transform *t, uint64_t *arg)
+/* `encoding:` of thresh-cmp-p10: every parameter, each in its domain
+ * (pmu_thresh_encoding_bad), reported at the key whose value is wrong. */
+static int read_encoding(struct yctx *c, const struct ynode *n, struct pmu_thresh_encoding *enc)
+{
+	static const char *const keys[] = {"mantissa-bits", "exponent-bits", "exponent-step",
+					   "clamp", "normalized-mask", NULL};
+	if (y_expect_map(c, n, "encoding") || y_check_keys(c, n, "encoding", keys, keys))
+		return -EINVAL;
+	for (int p = 0; p < PMU_ENC_NPARAMS; p++) {
+		struct ynode v = y_get(n, keys[p]);
+		uint64_t value = 0;
+		if (y_u64(c, &v, keys[p], &value))
+			return -EINVAL;
+		if (pmu_thresh_param_set(enc, (enum pmu_thresh_param)p, value)) {
+			struct pmu_pos at = y_pos(&v);
+			pmu_report(c->d, -1, &at, "%s must fit in 32 bits, found %llu", keys[p],
+				   (unsigned long long)value);
+			return -EINVAL;
+		}
+	}
+	char why[160];
+	enum pmu_thresh_param bad = pmu_thresh_encoding_bad(enc, why, sizeof(why));
+	if (bad == PMU_ENC_NPARAMS)
+		return 0;
+	struct ynode v = y_get(n, keys[bad]);
+	struct pmu_pos at = y_pos(&v);
+	pmu_report(c->d, -1, &at, "%s", why);
+	return -EINVAL;
+}
+
+/* `transform` and what parameterises it: `transform-arg` (sdar-mode) or
+ * `encoding` (thresh-cmp-p10). */
+static int read_transform(struct yctx *c, const struct ynode *owner, enum pmu_transform *t,
+			  uint64_t *arg, struct pmu_thresh_encoding *enc)
 {
 	struct ynode v = y_get(owner, "transform");
+	struct ynode a = y_get(owner, "transform-arg"), e = y_get(owner, "encoding");
 	const char *s = NULL;
 	if (!v.node) {
-		struct ynode a = y_get(owner, "transform-arg");
-		if (!a.node)
+		if (!a.node && !e.node)
 			return 0;
-		struct pmu_pos p = y_pos(&a);
-		pmu_report(c->d, -1, &p, "'transform-arg' without a 'transform'");
+		struct pmu_pos p = y_pos(a.node ? &a : &e);
+		pmu_report(c->d, -1, &p, "'%s' without a 'transform'",
+			   a.node ? "transform-arg" : "encoding");
 		return -EINVAL;
 	}
 	if (y_str(c, &v, "transform", &s))
@@ -381,8 +414,16 @@ static int read_transform(struct yctx *c, const struct ynode *owner,
 		pmu_report(c->d, -1, &p, "unknown transform '%s' (known: sdar-mode, thresh-cmp-p10)", s);
 		return -EINVAL;
 	}
-	struct ynode a = y_get(owner, "transform-arg");
-	return y_u64(c, &a, "transform-arg", arg);
+	if (*t == PMU_XF_SDAR_MODE && !e.node)
+		return y_u64(c, &a, "transform-arg", arg);
+	if (*t == PMU_XF_THRESH_CMP_P10 && e.node && !a.node)
+		return read_encoding(c, &e, enc);
+	struct pmu_pos p = y_pos(&v);
+	pmu_report(c->d, -1, &p, *t == PMU_XF_SDAR_MODE ?
+		   "transform sdar-mode takes its default in 'transform-arg', not an 'encoding'" :
+		   "transform thresh-cmp-p10 needs an 'encoding' (mantissa-bits, exponent-bits, "
+		   "exponent-step, clamp, normalized-mask) and takes no 'transform-arg'");
+	return -EINVAL;
 }
 
 static int read_field(struct yctx *c, const struct ynode *n, int parent,
@@ -390,7 +431,7 @@ static int read_field(struct yctx *c, const struct ynode *n, int parent,
 {
 	static const char *const keys[] = {"name", "dts", "bits", "length", "source",
 					   "role", "linux-defined", "lands-in", "when",
-					   "transform", "transform-arg", "clears",
+					   "transform", "transform-arg", "encoding", "clears",
 					   "description", "parts", NULL};
 	static const char *const req[] = {"name", "bits", "description", NULL};
 	if (y_expect_map(c, n, "a field") || y_check_keys(c, n, "a field", keys, req))
@@ -418,7 +459,7 @@ static int read_field(struct yctx *c, const struct ynode *n, int parent,
 	v = y_get(n, "bits");
 	if (y_bits(c, &v, "bits", &f->lo, &f->hi) || check_length(c, n, f->lo, f->hi))
 		rc = -EINVAL;
-	rc |= read_transform(c, n, &f->transform, &f->transform_arg);
+	rc |= read_transform(c, n, &f->transform, &f->transform_arg, &f->encoding);
 	v = y_get(n, "parts");
 	if (v.node)
 		rc |= read_parts(c, &v, self, fn);
@@ -689,7 +730,7 @@ static int read_constraint_source(struct yctx *c, const struct ynode *n,
 static int read_constraint(struct yctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {"name", "kind", "field", "bits", "source",
-					   "transform", "transform-arg", "slot", "limit",
+					   "transform", "transform-arg", "encoding", "slot", "limit",
 					   "when", "description", NULL};
 	static const char *const req[] = {"name", "kind", "slot", "description", NULL};
 	if (y_expect_map(c, n, "a constraint") ||
@@ -723,7 +764,7 @@ static int read_constraint(struct yctx *c, const struct ynode *n)
 		return 0;
 	}
 	rc |= r;
-	rc |= read_transform(c, n, &k->transform, &k->transform_arg);
+	rc |= read_transform(c, n, &k->transform, &k->transform_arg, &k->encoding);
 	rc |= read_condition(c, n, &k->when);
 	return rc ? -EINVAL : 0;
 }

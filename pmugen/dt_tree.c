@@ -238,12 +238,26 @@ static int whenp(struct walk *w, const struct pmu_condition *c, const char *what
 	return strp(w, "when", buf);
 }
 
-static int transformp(struct walk *w, enum pmu_transform t, uint64_t arg)
+/* `transform`, then sdar-mode's `transform-arg` or thresh-cmp-p10's
+ * `encoding-NAME` properties: bit counts in one cell, clamp and mask <hi lo>. */
+static int transformp(struct walk *w, enum pmu_transform t, uint64_t arg,
+		      const struct pmu_thresh_encoding *enc)
 {
+	char prop[64];
+
 	if (t != PMU_XF_NONE)
 		TRY(strp(w, "transform", pmu_transform_name(t)));
-	if (t != PMU_XF_NONE || arg != 0)
+	if (t == PMU_XF_SDAR_MODE || arg != 0)
 		TRY(u64p(w, "transform-arg", arg));
+	for (int p = 0; t == PMU_XF_THRESH_CMP_P10 && p < PMU_ENC_NPARAMS; p++) {
+		uint64_t v = pmu_thresh_param_get(enc, (enum pmu_thresh_param)p);
+
+		snprintf(prop, sizeof(prop), "encoding-%s", pmu_thresh_param_name(p));
+		if (p < PMU_ENC_CLAMP)
+			TRY(u32p(w, prop, (uint32_t)v, DT_DEC));
+		else
+			TRY(u64p(w, prop, v));
+	}
 	return 0;
 }
 
@@ -370,7 +384,7 @@ static int walk_field(struct walk *w, const struct pmu_field *f,
 		TRY(strp(w, "source", pmu_source_name(f->source)));
 	if (f->linux_defined)
 		TRY(flagp(w, "linux-defined"));
-	TRY(transformp(w, f->transform, f->transform_arg));
+	TRY(transformp(w, f->transform, f->transform_arg, &f->encoding));
 	if (f->clear_reg >= 0)
 		TRY(refp(w, "clears", f->clear_reg, f->clear_field, f->name));
 	return end(w);
@@ -559,7 +573,7 @@ static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
 	TRY(whenp(w, &c->when, c->name));
 	TRY(strp(w, "description", c->description));
 	TRY(constraint_rfc(w, c));
-	TRY(transformp(w, c->transform, c->transform_arg));
+	TRY(transformp(w, c->transform, c->transform_arg, &c->encoding));
 	if (c->source != PMU_SRC_CONFIG)
 		TRY(strp(w, "source", pmu_source_name(c->source)));
 	if (c->kind != PMU_CONS_EQUAL || c->limit != 0)

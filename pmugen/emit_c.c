@@ -352,13 +352,24 @@ static void emit_reg_fields(struct ctx *c)
 	table_close(c);
 }
 
+/* struct pmu_tbl_encoding: {mantissa, exponent bits, step, clamp, mask} */
+static void put_encoding(FILE *out, const struct pmu_thresh_encoding *e)
+{
+	fprintf(out, "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ", e->mantissa_bits,
+		e->exponent_bits, e->exponent_step);
+	put_u64(out, e->clamp);
+	fputs(", ", out);
+	put_u64(out, e->normalized_mask);
+	fputs("}", out);
+}
+
 static void emit_fields(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_field", "fields", c->m->nfields))
 		return;
 	fputs("\t/* name, dts_name, description, source, lo, hi, parent, role, "
 	      "linux_defined,\n\t * target_reg, target_field, when, transform, "
-	      "transform_arg,\n\t * clear_reg, clear_field */\n", c->out);
+	      "transform_arg, encoding,\n\t * clear_reg, clear_field */\n", c->out);
 	for (int i = 0; i < c->m->nfields; i++) {
 		const struct pmu_field *f = &c->m->fields[i];
 
@@ -375,6 +386,8 @@ static void emit_fields(struct ctx *c)
 		put_cond(c->out, add_cond(&c->terms, &f->when));
 		fprintf(c->out, ", %d, ", (int)f->transform);
 		put_u64(c->out, f->transform_arg);
+		fputs(", ", c->out);
+		put_encoding(c->out, &f->encoding);
 		fprintf(c->out, ", %d, %d}, /* %d %s */\n", f->clear_reg,
 			f->clear_field, i, comment_text(f->name));
 	}
@@ -387,7 +400,7 @@ static void emit_constraints(struct ctx *c)
 			c->m->nconstraints))
 		return;
 	fputs("\t/* name, description, kind, source, src_lo, src_hi, "
-	      "transform, transform_arg,\n\t * slot_lo, slot_hi, limit, "
+	      "transform, transform_arg, encoding,\n\t * slot_lo, slot_hi, limit, "
 	      "when */\n", c->out);
 	for (int i = 0; i < c->m->nconstraints; i++) {
 		const struct pmu_constraint *k = &c->m->constraints[i];
@@ -400,6 +413,8 @@ static void emit_constraints(struct ctx *c)
 			(int)k->kind, (int)k->source, k->src_lo, k->src_hi,
 			(int)k->transform);
 		put_u64(c->out, k->transform_arg);
+		fputs(", ", c->out);
+		put_encoding(c->out, &k->encoding);
 		fprintf(c->out, ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
 			k->slot_lo, k->slot_hi, k->limit);
 		put_cond(c->out, add_cond(&c->terms, &k->when));

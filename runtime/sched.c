@@ -84,6 +84,7 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 				(uint8_t)(c->src_lo & 63), c->source == PMU_SRC_CONFIG1},
 			.transform = c->transform,
 			.transform_arg = c->transform_arg,
+			.encoding = c->encoding,
 			.slot_lo = c->slot_lo,
 			.width = width,
 			.slot_mask = pmu_bits_mask(c->slot_lo, c->slot_hi),
@@ -117,6 +118,7 @@ static int compile_placements(struct pmu_engine *e, struct pmu_error *err)
 		p->src = pmu_field_extract(f);
 		p->transform = f->transform;
 		p->transform_arg = f->transform_arg;
+		p->encoding = f->encoding;
 		p->target = compile_ref(m, (struct pmu_reg_ref){f->target_reg, f->target_field});
 		p->clear = compile_ref(m, (struct pmu_reg_ref){f->clear_reg, f->clear_field});
 		e->placed_src[e->nplaced - 1] = p->src;
@@ -184,7 +186,7 @@ static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
 {
 	uint64_t word = c->source == PMU_SRC_CONFIG1 ? config1 : config;
 	uint64_t v = (word & pmu_bits_mask(c->src_lo, c->src_hi)) >> c->src_lo;
-	return pmu_transform_apply(c->transform, c->transform_arg, v);
+	return pmu_transform_apply(c->transform, &c->encoding, v);
 }
 
 void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
@@ -199,7 +201,7 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 		case PMU_CONS_EQUAL: {
 			uint64_t v = pmu_extract(&c->src, config, config1);
 			if (c->transform != PMU_XF_NONE)
-				v = pmu_transform_apply(c->transform, c->transform_arg, v);
+				v = pmu_transform_apply(c->transform, &c->encoding, v);
 			mask |= c->slot_mask;
 			value |= (v << c->slot_lo) & c->slot_mask;
 			break;
@@ -528,7 +530,7 @@ static void place_fields(const struct pmu_engine *e, uint64_t *regs, uint64_t co
 			else
 				place_value(&regs[p->target.reg], mask,
 					    p->transform == PMU_XF_NONE ? v :
-					    pmu_transform_apply(p->transform, p->transform_arg, v));
+					    pmu_transform_apply(p->transform, &p->encoding, v));
 		}
 		if (p->clear.reg >= 0 && v)
 			regs[p->clear.reg] &= ~bits_for(&p->clear, pmc);

@@ -37,6 +37,7 @@ struct pmu_ccons {
 	struct pmu_extract src;         /* EQUAL */
 	enum pmu_transform transform;
 	uint64_t transform_arg;
+	struct pmu_thresh_encoding encoding;
 	uint32_t slot_lo, width;
 	uint64_t slot_mask;
 };
@@ -47,6 +48,7 @@ struct pmu_cplace {
 	struct pmu_extract src;
 	enum pmu_transform transform;
 	uint64_t transform_arg;
+	struct pmu_thresh_encoding encoding;
 	struct pmu_creg_bits target;
 	struct pmu_creg_bits clear;
 };

@@ -116,6 +116,12 @@ static void rebuild_register(struct rebuild *r, const struct pmu_tbl_register *x
 	}
 }
 
+static struct pmu_thresh_encoding encoding(struct pmu_tbl_encoding x)
+{
+	return (struct pmu_thresh_encoding){x.mantissa_bits, x.exponent_bits, x.exponent_step,
+					    x.clamp, x.normalized_mask};
+}
+
 static void rebuild_fields(struct rebuild *r, struct pmu_model *m)
 {
 	m->fields = array(r, r->t->nfields, sizeof(*m->fields));
@@ -138,6 +144,7 @@ static void rebuild_fields(struct rebuild *r, struct pmu_model *m)
 		f->when = cond(r, x->when);
 		f->transform = (enum pmu_transform)x->transform;
 		f->transform_arg = x->transform_arg;
+		f->encoding = encoding(x->encoding);
 		f->clear_reg = x->clear_reg;
 		f->clear_field = x->clear_field;
 	}
@@ -159,6 +166,7 @@ static void rebuild_constraints(struct rebuild *r, struct pmu_model *m)
 		c->src_hi = x->src_hi;
 		c->transform = (enum pmu_transform)x->transform;
 		c->transform_arg = x->transform_arg;
+		c->encoding = encoding(x->encoding);
 		c->slot_lo = x->slot_lo;
 		c->slot_hi = x->slot_hi;
 		c->limit = x->limit;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 1
+#define PMU_TABLES_VERSION 2
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -77,6 +77,12 @@ struct pmu_tbl_register {
 	uint32_t nfields;
 };
 
+/* struct pmu_thresh_encoding: thresh-cmp-p10's parameters, zero when unused. */
+struct pmu_tbl_encoding {
+	uint32_t mantissa_bits, exponent_bits, exponent_step;
+	uint64_t clamp, normalized_mask;
+};
+
 struct pmu_tbl_field {
 	pmu_str_t name;
 	pmu_str_t dts_name;
@@ -90,6 +96,7 @@ struct pmu_tbl_field {
 	struct pmu_tbl_cond when;
 	uint8_t transform;    /* enum pmu_transform */
 	uint64_t transform_arg;
+	struct pmu_tbl_encoding encoding;
 	int32_t clear_reg, clear_field;
 };
 
@@ -101,6 +108,7 @@ struct pmu_tbl_constraint {
 	uint32_t src_lo, src_hi;
 	uint8_t transform;
 	uint64_t transform_arg;
+	struct pmu_tbl_encoding encoding;
 	uint32_t slot_lo, slot_hi;
 	uint32_t limit;
 	struct pmu_tbl_cond when;

@@ -161,7 +161,7 @@ static void placement_text(const struct describe *d, const struct pmu_field *f, 
 		n += (size_t)snprintf(buf + n, len - n, "-> %s", where);
 		if (f->transform == PMU_XF_THRESH_CMP_P10 && n < len)
 			n += (size_t)snprintf(buf + n, len - n, " as 0x%" PRIx64 " (%s)",
-					      pmu_transform_apply(f->transform, f->transform_arg, v),
+					      pmu_transform_apply(f->transform, &f->encoding, v),
 					      pmu_transform_name(f->transform));
 		else if (f->transform != PMU_XF_NONE && n < len)
 			n += (size_t)snprintf(buf + n, len - n, " (%s, default %" PRIu64 ")",
@@ -259,7 +259,7 @@ static void constraint_part(const struct describe *d, const struct pmu_constrain
 		uint64_t word = c->source == PMU_SRC_CONFIG1 ? d->ev.config1 : d->ev.code;
 		uint64_t v = (word & pmu_bits_mask(c->src_lo, c->src_hi)) >> c->src_lo;
 		*mask = pmu_bits_mask(c->slot_lo, c->slot_hi);
-		*value = (pmu_transform_apply(c->transform, c->transform_arg, v) << c->slot_lo) & *mask;
+		*value = (pmu_transform_apply(c->transform, &c->encoding, v) << c->slot_lo) & *mask;
 	} else if (c->kind == PMU_CONS_PER_PMC && pmc >= 1 && pmc <= (uint64_t)d->m->ncounters) {
 		uint32_t lo = c->slot_lo + (uint32_t)(pmc - 1) * width;
 		*value = 1ULL << lo;

@@ -325,6 +325,63 @@ static int check_constraints(const struct pmu_model *m, struct pmu_diag *d)
 	return rc;
 }
 
+/* --- thresh-cmp-p10 encodings ------------------------------------------------ */
+/* The encoding of the clamp (the largest value, with the largest exponent)
+ * must not be reserved and its exponent must fit; mantissa + exponent bits
+ * must be as wide as where the encoding goes (dest_bits; 0: nowhere). */
+static int check_encoding(const struct pmu_thresh_encoding *e, const char *what,
+			  const char *name, uint32_t dest_bits, const char *dest,
+			  const struct pmu_pos *pos, struct pmu_diag *d)
+{
+	int rc = 0;
+	uint64_t top = pmu_thresh_encode(e, e->clamp), exp = top >> e->mantissa_bits;
+	if (top == 0)
+		rc |= pmu_report(d, PMU_CHK_TRANSFORM_ENCODING, pos,
+				 "%s '%s': clamp %llu encodes as reserved (its mantissa has no "
+				 "normalized-mask bit)", what, name,
+				 (unsigned long long)e->clamp) == PMU_SEV_ERROR;
+	else if (exp >> e->exponent_bits)
+		rc |= pmu_report(d, PMU_CHK_TRANSFORM_ENCODING, pos,
+				 "%s '%s': clamp %llu encodes with exponent %llu, more than %u "
+				 "exponent bits hold", what, name, (unsigned long long)e->clamp,
+				 (unsigned long long)exp, e->exponent_bits) == PMU_SEV_ERROR;
+	uint32_t width = e->mantissa_bits + e->exponent_bits;
+	if (dest_bits && dest_bits != width)
+		rc |= pmu_report(d, PMU_CHK_TRANSFORM_ENCODING, pos,
+				 "%s '%s': the encoding is %u bits (mantissa %u + exponent %u) "
+				 "but %s holds %u", what, name, width, e->mantissa_bits,
+				 e->exponent_bits, dest, dest_bits) == PMU_SEV_ERROR;
+	return rc;
+}
+
+static int check_encodings(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->nfields; i++) {
+		const struct pmu_field *f = &m->fields[i];
+		if (f->transform != PMU_XF_THRESH_CMP_P10)
+			continue;
+		uint32_t bits = 0;
+		char dest[160] = "";
+		if (f->target_reg >= 0 && f->target_reg < m->nregisters &&
+		    f->target_field >= 0 && f->target_field < m->registers[f->target_reg].nfields) {
+			const struct pmu_register *r = &m->registers[f->target_reg];
+			const struct pmu_reg_field *t = &r->fields[f->target_field];
+			bits = t->layout == PMU_LAYOUT_PER_PMC ? t->width : t->hi - t->lo + 1;
+			snprintf(dest, sizeof(dest), "%s.%s", r->name, t->name);
+		}
+		rc |= check_encoding(&f->encoding, "field", f->name, bits, dest, &f->pos, d);
+	}
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		if (c->transform == PMU_XF_THRESH_CMP_P10)
+			rc |= check_encoding(&c->encoding, "constraint", c->name,
+					     c->kind == PMU_CONS_EQUAL ? c->slot_hi - c->slot_lo + 1 : 0,
+					     "its slot", &c->pos, d);
+	}
+	return rc;
+}
+
 /* --- events --------------------------------------------------------------- */
 static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
 		       const struct pmu_event *e, struct pmu_diag *d)
@@ -479,6 +536,7 @@ int pmu_check_model(const struct pmu_model *m, struct pmu_diag *d, bool all_even
 	rc |= check_registers(m, d);
 	rc |= check_counters(m, d);
 	rc |= check_constraints(m, d);
+	rc |= check_encodings(m, d);
 	rc |= check_events(m, d);
 	rc |= check_kernel_limits(m, d, all_events);
 	return rc ? -EINVAL : 0;
