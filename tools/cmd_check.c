@@ -14,36 +14,118 @@
 #include "tool_batch.h"
 
 /* --- the result as JSON ---------------------------------------------------- */
-static json_t *hex_json(uint64_t v)
+/*
+ * The lines a batch answers most (accepted groups, malformed lines) are written
+ * straight into a buffer, in the order and spacing json_dumps(JSON_COMPACT)
+ * gives the same object: building and dumping jansson objects cost three
+ * times the group check itself.  Strings are escaped as jansson escapes them
+ * by default (quote, backslash, control characters; UTF-8 as it is).
+ */
+struct json_buf {
+	char text[2048];
+	size_t len;
+	bool overflow;
+};
+
+static void jb_raw(struct json_buf *b, const char *s, size_t n)
 {
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_string(buf);
+	if (b->len + n >= sizeof(b->text)) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->text + b->len, s, n);
+	b->len += n;
 }
 
-/* NULL when jansson runs out of memory.  Its _new setters take the value's
- * reference even when they fail (a NULL container or value returns -1), so
- * nothing leaks on the way. */
-static json_t *accepted_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
+#define jb_lit(b, literal) jb_raw((b), (literal), sizeof(literal) - 1)
+
+static void jb_string(struct json_buf *b, const char *s)
 {
-	json_t *o = json_object(), *final = json_array(), *pmc = json_array();
-	int bad = json_object_set_new(o, "ok", json_true());
-	for (int i = 0; i < r->n; i++) {
-		bad |= json_array_append_new(final, hex_json(r->final_events[i]));
-		bad |= json_array_append_new(pmc, json_integer(r->pmc[i]));
+	static const char hex[] = "0123456789abcdef";
+	jb_lit(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" :
+				  c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\b' ? "\\b" :
+				  c == '\f' ? "\\f" : NULL;
+		if (esc) {
+			jb_raw(b, esc, 2);
+		} else if (c < 0x20) {
+			char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+			jb_raw(b, u, sizeof(u));
+		} else {
+			jb_raw(b, (const char *)s, 1);
+		}
 	}
-	bad |= json_object_set_new(o, "final_events", final);
-	bad |= json_object_set_new(o, "pmc", pmc);
+	jb_lit(b, "\"");
+}
+
+static void jb_hex(struct json_buf *b, uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	jb_lit(b, "\"0x");
+	while (n)
+		jb_raw(b, &digits[--n], 1);
+	jb_lit(b, "\"");
+}
+
+static void jb_long(struct json_buf *b, long v)
+{
+	char num[24];
+	jb_raw(b, num, (size_t)snprintf(num, sizeof(num), "%ld", v));
+}
+
+static int jb_print(const struct json_buf *b)
+{
+	if (b->overflow) {
+		fputs("pmutool: error: result longer than its line buffer\n", stderr);
+		return EXIT_INTERNAL;
+	}
+	fwrite(b->text, 1, b->len, stdout);
+	return EXIT_OK;
+}
+
+static int print_accepted_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
+{
+	struct json_buf b = {.len = 0};
+	jb_lit(&b, "{\"ok\":true,\"final_events\":[");
+	for (int i = 0; i < r->n; i++) {
+		if (i)
+			jb_lit(&b, ",");
+		jb_hex(&b, r->final_events[i]);
+	}
+	jb_lit(&b, "],\"pmc\":[");
+	for (int i = 0; i < r->n; i++) {
+		if (i)
+			jb_lit(&b, ",");
+		jb_long(&b, r->pmc[i]);
+	}
+	jb_lit(&b, "]");
 	for (int i = 0; i < r->nregs && i < PMURT_MAX_REGS; i++) {
 		char key[32];
-		bad |= json_object_set_new(o, tool_reg_key(pmu, i, key, sizeof(key)),
-					   hex_json(r->regs[i]));
+		jb_lit(&b, ",");
+		jb_string(&b, tool_reg_key(pmu, i, key, sizeof(key)));
+		jb_lit(&b, ":");
+		jb_hex(&b, r->regs[i]);
 	}
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	jb_lit(&b, "}\n");
+	return jb_print(&b); /* 16 events and 8 registers with 31-byte names fit */
+}
+
+int tool_print_line_error_json(long lineno, const char *why)
+{
+	struct json_buf b = {.len = 0};
+	jb_lit(&b, "{\"ok\":false,\"line\":");
+	jb_long(&b, lineno);
+	jb_lit(&b, ",\"error\":");
+	jb_string(&b, why);
+	jb_lit(&b, "}\n");
+	return jb_print(&b);
 }
 
 static json_t *rejected_json(const struct pmurt_group_result *r)
@@ -52,9 +134,9 @@ static json_t *rejected_json(const struct pmurt_group_result *r)
 			 "reason", r->reason, "message", r->message);
 }
 
-json_t *tool_result_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
+int tool_print_result_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
 {
-	return r->ok ? accepted_json(pmu, r) : rejected_json(r);
+	return r->ok ? print_accepted_json(pmu, r) : tool_print_json_line(rejected_json(r));
 }
 
 int tool_print_json_line(json_t *o)
@@ -252,7 +334,7 @@ static int check_group(struct tool *t)
 		return EXIT_INTERNAL;
 	}
 	if (t->json)
-		rc = tool_print_json_line(tool_result_json(t->pmu, &r));
+		rc = tool_print_result_json(t->pmu, &r);
 	else if (r.ok)
 		print_accepted(t->pmu, ev, &r);
 	else

@@ -238,8 +238,7 @@ static int answer_error(const struct tool *t, long lineno, const char *why, long
 	else if (*nreported == BATCH_MAX_REPORTED + 1)
 		tool_error(t, "%s: more than %d malformed lines; the rest are answered on "
 			   "standard output only", file, BATCH_MAX_REPORTED);
-	return tool_print_json_line(json_pack("{s:b, s:i, s:s}", "ok", 0, "line", (int)lineno,
-					      "error", why));
+	return tool_print_line_error_json(lineno, why);
 }
 
 /* One line: 0 answered, EXIT_USAGE answered as malformed, or EXIT_INTERNAL. */
@@ -264,7 +263,7 @@ static int answer_line(struct tool *t, const char *text, size_t len, long lineno
 				      nreported);
 		return rc ? rc : EXIT_USAGE;
 	}
-	return tool_print_json_line(tool_result_json(t->pmu, &r));
+	return tool_print_result_json(t->pmu, &r);
 }
 
 static int answer_too_long(const struct tool *t, long lineno, long *nreported)

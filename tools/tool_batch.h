@@ -9,9 +9,15 @@
 
 #include "pmutool.h"
 
-/* The result object: {"ok":true,"final_events":[...],"pmc":[...],"mmcr0":...}
- * or {"ok":false,"reject_index":N,"reason":"...","message":"..."}. */
-json_t *tool_result_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r);
+/* Print the result as one compact JSON line:
+ * {"ok":true,"final_events":[...],"pmc":[...],"mmcr0":...} or
+ * {"ok":false,"reject_index":N,"reason":"...","message":"..."}; an exit code. */
+int tool_print_result_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r);
+
+/* Print the answer to a malformed line: {"ok":false,"line":N,"error":"..."}.
+ * why is UTF-8 (jansson decodes the input lines; the library cuts its
+ * messages at whole characters). */
+int tool_print_line_error_json(long lineno, const char *why);
 
 /* Print o compactly on one line and drop the reference; an exit code. */
 int tool_print_json_line(json_t *o);
