@@ -230,6 +230,8 @@ static int parse_line(struct batch_line *b, const char *text, size_t len)
 	return rc;
 }
 
+/* Answers a malformed line: EXIT_USAGE, or EXIT_INTERNAL if the answer could
+ * not be written. */
 static int answer_error(const struct tool *t, long lineno, const char *why, long *nreported)
 {
 	const char *file = strcmp(t->batch, "-") ? t->batch : "<stdin>";
@@ -238,7 +240,8 @@ static int answer_error(const struct tool *t, long lineno, const char *why, long
 	else if (*nreported == BATCH_MAX_REPORTED + 1)
 		tool_error(t, "%s: more than %d malformed lines; the rest are answered on "
 			   "standard output only", file, BATCH_MAX_REPORTED);
-	return tool_print_line_error_json(lineno, why);
+	int rc = tool_print_line_error_json(lineno, why);
+	return rc ? rc : EXIT_USAGE;
 }
 
 /* One line: 0 answered, EXIT_USAGE answered as malformed, or EXIT_INTERNAL. */
@@ -251,26 +254,15 @@ static int answer_line(struct tool *t, const char *text, size_t len, long lineno
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
-	if (prc) {
-		int rc = answer_error(t, lineno, b.why, nreported);
-		return rc ? rc : EXIT_USAGE;
-	}
+	if (prc)
+		return answer_error(t, lineno, b.why, nreported);
 	struct pmurt_group_result r;
 	struct pmurt_error err = {0};
 	int lrc = tool_group_check(t, b.ev, b.n, &b.bad, &r, &err);
-	if (lrc < 0) {
-		int rc = answer_error(t, lineno, err.message[0] ? err.message : strerror(-lrc),
-				      nreported);
-		return rc ? rc : EXIT_USAGE;
-	}
+	if (lrc < 0)
+		return answer_error(t, lineno, err.message[0] ? err.message : strerror(-lrc),
+				    nreported);
 	return tool_print_result_json(t->pmu, &r);
-}
-
-static int answer_too_long(const struct tool *t, long lineno, long *nreported)
-{
-	int rc = answer_error(t, lineno, "line longer than " TOOL_STR(BATCH_MAX_LINE) " bytes",
-			      nreported);
-	return rc ? rc : EXIT_USAGE;
 }
 
 static bool skipped(const char *line)
@@ -315,7 +307,8 @@ int tool_check_batch(struct tool *t)
 		lineno++;
 		int rc;
 		if (len > BATCH_MAX_LINE)
-			rc = answer_too_long(t, lineno, &nreported);
+			rc = answer_error(t, lineno, "line longer than " TOOL_STR(BATCH_MAX_LINE)
+					  " bytes", &nreported);
 		else if (skipped(line))
 			continue;
 		else
