@@ -1,0 +1,66 @@
+/*
+ * evlist.h - libpmurt's perf side: what an event list means to the kernel.
+ *
+ * An event list is what `-e` strings resolve to: one struct pmu_evsel per
+ * event, each with the perf_event_attr it is opened with, its PMU (the core
+ * PMU of the loaded description, a sysfs PMU, software, hardware, cache,
+ * tracepoint) and its group.  This header is the contract between the parts
+ * of the perf side: parsing (evparse.c), counting (count.c), sampling
+ * (record.c) and the tools.  Not installed.
+ */
+#ifndef PMU_EVLIST_H
+#define PMU_EVLIST_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmurt.h"
+#include "sys.h"
+
+/* Where the kernel side lives: the sysfs and tracefs roots (tests point them
+ * at trees they build), the syscall layer, and the core PMU's description. */
+struct pmu_host {
+	char sysfs[256];    /* stands for /sys: DIR/bus/event_source/devices */
+	char tracefs[256];  /* stands for /sys/kernel/tracing */
+	const struct pmu_sys *sys;
+	const struct pmurt_pmu *core;  /* may be NULL: no core events */
+};
+
+enum pmu_evsel_kind {
+	PMU_EVSEL_CORE,       /* an event of the description (cpu/../, bare name, raw) */
+	PMU_EVSEL_HARDWARE,   /* perf's generic hardware events */
+	PMU_EVSEL_CACHE,      /* perf's generic cache events */
+	PMU_EVSEL_SOFTWARE,   /* cpu-clock, task-clock, page-faults, ... */
+	PMU_EVSEL_TRACEPOINT, /* sched:sched_switch */
+	PMU_EVSEL_SYSFS,      /* any other sysfs PMU with its format terms */
+};
+
+struct pmu_evsel {
+	struct perf_event_attr attr;  /* type, config*, exclude bits, period ... */
+	enum pmu_evsel_kind kind;
+	char name[256];       /* as the user wrote it (perf prints this) */
+	char pmu[64];         /* "cpu", "software", "tracepoint", "msr", ... */
+	int leader;           /* index of the group leader (itself if it leads) */
+	int group_size;       /* on the leader: members including itself */
+	double scale;         /* sysfs .scale, 1.0 when none */
+	char unit[32];        /* sysfs .unit, "" when none */
+	bool per_cpu_only;    /* the PMU has a cpumask: it counts per CPU */
+	struct pmurt_event_spec spec;  /* PMU_EVSEL_CORE: the parsed event */
+};
+
+struct pmu_evlist {
+	struct pmu_evsel *v;
+	int n, cap;
+};
+
+/* Parse one -e string ("A,B", "{A,B,C}", "cpu/event=0x1e/u", "msr/tsc/",
+ * "sched:sched_switch", "cycles:k", ...) and append its events to list.
+ * Returns 0 or a negative errno with err naming the part of the string at
+ * fault and its offset. */
+int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host,
+		     const char *str, struct pmurt_error *err);
+void pmu_evlist_free(struct pmu_evlist *list);
+
+#endif /* PMU_EVLIST_H */
