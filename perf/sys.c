@@ -59,6 +59,13 @@ static int real_close(void *ctx, int fd)
 	return close(fd) < 0 ? -errno : 0;
 }
 
+static int real_poll(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms)
+{
+	(void)ctx;
+	int n = poll(fds, nfds, timeout_ms);
+	return n < 0 ? -errno : n;
+}
+
 static const struct pmu_sys real_sys = {
 	.event_open = real_event_open,
 	.ioctl = real_ioctl,
@@ -66,6 +73,7 @@ static const struct pmu_sys real_sys = {
 	.mmap = real_mmap,
 	.munmap = real_munmap,
 	.close = real_close,
+	.poll = real_poll,
 };
 
 const struct pmu_sys *pmu_sys_real(void)

@@ -13,6 +13,7 @@
 #define PMU_SYS_H
 
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,6 +30,11 @@ struct pmu_sys {
 	void *(*mmap)(void *ctx, int fd, size_t len, off_t offset, int *err);
 	int (*munmap)(void *ctx, void *addr, size_t len);
 	int (*close)(void *ctx, int fd);
+	/* poll(2) on event fds (a ring with data past its wakeup mark is
+	 * readable; a task event whose task exited gives POLLHUP): the number
+	 * of ready fds or -errno.  May be NULL: a recording then drains on a
+	 * timer instead of waiting for the kernel's wake-up. */
+	int (*poll)(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms);
 	void *ctx;
 };
 

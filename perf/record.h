@@ -1,0 +1,98 @@
+/*
+ * record.h - a sampling session over an event list, as perf record runs one.
+ *
+ * pmu_session_open opens every event of a struct pmu_evlist for sampling on
+ * every target (the CPUs for -a / -C, or each thread of a task on each CPU,
+ * children inherited), one ring per CPU with the other events of that CPU
+ * redirected into it (PERF_EVENT_IOC_SET_OUTPUT).  Records leave through a
+ * sink (pmu_record_fn, ring.h): the kernel's own from the rings, and COMM,
+ * MMAP/MMAP2 and FORK synthesised for what already runs (synth.c), as perf's
+ * synthesize.c does, so that processes and symbols resolve later.  The
+ * perf.data writer is one sink; tests use others.
+ *
+ * The cpc provider's rules (minimum period, counters first come first
+ * served) are checked by the caller before opening (cpc.h).
+ */
+#ifndef PMU_RECORD_H
+#define PMU_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "evlist.h"
+#include "ring.h"
+
+struct pmu_record_opts {
+	pid_t pid;            /* the task (all its threads), or -1: CPU-wide */
+	bool workload;        /* pid is a forked workload not yet exec'd:
+	                         counting starts at its exec (enable_on_exec),
+	                         its maps come from the kernel, not /proc */
+	const int *cpus;      /* the CPUs, or NULL: every online one */
+	int ncpus;
+	bool no_inherit;      /* per task: not its future children */
+	uint64_t period;      /* -c, or 0: each event's own period (a cpc
+	                         probe's COUNT), else freq */
+	uint64_t freq;        /* -F, or 0: 4000 Hz when no period is set (perf's
+	                         default) */
+	bool callchain;       /* -g: PERF_SAMPLE_CALLCHAIN */
+	unsigned data_pages;  /* per ring, a power of two; 0: 128 */
+};
+
+struct pmu_record_stats {
+	uint64_t records;       /* all records passed to the sink */
+	uint64_t samples;       /* PERF_RECORD_SAMPLE */
+	uint64_t lost;          /* the sum of PERF_RECORD_LOST's counts */
+	uint64_t lost_records;  /* PERF_RECORD_LOST records */
+	uint64_t lost_samples;  /* the sum of PERF_RECORD_LOST_SAMPLES' counts */
+	uint64_t bytes;         /* bytes passed to the sink */
+};
+
+struct pmu_session;
+
+/* Opens and maps every event (disabled; a workload's start at its exec).
+ * list must outlive the session.  Returns 0 or a negative errno, err naming
+ * the event and target that failed. */
+int pmu_session_open(struct pmu_session **s, const struct pmu_host *host,
+		     const struct pmu_evlist *list, const struct pmu_record_opts *opts,
+		     struct pmurt_error *err);
+/* Closes the fds, unmaps the rings, frees s; NULL does nothing. */
+void pmu_session_close(struct pmu_session *s);
+
+/* What the file's attr section needs: event i's attr as opened, and the ids
+ * the kernel gave it (PERF_EVENT_IOC_ID), one per fd. */
+const struct perf_event_attr *pmu_session_attr(const struct pmu_session *s, int i);
+const uint64_t *pmu_session_ids(const struct pmu_session *s, int i, int *nids);
+/* The size of the sample_id_all trailer every non-sample record carries. */
+size_t pmu_session_id_hdr_size(const struct pmu_session *s);
+
+/* COMM, MMAP/MMAP2 and FORK records for what runs before the recording:
+ * the kernel's text map, then the task (or, CPU-wide, every process in
+ * /proc).  Each goes to sink, counted in the stats. */
+int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
+			   struct pmurt_error *err);
+
+/* Enable every event now (a workload's events wait for its exec instead). */
+int pmu_session_enable(struct pmu_session *s, struct pmurt_error *err);
+int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err);
+
+/* Wait up to timeout_ms for a ring to fill past its wake-up mark, for every
+ * task event to hang up, or for pmu_session_stop; then drain every ring to
+ * sink, followed by one PERF_RECORD_FINISHED_ROUND when anything was
+ * drained (perf's ordering barrier).  Returns 0, or a negative errno. */
+int pmu_session_poll(struct pmu_session *s, int timeout_ms, pmu_record_fn sink,
+		     void *arg, struct pmurt_error *err);
+/* Drain every ring once, then the FINISHED_ROUND as above. */
+int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
+		      struct pmurt_error *err);
+
+/* Ask a running poll loop to stop: async-signal-safe (a lock-free atomic
+ * store), for a SIGINT handler.  pmu_session_stopped tells whether it was
+ * asked, or whether every task event hung up (the task and its children
+ * exited). */
+void pmu_session_stop(struct pmu_session *s);
+bool pmu_session_stopped(const struct pmu_session *s);
+
+const struct pmu_record_stats *pmu_session_stats(const struct pmu_session *s);
+
+#endif /* PMU_RECORD_H */

@@ -1,0 +1,14 @@
+# Recording (perf/ring.c, record.c, synth.c, cpc.c; tools/cmd_record.c):
+# the ring reader and the session against a kernel in memory
+# (tests/record/mem_kernel.c), synthesis from a /proc tree the test builds,
+# the cpc provider's rules over the built-in POWER10 description.
+add_library(record_mem_kernel STATIC ${CMAKE_CURRENT_LIST_DIR}/record/mem_kernel.c)
+target_include_directories(record_mem_kernel PUBLIC ${CMAKE_CURRENT_LIST_DIR}/record
+  ${CMAKE_SOURCE_DIR}/perf ${CMAKE_SOURCE_DIR}/include)
+
+foreach(t ring synth cpc)
+  add_executable(record_${t}_test ${CMAKE_CURRENT_LIST_DIR}/record/${t}_test.c)
+  target_include_directories(record_${t}_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(record_${t}_test PRIVATE record_mem_kernel pmurt_internal)
+  add_test(NAME record/${t} COMMAND record_${t}_test)
+endforeach()

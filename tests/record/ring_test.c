@@ -1,0 +1,298 @@
+/*
+ * ring_test.c - the data ring reader and the recording session against a
+ * kernel in memory (mem_kernel.h): records in order, a record wrapping the
+ * ring's end handed over whole, a record not yet whole left for later, bad
+ * sizes refused, a refusing sink keeping its record, and a session's attrs,
+ * ids, ring redirection, loss counts and round markers.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "evlist.h"
+#include "mem_kernel.h"
+#include "record.h"
+#include "ring.h"
+
+static int failures;
+
+/* A record of len bytes (a multiple of 8): header, then bytes counting up
+ * from seed. */
+static void make_record(unsigned char *buf, uint32_t type, size_t len, unsigned seed)
+{
+	struct perf_event_header h = {.type = type, .misc = 0, .size = (uint16_t)len};
+	memcpy(buf, &h, sizeof h);
+	for (size_t i = sizeof h; i < len; i++)
+		buf[i] = (unsigned char)(seed + i);
+}
+
+struct collected {
+	int n;
+	uint32_t types[64];
+	size_t sizes[64];
+	unsigned char bytes[64][512];
+	int refuse_at;  /* the sink refuses this record (-1: none) */
+};
+
+static int collect(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	struct collected *c = arg;
+	if (c->n == c->refuse_at) {
+		snprintf(err->message, sizeof err->message, "sink full");
+		return -ENOSPC;
+	}
+	if (c->n < 64) {
+		c->types[c->n] = rec->type;
+		c->sizes[c->n] = rec->size;
+		memcpy(c->bytes[c->n], rec, rec->size < 512 ? rec->size : 512);
+	}
+	c->n++;
+	return 0;
+}
+
+static void test_in_order_and_wrap(struct mem_kernel *k)
+{
+	struct pmu_ring ring;
+	struct pmurt_error err = {0};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int rc = pmu_ring_map(&ring, &k->sys, 0, 1, page, &err);
+	CHECK(rc == 0, "map: %s", err.message);
+	if (rc)
+		return;
+	CHECK(ring.size == page, "data size %llu", (unsigned long long)ring.size);
+	unsigned char rec[512];
+	struct collected c = {.refuse_at = -1};
+
+	/* three records in order */
+	for (unsigned i = 0; i < 3; i++) {
+		make_record(rec, PERF_RECORD_SAMPLE, 64, i);
+		mem_ring_put(ring.ctl, rec, 64);
+	}
+	long n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 3 && c.n == 3, "drained %ld, sink saw %d", n, c.n);
+	CHECK(ring.ctl->data_tail == 192, "tail %llu", (unsigned long long)ring.ctl->data_tail);
+	make_record(rec, PERF_RECORD_SAMPLE, 64, 2);
+	CHECK(memcmp(c.bytes[2], rec, 64) == 0, "third record's bytes differ");
+
+	/* fill up to 40 bytes before the end, then a 96-byte record wraps */
+	while (ring.ctl->data_head + 40 < page) {
+		size_t left = page - 40 - ring.ctl->data_head;
+		size_t len = left > 504 ? 504 : left;
+		make_record(rec, PERF_RECORD_COMM, len, 9);
+		mem_ring_put(ring.ctl, rec, len);
+	}
+	c = (struct collected){.refuse_at = -1};
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == c.n && n > 0, "filler drained %ld", n);
+	make_record(rec, PERF_RECORD_MMAP2, 96, 77);
+	mem_ring_put(ring.ctl, rec, 96);
+	c = (struct collected){.refuse_at = -1};
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 1 && c.sizes[0] == 96 && c.types[0] == PERF_RECORD_MMAP2,
+	      "wrapping record: n %ld size %zu", n, c.sizes[0]);
+	CHECK(memcmp(c.bytes[0], rec, 96) == 0, "the wrapping record was not copied whole");
+	CHECK(ring.ctl->data_tail == ring.ctl->data_head, "tail %llu head %llu",
+	      (unsigned long long)ring.ctl->data_tail, (unsigned long long)ring.ctl->data_head);
+
+	/* a record whose end is not yet published stays for the next drain */
+	make_record(rec, PERF_RECORD_SAMPLE, 128, 5);
+	uint64_t before = ring.ctl->data_tail;
+	mem_ring_put_partial(ring.ctl, rec, 128, 4); /* not even a whole header */
+	c = (struct collected){.refuse_at = -1};
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 0 && ring.ctl->data_tail == before, "4 bytes published: drained %ld", n);
+	ring.ctl->data_head = before;
+	mem_ring_put_partial(ring.ctl, rec, 128, 72);
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 0 && ring.ctl->data_tail == before, "72 of 128 bytes: drained %ld", n);
+	ring.ctl->data_head = before + 128;
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 1 && c.sizes[0] == 128 && memcmp(c.bytes[0], rec, 128) == 0,
+	      "completed record: drained %ld", n);
+
+	/* a sink that refuses keeps its record in the ring */
+	for (unsigned i = 0; i < 3; i++) {
+		make_record(rec, PERF_RECORD_SAMPLE, 32, i);
+		mem_ring_put(ring.ctl, rec, 32);
+	}
+	before = ring.ctl->data_tail;
+	c = (struct collected){.refuse_at = 1};
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == -ENOSPC && ring.ctl->data_tail == before + 32,
+	      "refused second record: rc %ld, tail advanced %llu", n,
+	      (unsigned long long)(ring.ctl->data_tail - before));
+	c = (struct collected){.refuse_at = -1};
+	n = pmu_ring_drain(&ring, collect, &c, &err);
+	CHECK(n == 2, "after the refusal: drained %ld", n);
+
+	/* sizes below the header or not a multiple of 8 are corrupt */
+	const uint16_t bad[] = {0, 4, 12, (uint16_t)(page + 8)};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct perf_event_header h = {.type = PERF_RECORD_SAMPLE, .size = bad[i]};
+		uint64_t at = ring.ctl->data_tail;
+		mem_ring_put_partial(ring.ctl, &h, sizeof h, 64);
+		n = pmu_ring_drain(&ring, collect, &c, &err);
+		CHECK(n == -EBADMSG && strstr(err.message, "bad size"),
+		      "size %u: rc %ld, '%s'", bad[i], n, err.message);
+		ring.ctl->data_head = at; /* the next case writes over it */
+		err = (struct pmurt_error){0};
+	}
+	pmu_ring_unmap(&ring);
+	CHECK(k->unmapped == 1, "munmap calls %d", k->unmapped);
+}
+
+static void test_map_errors(struct mem_kernel *k)
+{
+	struct pmu_ring ring;
+	struct pmurt_error err = {0};
+	int rc = pmu_ring_map(&ring, &k->sys, 0, 3, 4096, &err);
+	CHECK(rc == -EINVAL && strstr(err.message, "not a power of two"), "3 pages: %d '%s'", rc,
+	      err.message);
+	rc = pmu_ring_map(&ring, &k->sys, 99, 2, 4096, &err);
+	CHECK(rc == -EINVAL && strstr(err.message, "mmap of 12288 bytes"), "bad fd: %d '%s'", rc,
+	      err.message);
+}
+
+/* Two software events, CPU-wide on CPUs 0 and 1: four fds, each event on
+ * each CPU; a CPU's second event writes into the ring of its first. */
+static void test_session(void)
+{
+	struct mem_kernel k;
+	mem_kernel_init(&k);
+	struct pmu_host host = {.sys = &k.sys};
+	struct pmu_evsel ev[2] = {
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK},
+		 .kind = PMU_EVSEL_SOFTWARE, .name = "cpu-clock", .leader = 0, .group_size = 1},
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK},
+		 .kind = PMU_EVSEL_SOFTWARE, .name = "task-clock", .leader = 1, .group_size = 1},
+	};
+	struct pmu_evlist list = {.v = ev, .n = 2, .cap = 2};
+	const int cpus[] = {0, 1};
+	struct pmu_record_opts opts = {.pid = -1, .cpus = cpus, .ncpus = 2, .period = 10000,
+				       .callchain = true, .data_pages = 2};
+	struct pmu_session *s;
+	struct pmurt_error err = {0};
+	int rc = pmu_session_open(&s, &host, &list, &opts, &err);
+	CHECK(rc == 0, "open: %s", err.message);
+	if (rc)
+		return;
+	CHECK(k.nfds == 4, "%d fds", k.nfds);
+	/* fds in order: cpu0 ev0, cpu0 ev1, cpu1 ev0, cpu1 ev1 */
+	CHECK(k.output[1] == 0 && k.output[3] == 2 && k.output[0] == -1 && k.output[2] == -1,
+	      "SET_OUTPUT %d %d %d %d", k.output[0], k.output[1], k.output[2], k.output[3]);
+	CHECK(k.map[0] && k.map[2] && !k.map[1] && !k.map[3], "rings on fds 0 and 2 only");
+	const struct perf_event_attr *a0 = pmu_session_attr(s, 0), *a1 = pmu_session_attr(s, 1);
+	uint64_t want = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			PERF_SAMPLE_CALLCHAIN;
+	CHECK(a0->sample_type == want && a1->sample_type == want, "sample_type %llx",
+	      (unsigned long long)a0->sample_type);
+	CHECK(a0->sample_period == 10000 && !a0->freq && a0->sample_id_all && a0->disabled &&
+	      !a0->inherit && !a0->enable_on_exec, "attr 0 flags");
+	CHECK(a0->mmap && a0->mmap2 && a0->comm && a0->task && a0->comm_exec,
+	      "side-band bits on the first event");
+	CHECK(!a1->mmap && !a1->mmap2 && !a1->comm && !a1->task, "no side-band on the second");
+	CHECK(k.pid[0] == -1 && k.cpu[0] == 0 && k.cpu[2] == 1, "targets");
+	int nids;
+	const uint64_t *ids = pmu_session_ids(s, 1, &nids);
+	CHECK(nids == 2 && ids[0] == 1001 && ids[1] == 1003, "ids of event 1: %d, %llu %llu", nids,
+	      (unsigned long long)ids[0], (unsigned long long)ids[1]);
+	CHECK(pmu_session_id_hdr_size(s) == 32, "id_hdr_size %zu", pmu_session_id_hdr_size(s));
+
+	rc = pmu_session_enable(s, &err);
+	CHECK(rc == 0 && k.enabled[0] == 1 && k.enabled[1] == 1 && k.enabled[2] == 1,
+	      "enable: %s", err.message);
+
+	/* CPU 0: a sample and a LOST of 7; CPU 1: a LOST_SAMPLES of 5 */
+	unsigned char rec[64];
+	make_record(rec, PERF_RECORD_SAMPLE, 48, 1);
+	mem_ring_put(k.map[0], rec, 48);
+	struct {
+		struct perf_event_header h;
+		uint64_t id, lost;
+	} lost = {{PERF_RECORD_LOST, 0, sizeof lost}, 1000, 7};
+	mem_ring_put(k.map[0], &lost, sizeof lost);
+	struct {
+		struct perf_event_header h;
+		uint64_t lost;
+	} lost_samples = {{PERF_RECORD_LOST_SAMPLES, 0, sizeof lost_samples}, 5};
+	mem_ring_put(k.map[2], &lost_samples, sizeof lost_samples);
+
+	struct collected c = {.refuse_at = -1};
+	rc = pmu_session_poll(s, 0, collect, &c, &err);
+	CHECK(rc == 0 && c.n == 4, "poll drained %d records: %s", c.n, err.message);
+	CHECK(c.types[3] == 68 && c.sizes[3] == 8, "FINISHED_ROUND last (type %u)", c.types[3]);
+	const struct pmu_record_stats *st = pmu_session_stats(s);
+	CHECK(st->samples == 1 && st->lost == 7 && st->lost_records == 1 &&
+	      st->lost_samples == 5 && st->records == 4, "stats: %llu samples, %llu lost, "
+	      "%llu lost samples", (unsigned long long)st->samples,
+	      (unsigned long long)st->lost, (unsigned long long)st->lost_samples);
+	c = (struct collected){.refuse_at = -1};
+	rc = pmu_session_drain(s, collect, &c, &err);
+	CHECK(rc == 0 && c.n == 0, "an empty pass writes no round marker (%d records)", c.n);
+	CHECK(!pmu_session_stopped(s), "stopped before asked");
+	pmu_session_stop(s);
+	CHECK(pmu_session_stopped(s), "not stopped after pmu_session_stop");
+	pmu_session_close(s);
+	CHECK(k.closed == 4 && k.unmapped == 2, "closed %d fds, %d rings", k.closed, k.unmapped);
+}
+
+/* A workload: per task on each CPU, inherited, enabled at its exec; an
+ * open failure names the event and the target, and leaves nothing open. */
+static void test_workload_and_failure(void)
+{
+	struct mem_kernel k;
+	mem_kernel_init(&k);
+	struct pmu_host host = {.sys = &k.sys};
+	struct pmu_evsel ev[2] = {
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+			  .sample_period = 20000},
+		 .kind = PMU_EVSEL_SOFTWARE, .name = "{cpu-clock", .leader = 0, .group_size = 2},
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS},
+		 .kind = PMU_EVSEL_SOFTWARE, .name = "page-faults}", .leader = 0},
+	};
+	struct pmu_evlist list = {.v = ev, .n = 2, .cap = 2};
+	const int cpus[] = {3};
+	struct pmu_record_opts opts = {.pid = 4242, .workload = true, .cpus = cpus, .ncpus = 1};
+	struct pmu_session *s;
+	struct pmurt_error err = {0};
+	int rc = pmu_session_open(&s, &host, &list, &opts, &err);
+	CHECK(rc == 0, "open: %s", err.message);
+	if (rc)
+		return;
+	CHECK(k.nfds == 2 && k.pid[0] == 4242 && k.cpu[0] == 3 && k.group_fd[1] == 0,
+	      "workload fds: %d, pid %d, group_fd %d", k.nfds, (int)k.pid[0], k.group_fd[1]);
+	CHECK(k.attr[0].inherit && k.attr[0].enable_on_exec && k.attr[0].disabled,
+	      "leader: inherit, enable_on_exec, disabled");
+	CHECK(!k.attr[1].disabled && !k.attr[1].enable_on_exec, "member follows its leader");
+	CHECK(k.attr[0].sample_period == 20000 && !k.attr[0].freq, "the event's own period kept");
+	CHECK(k.attr[1].freq && k.attr[1].sample_freq == 4000, "no period: perf's 4000 Hz");
+	pmu_session_close(s);
+
+	mem_kernel_init(&k);
+	k.open_errno = EACCES;
+	opts = (struct pmu_record_opts){.pid = -1, .cpus = cpus, .ncpus = 1};
+	rc = pmu_session_open(&s, &host, &list, &opts, &err);
+	CHECK(rc == -EACCES && s == NULL, "open failure: %d", rc);
+	CHECK(strstr(err.message, "'{cpu-clock'") && strstr(err.message, "CPU 3"),
+	      "message: %s", err.message);
+}
+
+int main(void)
+{
+	struct mem_kernel k;
+	mem_kernel_init(&k);
+	struct perf_event_attr attr = {.type = PERF_TYPE_SOFTWARE};
+	k.sys.event_open(k.sys.ctx, &attr, -1, 0, -1, 0); /* fd 0 to map */
+	test_in_order_and_wrap(&k);
+	test_map_errors(&k);
+	test_session();
+	test_workload_and_failure();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
