@@ -56,11 +56,11 @@ static int *fd_at(const struct pmu_session *s, int ev, int cpu, int thread)
 
 /* --- targets ----------------------------------------------------------------- */
 
-/* "0-3,8,10-11" (the kernel's cpulist format) into s->cpus. */
-static int parse_cpulist(struct pmu_session *s, const char *text, const char *where,
-			 struct pmurt_error *err)
+int pmu_cpulist_parse(const char *text, int **cpus, int *ncpus, struct pmurt_error *err)
 {
 	const char *p = text;
+	*cpus = NULL;
+	*ncpus = 0;
 	while (*p && *p != '\n') {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
@@ -69,24 +69,29 @@ static int parse_cpulist(struct pmu_session *s, const char *text, const char *wh
 		if (*end == '-') {
 			p = end + 1;
 			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo)
+			if (end == p || hi < lo || hi > 65535)
 				goto bad;
 		}
+		if (*end != ',' && *end != '\n' && *end)
+			goto bad;
 		for (long c = lo; c <= hi; c++) {
-			int *v = realloc(s->cpus, sizeof(int) * (size_t)(s->ncpus + 1));
+			int *v = realloc(*cpus, sizeof(int) * (size_t)(*ncpus + 1));
 			if (!v) {
-				pmurt_set_error(err, -ENOMEM, "%s: out of memory", where);
+				pmurt_set_error(err, -ENOMEM, "CPU list '%s': out of memory", text);
 				return -ENOMEM;
 			}
-			s->cpus = v;
-			s->cpus[s->ncpus++] = (int)c;
+			*cpus = v;
+			(*cpus)[(*ncpus)++] = (int)c;
 		}
 		p = *end == ',' ? end + 1 : end;
 	}
-	if (s->ncpus > 0)
+	if (*ncpus > 0)
 		return 0;
 bad:
-	pmurt_set_error(err, -EINVAL, "%s: '%s' is not a CPU list", where, text);
+	free(*cpus);
+	*cpus = NULL;
+	*ncpus = 0;
+	pmurt_set_error(err, -EINVAL, "'%s' is not a CPU list (such as 0-3,8)", text);
 	return -EINVAL;
 }
 
@@ -104,7 +109,13 @@ static int online_cpus(struct pmu_session *s, struct pmurt_error *err)
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return parse_cpulist(s, buf, path, err);
+	int rc = pmu_cpulist_parse(buf, &s->cpus, &s->ncpus, err);
+	if (rc == -EINVAL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		pmurt_clear_error(err);
+		pmurt_set_error(err, rc, "%s: '%s' is not a CPU list", path, buf);
+	}
+	return rc;
 }
 
 static int add_thread(struct pmu_session *s, pid_t tid)

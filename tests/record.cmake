@@ -12,3 +12,11 @@ foreach(t ring synth cpc)
   target_link_libraries(record_${t}_test PRIVATE record_mem_kernel pmurt_internal)
   add_test(NAME record/${t} COMMAND record_${t}_test)
 endforeach()
+
+# On this machine's kernel, as root: cpu-clock on a workload (samples of its
+# pid, COMM/MMAP2/FORK/EXIT, callchains) and the tracepoint sched:sched_switch.
+add_executable(record_spin ${CMAKE_SOURCE_DIR}/bench/spin.c)
+add_executable(record_live_test ${CMAKE_CURRENT_LIST_DIR}/record/live_test.c)
+target_include_directories(record_live_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(record_live_test PRIVATE pmurt_internal)
+add_test(NAME record/live COMMAND record_live_test $<TARGET_FILE:record_spin>)
