@@ -119,8 +119,10 @@ static int task_ids(const struct pmu_synth *y, pid_t pid, pid_t tid, pid_t *tgid
 	return 0;
 }
 
-/* COMM and FORK of one thread, as perf's __event__synthesize_thread: the
- * process's first thread forked from its parent, the others from it. */
+/* FORK then COMM of one thread, as perf's __event__synthesize_thread: the
+ * process's first thread forked from its parent, the others from it (a
+ * reader that sees a FORK for a known tid starts that thread afresh, so the
+ * COMM must come after it). */
 static int synth_thread(const struct pmu_synth *y, pid_t pid, pid_t tid,
 			struct pmurt_error *err)
 {
@@ -132,16 +134,16 @@ static int synth_thread(const struct pmu_synth *y, pid_t pid, pid_t tid,
 	if (read_small(path, comm, sizeof comm) < 0)
 		return 0;
 	comm[strcspn(comm, "\n")] = '\0';
-	struct {
-		uint32_t pid, tid;
-	} c = {(uint32_t)tgid, (uint32_t)tid};
-	int rc = emit(y, PERF_RECORD_COMM, 0, &c, sizeof c, comm, err);
-	if (rc < 0)
-		return rc;
 	pid_t parent = tid == tgid ? ppid : tgid;
 	struct fork_body fk = {.pid = (uint32_t)tgid, .ppid = (uint32_t)parent,
 			       .tid = (uint32_t)tid, .ptid = (uint32_t)parent};
-	return emit(y, PERF_RECORD_FORK, 0, &fk, sizeof fk, NULL, err);
+	int rc = emit(y, PERF_RECORD_FORK, 0, &fk, sizeof fk, NULL, err);
+	if (rc < 0)
+		return rc;
+	struct {
+		uint32_t pid, tid;
+	} c = {(uint32_t)tgid, (uint32_t)tid};
+	return emit(y, PERF_RECORD_COMM, 0, &c, sizeof c, comm, err);
 }
 
 /* One line of /proc/PID/maps as an MMAP2 record (executable maps only, as

@@ -6,7 +6,7 @@
  * -a) would have no name and no maps in the file.  As perf's
  * tools/perf/util/synthetic-events.c does, these functions read /proc and
  * write the records the kernel would have written: the kernel's text map
- * (perf_event__synthesize_kernel_mmap), and per process a COMM and a FORK
+ * (perf_event__synthesize_kernel_mmap), and per process a FORK and a COMM
  * per thread and an MMAP2 per executable mapping
  * (perf_event__synthesize_mmap_events).  Their sample_id_all trailer is
  * zeros, as perf writes it: no time (before every sample), id 0 (the first
@@ -31,7 +31,7 @@ struct pmu_synth {
 /* PERF_RECORD_MMAP of "[kernel.kallsyms]_text" at _text (proc/kallsyms);
  * nothing when kallsyms hides its addresses (kptr_restrict). */
 int pmu_synth_kernel_mmap(const struct pmu_synth *y, struct pmurt_error *err);
-/* COMM and FORK for each thread of pid, and with maps its executable
+/* FORK and COMM for each thread of pid, and with maps its executable
  * mappings.  A process that exits meanwhile is skipped (0). */
 int pmu_synth_process(const struct pmu_synth *y, pid_t pid, bool maps,
 		      struct pmurt_error *err);

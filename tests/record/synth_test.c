@@ -1,7 +1,7 @@
 /*
  * synth_test.c - records synthesized from a /proc tree the test builds: a
- * process with two threads (COMM and FORK each, the second forked from the
- * first), its executable maps only as MMAP2 (named, anonymous, shared), the
+ * process with two threads (FORK then COMM each, the second forked from
+ * the first), its executable maps only as MMAP2 (named, anonymous, shared), the
  * kernel's text map from kallsyms, nothing from hidden kallsyms; then the
  * real /proc for this process, whose binary must be among its maps.
  */
@@ -105,13 +105,15 @@ static void test_fake_proc(const char *root)
 	struct pmu_synth y = {.proc = root, .id_hdr_size = 32, .sink = keep, .arg = &l};
 	int rc = pmu_synth_process(&y, 700, true, &err);
 	CHECK(rc == 0, "synth: %s", err.message);
-	/* COMM+FORK per thread (readdir order), then four executable maps */
+	/* FORK+COMM per thread (readdir order), then four executable maps */
 	CHECK(l.n == 8, "%d records", l.n);
 	if (l.n != 8)
 		return free_list(&l);
 	int comms = 0, forks = 0;
 	for (int i = 0; i < 4; i++) {
 		const struct perf_event_header *h = (void *)l.recs[i];
+		CHECK(h->type == (i % 2 ? PERF_RECORD_COMM : PERF_RECORD_FORK),
+		      "record %d: type %u, FORK must precede COMM", i, h->type);
 		const uint32_t *w = (const uint32_t *)(h + 1);
 		if (h->type == PERF_RECORD_COMM) {
 			const char *name = (const char *)(w + 2);
