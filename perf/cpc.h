@@ -27,7 +27,8 @@
 
 /* Every event's period (period when non-zero, as -c gives it, else the
  * event's own, a probe's COUNT) at least min_period; frequency-driven events
- * have none.  -EINVAL naming the event and the minimum. */
+ * have none, and a tracepoint's own period (1: every hit) is not an
+ * overflow count.  -EINVAL naming the event and the minimum. */
 int pmu_cpc_check_periods(const struct pmu_evlist *list, uint64_t period,
 			  uint64_t min_period, struct pmurt_error *err);
 

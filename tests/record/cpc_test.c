@@ -71,6 +71,16 @@ static void test_periods(const struct pmurt_pmu *pmu)
 	err = (struct pmurt_error){0};
 	rc = pmu_cpc_check_periods(&l, 5000, PMU_CPC_MIN_PERIOD, &err);
 	CHECK(rc == 0, "-c 5000 is the minimum itself: '%s'", err.message);
+
+	/* a tracepoint's own period 1 is every hit; -c still applies to it */
+	struct pmu_evsel tp[1] = {{.kind = PMU_EVSEL_TRACEPOINT, .name = "sched:sched_switch",
+				   .attr = {.type = PERF_TYPE_TRACEPOINT, .sample_period = 1}}};
+	struct pmu_evlist tl = {.v = tp, .n = 1, .cap = 1};
+	rc = pmu_cpc_check_periods(&tl, 0, PMU_CPC_MIN_PERIOD, &err);
+	CHECK(rc == 0, "tracepoint's own period: '%s'", err.message);
+	rc = pmu_cpc_check_periods(&tl, 10, PMU_CPC_MIN_PERIOD, &err);
+	CHECK(rc == -EINVAL && strstr(err.message, "period 10"), "tracepoint -c 10: '%s'",
+	      err.message);
 }
 
 static void test_counters(const struct pmurt_pmu *pmu)
