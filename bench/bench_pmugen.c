@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "bench_stats.h"
 #include "emit.h"
 #include "pmu_checks.h"
 #include "pmu_load.h"
@@ -45,25 +46,6 @@ struct bench {
 	int iterations;         /* part a */
 	int runs;               /* part b */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static unsigned char *slurp(const char *path, size_t *len)
 {

@@ -157,13 +157,24 @@ static void test_map_errors(struct mem_kernel *k)
 	      err.message);
 }
 
+/* A session over list on k; NULL (counted as a failure) when it fails. */
+static struct pmu_session *open_session(struct mem_kernel *k, const struct pmu_evlist *list,
+					const struct pmu_record_opts *opts)
+{
+	struct pmu_host host = {.sys = &k->sys};
+	struct pmu_session *s;
+	struct pmurt_error err = {0};
+	int rc = pmu_session_open(&s, &host, list, opts, &err);
+	CHECK(rc == 0, "open: %s", err.message);
+	return rc == 0 ? s : NULL;
+}
+
 /* Two software events, CPU-wide on CPUs 0 and 1: four fds, each event on
  * each CPU; a CPU's second event writes into the ring of its first. */
 static void test_session(void)
 {
 	struct mem_kernel k;
 	mem_kernel_init(&k);
-	struct pmu_host host = {.sys = &k.sys};
 	struct pmu_evsel ev[2] = {
 		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK},
 		 .kind = PMU_EVSEL_SOFTWARE, .name = "cpu-clock", .leader = 0, .group_size = 1},
@@ -174,11 +185,9 @@ static void test_session(void)
 	const int cpus[] = {0, 1};
 	struct pmu_record_opts opts = {.pid = -1, .cpus = cpus, .ncpus = 2, .period = 10000,
 				       .callchain = true, .data_pages = 2};
-	struct pmu_session *s;
+	struct pmu_session *s = open_session(&k, &list, &opts);
 	struct pmurt_error err = {0};
-	int rc = pmu_session_open(&s, &host, &list, &opts, &err);
-	CHECK(rc == 0, "open: %s", err.message);
-	if (rc)
+	if (!s)
 		return;
 	CHECK(k.nfds == 4, "%d fds", k.nfds);
 	/* fds in order: cpu0 ev0, cpu0 ev1, cpu1 ev0, cpu1 ev1 */
@@ -203,7 +212,7 @@ static void test_session(void)
 	      (unsigned long long)ids[0], (unsigned long long)ids[1]);
 	CHECK(pmu_session_id_hdr_size(s) == 32, "id_hdr_size %zu", pmu_session_id_hdr_size(s));
 
-	rc = pmu_session_enable(s, &err);
+	int rc = pmu_session_enable(s, &err);
 	CHECK(rc == 0 && k.enabled[0] == 1 && k.enabled[1] == 1 && k.enabled[2] == 1,
 	      "enable: %s", err.message);
 
@@ -258,11 +267,8 @@ static void test_workload_and_failure(void)
 	struct pmu_evlist list = {.v = ev, .n = 2, .cap = 2};
 	const int cpus[] = {3};
 	struct pmu_record_opts opts = {.pid = 4242, .workload = true, .cpus = cpus, .ncpus = 1};
-	struct pmu_session *s;
-	struct pmurt_error err = {0};
-	int rc = pmu_session_open(&s, &host, &list, &opts, &err);
-	CHECK(rc == 0, "open: %s", err.message);
-	if (rc)
+	struct pmu_session *s = open_session(&k, &list, &opts);
+	if (!s)
 		return;
 	CHECK(k.nfds == 2 && k.pid[0] == 4242 && k.cpu[0] == 3 && k.group_fd[1] == 0,
 	      "workload fds: %d, pid %d, group_fd %d", k.nfds, (int)k.pid[0], k.group_fd[1]);
@@ -276,7 +282,8 @@ static void test_workload_and_failure(void)
 	mem_kernel_init(&k);
 	k.open_errno = EACCES;
 	opts = (struct pmu_record_opts){.pid = -1, .cpus = cpus, .ncpus = 1};
-	rc = pmu_session_open(&s, &host, &list, &opts, &err);
+	struct pmurt_error err = {0};
+	int rc = pmu_session_open(&s, &host, &list, &opts, &err);
 	CHECK(rc == -EACCES && s == NULL, "open failure: %d", rc);
 	CHECK(strstr(err.message, "'{cpu-clock'") && strstr(err.message, "CPU 3"),
 	      "message: %s", err.message);
