@@ -243,16 +243,16 @@ static int map_rings(struct pmu_session *s, struct pmurt_error *err)
 static int alloc_session(struct pmu_session *s)
 {
 	size_t nfds = (size_t)s->list->n * (size_t)nfds_per_event(s);
-	s->attrs = calloc((size_t)s->list->n, sizeof *s->attrs);
 	s->fds = malloc(nfds * sizeof *s->fds);
+	if (!s->fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < nfds; i++)
+		s->fds[i] = -1; /* before anything can fail: close reads them */
+	s->attrs = calloc((size_t)s->list->n, sizeof *s->attrs);
 	s->ids = calloc(nfds, sizeof *s->ids);
 	s->rings = calloc((size_t)s->ncpus, sizeof *s->rings);
 	s->pfds = calloc((size_t)s->ncpus, sizeof *s->pfds);
-	if (!s->attrs || !s->fds || !s->ids || !s->rings || !s->pfds)
-		return -ENOMEM;
-	for (size_t i = 0; i < nfds; i++)
-		s->fds[i] = -1;
-	return 0;
+	return s->attrs && s->ids && s->rings && s->pfds ? 0 : -ENOMEM;
 }
 
 static int open_all(struct pmu_session *s, struct pmurt_error *err)

@@ -16,6 +16,7 @@ endforeach()
 # On this machine's kernel, as root: cpu-clock on a workload (samples of its
 # pid, COMM/MMAP2/FORK/EXIT, callchains) and the tracepoint sched:sched_switch.
 add_executable(record_spin ${CMAKE_SOURCE_DIR}/bench/spin.c)
+target_compile_options(record_spin PRIVATE -fno-omit-frame-pointer) # -g walks its frames
 add_executable(record_live_test ${CMAKE_CURRENT_LIST_DIR}/record/live_test.c)
 target_include_directories(record_live_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(record_live_test PRIVATE pmurt_internal)
