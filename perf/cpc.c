@@ -67,7 +67,8 @@ static int refuse(struct pmurt_error *err, const struct pmu_evlist *list, int le
 }
 
 int pmu_cpc_check_counters(const struct pmurt_pmu *core, const struct pmu_evlist *list,
-			   bool per_task, bool single_overflow, struct pmurt_error *err)
+			   bool per_task, bool single_overflow, struct pmurt_group_result *held_res,
+			   struct pmurt_error *err)
 {
 	struct pmurt_event_spec specs[PMURT_MAX_GROUP + 1];
 	int held[PMURT_MAX_GROUP + 1];
@@ -107,6 +108,8 @@ int pmu_cpc_check_counters(const struct pmurt_pmu *core, const struct pmu_evlist
 		}
 		nspecs = n;
 		held[nheld++] = i;
+		if (held_res)
+			*held_res = res;
 	}
 	return 0;
 }

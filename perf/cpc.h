@@ -35,8 +35,11 @@ int pmu_cpc_check_periods(const struct pmu_evlist *list, uint64_t period,
 /* Counters first come, first served among list's core enablings, in order:
  * each must fit (pmurt_group_check) together with the ones before it, and
  * with single_overflow (the PMU cannot tell which counter overflowed) there
- * may be only one.  -EBUSY naming the refused enabling and the holders. */
+ * may be only one.  -EBUSY naming the refused enabling and the holders.
+ * held, when not NULL, gets the check of all of them together (n 0 when
+ * there are no core events): the counter of each core event, in order. */
 int pmu_cpc_check_counters(const struct pmurt_pmu *core, const struct pmu_evlist *list,
-			   bool per_task, bool single_overflow, struct pmurt_error *err);
+			   bool per_task, bool single_overflow, struct pmurt_group_result *held,
+			   struct pmurt_error *err);
 
 #endif /* PMU_CPC_H */

@@ -94,10 +94,14 @@ static void test_counters(const struct pmurt_pmu *pmu)
 	add_software(&l, "cpu-clock");
 	add_core(&l, pmu, group, 2);
 	struct pmurt_error err = {0};
-	int rc = pmu_cpc_check_counters(pmu, &l, true, false, &err);
+	struct pmurt_group_result held = PMURT_OPTS_INIT(pmurt_group_result);
+	int rc = pmu_cpc_check_counters(pmu, &l, true, false, &held, &err);
 	CHECK(rc == 0, "three events on PMC1-3 fit: '%s'", err.message);
+	CHECK(held.ok && held.n == 3 && held.pmc[0] == 1 && held.pmc[1] == 2 && held.pmc[2] == 3,
+	      "counters held: n %d, PMC%d PMC%d PMC%d", held.n, held.pmc[0], held.pmc[1],
+	      held.pmc[2]);
 	add_core(&l, pmu, pmc1, 1);
-	rc = pmu_cpc_check_counters(pmu, &l, true, false, &err);
+	rc = pmu_cpc_check_counters(pmu, &l, true, false, NULL, &err);
 	CHECK(rc == -EBUSY && strstr(err.message, "event '0x100fc' cannot get a counter") &&
 	      strstr(err.message, "held by 'PM_FLOP_CMPL-all-10000', '0x200fa'") &&
 	      strstr(err.message, "PMC1"), "PMC1 taken: %d '%s'", rc, err.message);
@@ -109,10 +113,10 @@ static void test_counters(const struct pmurt_pmu *pmu)
 	add_core(&l, pmu, group, 2);
 	add_software(&l, "cpu-clock");
 	err = (struct pmurt_error){0};
-	rc = pmu_cpc_check_counters(pmu, &l, true, true, &err);
+	rc = pmu_cpc_check_counters(pmu, &l, true, true, NULL, &err);
 	CHECK(rc == 0, "one group alone: '%s'", err.message);
 	add_core(&l, pmu, flop, 1);
-	rc = pmu_cpc_check_counters(pmu, &l, true, true, &err);
+	rc = pmu_cpc_check_counters(pmu, &l, true, true, NULL, &err);
 	CHECK(rc == -EBUSY && strstr(err.message, "'PM_FLOP_CMPL-all-10000' cannot get") &&
 	      strstr(err.message, "cannot tell which counter overflowed") &&
 	      strstr(err.message, "held by '0x200fa'"), "single overflow: %d '%s'", rc,
@@ -123,7 +127,7 @@ static void test_counters(const struct pmurt_pmu *pmu)
 	const char *two_pmc1[] = {"0x100fc", "0x100f4"};
 	add_core(&l, pmu, two_pmc1, 2);
 	err = (struct pmurt_error){0};
-	rc = pmu_cpc_check_counters(pmu, &l, true, false, &err);
+	rc = pmu_cpc_check_counters(pmu, &l, true, false, NULL, &err);
 	CHECK(rc == -EINVAL && strstr(err.message, "does not fit the PMU"), "misfit: %d '%s'", rc,
 	      err.message);
 }

@@ -1,0 +1,107 @@
+#!/bin/sh
+# record_tool.sh - `pmutool record` on this machine's kernel (root, as CI runs
+# it), its files read by Debian's perf (linux-perf):
+#   workload  samples of the workload's pid and comm, MMAP2 of its binary,
+#             FORK and EXIT, the user function on top in `perf report`;
+#   callchain -g: `perf script` shows the user stack through main;
+#   pid       -p PID: stops when the process exits, its name and binary
+#             resolve from the synthesized COMM and MMAP2;
+#   sigint    -a until SIGINT: exit 0, the file finished with its samples;
+#   period    the minimum period (5000, --min-period) from -c and a probe's
+#             COUNT, refused before anything opens;
+#   fcfs      counters first come, first served, the holder named;
+#   status    the workload's exit status is record's.
+# usage: record_tool.sh CASE PMUTOOL SPIN
+set -u
+case_name=$1 pmutool=$2 spin=$3
+command -v perf >/dev/null || { echo "perf is missing: install the Debian package linux-perf"; exit 1; }
+t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-record.XXXXXX") || exit 1
+trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*"; for f in "$t"/*.txt; do [ -f "$f" ] && { echo "--- $f"; head -40 "$f"; }; done; exit 1; }
+record() { "$pmutool" record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
+# perf's own view: perf script fields, perf report -D records
+script() { perf script -i "$t/p.data" -F "$1" 2>"$t/perf-err.txt"; }
+dump() { perf report -D -i "$t/p.data" 2>/dev/null; }
+
+case $case_name in
+workload)
+	record -e cpu-clock -c 250000 -o "$t/p.data" -- sh -c "$spin 200000000; true" ||
+		fail "record exited $?"
+	grep -q '^\[ pmutool record: [1-9][0-9]* samples, 0 lost, 0 lost samples' "$t/err.txt" ||
+		fail "no summary line"
+	script comm,pid >"$t/script.txt" || fail "perf script failed"
+	n=$(grep -c '^ *record_spin ' "$t/script.txt")
+	[ "$n" -ge 20 ] || fail "$n samples of record_spin in perf script"
+	pid=$(awk '$1 == "record_spin" {print $2; exit}' "$t/script.txt")
+	dump >"$t/dump.txt"
+	grep -q "PERF_RECORD_MMAP2 $pid/$pid: .* $spin\$" "$t/dump.txt" || fail "no MMAP2 of $spin for $pid"
+	grep -q "PERF_RECORD_FORK($pid:$pid)" "$t/dump.txt" || fail "no FORK of $pid"
+	grep -q "PERF_RECORD_EXIT($pid:$pid)" "$t/dump.txt" || fail "no EXIT of $pid"
+	grep -q "PERF_RECORD_COMM exec: record_spin:$pid/$pid" "$t/dump.txt" || fail "no COMM exec"
+	perf report -i "$t/p.data" --stdio --sort comm,dso,sym 2>/dev/null >"$t/report.txt"
+	grep -m1 '%' "$t/report.txt" | grep -q 'record_spin  *record_spin  *\[\.\] main' ||
+		fail "main of record_spin is not on top of perf report"
+	;;
+callchain)
+	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$spin" 100000000 || fail "record exited $?"
+	perf script -i "$t/p.data" 2>/dev/null >"$t/script.txt"
+	grep -q '^[[:space:]]*[0-9a-f]* main+0x[0-9a-f]* (.*record_spin)$' "$t/script.txt" || fail "no user frame main"
+	grep -q '__libc_start' "$t/script.txt" || fail "no user stack below main"
+	;;
+pid)
+	"$spin" 300000000 >/dev/null &
+	pid=$!
+	sleep 0.1
+	record -e cpu-clock -c 250000 -p "$pid" -o "$t/p.data" || fail "record exited $?"
+	script comm,pid >"$t/script.txt" || fail "perf script failed"
+	n=$(grep -c "^ *record_spin  *$pid\$" "$t/script.txt")
+	[ "$n" -ge 20 ] || fail "$n samples of record_spin $pid"
+	perf report -i "$t/p.data" --stdio --sort dso,sym 2>/dev/null | grep -m1 '%' |
+		grep -q 'record_spin  *\[\.\] main' || fail "main does not resolve from the synthesized MMAP2"
+	;;
+sigint)
+	"$pmutool" record -e cpu-clock -c 1000000 -a -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
+	rec=$!
+	sleep 1
+	"$spin" 50000000 >/dev/null
+	kill -INT "$rec"
+	wait "$rec" || fail "record exited $? after SIGINT"
+	grep -q '^\[ pmutool record: [1-9][0-9]* samples' "$t/err.txt" || fail "no summary after SIGINT"
+	script comm >"$t/script.txt" || fail "perf script cannot read the file"
+	grep -q 'record_spin' "$t/script.txt" || fail "no sample of the workload run meanwhile"
+	;;
+period)
+	record -e cpu-clock -c 4999 -- true
+	[ $? -eq 2 ] || fail "-c 4999 not refused with status 2"
+	grep -q "period 4999 is below the minimum of 5000 .*dcpc_min_overflow; --min-period" "$t/err.txt" ||
+		fail "message does not name the minimum"
+	record -e cpu-clock -c 1000 --min-period 1000 -o "$t/p.data" -- true || fail "--min-period 1000 refused"
+	record --dry-run -e PM_RUN_INST_CMPL-user-1000
+	[ $? -eq 2 ] && grep -q "'PM_RUN_INST_CMPL-user-1000': period 1000 is below the minimum of 5000" \
+		"$t/err.txt" || fail "probe COUNT 1000 not refused"
+	record --dry-run --min-period 1000 -e PM_RUN_INST_CMPL-user-1000 || fail "--min-period for a probe"
+	grep -q '^PM_RUN_INST_CMPL-user-1000: type 4 config 0x500fa period 1000 PMC5$' "$t/out.txt" ||
+		fail "dry run does not show the attr and counter"
+	;;
+fcfs)
+	record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x100fc'
+	[ $? -eq 1 ] || fail "PMC1 twice not refused with status 1"
+	grep -q "event '0x100fc' cannot get a counter (.*PMC1.*): the counters are held by 'PM_FLOP_CMPL-all-10000'" \
+		"$t/err.txt" || fail "holder not named"
+	record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x200fa' || fail "PMC1 and PMC2 refused"
+	grep -q '^PM_FLOP_CMPL-all-10000: type 4 config 0x100f4 period 10000 PMC1$' "$t/out.txt" &&
+		grep -q '^0x200fa: .* PMC2$' "$t/out.txt" && grep -q '^cpu-clock: type 1 config 0x0 freq ' \
+		"$t/out.txt" || fail "dry run does not show the counters held"
+	;;
+status)
+	record -e cpu-clock -o "$t/p.data" -- sh -c 'exit 7'
+	[ $? -eq 7 ] || fail "workload status not kept"
+	record -e cpu-clock -o "$t/p.data" -- /nonexistent/cmd
+	[ $? -eq 2 ] && grep -q "cannot run '/nonexistent/cmd'" "$t/err.txt" || fail "missing command"
+	;;
+*)
+	echo "unknown case $case_name"
+	exit 2
+	;;
+esac
+echo "ok: $case_name"
