@@ -159,10 +159,10 @@ static int find_threads(struct pmu_session *s, struct pmurt_error *err)
 /* evsel__config's choices for sampling: what each sample carries, the
  * sample_id_all trailer, the side-band records on the first event only,
  * leaders disabled (a workload's enabled at its exec). */
-static void sampling_attr(const struct pmu_session *s, const struct pmu_evsel *e, int i,
-			  struct perf_event_attr *a)
+void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_record_opts *o,
+		     struct perf_event_attr *a)
 {
-	const struct pmu_record_opts *o = &s->opts;
+	const struct pmu_evsel *e = &list->v[i];
 	*a = e->attr;
 	a->size = sizeof *a;
 	a->sample_type = SAMPLE_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
@@ -263,7 +263,7 @@ static int open_all(struct pmu_session *s, struct pmurt_error *err)
 		return rc;
 	}
 	for (int ev = 0; ev < s->list->n; ev++)
-		sampling_attr(s, &s->list->v[ev], ev, &s->attrs[ev]);
+		pmu_record_attr(s->list, ev, &s->opts, &s->attrs[ev]);
 	for (int c = 0; c < s->ncpus; c++)
 		for (int t = 0; t < s->nthreads; t++)
 			for (int ev = 0; ev < s->list->n; ev++) {

@@ -48,6 +48,11 @@ struct pmu_record_stats {
 	uint64_t bytes;         /* bytes passed to the sink */
 };
 
+/* The attr event i of list is opened with for sampling under o (what
+ * pmu_session_open opens; for dry runs). */
+void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_record_opts *o,
+		     struct perf_event_attr *a);
+
 struct pmu_session;
 
 /* The kernel's CPU list format ("0-3,8,10-11"), as -C and

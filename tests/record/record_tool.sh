@@ -54,7 +54,7 @@ pid)
 	sleep 0.1
 	record -e cpu-clock -c 250000 -p "$pid" -o "$t/p.data" || fail "record exited $?"
 	script comm,pid >"$t/script.txt" || fail "perf script failed"
-	n=$(grep -c "^ *record_spin  *$pid\$" "$t/script.txt")
+	n=$(grep -c "^ *record_spin  *$pid *\$" "$t/script.txt")
 	[ "$n" -ge 20 ] || fail "$n samples of record_spin $pid"
 	perf report -i "$t/p.data" --stdio --sort dso,sym 2>/dev/null | grep -m1 '%' |
 		grep -q 'record_spin  *\[\.\] main' || fail "main does not resolve from the synthesized MMAP2"
@@ -90,7 +90,7 @@ fcfs)
 		"$t/err.txt" || fail "holder not named"
 	record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x200fa' || fail "PMC1 and PMC2 refused"
 	grep -q '^PM_FLOP_CMPL-all-10000: type 4 config 0x100f4 period 10000 PMC1$' "$t/out.txt" &&
-		grep -q '^0x200fa: .* PMC2$' "$t/out.txt" && grep -q '^cpu-clock: type 1 config 0x0 freq ' \
+		grep -q '^0x200fa: type 4 config 0x200fa freq 4000 PMC2$' "$t/out.txt" && grep -q '^cpu-clock: type 1 config 0x0 freq 4000$' \
 		"$t/out.txt" || fail "dry run does not show the counters held"
 	;;
 status)
