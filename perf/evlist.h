@@ -26,6 +26,8 @@ struct pmu_host {
 	char tracefs[256];  /* stands for /sys/kernel/tracing */
 	const struct pmu_sys *sys;
 	const struct pmurt_pmu *core;  /* may be NULL: no core events */
+	char pick[320];     /* without core: what the description pick looked
+	                       for (host.c), for messages */
 };
 
 enum pmu_evsel_kind {
