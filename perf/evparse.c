@@ -451,14 +451,32 @@ static int tracepoint(struct ectx *c, struct span sp, size_t colon)
 	return 0;
 }
 
-/* A ':' starts a tracepoint when the part before it is a tracefs subsystem
- * or the part after it is not made of modifier letters. */
+static int software_id(const char *name);
+static bool is_raw_code(const char *name, uint64_t *code);
+
+/* A name some PMU knows: then a ':' after it starts modifiers. */
+static bool known_name(const struct ectx *c, struct span body, const char *name)
+{
+	uint32_t type;
+	uint64_t config;
+	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
+	return software_id(name) >= 0 || pmurt_perf_legacy_event(name, &type, &config) == 0 ||
+	       is_raw_code(name, &config) ||
+	       (c->host->core &&
+		pmurt_parse_event_at(c->host->core, c->s, body.off, body.len, &spec, NULL) == 0);
+}
+
+/* A ':' starts a tracepoint when the part before it is a tracefs subsystem,
+ * or no event's name and the part after it is not made of modifier letters. */
 static bool is_tracepoint(const struct ectx *c, struct span sp, size_t colon)
 {
 	char sys[128];
-	copy_span(c, (struct span){sp.off, colon - sp.off}, sys, sizeof(sys));
+	struct span body = {sp.off, colon - sp.off};
+	copy_span(c, body, sys, sizeof(sys));
 	if (tracefs_has(c->host, sys, NULL))
 		return true;
+	if (known_name(c, body, sys))
+		return false;
 	for (size_t i = colon + 1; i < sp.off + sp.len; i++)
 		if (!strchr("ukhIpGHPSDWeb", c->s[i]))
 			return true;

@@ -106,10 +106,10 @@ static void explain_missing_pmu(const struct pmu_host *host, const struct pmu_ev
 	struct utsname u;
 	const char *machine = uname(&u) == 0 ? u.machine : "this machine";
 	if (e->kind == PMU_EVSEL_CORE && host->core)
-		snprintf(out, len, "this host (%s) has no %s core PMU: no PMU takes perf type %u; the "
+		snprintf(out, len, "this host (%s) has no %s: no PMU takes perf type %u; the "
 			 "event is for the description '%s', so nothing here can count it (pmutool "
 			 "stat --dry-run shows the attr it would open)", machine,
-			 host->core->model.name ? host->core->model.name : "such", e->attr.type,
+			 host->core->model.name ? host->core->model.name : "such core PMU", e->attr.type,
 			 host->core->model.platform ? host->core->model.platform : "loaded");
 	else if (e->kind == PMU_EVSEL_HARDWARE || e->kind == PMU_EVSEL_CACHE ||
 		 e->kind == PMU_EVSEL_CORE)
@@ -147,6 +147,9 @@ static void explain_invalid(const struct pmu_evlist *list, int i, int cpu, char 
 		snprintf(out, len, "a group cannot span PMUs: '%.60s' (%s) and '%.60s' (%s); only software "
 			 "events join another PMU's group: put them in separate groups", e->name,
 			 e->pmu, o->name, o->pmu);
+	else if (e->attr.sample_period || e->attr.freq)
+		snprintf(out, len, "PMU '%s' cannot sample with this period (some PMUs, such as msr, "
+			 "only count): count it without a period", e->pmu);
 	else if (has_exclude(&e->attr))
 		snprintf(out, len, "PMU '%s' refuses the exclude bits (:u, :k, :h, :I): it cannot "
 			 "tell user from kernel; drop the modifier", e->pmu);
