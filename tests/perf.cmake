@@ -36,3 +36,12 @@ foreach(case software exit-status group msr tracepoint repeat interval json cpus
 endforeach()
 # the tracepoint case may mount tracefs; the CPU-wide cases count every CPU
 set_tests_properties(perf/stat-tracepoint perf/stat-cpus PROPERTIES RUN_SERIAL TRUE)
+
+# libFuzzer over perf's event lists (PMU_FUZZ=ON; tests/fuzz.cmake defines
+# pmu_fuzz_target) on the fake LPAR tree, seeded with tests/perf/evlist-corpus.
+if(PMU_FUZZ)
+  pmu_fuzz_target(fuzz_evlist ${PERF_TESTS}/fuzz_evlist.c ${PERF_TESTS}/evlist-corpus
+    LINK pmurt_internal)
+  target_include_directories(fuzz_evlist PRIVATE ${CMAKE_SOURCE_DIR}/perf)
+  target_compile_definitions(fuzz_evlist PRIVATE FAKESYS_BUILDER="${FAKESYS}")
+endif()

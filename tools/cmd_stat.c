@@ -202,12 +202,16 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	int n = pmurt_counter_nevents(c), status = 0;
 	memset(s->prev, 0, (size_t)n * sizeof(*s->prev));
 	double start = now_s();
+	/* Ctrl-C stops the command, not the count (builtin-stat.c skip_signal) */
+	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	if (release(t, &w, s->argv[0])) {
 		waitpid(w.pid, &status, 0);
+		signal(SIGINT, old_int);
 		pmurt_counter_close(c);
 		return EXIT_USAGE;
 	}
 	rc = wait_workload(t, w.pid, c, s->now, s->prev, n, start, s->intervals, &status);
+	signal(SIGINT, old_int);
 	r->elapsed[k] = now_s() - start;
 	if (!rc)
 		rc = read_counts(t, c, s->now, n);

@@ -45,7 +45,11 @@ exit-status)
 	run 7 stat -e task-clock -- sh -c 'exit 7'
 	has err "Performance counter stats for 'sh -c exit 7'"
 	run 2 stat -e task-clock -- /nonexistent/cmd
-	has err "cannot run '/nonexistent/cmd': No such file or directory" ;;
+	has err "cannot run '/nonexistent/cmd': No such file or directory"
+	run 143 stat -e task-clock -- sh -c 'kill -TERM $$'
+	# SIGINT to pmutool (as Ctrl-C sends it) stops the command, not the count
+	run 0 stat -e task-clock -- sh -c 'kill -INT $PPID; sleep 0.1'
+	has err "task-clock" ;;
 group)
 	run 0 stat -x, -e '{task-clock,page-faults,context-switches}' -- true
 	[ "$(wc -l < "$t/err")" = 3 ] || fail "3 lines"
