@@ -15,7 +15,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +39,8 @@ struct span {
 	size_t off, len;
 };
 
-static int fail(struct ectx *c, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct ectx *c, int code, const char *fmt, ...)
-{
-	char msg[sizeof(c->err->message)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pmurt_set_error(c->err, code, "%s", msg);
-	return code;
-}
+/* Sets the error (when the caller passed one) and gives its code. */
+#define fail(c, code, ...) (pmurt_set_error((c)->err, (code), __VA_ARGS__), (code))
 
 /* A part of the string for a message, at most 60 bytes. */
 static const char *quote(const struct ectx *c, struct span sp, char buf[72])

@@ -229,8 +229,9 @@ static void test_pick(const char *work, const char *dtb_path)
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "pmu_name");
 	pmurt_pmu_close(pmu);
 
-	CHECK(dtdir_put(work, "cpuinfo", "processor\t: 0\ncpu\t\t: POWER10 (architected)\n"
-			"revision\t: 2.0 (pvr 0080 0200)\n", 76) == 0, "cpuinfo");
+	static const char power10_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER10 (architected)\n"
+					      "revision\t: 2.0 (pvr 0080 0200)\n";
+	CHECK(dtdir_put(work, "cpuinfo", power10_cpuinfo, strlen(power10_cpuinfo)) == 0, "cpuinfo");
 	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = cpuinfo,
 				      .at_platform = "x86_64"};
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "PVR");
