@@ -45,3 +45,11 @@ if(PMU_FUZZ)
   target_include_directories(fuzz_evlist PRIVATE ${CMAKE_SOURCE_DIR}/perf)
   target_compile_definitions(fuzz_evlist PRIVATE FAKESYS_BUILDER="${FAKESYS}")
 endif()
+
+# stat's text, CSV and JSON for multiplexed and uncounted events, which
+# software events on this machine never are.
+add_executable(stat_print_test ${PERF_TESTS}/stat_print_test.c ${CMAKE_SOURCE_DIR}/tools/stat_print.c)
+target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)
+target_link_libraries(stat_print_test PRIVATE pmurt_internal PkgConfig::JANSSON m)
+add_test(NAME perf/stat-output COMMAND stat_print_test)

@@ -53,7 +53,7 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 		else
 			format_value(mean, e->unit, value, sizeof(value));
 		size_t n = 0;
-		if (r->runs > 1)
+		if (r->runs > 1 && !e->not_counted)
 			n += (size_t)snprintf(extra, sizeof(extra), "( +- %5.2f%% )", rel);
 		if (e->running < e->enabled && !e->not_counted) {
 			snprintf(extra + n, sizeof(extra) - n, "%s(%.2f%%)", n ? "  " : "",
