@@ -400,6 +400,36 @@ static void test_explain_unprivileged(struct pmurt_host *h, struct pmu_sim *sim)
 				  "'software' requires");
 }
 
+/* The API's conventions (pmurt.h): err cleared on entry, NULL handles on
+ * failure, NULL closes, opts sized. */
+static void test_api(struct pmurt_host *h)
+{
+	struct pmurt_error err = {.code = -EIO, .message = "stale"};
+	struct pmurt_counter *c = (struct pmurt_counter *)&err;
+	struct pmurt_host *h2 = (struct pmurt_host *)&err;
+	CHECK(pmurt_counter_open(&c, h, "task-clock,nope/x/", NULL, &err) == -ENOENT && !c,
+	      "failed open: *c NULL");
+	struct pmurt_counter_opts small = {.sz = 8};
+	CHECK(pmurt_counter_open(&c, h, "task-clock", &small, &err) == -EINVAL && !c, "opts->sz");
+	CONTAINS(err.message, "opts->sz is 8");
+	struct pmurt_host_opts bad = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = "/nonexistent.dtb");
+	CHECK(pmurt_host_open(&h2, &bad, &err) < 0 && !h2 && err.message[0], "bad description");
+	c = open_counter(h, "task-clock", NULL, 0, &err);
+	err = (struct pmurt_error){.code = -EIO, .message = "stale"};
+	CHECK(c && pmurt_counter_enable(c, &err) == 0 && err.code == 0 && !err.message[0],
+	      "err cleared on entry");
+	err = (struct pmurt_error){.code = -EIO, .message = "stale"};
+	struct pmurt_count v[1];
+	CHECK(pmurt_counter_read(c, v, 1, sizeof(v[0]), &err) == 1 && err.code == 0, "read");
+	CHECK(pmurt_counter_read(c, v, 1, 8, &err) == -EINVAL, "count_sz too small");
+	CHECK(pmurt_counter_enable(NULL, &err) == -EINVAL && pmurt_counter_nevents(NULL) == -EINVAL,
+	      "NULL counter");
+	pmurt_counter_close(c);
+	pmurt_counter_close(NULL);
+	pmurt_host_close(NULL);
+	CHECK(pmurt_host_pmu(h) && !pmurt_host_pmu(NULL), "host_pmu");
+}
+
 int main(int argc, char **argv)
 {
 	bool unprivileged = argc == 3 && strcmp(argv[1], "--unprivileged") == 0;
@@ -420,6 +450,7 @@ int main(int argc, char **argv)
 		test_pick(argv[2], argv[3]);
 		test_count(h, sim);
 		test_explain(h, sim);
+		test_api(h);
 	}
 	pmurt_host_close(h);
 	pmu_sim_free(sim);
