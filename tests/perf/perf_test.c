@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "dtdir.h"
@@ -400,6 +401,40 @@ static void test_explain_unprivileged(struct pmurt_host *h, struct pmu_sim *sim)
 				  "'software' requires");
 }
 
+/* The simulated kernel's ring, as the record side reads it: 1+2^n pages,
+ * records at data_head (wrapping), refused (and counted lost) when the
+ * reader has not made room. */
+static void test_sim_ring(struct pmu_sim *sim)
+{
+	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				    .sample_period = 1000};
+	int fd = sys->event_open(sys->ctx, &a, 0, -1, -1, 0), e;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	CHECK(!sys->mmap(sys->ctx, fd, 4 * page, 0, &e) && e == -EINVAL, "1+3 pages refused");
+	struct perf_event_mmap_page *pc = sys->mmap(sys->ctx, fd, 3 * page, 0, &e);
+	CHECK(pc && pc->data_offset == page && pc->data_size == 2 * page, "1+2 pages");
+	if (!pc)
+		return;
+	struct {
+		struct perf_event_header h;
+		uint64_t v[7];
+	} rec = {.h = {.type = PERF_RECORD_SAMPLE, .size = 64}};
+	int written = 0;
+	while (pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0)
+		written++;
+	CHECK(written == (int)(2 * page / 64) && pmu_sim_ring_lost(sim, fd) == 1 &&
+	      pc->data_head == 2 * page, "full after %d records", written);
+	__atomic_store_n(&pc->data_tail, 64, __ATOMIC_RELEASE);
+	rec.v[0] = 42;
+	CHECK(pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0 && pc->data_head == 2 * page + 64,
+	      "room made by the reader");
+	const unsigned char *data = (const unsigned char *)pc + page;
+	CHECK(((const struct perf_event_header *)data)->size == 64 &&
+	      ((const uint64_t *)data)[1] == 42, "wrapped to the start");
+	CHECK(sys->munmap(sys->ctx, pc, 3 * page) == 0 && sys->close(sys->ctx, fd) == 0, "unmap");
+}
+
 /* The API's conventions (pmurt.h): err cleared on entry, NULL handles on
  * failure, NULL closes, opts sized. */
 static void test_api(struct pmurt_host *h)
@@ -451,6 +486,7 @@ int main(int argc, char **argv)
 		test_count(h, sim);
 		test_explain(h, sim);
 		test_api(h);
+		test_sim_ring(sim);
 	}
 	pmurt_host_close(h);
 	pmu_sim_free(sim);
