@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 
 #include "perf_int.h"
+#include "sysfs.h"
 
 static bool is_core(const struct pmu_host *host, const struct pmu_evsel *e)
 {
@@ -97,6 +98,9 @@ static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pm
 	const struct pmu_sys *sys = c->host->sys;
 	const struct pmu_evsel *e = &c->list.v[i];
 	int cpu = c->cpus[cpu_idx], base = cpu_idx * c->list.n;
+	const char *mask = c->list.v[e->leader].cpumask;
+	if (cpu >= 0 && mask[0] && !pmu_cpulist_has(mask, cpu))
+		return 0; /* not one of its PMU's CPUs: the group stays closed there */
 	struct perf_event_attr attr;
 	pmu_count_attr(&c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
 	int group_fd = e->leader == i ? -1 : c->fds[base + e->leader];
@@ -220,6 +224,8 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 	const struct pmu_sys *sys = c->host->sys;
 	for (int k = 0; k < c->ncpus; k++)
 		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
+			if (c->fds[k * c->list.n + i] < 0)
+				continue; /* not on this CPU (its PMU's cpumask) */
 			int rc = sys->ioctl(sys->ctx, c->fds[k * c->list.n + i], request,
 					    PERF_IOC_FLAG_GROUP);
 			if (rc < 0) {
@@ -301,6 +307,8 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 	memset(c->sum, 0, (size_t)c->list.n * sizeof(*c->sum));
 	for (int k = 0; k < c->ncpus; k++)
 		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
+			if (c->fds[k * c->list.n + i] < 0)
+				continue;
 			int rc = read_group(c, k, i, err);
 			if (rc)
 				return rc;

@@ -288,6 +288,7 @@ static void sysfs_attr(struct pmu_evsel *e, const struct pmu_sysfs *pmu, const s
 	e->attr.config2 = t->words[2];
 	e->attr.sample_period = t->period;
 	e->per_cpu_only = pmu->has_cpumask;
+	snprintf(e->cpumask, sizeof(e->cpumask), "%s", pmu->cpumask);
 }
 
 /* PMU/TERMS/[:]MODS with the PMU in sysfs. */

@@ -234,6 +234,25 @@ const char *pmu_sysfs_cap(const struct pmu_sysfs *pmu, const char *name)
 	return NULL;
 }
 
+bool pmu_cpulist_has(const char *list, int cpu)
+{
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return false;
+	}
+	return false;
+}
+
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);

@@ -62,6 +62,9 @@ const char *pmu_sysfs_cap(const struct pmu_sysfs *pmu, const char *name);
  * in name order; stops when fn returns non-zero and returns that. */
 int pmu_sysfs_each(const char *sysfs, int (*fn)(const char *name, void *arg), void *arg);
 
+/* Whether cpu is in a CPU list ("0-3,8"; sysfs cpumask files). */
+bool pmu_cpulist_has(const char *list, int cpu);
+
 /* Reads a small file into buf (trailing newline dropped); -errno. */
 int pmu_read_small(const char *path, char *buf, size_t len);
 

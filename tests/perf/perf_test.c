@@ -33,6 +33,7 @@ static const struct pmu_sim_pmu sim_pmus[] = {
 	{.type = PERF_TYPE_RAW, .name = "cpu", .counters = 6, .per_ms = 1000},
 	{.type = 14, .name = "vpa_dtl", .per_cpu_only = true, .sampling_only = true},
 	{.type = 42, .name = "splitpmu", .no_exclude = true, .no_sampling = true, .per_ms = 7},
+	{.type = 12, .name = "hv_24x7", .per_cpu_only = true, .per_ms = 1000},
 };
 
 static const char *sysfs_root;
@@ -318,6 +319,20 @@ static void test_count(struct pmurt_host *h, struct pmu_sim *sim)
 	CHECK(c && pmurt_counter_read(c, v, 1, sizeof(v[0]), &err) == 1 && v[0].value == 2000 &&
 	      v[0].time_enabled == 2000000, "summed over CPUs: %llu", (unsigned long long)v[0].value);
 	pmurt_counter_close(c);
+
+	/* CPU-wide, a PMU with a cpumask opens on its CPUs only ("0") */
+	int three[3] = {0, 1, 2};
+	c = open_counter(h, "{hv_24x7/PM_PB_CYC/,task-clock},page-faults", three, 3, &err);
+	CHECK(c && pmu_sim_open_fds(sim) == 5 && pmurt_counter_enable(c, &err) == 0,
+	      "cpumask 0: %d open, %s", pmu_sim_open_fds(sim), err.message);
+	pmu_sim_advance(sim, 1000000);
+	CHECK(c && pmurt_counter_read(c, v, 3, sizeof(v[0]), &err) == 3 && v[0].value == 1000 &&
+	      v[1].value == 1000 && v[2].value == 3000, "%llu %llu %llu",
+	      (unsigned long long)v[0].value, (unsigned long long)v[1].value,
+	      (unsigned long long)v[2].value);
+	pmurt_counter_close(c);
+	CHECK(pmu_cpulist_has("0-3,8", 8) && pmu_cpulist_has("0-3,8", 2) &&
+	      !pmu_cpulist_has("0-3,8", 4) && !pmu_cpulist_has("", 0), "cpu lists");
 
 	int opens = pmu_sim_opens(sim);
 	c = open_counter(h, "task-clock,{PM_LD_MISS_L1,PM_LD_MISS_L1}", NULL, 0, &err);
