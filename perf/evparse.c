@@ -181,10 +181,12 @@ static int core_event(struct ectx *c, struct span sp)
 
 /* --- sysfs PMUs ---------------------------------------------------------------- */
 
+/* A term list: config=/config1=/config2= give whole words (base), format
+ * terms their bits (set, words), which win whatever the order, as perf
+ * applies format terms after config terms (util/pmu.c). */
 struct sysfs_terms {
-	uint64_t words[3];
+	uint64_t base[3], set[3], words[3];
 	uint64_t period;
-	bool named_event;
 };
 
 static int sysfs_term(struct ectx *c, const struct pmu_sysfs *pmu, struct pmu_evsel *e,
@@ -201,7 +203,6 @@ static int sysfs_alias_terms(struct ectx *c, const struct pmu_sysfs *pmu, struct
 		return -ENOENT;
 	e->scale = scale;
 	snprintf(e->unit, sizeof(e->unit), "%s", unit);
-	t->named_event = true;
 	for (char *save = NULL, *tok = strtok_r(terms, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		int rc = sysfs_term(c, pmu, e, t, tok, at, depth + 1);
@@ -245,7 +246,7 @@ static int sysfs_term(struct ectx *c, const struct pmu_sysfs *pmu, struct pmu_ev
 	static const char *const words[] = {"config", "config1", "config2"};
 	for (int w = 0; w < 3; w++)
 		if (strcmp(key, words[w]) == 0) {
-			t->words[w] = v;
+			t->base[w] = v;
 			return 0;
 		}
 	if (strcmp(key, "period") == 0) {
@@ -258,6 +259,7 @@ static int sysfs_term(struct ectx *c, const struct pmu_sysfs *pmu, struct pmu_ev
 			return fail(c, -EINVAL, "value 0x%" PRIx64 " for '%s' at offset %zu does not fit "
 				    "%s's format %s (%d bits)", v, key, at, pmu->name, key,
 				    __builtin_popcountll(f->bits));
+		t->set[f->word] |= f->bits;
 		return 0;
 	}
 	int rc = eq ? -ENOENT : sysfs_alias_terms(c, pmu, e, t, key, at, depth);
@@ -282,10 +284,13 @@ static int load_pmu(struct ectx *c, const char *name, struct pmu_sysfs *pmu, siz
 
 static void sysfs_attr(struct pmu_evsel *e, const struct pmu_sysfs *pmu, const struct sysfs_terms *t)
 {
+	uint64_t w[3];
+	for (int i = 0; i < 3; i++)
+		w[i] = (t->base[i] & ~t->set[i]) | (t->words[i] & t->set[i]);
 	e->attr.type = pmu->type;
-	e->attr.config = t->words[0];
-	e->attr.config1 = t->words[1];
-	e->attr.config2 = t->words[2];
+	e->attr.config = w[0];
+	e->attr.config1 = w[1];
+	e->attr.config2 = w[2];
 	e->attr.sample_period = t->period;
 	e->per_cpu_only = pmu->has_cpumask;
 	snprintf(e->cpumask, sizeof(e->cpumask), "%s", pmu->cpumask);

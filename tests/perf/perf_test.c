@@ -141,6 +141,10 @@ static void test_parse_kinds(struct pmurt_host *h)
 		CHECK(l.v[9].attr.exclude_kernel, "cs:u");
 	}
 	pmu_evlist_free(&l);
+	rc = pmu_evlist_parse(&l, &h->h, "splitpmu/umask=2,config=0xffff,config2=3/", &err);
+	CHECK(rc == 0 && l.n == 1 && l.v[0].attr.config == 0x2ff && l.v[0].attr.config2 == 3,
+	      "format terms win over config=: 0x%llx", (unsigned long long)l.v[0].attr.config);
+	pmu_evlist_free(&l);
 	rc = pmu_evlist_parse(&l, &h->h, "{task-clock,PM_CYC}:k,{page-faults}", &err);
 	CHECK(rc == 0 && l.n == 3 && l.v[0].attr.exclude_user && l.v[1].attr.exclude_user &&
 	      !l.v[1].attr.exclude_kernel && l.v[2].leader == 2, "group modifiers: %s", err.message);
