@@ -60,12 +60,11 @@ static int check_groups(const struct pmu_host *host, const struct pmu_evlist *li
 		int rc = pmu_group_check(host, list, i, per_task, &res, err);
 		if (rc)
 			return rc;
-		if (res.n || res.ok)
-			continue;
-		if (res.reason[0]) {
+		if (!res.ok && res.reason[0]) { /* checked (it had core events) and refused */
+			const char *pmu = host->core->model.name ? host->core->model.name : "the core PMU";
 			pmurt_set_error(err, -EINVAL, "group led by '%s' cannot be counted on %s "
-					"(nothing was opened): %s: %s", list->v[i].name,
-					host->core->model.name ? host->core->model.name : "the core PMU", res.reason, res.message);
+					"(nothing was opened): %s: %s", list->v[i].name, pmu,
+					res.reason, res.message);
 			return -EINVAL;
 		}
 	}
