@@ -82,7 +82,10 @@ repeat)
 interval)
 	run 0 stat -I 100 -x, -e task-clock -- sleep 0.45
 	n=$(grep -c ',task-clock,' "$t/err")
-	[ "$n" -ge 4 ] && [ "$n" -le 6 ] || fail "$n intervals" ;;
+	[ "$n" -ge 4 ] && [ "$n" -le 6 ] || fail "$n intervals"
+	need python3 python3
+	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
+	json "i = d['intervals']; assert 2 <= len(i) <= 4 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] < i[1]['time'], i" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
