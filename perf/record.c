@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "perf_int.h"
 #include "record.h"
 #include "synth.h"
 
@@ -191,14 +192,8 @@ static int open_one(struct pmu_session *s, int ev, int c, int t, struct pmurt_er
 	int fd = s->sys->event_open(s->sys->ctx, &s->attrs[ev], s->threads[t], s->cpus[c],
 				    group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		char target[64];
-		if (s->threads[t] < 0)
-			snprintf(target, sizeof target, "CPU %d", s->cpus[c]);
-		else
-			snprintf(target, sizeof target, "task %d on CPU %d", (int)s->threads[t],
-				 s->cpus[c]);
-		pmurt_set_error(err, fd, "perf_event_open of '%s' for sampling on %s failed: %s",
-				e->name, target, strerror(-fd));
+		/* the cause in words a user can act on (explain.c) */
+		pmu_explain_open(s->host, s->list, ev, s->threads[t], s->cpus[c], fd, err);
 		return fd;
 	}
 	*fd_at(s, ev, c, t) = fd;

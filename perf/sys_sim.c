@@ -24,6 +24,8 @@ struct sim_event {
 	bool enabled;
 	uint64_t id, value, enabled_ns, running_ns;
 	void *ring;           /* mmap: control page + data */
+	int output;           /* PERF_EVENT_IOC_SET_OUTPUT: writes go to this
+	                         fd's ring (-1: its own) */
 	size_t ring_len;
 	uint64_t lost;
 };
@@ -102,7 +104,7 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	int i = s->nev++;
 	struct sim_event *e = &s->ev[i];
 	*e = (struct sim_event){.open = true, .attr = *attr, .pmu = p, .leader = i,
-				.enabled = !attr->disabled, .id = ++s->next_id};
+				.enabled = !attr->disabled, .id = ++s->next_id, .output = -1};
 	if (group_fd >= 0)
 		e->leader = group_fd - SIM_FD_BASE;
 	return SIM_FD_BASE + i;
@@ -116,6 +118,13 @@ static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg
 		return -EBADF;
 	if (request == PERF_EVENT_IOC_ID) {
 		*(uint64_t *)arg = e->id;
+		return 0;
+	}
+	if (request == PERF_EVENT_IOC_SET_OUTPUT) {
+		struct sim_event *to = sim_fd(s, (int)arg);
+		if (!to || !to->ring || e->ring)
+			return -EINVAL;
+		e->output = (int)arg;
 		return 0;
 	}
 	int self = fd - SIM_FD_BASE;
@@ -315,6 +324,8 @@ const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd)
 int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len)
 {
 	struct sim_event *e = sim_fd(sim, fd);
+	if (e && !e->ring && e->output >= 0)
+		e = sim_fd(sim, e->output); /* redirected (SET_OUTPUT) */
 	if (!e || !e->ring)
 		return -EINVAL;
 	struct perf_event_mmap_page *pc = e->ring;

@@ -52,7 +52,8 @@ const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd);
 
 /* Appends a record (starting with struct perf_event_header) to fd's mapped
  * ring as the kernel does: at data_head, then data_head stored with release
- * semantics.  -ENOSPC (counted as lost) when the reader has not made room,
+ * semantics; an fd redirected with PERF_EVENT_IOC_SET_OUTPUT writes into
+ * the ring of the fd it names.  -ENOSPC (counted as lost) when the reader has not made room,
  * -EINVAL when fd has no ring. */
 int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len);
 /* Records dropped for want of room. */

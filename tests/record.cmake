@@ -21,3 +21,14 @@ add_executable(record_live_test ${CMAKE_CURRENT_LIST_DIR}/record/live_test.c)
 target_include_directories(record_live_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(record_live_test PRIVATE pmurt_internal)
 add_test(NAME record/live COMMAND record_live_test $<TARGET_FILE:record_spin>)
+
+# POWER10 core events recorded through the simulated kernel on the fake
+# POWER10 LPAR sysfs tree (tests/fakesys/power10-lpar.sh).
+add_executable(record_sim_test ${CMAKE_CURRENT_LIST_DIR}/record/sim_test.c)
+target_include_directories(record_sim_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(record_sim_test PRIVATE pmurt_internal pmusim)
+add_test(NAME record/sim
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-record.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$2\" \"$t/sys\" && \"$1\" \"$t/sys\"" sh
+    $<TARGET_FILE:record_sim_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)
