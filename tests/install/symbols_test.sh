@@ -31,6 +31,7 @@ fi
 node() {
 	case $1 in
 	pmurt_group_check) echo PMURT_0.2 ;;
+	pmurt_perf_*) echo PMURT_0.3 ;;
 	*) echo PMURT_0.1 ;;
 	esac
 }
