@@ -329,8 +329,11 @@ PMURT_API int pmurt_perf_event(const struct pmurt_perf_file *f, int i,
  * reader then stays at that record: the file cannot be read past it). */
 PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 			      struct pmurt_error *err);
-/* Start again from the first record. */
-PMURT_API void pmurt_perf_rewind(struct pmurt_perf_file *f);
+/* Continue at a record's offset (rec.offset of an earlier record, or
+ * info.data_offset for the first): 0, or -EINVAL for an offset outside the
+ * data section or not 8-byte aligned.  The record found there is checked
+ * as every record is. */
+PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
 PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
 
 #ifdef __cplusplus

@@ -508,10 +508,12 @@ int pmurt_perf_event(const struct pmurt_perf_file *f, int e, struct pmurt_perf_e
 
 /* --- records --------------------------------------------------------------- */
 
-void pmurt_perf_rewind(struct pmurt_perf_file *f)
+int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset)
 {
-	if (f)
-		f->pos = f->data_offset;
+	if (!f || offset < f->data_offset || offset > f->data_end || offset % 8)
+		return -EINVAL;
+	f->pos = offset;
+	return 0;
 }
 
 /* The event of a sample, found by its id (perf's evlist__event2evsel). */

@@ -17,7 +17,7 @@
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR };
+enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SORT, OPT_COMM };
 
 static void usage(FILE *out)
 {
@@ -26,6 +26,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... describe EVENT\n"
 		"       pmutool [OPTION]... check EVENT[,EVENT]...\n"
 		"       pmutool [OPTION]... check --batch FILE\n"
+		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+		"       pmutool script [-i FILE]\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
@@ -39,6 +41,9 @@ static void usage(FILE *out)
 		"      --no-per-task    check: events not attached to a task (CPU-wide), so\n"
 		"                       per-task-only alternatives are not tried\n"
 		"      --per-task       check: events attached to a task (the default)\n"
+		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
+		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
+		"      --comm=NAME      report: only the samples of command NAME\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -72,17 +77,23 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		{"no-per-task", no_argument, NULL, OPT_NO_PER_TASK},
 		{"per-task", no_argument, NULL, OPT_PER_TASK},
 		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
+		{"input", required_argument, NULL, 'i'},
+		{"sort", required_argument, NULL, OPT_SORT},
+		{"comm", required_argument, NULL, OPT_COMM},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:jb:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:jb:i:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
+		case 'i': t->input = optarg; break;
+		case OPT_SORT: t->sort = optarg; break;
+		case OPT_COMM: t->comm = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -128,14 +139,17 @@ struct subcommand {
 	int (*run)(struct tool *t);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
+	bool no_pmu;       /* needs no PMU description */
 };
 
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list, false, false},
-	{"describe", cmd_describe, true, false},
-	{"check", cmd_check, true, true},
+	{"list", cmd_list, false, false, false},
+	{"describe", cmd_describe, true, false, false},
+	{"check", cmd_check, true, true, false},
+	{"report", cmd_report, false, false, true},
+	{"script", cmd_script, false, false, true},
 };
 
 /* An option the subcommand would ignore is an error, not a silent no-op. */
@@ -158,7 +172,8 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 static int dispatch(struct tool *t)
 {
 	if (t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe or check; see %s --help)", t->prog);
+		tool_error(t, "no subcommand (list, describe, check, report or script; see %s --help)",
+			   t->prog);
 		return EXIT_USAGE;
 	}
 	const char *name = t->args[0];
@@ -170,10 +185,10 @@ static int dispatch(struct tool *t)
 		int rc = refuse_unused(t, &subcommands[i]);
 		if (rc)
 			return rc;
-		rc = open_pmu(t);
+		rc = subcommands[i].no_pmu ? EXIT_OK : open_pmu(t);
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe or check)", name);
+	tool_error(t, "unknown subcommand '%s' (list, describe, check, report or script)", name);
 	return EXIT_USAGE;
 }
 
