@@ -2,3 +2,11 @@
 # Debian's perf (linux-perf 6.1) both ways; pmutool report and script.
 add_executable(pd_copy ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_copy.c)
 target_link_libraries(pd_copy PRIVATE pmurt_internal)
+add_executable(pd_synth ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_synth.c)
+target_link_libraries(pd_synth PRIVATE pmurt_internal)
+add_executable(pd_spin ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_spin.c)
+foreach(mode synth record-g record-a)
+  add_test(NAME perfdata/interop-${mode}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
+  set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE)
+endforeach()
