@@ -70,7 +70,7 @@ static int fail_at(const struct pmurt_perf_file *f, struct pmurt_error *err,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	pmurt_set_error(err, -EINVAL, "%s: offset %#llx: %s", f->path,
+	pmurt_set_error(err, -EINVAL, "%s: offset 0x%llx: %s", f->path,
 			(unsigned long long)offset, what);
 	return -EINVAL;
 }
