@@ -60,6 +60,14 @@ static int name_events(struct session *s)
 	return 0;
 }
 
+/* PMUTOOL_KALLSYMS names another copy of the kernel's symbols (a saved
+ * /proc/kallsyms, for a file recorded on another boot). */
+static const char *kallsyms_path(void)
+{
+	const char *env = getenv("PMUTOOL_KALLSYMS");
+	return env && *env ? env : "/proc/kallsyms";
+}
+
 int session_open(struct session *s, const struct tool *t, const char *path)
 {
 	struct pmurt_error err = {0};
@@ -69,7 +77,7 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 	if (rc < 0)
 		return read_error(s, &err, rc);
 	pmurt_perf_info(s->file, &s->info);
-	if (name_events(s) < 0 || !(s->syms = symbols_new("/proc/kallsyms"))) {
+	if (name_events(s) < 0 || !(s->syms = symbols_new(kallsyms_path()))) {
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}

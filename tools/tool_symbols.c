@@ -14,7 +14,8 @@
  *   symbol reaches the next one (symbol.c symbols__fixup_duplicate,
  *   symbols__fixup_end);
  * - /proc/kallsyms: types T W D B (symbol.c symbol_type__filter), module
- *   symbols in "[module]", every symbol reaching the next one.
+ *   symbols in "[module]", every symbol reaching the next one; kept in a
+ *   cache file per boot and module set, as perf keeps it in ~/.debug.
  * Not done: PLT stubs (perf's "func@plt"), the vdso, C++ demangling.
  */
 #include <ctype.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tool_symbols.h"
@@ -130,7 +132,7 @@ static void hmap_free(struct hmap *m, void (*free_val)(void *))
 
 struct sym {
 	uint64_t start, end;
-	const char *name;      /* interned */
+	const char *name;      /* in the ELF file's or kallsyms' text */
 	int binding;           /* STB_* */
 	const char *dso;       /* kernel symbols: "[kernel.kallsyms]", "[mod]" */
 };
@@ -150,6 +152,8 @@ struct dso {
 	struct symtab syms;
 	struct segment *segs;
 	size_t nsegs;
+	Elf *elf[2];           /* the file and its debug file, kept open: */
+	int fd[2];             /* symbol names point into their string tables */
 };
 
 struct map {
@@ -167,6 +171,18 @@ struct thread {
 	const char *comm;      /* interned */
 };
 
+#define KCACHE_MAGIC "PMUKSYM1"
+
+struct kcache_head {
+	char magic[8];
+	uint64_t n, strings_size;
+};
+
+struct kcache_sym {
+	uint64_t start, end;
+	uint32_t name, dso, binding, pad;
+};
+
 struct symbols {
 	struct hmap strings;   /* interned names */
 	struct hmap threads;   /* tid -> struct thread */
@@ -174,6 +190,14 @@ struct symbols {
 	struct hmap dsos;      /* path -> struct dso */
 	const char *kallsyms_path;
 	bool kallsyms_loaded;
+	char *kallsyms_text;   /* the file, holding the kernel symbols' names */
+	void *kcache_map;      /* or the cache file: symbols looked up in it */
+	size_t kcache_size;
+	const struct kcache_sym *kc_syms;
+	size_t kc_n;
+	const char *kc_strings;
+	uint32_t kc_dso_at;    /* the last file name looked up, interned */
+	const char *kc_dso;
 	struct symtab kernel;
 	const char *unknown, *kernel_name;
 };
@@ -194,6 +218,11 @@ static const char *intern(struct symbols *s, const char *str)
 static void free_dso(void *p)
 {
 	struct dso *d = p;
+	for (int k = 0; k < 2; k++) {
+		elf_end(d->elf[k]);
+		if (d->fd[k] > 0)
+			close(d->fd[k]);
+	}
 	free(d->syms.v);
 	free(d->segs);
 	free(d);
@@ -230,6 +259,9 @@ void symbols_free(struct symbols *s)
 	hmap_free(&s->dsos, free_dso);
 	hmap_free(&s->strings, free);
 	free(s->kernel.v);
+	free(s->kallsyms_text);
+	if (s->kcache_map)
+		munmap(s->kcache_map, s->kcache_size);
 	free(s);
 }
 
@@ -393,9 +425,8 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 		if (!is_function(e, &sym))
 			continue;
 		const char *name = elf_strptr(e, shdr.sh_link, sym.st_name);
-		const char *interned = name ? intern(s, name) : NULL;
-		if (name && (!interned || symtab_add(&d->syms, sym.st_value, sym.st_size, interned,
-						     GELF_ST_BIND(sym.st_info))))
+		if (name && symtab_add(&d->syms, sym.st_value, sym.st_size, name,
+				       GELF_ST_BIND(sym.st_info)))
 			return -ENOMEM;
 	}
 	symtab_dedupe(&d->syms);
@@ -428,8 +459,8 @@ static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
 	bool found = dbg && elf_kind(dbg) == ELF_K_ELF && symbol_section(dbg, &shdr) &&
 		     shdr.sh_type == SHT_SYMTAB;
 	int rc = found ? elf_functions(s, dbg, d) : 0;
-	elf_end(dbg);
-	close(fd);
+	d->elf[1] = dbg;
+	d->fd[1] = fd;
 	return rc < 0 ? rc : found;
 }
 
@@ -444,13 +475,13 @@ static int dso_load(struct symbols *s, struct dso *d)
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	int rc = 0;
+	d->elf[0] = e;
+	d->fd[0] = fd;
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		rc = elf_segments(e, d);
 		if (!rc)
 			rc = elf_functions(s, e, d);
 	}
-	elf_end(e);
-	close(fd);
 	return rc;
 }
 
@@ -488,24 +519,61 @@ static bool kernel_type(char type)
 	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
 }
 
+/* One line "ADDR TYPE NAME[\t[MODULE]]", cut in place: the name stays in
+ * the file's text (kept until symbols_free). */
 static int kallsyms_line(struct symbols *s, char *line)
 {
-	unsigned long long addr;
-	char type, name[512], module[256] = "", tagged[300];
-	if (sscanf(line, "%llx %c %511s [%255[^]]]", &addr, &type, name, module) < 3 ||
-	    !kernel_type(type) || !addr)
+	char *p;
+	unsigned long long addr = strtoull(line, &p, 16);
+	if (p == line || *p++ != ' ' || !*p || p[1] != ' ')
 		return 0;
-	snprintf(tagged, sizeof(tagged), "[%s]", module);
-	const char *interned = intern(s, name);
-	const char *dso = module[0] ? intern(s, tagged) : s->kernel_name;
-	if (!interned || !dso)
-		return -ENOMEM;
+	char type = *p;
+	char *name = p + 2, *end = name + strcspn(name, " \t");
+	char *module = *end == '\t' && end[1] == '[' ? end + 1 : NULL;
+	*end = 0;
+	if (!kernel_type(type) || !addr || !*name)
+		return 0;
+	const char *dso = s->kernel_name;
+	if (module) {
+		module[strcspn(module, "]")] = 0;
+		char tagged[300];
+		snprintf(tagged, sizeof(tagged), "%s]", module);
+		if (!(dso = intern(s, tagged)))
+			return -ENOMEM;
+	}
 	int binding = type == 'W' || type == 'w' ? STB_WEAK
 		      : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-	int rc = symtab_add(&s->kernel, addr, 0, interned, binding);
+	int rc = symtab_add(&s->kernel, addr, 0, name, binding);
 	if (!rc)
 		s->kernel.v[s->kernel.n - 1].dso = dso;
 	return rc;
+}
+
+/* The whole file (/proc files report size 0: read to the end). */
+static char *read_text(const char *path)
+{
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	size_t n = 0, cap = 1 << 20;
+	char *text = fd >= 0 ? malloc(cap) : NULL;
+	ssize_t got = 1;
+	while (text && got > 0) {
+		if (n + 1 == cap) {
+			char *bigger = realloc(text, cap *= 2);
+			if (!bigger) {
+				free(text);
+				text = NULL;
+				break;
+			}
+			text = bigger;
+		}
+		got = read(fd, text + n, cap - n - 1);
+		n += got > 0 ? (size_t)got : 0;
+	}
+	if (text)
+		text[n] = 0;
+	if (fd >= 0)
+		close(fd);
+	return text;
 }
 
 /* symbols__fixup_end for kallsyms: each symbol reaches the next, except
@@ -521,19 +589,160 @@ static void kernel_fixup_end(struct symtab *t, const char *kernel_name)
 	}
 }
 
-static int kallsyms_load(struct symbols *s)
+/* --- a cache of the kernel's symbols ------------------------------------------ */
+/*
+ * Reading /proc/kallsyms makes the kernel print some 100,000 lines, most of
+ * a report's time; perf keeps a copy in its build-id cache (~/.debug) for
+ * the same reason.  pmutool keeps the symbols it took from it, sorted, in
+ * $XDG_CACHE_HOME/pmutool (else ~/.cache/pmutool), one file per boot
+ * (/proc/sys/kernel/random/boot_id) and set of loaded modules (a hash of
+ * /proc/modules, whose load addresses move module symbols): a header, the
+ * symbols, their names.  A cache file that does not check out is ignored
+ * and rewritten.
+ */
+static bool kcache_path(char *path, size_t len)
 {
-	s->kallsyms_loaded = true;
-	FILE *fp = s->kallsyms_path ? fopen(s->kallsyms_path, "re") : NULL;
-	if (!fp)
-		return 0;
-	char line[1024];
+	char *boot = read_text("/proc/sys/kernel/random/boot_id");
+	char *modules = read_text("/proc/modules");  /* absent: no modules */
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	bool ok = boot && ((xdg && *xdg) || (home && *home));
+	if (ok) {
+		boot[strcspn(boot, "\n")] = 0;
+		int n = xdg && *xdg ? snprintf(path, len, "%s/pmutool", xdg)
+				    : snprintf(path, len, "%s/.cache/pmutool", home);
+		ok = n > 0 && (size_t)n + 80 < len;
+		if (ok)
+			snprintf(path + n, len - (size_t)n, "/kallsyms-%.36s-%016llx", boot,
+				 (unsigned long long)hash_str(modules ? modules : ""));
+	}
+	free(boot);
+	free(modules);
+	return ok;
+}
+
+/* Map the cache and check it all: its symbols are then looked up in
+ * place.  False when the file is absent or does not check out. */
+static bool kcache_load(struct symbols *s, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return false;
+	void *map = fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(struct kcache_head)
+		    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	const struct kcache_head *h = map;
+	const struct kcache_sym *v = (const void *)(h + 1);
+	size_t size = (size_t)st.st_size;
+	bool ok = !memcmp(h->magic, KCACHE_MAGIC, 8) && h->n < size / sizeof(*v) &&
+		  sizeof(*h) + h->n * sizeof(*v) + h->strings_size == size && h->strings_size;
+	const char *strings = (const char *)(v + (ok ? h->n : 0));
+	ok = ok && strings[h->strings_size - 1] == 0;
+	for (uint64_t i = 0; ok && i < h->n; i++)
+		ok = v[i].name < h->strings_size && v[i].dso < h->strings_size &&
+		     v[i].end >= v[i].start && (!i || v[i].start > v[i - 1].start);
+	if (!ok) {
+		munmap(map, size);
+		return false;
+	}
+	s->kcache_map = map;
+	s->kcache_size = size;
+	s->kc_syms = v;
+	s->kc_n = (size_t)h->n;
+	s->kc_strings = strings;
+	return true;
+}
+
+/* The index of the dso name in names[] (added when new). */
+static uint32_t dso_index(const char **names, uint32_t *n, const char *dso)
+{
+	for (uint32_t i = *n; i-- > 0;)
+		if (names[i] == dso)
+			return i;
+	names[*n] = dso;
+	return (*n)++;
+}
+
+/* Written to a temporary file renamed into place; failures leave no cache.
+ * The strings: every file name once (the kernel, its modules), then the
+ * symbols' names. */
+static void kcache_store(const struct symbols *s, const char *path)
+{
+	char tmp[4200], *slash = strrchr(path, '/');
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)(slash - path), path);
+	char *parent = strrchr(tmp, '/');
+	if (parent) {   /* ~/.cache, then ~/.cache/pmutool */
+		*parent = 0;
+		mkdir(tmp, 0700);
+		*parent = '/';
+	}
+	mkdir(tmp, 0700);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	const char **dsos = malloc((s->kernel.n + 1) * sizeof(*dsos));
+	uint32_t *dso_of = malloc((s->kernel.n + 1) * sizeof(*dso_of)), ndsos = 0;
+	FILE *fp = dsos && dso_of ? fopen(tmp, "wbe") : NULL;
+	struct kcache_head h = {KCACHE_MAGIC, s->kernel.n, 0};
+	for (size_t i = 0; fp && i < s->kernel.n; i++) {
+		uint32_t before = ndsos;
+		dso_of[i] = dso_index(dsos, &ndsos, s->kernel.v[i].dso);
+		if (ndsos != before)
+			h.strings_size += strlen(s->kernel.v[i].dso) + 1;
+		h.strings_size += strlen(s->kernel.v[i].name) + 1;
+	}
+	bool ok = fp && h.strings_size < UINT32_MAX && fwrite(&h, sizeof(h), 1, fp) == 1;
+	uint32_t *dso_at = malloc((ndsos + 1) * sizeof(*dso_at)), at = 0;
+	for (uint32_t d = 0; ok && dso_at && d < ndsos; d++) {
+		dso_at[d] = at;
+		at += (uint32_t)strlen(dsos[d]) + 1;
+	}
+	ok = ok && dso_at;
+	for (size_t i = 0; ok && i < s->kernel.n; i++) {
+		const struct sym *k = &s->kernel.v[i];
+		struct kcache_sym c = {k->start, k->end, at, dso_at[dso_of[i]], (uint32_t)k->binding, 0};
+		at += (uint32_t)strlen(k->name) + 1;
+		ok = fwrite(&c, sizeof(c), 1, fp) == 1;
+	}
+	for (uint32_t d = 0; ok && d < ndsos; d++)
+		ok = fwrite(dsos[d], strlen(dsos[d]) + 1, 1, fp) == 1;
+	for (size_t i = 0; ok && i < s->kernel.n; i++)
+		ok = fwrite(s->kernel.v[i].name, strlen(s->kernel.v[i].name) + 1, 1, fp) == 1;
+	ok = fp && fclose(fp) == 0 && ok && s->kernel.n;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	free(dsos);
+	free(dso_of);
+	free(dso_at);
+}
+
+static int kallsyms_parse(struct symbols *s)
+{
+	s->kallsyms_text = read_text(s->kallsyms_path);
 	int rc = 0;
-	while (!rc && fgets(line, sizeof(line), fp))
+	for (char *line = s->kallsyms_text, *next; line && *line && !rc; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = 0;
 		rc = kallsyms_line(s, line);
-	fclose(fp);
+	}
 	symtab_dedupe(&s->kernel);
 	kernel_fixup_end(&s->kernel, s->kernel_name);
+	return rc;
+}
+
+/* /proc/kallsyms through the cache; another file (PMUTOOL_KALLSYMS) as it is. */
+static int kallsyms_load(struct symbols *s)
+{
+	char path[4096];
+	s->kallsyms_loaded = true;
+	bool cached = s->kallsyms_path && !strcmp(s->kallsyms_path, "/proc/kallsyms") &&
+		      kcache_path(path, sizeof(path));
+	if (cached && kcache_load(s, path))
+		return 0;
+	int rc = kallsyms_parse(s);
+	if (!rc && cached)
+		kcache_store(s, path);
 	return rc;
 }
 
@@ -687,6 +896,32 @@ const char *symbols_comm(struct symbols *s, uint32_t tid)
 	return t ? t->comm : s->unknown;
 }
 
+/* The cache's symbol holding ip, in place (binary search). */
+static bool kcache_find(struct symbols *s, uint64_t ip, struct resolved *out)
+{
+	size_t lo = 0, hi = s->kc_n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->kc_syms[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct kcache_sym *k = lo ? &s->kc_syms[lo - 1] : NULL;
+	if (!k || ip >= k->end)
+		return true;
+	if (k->dso != s->kc_dso_at || !s->kc_dso) {
+		s->kc_dso = intern(s, s->kc_strings + k->dso);
+		s->kc_dso_at = k->dso;
+		if (!s->kc_dso)
+			return false;
+	}
+	out->sym = s->kc_strings + k->name;
+	out->sym_offset = ip - k->start;
+	out->dso = s->kc_dso;
+	return true;
+}
+
 static int resolve_kernel(struct symbols *s, uint64_t ip, struct resolved *out)
 {
 	if (!s->kallsyms_loaded) {
@@ -696,6 +931,8 @@ static int resolve_kernel(struct symbols *s, uint64_t ip, struct resolved *out)
 	}
 	out->dso = s->kernel_name;
 	out->map_ip = ip;
+	if (s->kc_syms)
+		return kcache_find(s, ip, out) ? 0 : -ENOMEM;
 	const struct sym *k = symtab_find(&s->kernel, ip);
 	if (k) {
 		out->sym = k->name;

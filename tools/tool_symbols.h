@@ -4,8 +4,9 @@
  * file's COMM, FORK, MMAP and MMAP2 records (as perf's machine__process_*
  * keeps them); user functions from the mapped ELF files' symbol tables
  * through elfutils' libelf; kernel functions from /proc/kallsyms when it is
- * readable.  Names returned are interned: equal names are equal pointers,
- * and live until symbols_free.
+ * readable.  Comm and file names are interned (equal names, equal
+ * pointers), a symbol's name is one pointer per symbol; all live until
+ * symbols_free.
  */
 #ifndef TOOL_SYMBOLS_H
 #define TOOL_SYMBOLS_H
