@@ -5,10 +5,12 @@ target_link_libraries(pd_copy PRIVATE pmurt_internal)
 add_executable(pd_synth ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_synth.c)
 target_link_libraries(pd_synth PRIVATE pmurt_internal)
 add_executable(pd_spin ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_spin.c)
-foreach(mode synth record-g record-a)
+# the kernel-symbol cache in the build tree, not in the user's home
+foreach(mode synth record-g record-a kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
-  set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE)
+  set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
+    ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
 endforeach()
 add_executable(pd_reader_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/reader_test.c)
 target_link_libraries(pd_reader_test PRIVATE pmurt_internal)
@@ -18,3 +20,6 @@ if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_perfdata ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_perfdata.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus LINK pmurt_internal)
 endif()
+add_test(NAME perfdata/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/cli.sh ${CMAKE_BINARY_DIR}/bin)
+set_tests_properties(perfdata/cli PROPERTIES
+  ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)

@@ -213,10 +213,12 @@ static void print_event(const struct report *r, const struct session *s, int e,
 		}
 	printf("# Event '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", s->event_names[e],
 	       r->samples[e], r->period[e]);
-	printf("# %10s %14s %8s", "Samples", "Period", "Overhead");
-	for (int i = 0; i < r->nkeys; i++)
-		printf("  %-*s", width[i], key_titles[r->keys[i]]);
-	putchar('\n');
+	char head[1024];
+	int hl = snprintf(head, sizeof(head), "# %10s %14s %8s", "Samples", "Period", "Overhead");
+	for (int i = 0; i < r->nkeys && hl < (int)sizeof(head); i++)
+		hl += snprintf(head + hl, sizeof(head) - (size_t)hl, "  %-*s", width[i],
+			       key_titles[r->keys[i]]);
+	tool_line("%s", head);
 	for (size_t j = 0; j < n; j++) {
 		char line[2048];
 		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64 " %7.2f%%",

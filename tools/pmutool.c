@@ -169,6 +169,22 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	return EXIT_USAGE;
 }
 
+/* -i, --sort, --comm belong to report (-i also to script); --batch and
+ * --json to the description's subcommands (--json also to report). */
+static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
+{
+	bool report = !strcmp(sub->name, "report"), script = !strcmp(sub->name, "script");
+	const char *opt = t->input && !report && !script ? "-i"
+			  : t->sort && !report          ? "--sort"
+			  : t->comm && !report          ? "--comm"
+			  : t->batch && (report || script) ? "--batch"
+			  : t->json && script            ? "--json"
+							 : NULL;
+	if (opt)
+		tool_error(t, "%s changes nothing for %s", opt, sub->name);
+	return opt ? EXIT_USAGE : EXIT_OK;
+}
+
 static int dispatch(struct tool *t)
 {
 	if (t->nargs < 1) {
@@ -183,6 +199,8 @@ static int dispatch(struct tool *t)
 		t->args++;
 		t->nargs--;
 		int rc = refuse_unused(t, &subcommands[i]);
+		if (!rc)
+			rc = refuse_unused_perfdata(t, &subcommands[i]);
 		if (rc)
 			return rc;
 		rc = subcommands[i].no_pmu ? EXIT_OK : open_pmu(t);

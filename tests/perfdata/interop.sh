@@ -9,6 +9,9 @@
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`;
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
+#   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
+#                              the same answers from it, a damaged one ignored
+#                              and rewritten
 set -eu
 mode=$1 bin=$2
 here=$(dirname "$0")
@@ -63,8 +66,30 @@ record-g | record-a)
 	diff "$t/orig.full" "$t/copy.full"
 	agree "$t/copy.data"
 	;;
+kcache)
+	export XDG_CACHE_HOME="$t/cache"
+	"$bin/pd_synth" "$t/s.data" >/dev/null
+	"$bin/pmutool" script -i "$t/s.data" >"$t/first"
+	cache=$(ls "$t/cache/pmutool/"kallsyms-*)
+	"$bin/pmutool" script -i "$t/s.data" >"$t/second"
+	diff "$t/first" "$t/second"
+	grep -q ' schedule+0x10 (\[kernel.kallsyms\])$' "$t/second"
+	size=$(wc -c <"$cache")
+	for damage in truncate flip; do
+		if [ $damage = truncate ]; then
+			head -c $((size / 2)) "$cache" >"$t/half" && mv "$t/half" "$cache"
+		else
+			printf 'XXXXXXXX' | dd of="$cache" bs=1 seek=24 conv=notrunc 2>/dev/null
+		fi
+		"$bin/pmutool" script -i "$t/s.data" >"$t/again"
+		diff "$t/first" "$t/again"
+		test "$(wc -c <"$cache")" = "$size"   # rewritten whole
+	done
+	PMUTOOL_KALLSYMS=/nonexistent "$bin/pmutool" script -i "$t/s.data" >"$t/nokall"
+	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
+	;;
 *)
-	echo "usage: interop.sh synth|record-g|record-a BINDIR" >&2
+	echo "usage: interop.sh synth|record-g|record-a|kcache BINDIR" >&2
 	exit 2
 	;;
 esac
