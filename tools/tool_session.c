@@ -177,7 +177,10 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	struct stamp *v = NULL;
 	size_t n = 0;
 	int rc = collect_stamps(s, &v, &n, &pr);
-	if (!rc)
+	bool sorted = true;   /* one ring, or rounds already in order: no sort */
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = by_time(&v[i - 1], &v[i]) <= 0;
+	if (!rc && !sorted)
 		qsort(v, n, sizeof(*v), by_time);
 	struct pmurt_error err = {0};
 	struct pmurt_perf_record rec = {.sz = sizeof(rec)};

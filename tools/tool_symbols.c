@@ -620,8 +620,9 @@ static bool kcache_path(char *path, size_t len)
 	return ok;
 }
 
-/* Map the cache and check it all: its symbols are then looked up in
- * place.  False when the file is absent or does not check out. */
+/* Map the cache and check its sizes: its symbols are then looked up in
+ * place, each checked when used (kcache_find), so that loading costs no
+ * pass over them.  False when the file is absent or does not check out. */
 static bool kcache_load(struct symbols *s, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -640,9 +641,6 @@ static bool kcache_load(struct symbols *s, const char *path)
 		  sizeof(*h) + h->n * sizeof(*v) + h->strings_size == size && h->strings_size;
 	const char *strings = (const char *)(v + (ok ? h->n : 0));
 	ok = ok && strings[h->strings_size - 1] == 0;
-	for (uint64_t i = 0; ok && i < h->n; i++)
-		ok = v[i].name < h->strings_size && v[i].dso < h->strings_size &&
-		     v[i].end >= v[i].start && (!i || v[i].start > v[i - 1].start);
 	if (!ok) {
 		munmap(map, size);
 		return false;
@@ -908,8 +906,9 @@ static bool kcache_find(struct symbols *s, uint64_t ip, struct resolved *out)
 			hi = mid;
 	}
 	const struct kcache_sym *k = lo ? &s->kc_syms[lo - 1] : NULL;
-	if (!k || ip >= k->end)
-		return true;
+	size_t strings_size = s->kcache_size - (size_t)(s->kc_strings - (const char *)s->kcache_map);
+	if (!k || ip >= k->end || k->name >= strings_size || k->dso >= strings_size)
+		return true;   /* none, or a damaged entry: "[unknown]" */
 	if (k->dso != s->kc_dso_at || !s->kc_dso) {
 		s->kc_dso = intern(s, s->kc_strings + k->dso);
 		s->kc_dso_at = k->dso;
