@@ -42,6 +42,21 @@ enum {
 	PD_FEAT_BITS = 256,
 };
 
+/* Unaligned native-endian loads from a record or a mapped file. */
+static inline uint32_t pd_get32(const void *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t pd_get64(const void *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
 /* One event of the file: its attr, the sample ids that name it in records,
  * and its name (the event description feature). */
 struct pd_event {

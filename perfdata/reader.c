@@ -75,19 +75,7 @@ static int fail_at(const struct pmurt_perf_file *f, struct pmurt_error *err,
 	return -EINVAL;
 }
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
 
 /* [offset, offset + len) lies inside the file (no wrap-around). */
 static bool in_file(const struct pmurt_perf_file *f, uint64_t offset, uint64_t len)
@@ -99,8 +87,8 @@ static bool in_file(const struct pmurt_perf_file *f, uint64_t offset, uint64_t l
 static int section(const struct pmurt_perf_file *f, uint64_t at, const char *what,
 		   uint64_t *offset, uint64_t *size, struct pmurt_error *err)
 {
-	*offset = get64(f->map + at);
-	*size = get64(f->map + at + 8);
+	*offset = pd_get64(f->map + at);
+	*size = pd_get64(f->map + at + 8);
 	if (!in_file(f, *offset, *size))
 		return fail_at(f, err, at, "%s [%#llx, +%#llx) runs past the end of the "
 			       "file (%zu bytes): truncated?", what,
@@ -246,7 +234,7 @@ static int feature_string(struct pmurt_perf_file *f, uint64_t *at, uint64_t end,
 {
 	if (!in_file(f, *at, 4) || *at + 4 > end)
 		return fail_at(f, err, *at, "string length runs past its feature section");
-	uint32_t len = get32(f->map + *at);
+	uint32_t len = pd_get32(f->map + *at);
 	if (len > end - *at - 4)
 		return fail_at(f, err, *at, "string of %u bytes runs past its feature section", len);
 	const char *s = (const char *)f->map + *at + 4;
@@ -267,7 +255,7 @@ static int feature_cmdline(struct pmurt_perf_file *f, uint64_t at, uint64_t end,
 {
 	if (end - at < 4)
 		return fail_at(f, err, at, "command-line feature shorter than its count");
-	uint32_t n = get32(f->map + at);
+	uint32_t n = pd_get32(f->map + at);
 	at += 4;
 	size_t len = 0;
 	int rc = 0;
@@ -295,12 +283,12 @@ static int feature_event_desc(struct pmurt_perf_file *f, uint64_t at, uint64_t e
 {
 	if (end - at < 8)
 		return fail_at(f, err, at, "event-description feature shorter than its counts");
-	uint32_t n = get32(f->map + at), asz = get32(f->map + at + 4);
+	uint32_t n = pd_get32(f->map + at), asz = pd_get32(f->map + at + 4);
 	at += 8;
 	for (uint32_t i = 0; i < n; i++) {
 		if (end - at < (uint64_t)asz + 4)
 			return fail_at(f, err, at, "event description %u runs past its section", i);
-		uint32_t nids = get32(f->map + at + asz);
+		uint32_t nids = pd_get32(f->map + at + asz);
 		at += (uint64_t)asz + 4;
 		char *name = NULL;
 		int rc = feature_string(f, &at, end, &name, err);
@@ -311,7 +299,7 @@ static int feature_event_desc(struct pmurt_perf_file *f, uint64_t at, uint64_t e
 			return fail_at(f, err, at, "event description %u's %u ids run past its "
 				       "section", i, nids);
 		}
-		int e = nids ? event_of_id(f, get64(f->map + at)) : (int)i;
+		int e = nids ? event_of_id(f, pd_get64(f->map + at)) : (int)i;
 		at += 8ull * nids;
 		if (e >= 0 && e < f->nevents && !f->events[e].name)
 			f->events[e].name = name;
@@ -332,8 +320,8 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 	case PD_FEAT_NRCPUS:
 		if (size < 8)
 			return fail_at(f, err, at, "CPU-count feature shorter than 8 bytes");
-		f->nr_cpus_avail = get32(f->map + at);
-		f->nr_cpus_online = get32(f->map + at + 4);
+		f->nr_cpus_avail = pd_get32(f->map + at);
+		f->nr_cpus_online = pd_get32(f->map + at + 4);
 		return 0;
 	case PD_FEAT_CMDLINE:
 		return feature_cmdline(f, at, end, err);
@@ -366,7 +354,7 @@ static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 {
 	if (f->size < 16)
 		return fail_at(f, err, 0, "%zu bytes: too short for a perf.data header", f->size);
-	uint64_t magic = get64(f->map), hsize = get64(f->map + 8);
+	uint64_t magic = pd_get64(f->map), hsize = pd_get64(f->map + 8);
 	if (magic == PD_MAGIC_SWAPPED)
 		return fail_at(f, err, 0, "written in the other byte order: not supported");
 	if (magic != PD_MAGIC)
@@ -379,7 +367,7 @@ static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 			       (unsigned long long)hsize, f->size, PD_HEADER_SIZE);
 	memcpy(f->features, f->map + 72, sizeof(f->features));
 	uint64_t data_size;
-	int rc = read_attrs(f, get64(f->map + 16), err);
+	int rc = read_attrs(f, pd_get64(f->map + 16), err);
 	if (rc || (rc = section(f, 40, "the data section", &f->data_offset, &data_size, err)))
 		return rc;
 	if (f->data_offset % 8)
@@ -525,7 +513,7 @@ static int sample_event(const struct pmurt_perf_file *f, const uint8_t *body, si
 	size_t pos = (size_t)f->sample_id_pos * 8;
 	if (len < pos + 8)
 		return fail_at(f, err, at, "sample of %zu bytes too short for its id", len + 8);
-	uint64_t id = get64(body + pos);
+	uint64_t id = pd_get64(body + pos);
 	int e = event_of_id(f, id);
 	if (e < 0)
 		return fail_at(f, err, at, "sample id %llu names no event of the file",
@@ -544,7 +532,7 @@ static int trailer_event(const struct pmurt_perf_file *f, const uint8_t *body, s
 	if (len < back)
 		return fail_at(f, err, at, "record of %zu bytes too short for its "
 			       "sample_id_all trailer", len + 8);
-	uint64_t id = get64(body + len - back);
+	uint64_t id = pd_get64(body + len - back);
 	int e = id ? event_of_id(f, id) : 0;
 	if (e < 0)
 		return fail_at(f, err, at, "record's trailer id %llu names no event of the "
@@ -586,7 +574,7 @@ static int auxtrace_payload(struct pmurt_perf_file *f, struct pmurt_perf_record 
 	if (rec->size < 16)
 		return fail_at(f, err, rec->offset, "AUXTRACE record of %u bytes lacks its "
 			       "payload size", rec->size);
-	uint64_t size = get64((const uint8_t *)rec->data + 8);
+	uint64_t size = pd_get64((const uint8_t *)rec->data + 8);
 	uint64_t start = rec->offset + rec->size;
 	if (size % 8 || size > f->data_end - start)
 		return fail_at(f, err, rec->offset, "AUXTRACE payload of %#llx bytes %s",
@@ -607,7 +595,7 @@ static int record_header(struct pmurt_perf_file *f, struct pmurt_perf_record *re
 	const uint8_t *p = f->map + at;
 	rec->offset = at;
 	rec->data = p;
-	rec->type = get32(p);
+	rec->type = pd_get32(p);
 	memcpy(&rec->misc, p + 4, 2);
 	memcpy(&rec->size, p + 6, 2);
 	if (rec->size < 8 || rec->size % 8)

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfdata.h"
 #include "tool_symbols.h"
 
 /* --- small hash tables --------------------------------------------------- */
@@ -789,19 +790,7 @@ static int proc_add_map(struct proc *p, struct map m)
 	return 0;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /* A record's string field at offset at, cut at the record's end. */
 static const char *record_string(const struct pmurt_perf_record *rec, size_t at, char *buf,
@@ -820,7 +809,7 @@ static int track_comm(struct symbols *s, const struct pmurt_perf_record *rec)
 	if (rec->size < 16)
 		return 0;
 	const uint8_t *p = rec->data;
-	struct thread *t = thread_get(s, get32(p + 12), get32(p + 8));
+	struct thread *t = thread_get(s, pd_get32(p + 12), pd_get32(p + 8));
 	const char *comm = intern(s, record_string(rec, 16, name, sizeof(name)));
 	if (!t || !comm)
 		return -ENOMEM;
@@ -835,8 +824,8 @@ static int track_fork(struct symbols *s, const struct pmurt_perf_record *rec)
 	if (rec->size < 24)
 		return 0;
 	const uint8_t *p = rec->data;
-	uint32_t pid = get32(p + 8), ppid = get32(p + 12), tid = get32(p + 16),
-		 ptid = get32(p + 20);
+	uint32_t pid = pd_get32(p + 8), ppid = pd_get32(p + 12), tid = pd_get32(p + 16),
+		 ptid = pd_get32(p + 20);
 	struct thread *parent = thread_get(s, ptid, ppid), *child = thread_get(s, tid, pid);
 	if (!parent || !child)
 		return -ENOMEM;
@@ -864,17 +853,17 @@ static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
 	char path[4096];
 	if (rec->size < name_at || (rec->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return 0;
-	if (v2 && !(get32(p + 64) & PROT_EXEC))
+	if (v2 && !(pd_get32(p + 64) & PROT_EXEC))
 		return 0;
-	int32_t pid = (int32_t)get32(p + 8);
+	int32_t pid = (int32_t)pd_get32(p + 8);
 	if (pid < 0)
 		return 0;   /* the kernel's own maps: kallsyms answers */
 	struct dso *d = dso_get(s, record_string(rec, name_at, path, sizeof(path)));
 	struct proc *pr = proc_get(s, (uint32_t)pid);
-	uint64_t start = get64(p + 16), len = get64(p + 24);
+	uint64_t start = pd_get64(p + 16), len = pd_get64(p + 24);
 	if (!d || !pr)
 		return -ENOMEM;
-	return proc_add_map(pr, (struct map){start, start + len, get64(p + 32), d});
+	return proc_add_map(pr, (struct map){start, start + len, pd_get64(p + 32), d});
 }
 
 int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec)

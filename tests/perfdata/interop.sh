@@ -22,22 +22,22 @@ command -v perf >/dev/null 2>&1 || {
 t=$(mktemp -d "${TMPDIR:-/tmp}/pd-interop.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 
-# pmutool's and perf's script and report of one file agree
+# pmutool's and perf's script and report of one file agree (workload $2)
 agree() {
 	"$bin/pmutool" script -i "$1" >"$t/ours.script"
 	perf script -G -i "$1" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
-	python3 "$here/compare.py" script "$t/ours.script" "$t/perf.script"
+	python3 "$here/compare.py" script "$t/ours.script" "$t/perf.script" "$2"
 	"$bin/pmutool" report --json -i "$1" >"$t/ours.json"
 	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
 		>"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
-	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report"
+	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
 }
 
 case $mode in
 synth)
 	"$bin/pd_synth" "$t/s.data" >"$t/expect"
 	read -r _ alpha _ beta _ kernel ksym <"$t/expect"
-	agree "$t/s.data"
+	agree "$t/s.data" pd_synth
 	# the exact samples, comm, symbols and event names, as perf shows them
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* synth_alpha+0x1 (.*/pd_synth)$' "$t/perf.script")" = "$alpha"
@@ -57,14 +57,14 @@ record-g | record-a)
 	else
 		perf record -q -a -e cpu-clock -o "$t/p.data" -- "$bin/pd_spin" 0.3
 	fi
-	agree "$t/p.data"
+	agree "$t/p.data" pd_spin
 	grep -q ' spin_alpha+0x' "$t/ours.script"
 	grep -q ' spin_beta+0x' "$t/ours.script"
 	"$bin/pd_copy" "$t/p.data" "$t/copy.data"
 	perf script -i "$t/p.data" >"$t/orig.full"
 	perf script -i "$t/copy.data" >"$t/copy.full"
 	diff "$t/orig.full" "$t/copy.full"
-	agree "$t/copy.data"
+	agree "$t/copy.data" pd_spin
 	;;
 kcache)
 	export XDG_CACHE_HOME="$t/cache"

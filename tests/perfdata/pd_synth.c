@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "record_buf.h"
 
 __attribute__((noinline)) int synth_alpha(int x);
 __attribute__((noinline)) int synth_beta(int x);
@@ -23,43 +24,6 @@ int synth_alpha(int x) { return x * 3 + 1; }
 int synth_beta(int x) { return x * 5 + 2; }
 
 enum { NALPHA = 7, NBETA = 4, NKERNEL = 3 };
-
-struct buf {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void put64(struct buf *b, uint64_t v) { put(b, &v, 8); }
-
-static void put2x32(struct buf *b, uint32_t x, uint32_t y)
-{
-	put(b, &x, 4);
-	put(b, &y, 4);
-}
-
-static void header(struct buf *b, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {type, misc, 0};
-	b->n = 0;
-	put(b, &h, sizeof(h));
-}
-
-/* Pads a string to 8 bytes and sets header.size. */
-static void finish(struct buf *b, const char *str)
-{
-	if (str)
-		put(b, str, strlen(str) + 1);
-	while (b->n % 8)
-		b->b[b->n++] = 0;
-	uint16_t size = (uint16_t)b->n;
-	memcpy(b->b + 6, &size, 2);
-}
 
 static int check(int rc, const struct pmurt_error *err)
 {
@@ -134,36 +98,36 @@ int main(int argc, char **argv)
 	struct pd_writer *w;
 	struct buf b;
 	uint32_t pid = (uint32_t)getpid();
-	uint64_t start, end, pgoff, kaddr, ktext, t = 1000000000ull;
+	uint64_t text_start, text_end, pgoff, kaddr, ktext, t = 1000000000ull;
 	char path[4096], ksym[256];
-	self_text(&start, &end, &pgoff, path);
+	self_text(&text_start, &text_end, &pgoff, path);
 	kernel_symbol(&kaddr, ksym, &ktext);
 	check(pd_writer_open(&w, argv[1], ev, 2, &err), &err);
 
-	header(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);  /* the kernel's text */
-	put2x32(&b, (uint32_t)-1, 0);
+	start(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);  /* the kernel's text */
+	put32(&b, (uint32_t)-1), put32(&b, 0);
 	put64(&b, ktext);
 	put64(&b, ~0ull - ktext);
 	put64(&b, ktext);
-	finish(&b, "[kernel.kallsyms]_text");
+	done(&b, "[kernel.kallsyms]_text");
 	check(pd_writer_add_synth(w, b.b, NULL, &err), &err);
 
-	header(&b, PERF_RECORD_COMM, 0);
-	put2x32(&b, pid, pid);
-	finish(&b, "pd_synth");
+	start(&b, PERF_RECORD_COMM, 0);
+	put32(&b, pid), put32(&b, pid);
+	done(&b, "pd_synth");
 	struct pd_sample_id id = {pid, pid, t, 0};
 	check(pd_writer_add_synth(w, b.b, &id, &err), &err);
 
-	header(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-	put2x32(&b, pid, pid);
-	put64(&b, start);
-	put64(&b, end - start);
+	start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(&b, pid), put32(&b, pid);
+	put64(&b, text_start);
+	put64(&b, text_end - text_start);
 	put64(&b, pgoff);
-	put2x32(&b, 0, 0);      /* maj, min */
+	put32(&b, 0), put32(&b, 0);      /* maj, min */
 	put64(&b, 0);           /* ino */
 	put64(&b, 0);           /* ino generation */
-	put2x32(&b, PROT_READ | PROT_EXEC, MAP_PRIVATE);
-	finish(&b, path);
+	put32(&b, PROT_READ | PROT_EXEC), put32(&b, MAP_PRIVATE);
+	done(&b, path);
 	id.time = ++t;
 	check(pd_writer_add_synth(w, b.b, &id, &err), &err);
 
@@ -174,14 +138,14 @@ int main(int argc, char **argv)
 	};
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < kinds[k].n; i++) {
-			header(&b, PERF_RECORD_SAMPLE, kinds[k].misc);
+			start(&b, PERF_RECORD_SAMPLE, kinds[k].misc);
 			put64(&b, kinds[k].id);
 			put64(&b, kinds[k].ip);
-			put2x32(&b, pid, pid);
+			put32(&b, pid), put32(&b, pid);
 			put64(&b, t += 250000);
-			put2x32(&b, (uint32_t)(i % 2), 0);
+			put32(&b, (uint32_t)(i % 2)), put32(&b, 0);
 			put64(&b, kinds[k].id == 201 ? 200000 : 100000);
-			finish(&b, NULL);
+			done(&b, NULL);
 			check(pd_writer_add(w, b.b, &err), &err);
 		}
 	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};

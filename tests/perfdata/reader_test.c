@@ -19,40 +19,10 @@
 
 #include "../check.h"
 #include "perfdata.h"
+#include "record_buf.h"
 
 static int failures;
 static char dir[512];
-
-struct buf {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void put64(struct buf *b, uint64_t v) { put(b, &v, 8); }
-
-static void put32(struct buf *b, uint32_t v) { put(b, &v, 4); }
-
-static void start(struct buf *b, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {type, misc, 0};
-	b->n = 0;
-	put(b, &h, sizeof(h));
-}
-
-static const void *done(struct buf *b)
-{
-	while (b->n % 8)
-		b->b[b->n++] = 0;
-	uint16_t size = (uint16_t)b->n;
-	memcpy(b->b + 6, &size, 2);
-	return b->b;
-}
 
 #define ALL_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
@@ -115,7 +85,7 @@ static const void *full_sample(struct buf *b)
 	put64(b, 9);                     /* cgroup */
 	put64(b, 4096), put64(b, 2097152);
 	put64(b, 8), put64(b, 0);        /* aux: 8 bytes */
-	return done(b);
+	return done(b, NULL);
 }
 
 static void write_file(const char *path)
@@ -128,21 +98,20 @@ static void write_file(const char *path)
 	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
 	start(&b, PERF_RECORD_COMM, 0);
 	put32(&b, 100), put32(&b, 101);
-	put(&b, "worker\0\0", 8);
 	struct pd_sample_id id = {100, 101, 4000, 1};
-	CHECK(pd_writer_add_synth(w, done(&b), &id, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_synth(w, done(&b, "worker"), &id, &err) == 0, "%s", err.message);
 	CHECK(pd_writer_add(w, full_sample(&b), &err) == 0, "%s", err.message);
 	start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
 	put64(&b, 21), put64(&b, 0xffffffff81000000ull), put32(&b, 7), put32(&b, 7), put64(&b, 6000);
-	CHECK(pd_writer_add(w, done(&b), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
 	start(&b, PERF_RECORD_EXIT, 0);  /* trailer of event 1 */
 	put32(&b, 7), put32(&b, 1), put32(&b, 7), put32(&b, 1), put64(&b, 7000);
 	put32(&b, 7), put32(&b, 7), put64(&b, 7000), put64(&b, 21);
-	CHECK(pd_writer_add(w, done(&b), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
 	start(&b, PD_RECORD_AUXTRACE, 0);
 	put64(&b, 16), put64(&b, 0), put64(&b, 0), put32(&b, 0), put32(&b, 7), put32(&b, 2),
 		put32(&b, 0);
-	done(&b);
+	done(&b, NULL);
 	put(&b, "0123456789abcdef", 16);
 	CHECK(pd_writer_add(w, b.b, &err) == 0, "%s", err.message);
 	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
