@@ -273,7 +273,7 @@ struct pmurt_perf_info {
 struct pmurt_perf_event_info {
 	size_t sz;
 	const char *name;       /* from the event-description feature, or
-	                           "type:config" when the file has none */
+	                           "TYPE:CONFIG" ("1:0") when the file has none */
 	const void *attr;       /* struct perf_event_attr as written */
 	uint32_t attr_size;     /* its bytes in the file */
 	uint32_t type;

@@ -350,6 +350,25 @@ static int read_features(struct pmurt_perf_file *f, struct pmurt_error *err)
 	return 0;
 }
 
+/* Events the file does not name (no event-description feature) get
+ * "TYPE:CONFIG". */
+static int name_unnamed(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	for (int e = 0; e < f->nevents; e++) {
+		struct file_event *ev = &f->events[e];
+		char buf[48];
+		if (ev->name)
+			continue;
+		snprintf(buf, sizeof(buf), "%u:%#llx", ev->attr.type,
+			 (unsigned long long)ev->attr.config);
+		if (!(ev->name = strdup(buf))) {
+			pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 {
 	if (f->size < 16)
@@ -375,9 +394,10 @@ static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 			       (unsigned long long)f->data_offset);
 	f->data_end = f->data_offset + data_size;
 	f->pos = f->data_offset;
-	if ((rc = build_id_hash(f, err)) || (rc = check_id_layout(f, err)))
+	if ((rc = build_id_hash(f, err)) || (rc = check_id_layout(f, err)) ||
+	    (rc = read_features(f, err)))
 		return rc;
-	return read_features(f, err);
+	return name_unnamed(f, err);
 }
 
 /* --- open and close -------------------------------------------------------- */

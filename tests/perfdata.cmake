@@ -4,7 +4,16 @@ add_executable(pd_copy ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_copy.c)
 target_link_libraries(pd_copy PRIVATE pmurt_internal)
 add_executable(pd_synth ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_synth.c)
 target_link_libraries(pd_synth PRIVATE pmurt_internal)
+# the workload whose samples must resolve as perf resolves them: plain C,
+# without the sanitizer runtime (C++, which perf demangles) of that build
 add_executable(pd_spin ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_spin.c)
+foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+  get_target_property(opts pd_spin ${prop})
+  if(opts)
+    list(FILTER opts EXCLUDE REGEX "sanitize")
+    set_target_properties(pd_spin PROPERTIES ${prop} "${opts}")
+  endif()
+endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
 foreach(mode synth record-g record-a kcache)
   add_test(NAME perfdata/interop-${mode}

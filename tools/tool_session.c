@@ -49,13 +49,7 @@ static int name_events(struct session *s)
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
 		pmurt_perf_event(s->file, e, &ev);
-		char buf[64];
-		if (!ev.name) {   /* perf's fallback: the attr's type and config */
-			snprintf(buf, sizeof(buf), "%u:%#llx", ev.type, (unsigned long long)ev.config);
-			ev.name = buf;
-		}
-		if (!(s->event_names[e] = strdup(ev.name)))
-			return -ENOMEM;
+		s->event_names[e] = ev.name;   /* lives as long as the file */
 	}
 	return 0;
 }
@@ -86,8 +80,6 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 
 void session_close(struct session *s)
 {
-	for (int e = 0; s->event_names && e < s->info.nevents; e++)
-		free((void *)s->event_names[e]);
 	free(s->event_names);
 	symbols_free(s->syms);
 	pmurt_perf_close(s->file);

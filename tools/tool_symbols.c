@@ -316,7 +316,8 @@ static bool better(const struct sym *a, const struct sym *b)
 static void symtab_dedupe(struct symtab *t)
 {
 	size_t k = 0;
-	qsort(t->v, t->n, sizeof(*t->v), by_start);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_start);
 	for (size_t i = 0; i < t->n; i++) {
 		if (k && t->v[k - 1].start == t->v[i].start) {
 			if (better(&t->v[i], &t->v[k - 1]) && !better(&t->v[k - 1], &t->v[i]))
