@@ -32,3 +32,11 @@ endif()
 add_test(NAME perfdata/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/cli.sh ${CMAKE_BINARY_DIR}/bin)
 set_tests_properties(perfdata/cli PROPERTIES
   ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
+if(PMU_FUZZ)
+  pmu_fuzz_target(fuzz_report ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_report.c
+    ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus
+    LINK pmurt_internal PkgConfig::JANSSON PkgConfig::LIBDW PkgConfig::LIBELF
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/tool_session.c
+            ${CMAKE_SOURCE_DIR}/tools/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
+  target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+endif()

@@ -1,0 +1,46 @@
+/*
+ * fuzz_report.c - libFuzzer target for pmutool report's whole path over a
+ * perf.data file: the reader, the time ordering, threads and maps from
+ * COMM/FORK/MMAP/MMAP2 records, symbol look-ups (ELF files the records name,
+ * kernel symbols from a missing file), the tables; any input is reported or
+ * refused with a message, never a crash or a sanitizer report.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pmutool.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	setenv("PMUTOOL_KALLSYMS", "/nonexistent", 1);
+	if (!freopen("/dev/null", "w", stdout))   /* the tables; messages stay */
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("perf.data", MFD_CLOEXEC);
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
+		abort();
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	for (int json = 0; json < 2; json++) {
+		struct tool t = {.prog = "pmutool", .input = path, .json = json,
+				 .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL};
+		int rc = cmd_report(&t);
+		if (rc != EXIT_OK && rc != EXIT_USAGE)
+			abort();   /* out of memory or an output error: not from input */
+	}
+	close(fd);
+	return 0;
+}
