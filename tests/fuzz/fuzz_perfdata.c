@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "pmurt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,11 +46,8 @@ static void failed(int rc, const struct pmurt_error *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("perf.data", MFD_CLOEXEC);
-	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
-		abort();
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int fd = fuzz_file(data, size, path);
 	struct pmurt_error err = {0};
 	struct pmurt_perf_file *f;
 	int rc = pmurt_perf_open(&f, path, &err);

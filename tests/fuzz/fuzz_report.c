@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "pmutool.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -29,11 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("perf.data", MFD_CLOEXEC);
-	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
-		abort();
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int fd = fuzz_file(data, size, path);
 	for (int json = 0; json < 2; json++) {
 		struct tool t = {.prog = "pmutool", .input = path, .json = json,
 				 .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL};
