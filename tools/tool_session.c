@@ -164,8 +164,9 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 
 int session_run(struct session *s, session_fn fn, void *ctx)
 {
-	struct progress pr = {.on = isatty(STDERR_FILENO), .total = s->info.data_size * 2,
-			      .what = "reading"};
+	/* long work only: data sections of more than 8 MB (some 100,000 samples) */
+	struct progress pr = {.on = s->info.data_size > (8u << 20) && isatty(STDERR_FILENO),
+			      .total = s->info.data_size * 2, .what = "reading"};
 	struct stamp *v = NULL;
 	size_t n = 0;
 	int rc = collect_stamps(s, &v, &n, &pr);
