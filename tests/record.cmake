@@ -32,3 +32,14 @@ add_test(NAME record/sim
                  trap 'rm -rf \"$t\"' EXIT
                  sh \"$2\" \"$t/sys\" && \"$1\" \"$t/sys\"" sh
     $<TARGET_FILE:record_sim_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)
+
+# pmutool record on this machine's kernel, its files read by Debian's perf
+# and by pmutool report/script (tests/record/record_tool.sh says what each
+# case checks).  The CPU-wide and task cases run alone: they sample
+# everything that runs.
+foreach(case workload callchain pid sigint period fcfs status ours tracepoint)
+  add_test(NAME record/tool-${case}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/record_tool.sh ${case}
+      $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin>)
+endforeach()
+set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SERIAL TRUE)

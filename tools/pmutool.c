@@ -29,6 +29,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... check --batch FILE\n"
 		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
 		"       pmutool script [-i FILE]\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
@@ -105,9 +106,9 @@ static int number_option(const struct tool *t, const char *opt, const char *arg,
 	return 0;
 }
 
-/* Options may come before or after the subcommand (getopt permutes); a
- * command to run (stat) follows "--". */
-static int parse_options(struct tool *t, int argc, char **argv, bool *done)
+/* pmutool's own options: up to the first operand (first), or all of
+ * them wherever they are (getopt permutes). */
+static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first)
 {
 	static const struct option longopts[] = {
 		{"pmu", required_argument, NULL, 'p'},
@@ -135,7 +136,9 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 	};
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:jb:e:aC:I:r:x:i:hV", longopts, NULL)) != -1) {
+	optind = 0; /* glibc: start afresh, also for the second pass */
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:hV" : ":p:jb:e:aC:I:r:x:i:hV";
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
 		case 'e':
@@ -200,6 +203,24 @@ int tool_open_host(struct tool *t)
 	return EXIT_OK;
 }
 
+/* Subcommands that parse their own options (a workload's command line
+ * follows them, perf's way): pmutool's options come before their name. */
+static bool takes_own_options(const char *name)
+{
+	return strcmp(name, "record") == 0;
+}
+
+/* Options may come before or after the subcommand (getopt permutes), except
+ * after one that takes its own options. */
+static int parse_options(struct tool *t, int argc, char **argv, bool *done)
+{
+	int rc = parse_global_options(t, argc, argv, done, true);
+	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
+		return rc;
+	t->nevents = 0; /* the second pass sees the first's -e again */
+	return parse_global_options(t, argc, argv, done, false);
+}
+
 static int open_pmu(struct tool *t)
 {
 	struct pmurt_error err = {0};
@@ -236,6 +257,7 @@ static const struct subcommand subcommands[] = {
 	{"list", cmd_list, false, false, NEEDS_PMU},
 	{"describe", cmd_describe, true, false, NEEDS_PMU},
 	{"check", cmd_check, true, true, NEEDS_PMU},
+	{"record", cmd_record, false, false, NEEDS_HOST},
 	{"stat", cmd_stat, false, false, NEEDS_HOST},
 	{"report", cmd_report, false, false, NEEDS_NOTHING},
 	{"script", cmd_script, false, false, NEEDS_NOTHING},
@@ -284,7 +306,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 static int dispatch(struct tool *t)
 {
 	if (t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe, check, stat, report or script; see %s --help)",
+		tool_error(t, "no subcommand (list, describe, check, stat, record, report or script; see %s --help)",
 			   t->prog);
 		return EXIT_USAGE;
 	}
@@ -304,7 +326,7 @@ static int dispatch(struct tool *t)
 							    : EXIT_OK;
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, report or script)",
+	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report or script)",
 		   name);
 	return EXIT_USAGE;
 }

@@ -18,6 +18,7 @@ enum {
 	EXIT_USAGE = 2,     /* bad option, event string or batch line */
 	EXIT_NOPMU = 3,     /* the description could not be loaded */
 	EXIT_INTERNAL = 4,  /* out of memory, I/O error, library error */
+	EXIT_OPEN_FAILED = 5, /* stat, record: the kernel refused to open an event */
 };
 
 struct tool {
@@ -53,6 +54,8 @@ struct tool {
 int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
+/* Takes its own options: t->args[-1] is "record", t->args its arguments. */
+int cmd_record(struct tool *t);
 int cmd_stat(struct tool *t);
 
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own

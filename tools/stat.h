@@ -14,9 +14,6 @@
 /* The "version" key of stat's JSON: bumped when a key changes meaning. */
 #define STAT_JSON_VERSION 1
 
-/* Exit status when the kernel refuses to open an event (pmutool.1). */
-#define EXIT_OPEN_FAILED 5
-
 int stat_dry_run(struct tool *t, const struct pmu_evlist *list);
 
 /* One event over the runs: each run's count. */

@@ -10,7 +10,11 @@
 #   period    the minimum period (5000, --min-period) from -c and a probe's
 #             COUNT, refused before anything opens;
 #   fcfs      counters first come, first served, the holder named;
-#   status    the workload's exit status is record's.
+#   status    the workload's exit status is record's;
+#   ours      pmutool script prints what perf script prints, line for line,
+#             and pmutool report puts the same function on top;
+#   tracepoint sched:sched_switch samples of the workload (read by pmutool
+#             script: Debian's perf also wants the tracing-data feature).
 # usage: record_tool.sh CASE PMUTOOL SPIN
 set -u
 case_name=$1 pmutool=$2 spin=$3
@@ -19,6 +23,8 @@ t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-record.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; for f in "$t"/*.txt; do [ -f "$f" ] && { echo "--- $f"; head -40 "$f"; }; done; exit 1; }
 record() { "$pmutool" record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
+# POWER10 core events on this x86 host: the description named (--pmu)
+p10record() { "$pmutool" --pmu power10 record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
 # perf's own view: perf script fields, perf report -D records
 script() { perf script -i "$t/p.data" -F "$1" 2>"$t/perf-err.txt"; }
 dump() { perf report -D -i "$t/p.data" 2>/dev/null; }
@@ -76,19 +82,19 @@ period)
 	grep -q "period 4999 is below the minimum of 5000 .*dcpc_min_overflow; --min-period" "$t/err.txt" ||
 		fail "message does not name the minimum"
 	record -e cpu-clock -c 1000 --min-period 1000 -o "$t/p.data" -- true || fail "--min-period 1000 refused"
-	record --dry-run -e PM_RUN_INST_CMPL-user-1000
+	p10record --dry-run -e PM_RUN_INST_CMPL-user-1000
 	[ $? -eq 2 ] && grep -q "'PM_RUN_INST_CMPL-user-1000': period 1000 is below the minimum of 5000" \
 		"$t/err.txt" || fail "probe COUNT 1000 not refused"
-	record --dry-run --min-period 1000 -e PM_RUN_INST_CMPL-user-1000 || fail "--min-period for a probe"
+	p10record --dry-run --min-period 1000 -e PM_RUN_INST_CMPL-user-1000 || fail "--min-period for a probe"
 	grep -q '^PM_RUN_INST_CMPL-user-1000: type 4 config 0x500fa period 1000 PMC5$' "$t/out.txt" ||
 		fail "dry run does not show the attr and counter"
 	;;
 fcfs)
-	record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x100fc'
+	p10record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x100fc'
 	[ $? -eq 1 ] || fail "PMC1 twice not refused with status 1"
 	grep -q "event '0x100fc' cannot get a counter (.*PMC1.*): the counters are held by 'PM_FLOP_CMPL-all-10000'" \
 		"$t/err.txt" || fail "holder not named"
-	record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x200fa' || fail "PMC1 and PMC2 refused"
+	p10record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x200fa' || fail "PMC1 and PMC2 refused"
 	grep -q '^PM_FLOP_CMPL-all-10000: type 4 config 0x100f4 period 10000 PMC1$' "$t/out.txt" &&
 		grep -q '^0x200fa: type 4 config 0x200fa freq 4000 PMC2$' "$t/out.txt" && grep -q '^cpu-clock: type 1 config 0x0 freq 4000$' \
 		"$t/out.txt" || fail "dry run does not show the counters held"
@@ -98,6 +104,22 @@ status)
 	[ $? -eq 7 ] || fail "workload status not kept"
 	record -e cpu-clock -o "$t/p.data" -- /nonexistent/cmd
 	[ $? -eq 2 ] && grep -q "cannot run '/nonexistent/cmd'" "$t/err.txt" || fail "missing command"
+	;;
+ours)
+	record -e cpu-clock -c 250000 -o "$t/p.data" -- "$spin" 100000000 || fail "record exited $?"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
+	perf script -i "$t/p.data" >"$t/perf.txt" 2>/dev/null || fail "perf script"
+	[ -s "$t/perf.txt" ] && cmp -s "$t/ours.txt" "$t/perf.txt" || fail "pmutool script differs from perf script"
+	"$pmutool" report -i "$t/p.data" --sort comm,dso,sym >"$t/report.txt" || fail "pmutool report"
+	grep -m1 '%' "$t/report.txt" | grep -q 'record_spin  *record_spin  *\[\.\] main$' ||
+		fail "main of record_spin is not on top of pmutool report"
+	;;
+tracepoint)
+	record -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
+		fail "record exited $?"
+	"$pmutool" script -i "$t/p.data" >"$t/script.txt" || fail "pmutool script"
+	grep -q '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: *1 sched:sched_switch: ' "$t/script.txt" ||
+		fail "no sched_switch sample of sleep"
 	;;
 *)
 	echo "unknown case $case_name"

@@ -1,0 +1,462 @@
+/*
+ * cmd_record.c - `pmutool record`: sample events into a perf.data file, as
+ * `perf record` does, with the DTrace cpc provider's rules (minimum period,
+ * counters first come first served, cpc probe names as events).
+ *
+ *   pmutool record -e SPEC [-e SPEC]... [-a | -C CPUS | -p PID] [-c N | -F HZ]
+ *                  [-g] [-o FILE] [-m PAGES] [--min-period N] [--dry-run] [-- CMD...]
+ *
+ * A workload is forked and held before its exec until every event is open
+ * (the events start at its exec, enable_on_exec), as perf's
+ * evlist__prepare_workload does.  SIGINT and SIGTERM stop the recording;
+ * whatever the rings hold is still written, and the file is finished.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpc.h"
+#include "evlist.h"
+#include "perf_int.h"
+#include "perfdata.h"
+#include "pmutool.h"
+#include "record.h"
+#include "workload.h"
+
+#define POLL_MS 100
+
+enum { OPT_MIN_PERIOD = 256, OPT_DRY_RUN };
+
+struct record_args {
+	const char *events[64];
+	int nevents;
+	bool all_cpus;
+	const char *cpu_list;
+	pid_t pid;
+	uint64_t period, freq, min_period;
+	bool callchain, dry_run, no_inherit;
+	unsigned data_pages;
+	const char *output;
+	char **cmd;
+};
+
+/* The session a signal stops: the handler may touch nothing else. */
+static struct pmu_session *volatile stop_target;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	struct pmu_session *s = stop_target;
+	if (s)
+		pmu_session_stop(s);
+}
+
+static void usage_record(FILE *out)
+{
+	fprintf(out,
+		"Usage: pmutool [OPTION]... record -e EVENT [-e EVENT]... [-a | -C CPUS | -p PID]\n"
+		"              [-c PERIOD | -F HZ] [-g] [-o FILE] [-m PAGES] [--min-period N]\n"
+		"              [--dry-run] [-- CMD [ARG]...]\n"
+		"Sample events into a perf.data file.  EVENT is any event perf takes, or a\n"
+		"cpc probe name NAME-MODE[-MASK]-COUNT (COUNT the period).\n\n"
+		"  -e, --event=EVENT    an enabling (an event or a {group}); repeatable\n"
+		"  -a, --all-cpus       every CPU, every task\n"
+		"  -C, --cpu=CPUS       these CPUs (0-3,8), every task\n"
+		"  -p, --pid=PID        the running process PID (all its threads)\n"
+		"  -c, --count=PERIOD   a sample every PERIOD events\n"
+		"  -F, --freq=HZ        about HZ samples a second (default 4000 without a period)\n"
+		"  -g, --call-graph     record the callchain (kernel and user stack)\n"
+		"  -o, --output=FILE    the perf.data file (default perf.data)\n"
+		"  -m, --mmap-pages=N   data pages per CPU ring, a power of two (default 128)\n"
+		"  -i, --no-inherit     the task only, not the children it starts\n"
+		"      --min-period=N   the smallest period allowed (default 5000, the cpc\n"
+		"                       provider's dcpc_min_overflow)\n"
+		"      --dry-run        check the events and the counters, open nothing\n");
+}
+
+static int parse_u64(const struct tool *t, const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-') {
+		tool_error(t, "%s: '%s' is not a number", opt, s);
+		return EXIT_USAGE;
+	}
+	*v = x;
+	return EXIT_OK;
+}
+
+static int parse_record_option(const struct tool *t, struct record_args *a, int c,
+			       const char *arg)
+{
+	uint64_t v;
+	int rc = EXIT_OK;
+	switch (c) {
+	case 'e':
+		if (a->nevents == (int)(sizeof a->events / sizeof a->events[0])) {
+			tool_error(t, "record: at most 64 -e options");
+			return EXIT_USAGE;
+		}
+		a->events[a->nevents++] = arg;
+		break;
+	case 'a': a->all_cpus = true; break;
+	case 'C': a->cpu_list = arg; break;
+	case 'p':
+		rc = parse_u64(t, "-p", arg, &v);
+		if (rc == EXIT_OK && (v == 0 || v > INT_MAX)) {
+			tool_error(t, "-p: '%s' is not a process id", arg);
+			rc = EXIT_USAGE;
+		}
+		a->pid = (pid_t)v;
+		break;
+	case 'c': rc = parse_u64(t, "-c", arg, &a->period); break;
+	case 'F': rc = parse_u64(t, "-F", arg, &a->freq); break;
+	case 'g': a->callchain = true; break;
+	case 'o': a->output = arg; break;
+	case 'i': a->no_inherit = true; break;
+	case 'm':
+		rc = parse_u64(t, "-m", arg, &v);
+		if (rc == EXIT_OK && (v == 0 || v > (1u << 20) || (v & (v - 1)))) {
+			tool_error(t, "-m: %s pages is not a power of two up to 1048576", arg);
+			rc = EXIT_USAGE;
+		}
+		a->data_pages = (unsigned)v;
+		break;
+	case OPT_MIN_PERIOD: rc = parse_u64(t, "--min-period", arg, &a->min_period); break;
+	case OPT_DRY_RUN: a->dry_run = true; break;
+	}
+	return rc;
+}
+
+/* Options up to "--" or the first operand, which starts the workload. */
+static int parse_record_args(const struct tool *t, int argc, char **argv, struct record_args *a,
+			     bool *done)
+{
+	static const struct option longopts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"pid", required_argument, NULL, 'p'},
+		{"count", required_argument, NULL, 'c'},
+		{"freq", required_argument, NULL, 'F'},
+		{"call-graph", no_argument, NULL, 'g'},
+		{"output", required_argument, NULL, 'o'},
+		{"mmap-pages", required_argument, NULL, 'm'},
+		{"no-inherit", no_argument, NULL, 'i'},
+		{"min-period", required_argument, NULL, OPT_MIN_PERIOD},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	*a = (struct record_args){.pid = -1, .min_period = PMU_CPC_MIN_PERIOD,
+				  .output = "perf.data"};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:c:F:go:m:ih", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage_record(stdout);
+			*done = true;
+			return EXIT_OK;
+		}
+		if (c == ':' || c == '?') {
+			tool_error(t, c == ':' ? "record: option '%s' needs an argument"
+					       : "record: unknown option '%s' (see pmutool record --help)",
+				   argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		int rc = parse_record_option(t, a, c, optarg);
+		if (rc)
+			return rc;
+	}
+	a->cmd = optind < argc ? argv + optind : NULL;
+	return EXIT_OK;
+}
+
+/* The combinations perf record refuses, and the cpc rules' own. */
+static int check_record_args(const struct tool *t, const struct record_args *a)
+{
+	const char *why = NULL;
+	int targets = a->all_cpus + (a->cpu_list != NULL) + (a->pid > 0);
+	if (a->nevents == 0)
+		why = "no event: give at least one -e";
+	else if (targets > 1)
+		why = "-a, -C and -p exclude each other";
+	else if (a->pid > 0 && a->cmd)
+		why = "-p records a running process: give no command";
+	else if (targets == 0 && !a->cmd && !a->dry_run)
+		why = "nothing to record: give a command, -a, -C or -p";
+	else if (a->period && a->freq)
+		why = "-c and -F exclude each other";
+	else if (a->min_period == 0)
+		why = "--min-period must be at least 1";
+	if (!why)
+		return EXIT_OK;
+	tool_error(t, "record: %s", why);
+	return EXIT_USAGE;
+}
+
+/* Every -e string into one event list. */
+static int build_evlist(const struct tool *t, const struct record_args *a,
+			const struct pmu_host *host, struct pmu_evlist *list)
+{
+	for (int i = 0; i < a->nevents; i++) {
+		struct pmurt_error err = {0};
+		int rc = pmu_evlist_parse(list, host, a->events[i], &err);
+		if (rc < 0) {
+			tool_error(t, "%s", err.message[0] ? err.message : strerror(-rc));
+			return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+static int check_cpc_rules(const struct tool *t, const struct record_args *a,
+			   const struct pmu_evlist *list, struct pmurt_group_result *held)
+{
+	struct pmurt_error err = {0};
+	int rc = pmu_cpc_check_periods(list, a->period, a->min_period, &err);
+	if (rc == 0)
+		rc = pmu_cpc_check_counters(pmurt_host_pmu(t->host), list,
+					    !a->all_cpus && !a->cpu_list, false, held,
+					    &err);
+	if (rc == 0)
+		return EXIT_OK;
+	tool_error(t, "record: %s", err.message);
+	return rc == -EBUSY ? EXIT_REJECTED : EXIT_USAGE;
+}
+
+/* --dry-run: what would be opened, an event a line (members indented): its
+ * type, config, period or frequency, and the counter each core event
+ * holds. */
+static void print_dry_run(const struct pmu_evlist *list, const struct pmu_record_opts *o,
+			  const struct pmurt_group_result *held)
+{
+	int core = 0;
+	for (int i = 0; i < list->n; i++) {
+		const struct pmu_evsel *e = &list->v[i];
+		struct perf_event_attr at;
+		pmu_record_attr(list, i, o, &at);
+		char pmc[16] = "";
+		if (e->kind == PMU_EVSEL_CORE && core < held->n)
+			snprintf(pmc, sizeof pmc, " PMC%d", held->pmc[core++]);
+		tool_line("%s%s: type %u config 0x%" PRIx64 " %s %" PRIu64 "%s",
+			  e->leader == i ? "" : "  ", e->name, at.type, (uint64_t)at.config,
+			  at.freq ? "freq" : "period", (uint64_t)at.sample_period, pmc);
+	}
+}
+
+/* --- recording ------------------------------------------------------------------------ */
+
+static int write_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	return pd_writer_add(arg, rec, err);
+}
+
+static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
+		       const struct pmu_evlist *list, struct pd_writer **w)
+{
+	struct pd_event *ev = calloc((size_t)list->n, sizeof *ev);
+	if (!ev) {
+		tool_error(t, "record: out of memory");
+		return EXIT_INTERNAL;
+	}
+	for (int i = 0; i < list->n; i++) {
+		ev[i].attr = *pmu_session_attr(s, i);
+		ev[i].ids = pmu_session_ids(s, i, &ev[i].nids);
+		ev[i].name = list->v[i].name;
+	}
+	struct pmurt_error err = {0};
+	int rc = pd_writer_open(w, path, ev, list->n, &err);
+	free(ev);
+	if (rc < 0) {
+		tool_error(t, "record: %s", err.message);
+		return EXIT_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
+static void install_handlers(struct pmu_session *s, bool workload)
+{
+	stop_target = s;
+	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: poll returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (workload)
+		sigaction(SIGCHLD, &sa, NULL); /* perf record stops when its workload ends */
+}
+
+static void remove_handlers(void)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	stop_target = NULL;
+}
+
+/* Poll and drain until stopped (a signal, the workload's end, every task
+ * event hung up), then drain what is left. */
+static int record_loop(struct pmu_session *s, struct pd_writer *w,
+		       const struct pmu_workload *wl, struct pmurt_error *err)
+{
+	int rc = 0;
+	while (rc == 0 && !pmu_session_stopped(s)) {
+		rc = pmu_session_poll(s, POLL_MS, write_record, w, err);
+		if (pmu_workload_exited(wl))
+			pmu_session_stop(s);
+	}
+	if (rc == 0)
+		rc = pmu_session_disable(s, err);
+	if (rc == 0)
+		rc = pmu_session_drain(s, write_record, w, err);
+	return rc;
+}
+
+static void print_summary(const struct tool *t, const struct pmu_session *s, const char *path)
+{
+	const struct pmu_record_stats *st = pmu_session_stats(s);
+	if (st->lost || st->lost_samples)
+		fprintf(stderr, "%s: warning: lost %" PRIu64 " records in %" PRIu64 " PERF_RECORD_LOST "
+			"and %" PRIu64 " samples in PERF_RECORD_LOST_SAMPLES (a larger -m or period "
+			"helps)\n", t->prog, st->lost, st->lost_records, st->lost_samples);
+	fprintf(stderr, "[ pmutool record: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
+		" lost samples; %.3f MB written to %s ]\n", st->samples, st->lost,
+		st->lost_samples, (double)st->bytes / 1e6, path);
+}
+
+static int session_opts(const struct tool *t, const struct record_args *a, pid_t workload,
+			struct pmu_record_opts *o, int **cpus)
+{
+	*o = (struct pmu_record_opts){.pid = a->pid, .period = a->period, .freq = a->freq,
+				      .callchain = a->callchain, .data_pages = a->data_pages,
+				      .no_inherit = a->no_inherit};
+	if (a->cpu_list) {
+		struct pmurt_error err = {0};
+		int rc = pmu_cpulist_parse(a->cpu_list, cpus, &o->ncpus, &err);
+		if (rc < 0) {
+			tool_error(t, "record: -C: %s", err.message);
+			return EXIT_USAGE;
+		}
+		o->cpus = *cpus;
+	}
+	if (workload > 0 && !a->all_cpus && !a->cpu_list) {
+		o->pid = workload;
+		o->workload = true;
+	}
+	return EXIT_OK;
+}
+
+static int fail(const struct tool *t, const struct pmurt_error *err, int rc)
+{
+	tool_error(t, "record: %s", err->message);
+	return rc;
+}
+
+/* Enable (or let the workload exec), loop, and stop, signals caught
+ * meanwhile. */
+static int record_active(const struct tool *t, const struct record_args *a,
+			 struct pmu_session *s, struct pd_writer *w, struct pmu_workload *wl,
+			 bool per_workload)
+{
+	struct pmurt_error err = {0};
+	int rc = EXIT_OK;
+	install_handlers(s, wl->pid > 0);
+	if (!per_workload && pmu_session_enable(s, &err) < 0)
+		rc = fail(t, &err, EXIT_INTERNAL);
+	if (rc == EXIT_OK && wl->pid > 0 && pmu_workload_start(wl, a->cmd[0], &err) < 0)
+		rc = fail(t, &err, EXIT_USAGE);
+	if (rc == EXIT_OK && record_loop(s, w, wl, &err) < 0)
+		rc = fail(t, &err, EXIT_INTERNAL);
+	remove_handlers();
+	return rc;
+}
+
+/* Open, synthesize, start, loop, finish: the recording proper. */
+static int record_run(const struct tool *t, const struct record_args *a,
+		      const struct pmu_host *host, const struct pmu_evlist *list)
+{
+	struct pmu_workload wl = {.pid = 0, .go_fd = -1, .err_fd = -1};
+	int *cpus = NULL;
+	struct pmu_session *s = NULL;
+	struct pd_writer *w = NULL;
+	struct pmurt_error err = {0};
+	struct pmu_record_opts o;
+	int rc = EXIT_OK;
+	if (a->cmd && pmu_workload_prepare(&wl, a->cmd, &err) < 0)
+		rc = fail(t, &err, EXIT_INTERNAL);
+	if (rc == EXIT_OK)
+		rc = session_opts(t, a, wl.pid, &o, &cpus);
+	if (rc == EXIT_OK && pmu_session_open(&s, host, list, &o, &err) < 0)
+		rc = fail(t, &err, strncmp(err.message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
+										 : EXIT_INTERNAL);
+	if (rc == EXIT_OK)
+		rc = open_writer(t, a->output, s, list, &w);
+	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
+		rc = fail(t, &err, EXIT_INTERNAL);
+	if (rc == EXIT_OK)
+		rc = record_active(t, a, s, w, &wl, o.workload);
+	int status = pmu_workload_finish(&wl);
+	if (w && pd_writer_finish(w, &err) < 0 && rc == EXIT_OK)
+		rc = fail(t, &err, EXIT_INTERNAL);
+	if (rc == EXIT_OK)
+		print_summary(t, s, a->output);
+	pmu_session_close(s);
+	free(cpus);
+	return rc != EXIT_OK ? rc : status;
+}
+
+/* stat's options before "record" would be ignored: refuse them. */
+static int refuse_stat_options(const struct tool *t)
+{
+	if (!t->nevents && !t->all_cpus && !t->cpu_list && !t->interval_ms && !t->repeat &&
+	    !t->sep && !t->dry_run && !t->json && !t->batch)
+		return EXIT_OK;
+	tool_error(t, "record takes its options after its name (pmutool record -e EVENT ...); "
+		   "before it go --pmu, --sysfs and --tracefs only");
+	return EXIT_USAGE;
+}
+
+/* --dry-run: the attrs the options give, nothing opened. */
+static int dry_run(const struct tool *t, const struct record_args *a,
+		   const struct pmu_evlist *list, const struct pmurt_group_result *held)
+{
+	struct pmu_record_opts o;
+	int *cpus = NULL;
+	int rc = session_opts(t, a, 0, &o, &cpus);
+	if (rc == EXIT_OK)
+		print_dry_run(list, &o, held);
+	free(cpus);
+	return rc;
+}
+
+int cmd_record(struct tool *t)
+{
+	struct record_args a;
+	bool done = false;
+	int rc = refuse_stat_options(t);
+	if (rc == EXIT_OK)
+		rc = parse_record_args(t, t->nargs + 1, t->args - 1, &a, &done);
+	if (rc == EXIT_OK && !done)
+		rc = check_record_args(t, &a);
+	if (rc || done)
+		return rc;
+	const struct pmu_host *host = &t->host->h;
+	struct pmu_evlist list = {0};
+	struct pmurt_group_result held = PMURT_OPTS_INIT(pmurt_group_result);
+	rc = build_evlist(t, &a, host, &list);
+	if (rc == EXIT_OK)
+		rc = check_cpc_rules(t, &a, &list, &held);
+	if (rc == EXIT_OK)
+		rc = a.dry_run ? dry_run(t, &a, &list, &held) : record_run(t, &a, host, &list);
+	pmu_evlist_free(&list);
+	return rc;
+}
