@@ -66,6 +66,14 @@ static void free_list_strings(struct pmu_model *m)
 		free(e->description);
 		free(e->status);
 	}
+	for (int i = 0; i < m->npresets; i++) {
+		struct pmu_preset *p = &m->presets[i];
+		free(p->name);
+		free(p->description);
+		free(p->postfix);
+		for (int k = 0; k < p->nevents; k++)
+			free(p->events[k]);
+	}
 	for (int i = 0; i < m->nstrings; i++)
 		free(m->strings[i]);
 	free(m->source);
@@ -95,6 +103,7 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->generic);
 	free(m->branch_filters);
 	free(m->events);
+	free(m->presets);
 	free(m->strings);
 	pmu_model_init(m);
 }
