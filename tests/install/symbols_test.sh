@@ -1,12 +1,15 @@
 #!/bin/sh
 # symbols_test.sh - libpmurt.so.0's dynamic symbol table holds exactly the
 # functions pmurt.h declares with PMURT_API, each under its version node
-# (PMURT_0.2 for pmurt_group_check, whose arguments changed; PMURT_0.1 for
-# the rest, as runtime/libpmurt.map assigns them), and its SONAME is libpmurt.so.0; libpmurt.a defines no other global symbol.
+# (the node runtime/libpmurt.map names it in: PMURT_0.2 for pmurt_group_check,
+# whose arguments changed, PMURT_0.3 for the functions added in 0.3; PMURT_0.1,
+# the pmurt_* wildcard, for the rest), and its SONAME is libpmurt.so.0;
+# libpmurt.a defines no other global symbol.
 #
 # usage: symbols_test.sh LIBPMURT.so PMURT.h LIBPMURT.a
 set -eu
 lib=$1 header=$2 archive=$3
+map=$(dirname "$0")/../../runtime/libpmurt.map
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-symbols.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -28,11 +31,12 @@ if ! diff "$t/declared" "$t/names" >"$t/diff"; then
 	fail "exports differ from pmurt.h's PMURT_API functions (< declared only, > exported only):"
 	cat "$t/diff" >&2
 fi
+# "name node" for every function the map names outright (not by wildcard)
+awk '/^PMURT_[0-9.]+ *\{/ { node = $1 }
+     /^[[:space:]]*pmurt_[a-z0-9_]+;/ { sub(/;.*/, ""); print $1, node }' "$map" >"$t/nodes"
 node() {
-	case $1 in
-	pmurt_group_check) echo PMURT_0.2 ;;
-	*) echo PMURT_0.1 ;;
-	esac
+	awk -v sym="$1" '$1 == sym { print $2; found = 1 } END { if (!found) print "PMURT_0.1" }' \
+		"$t/nodes"
 }
 while read -r sym; do
 	want="${sym%%@*}@@$(node "${sym%%@*}")"
