@@ -366,6 +366,8 @@ struct pmu_model {
 /* --- functions (model.c) --------------------------------------------------- */
 void pmu_model_init(struct pmu_model *m);
 void pmu_model_free(struct pmu_model *m);
+/* Free a preset's strings (heap copies; a model's own are freed with it). */
+void pmu_preset_free_strings(struct pmu_preset *p);
 
 /* Deep equality of the described PMU (positions and source names ignored).
  * On a difference, writes a short description of the first one into diff. */

@@ -1089,12 +1089,7 @@ static int check_preset_name(struct yctx *c, const struct ynode *n, const struct
 
 static void drop_last_preset(struct pmu_model *m)
 {
-	struct pmu_preset *p = &m->presets[--m->npresets];
-	free(p->name);
-	free(p->description);
-	free(p->postfix);
-	for (int k = 0; k < p->nevents; k++)
-		free(p->events[k]);
+	pmu_preset_free_strings(&m->presets[--m->npresets]);
 }
 
 static int read_preset_fields(struct yctx *c, const struct ynode *n, struct pmu_preset *p)
