@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pmu_load.h"
 
@@ -1650,7 +1649,7 @@ static int load_presets(struct dl *L)
 			break;
 		rc |= load_preset(L, sub, &L->m->presets[i]) < 0;
 		for (int j = 0; j < i && !rc; j++)
-			if (strcasecmp(L->m->presets[j].name, L->m->presets[i].name) == 0)
+			if (pmu_name_eq_nocase(L->m->presets[j].name, L->m->presets[i].name))
 				rc = fail(L, sub, NULL, "duplicate preset name (ignoring case)") < 0;
 		i++;
 	}

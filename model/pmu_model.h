@@ -467,6 +467,8 @@ enum pmu_thresh_param pmu_thresh_encoding_bad(const struct pmu_thresh_encoding *
 /* "none" (not derived), "add", "sub", "postfix": the YAML `derived` values. */
 const char *pmu_preset_kind_name(enum pmu_preset_kind k);
 int pmu_preset_kind_parse(const char *name, enum pmu_preset_kind *out);
+/* a and b equal without ASCII case (locale-independent). */
+bool pmu_name_eq_nocase(const char *a, const char *b);
 /* The preset named name without case (ASCII), or -1. */
 int pmu_model_preset(const struct pmu_model *m, const char *name);
 /* Check a postfix formula over nevents member events: '|'-separated tokens

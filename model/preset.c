@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pmu_model.h"
 
@@ -39,10 +38,23 @@ int pmu_preset_kind_parse(const char *name, enum pmu_preset_kind *out)
 	return -EINVAL;
 }
 
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* ASCII only, whatever the caller's locale (strcasecmp follows LC_CTYPE). */
+bool pmu_name_eq_nocase(const char *a, const char *b)
+{
+	while (*a && ascii_lower((unsigned char)*a) == ascii_lower((unsigned char)*b))
+		a++, b++;
+	return *a == *b;
+}
+
 int pmu_model_preset(const struct pmu_model *m, const char *name)
 {
 	for (int i = 0; i < m->npresets; i++)
-		if (strcasecmp(m->presets[i].name, name) == 0)
+		if (pmu_name_eq_nocase(m->presets[i].name, name))
 			return i;
 	return -1;
 }

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pmu_load.h"
 #include "yaml_sections.h"
@@ -1072,14 +1071,14 @@ static int check_preset_name(struct yctx *c, const struct ynode *n, const struct
 	struct pmu_pos at = y_pos(&v);
 	for (int i = 0; i < c->m->npresets - 1; i++) {
 		const struct pmu_preset *q = &c->m->presets[i];
-		if (strcasecmp(q->name, p->name) == 0) {
+		if (pmu_name_eq_nocase(q->name, p->name)) {
 			pmu_report(c->d, -1, &at, "duplicate preset name '%s' (first at %s:%d:%d)",
 				   p->name, q->pos.file ? q->pos.file : "?", q->pos.line, q->pos.col);
 			return -EINVAL;
 		}
 	}
 	for (int i = 0; i < c->m->nevents; i++)
-		if (strcasecmp(c->m->events[i].name, p->name) == 0) {
+		if (pmu_name_eq_nocase(c->m->events[i].name, p->name)) {
 			pmu_report(c->d, -1, &at, "preset name '%s' is also the name of event %s",
 				   p->name, c->m->events[i].name);
 			return -EINVAL;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -102,6 +103,13 @@ static void toy_info(struct pmurt_pmu *pmu, const char *source)
 	CHECK(info.overflow_counter_unknown, "%s: the toy cannot tell which counter overflowed",
 	      source);
 	CHECK(info.npresets == 8, "%s: %d presets", source, info.npresets);
+	/* a caller built against 0.2's struct (ending at max_group) gets only that */
+	struct pmurt_pmu_info old;
+	memset(&old, 0xa5, sizeof(old));
+	old.sz = offsetof(struct pmurt_pmu_info, max_group) + sizeof(old.max_group);
+	CHECK(pmurt_pmu_info(pmu, &old) == 0 && old.max_group == 3 &&
+	      *(unsigned char *)&old.overflow_counter_unknown == 0xa5,
+	      "%s: 0.2-sized info written past its size", source);
 	int i;
 	struct pmurt_preset_info p = find(pmu, "Papi_Nest", &i);
 	CHECK(strcmp(p.name, "PAPI_NEST") == 0 && p.derived && p.kind == PMURT_PRESET_POSTFIX &&
