@@ -338,7 +338,8 @@ static bool describe_preset(const struct tool *t, const struct pmurt_preset_info
 	struct pmurt_event_spec ev[PMURT_PRESET_MAX_EVENTS];
 	for (int k = 0; k < p->nevents; k++) {
 		printf("  N%d  %-28s 0x%" PRIx64 "\n", k, p->events[k], p->codes[k]);
-		ev[k] = (struct pmurt_event_spec){.sz = sizeof(ev[k]), .type = 4, .config = p->codes[k],
+		ev[k] = (struct pmurt_event_spec){.sz = sizeof(ev[k]), .type = 4 /* RAW */,
+						  .config = p->codes[k],
 						  .code = p->codes[k], .event_index = -1};
 	}
 	if (!p->derived) {
