@@ -37,9 +37,9 @@ add_test(NAME record/sim
 # and by pmutool report/script (tests/record/record_tool.sh says what each
 # case checks).  The CPU-wide and task cases run alone: they sample
 # everything that runs.
-foreach(case workload callchain pid sigint period fcfs status ours tracepoint)
+foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint)
   add_test(NAME record/tool-${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/record_tool.sh ${case}
-      $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin>)
+      $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
 endforeach()
 set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SERIAL TRUE)

@@ -217,6 +217,15 @@ static int build_evlist(const struct tool *t, const struct record_args *a,
 	return EXIT_OK;
 }
 
+/* The description says the PMU cannot tell which counter overflowed: one
+ * enabling at a time (pmurt_pmu_info's overflow_counter_unknown). */
+static bool single_overflow(const struct tool *t)
+{
+	const struct pmurt_pmu *core = pmurt_host_pmu(t->host);
+	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
+	return core && pmurt_pmu_info(core, &info) == 0 && info.overflow_counter_unknown;
+}
+
 static int check_cpc_rules(const struct tool *t, const struct record_args *a,
 			   const struct pmu_evlist *list, struct pmurt_group_result *held)
 {
@@ -224,7 +233,7 @@ static int check_cpc_rules(const struct tool *t, const struct record_args *a,
 	int rc = pmu_cpc_check_periods(list, a->period, a->min_period, &err);
 	if (rc == 0)
 		rc = pmu_cpc_check_counters(pmurt_host_pmu(t->host), list,
-					    !a->all_cpus && !a->cpu_list, false, held,
+					    !a->all_cpus && !a->cpu_list, single_overflow(t), held,
 					    &err);
 	if (rc == 0)
 		return EXIT_OK;

@@ -11,13 +11,17 @@
 #             COUNT, refused before anything opens;
 #   fcfs      counters first come, first served, the holder named;
 #   status    the workload's exit status is record's;
+#   papi      a PAPI preset of one event in the probe form is sampled, a
+#             derived one refused saying why;
+#   single    a description whose PMU cannot tell which counter overflowed
+#             (overflow-counter-unknown) lets one enabling hold counters;
 #   ours      pmutool script prints what perf script prints, line for line,
 #             and pmutool report puts the same function on top;
 #   tracepoint sched:sched_switch samples of the workload (read by pmutool
 #             script: Debian's perf also wants the tracing-data feature).
-# usage: record_tool.sh CASE PMUTOOL SPIN
+# usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml]
 set -u
-case_name=$1 pmutool=$2 spin=$3
+case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-}
 command -v perf >/dev/null || { echo "perf is missing: install the Debian package linux-perf"; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-record.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
@@ -104,6 +108,25 @@ status)
 	[ $? -eq 7 ] || fail "workload status not kept"
 	record -e cpu-clock -o "$t/p.data" -- /nonexistent/cmd
 	[ $? -eq 2 ] && grep -q "cannot run '/nonexistent/cmd'" "$t/err.txt" || fail "missing command"
+	;;
+papi)
+	p10record --dry-run -e PAPI_l1_ldm-all-10000 || fail "PAPI_L1_LDM refused"
+	grep -q '^PAPI_l1_ldm-all-10000: type 4 config 0x3e054 period 10000 PMC3$' "$t/out.txt" ||
+		fail "PAPI_L1_LDM is not PM_LD_MISS_L1 on PMC3"
+	p10record --dry-run -e PAPI_L1_DCM-all-10000
+	[ $? -eq 2 ] && grep -q "preset 'PAPI_L1_DCM' at offset 0 is derived (PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1).*record takes only a preset of one event" \
+		"$t/err.txt" || fail "derived preset not refused with its reason"
+	;;
+single)
+	cp "$p10yaml" "$(dirname "$p10yaml")/power10-events.yaml" "$t/"
+	sed -i 's/^  max-group: 6.*/&\n  overflow-counter-unknown: true/' "$t/power10.yaml"
+	grep -q '^  overflow-counter-unknown: true$' "$t/power10.yaml" || fail "flag not set"
+	"$pmutool" --pmu "$t/power10.yaml" record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock \
+		-e 0x200fa >"$t/out.txt" 2>"$t/err.txt"
+	[ $? -eq 1 ] && grep -q "event '0x200fa' cannot get a counter (the PMU cannot tell which counter overflowed, so one enabling samples at a time): the counters are held by 'PM_FLOP_CMPL-all-10000'" \
+		"$t/err.txt" || fail "a second enabling not refused"
+	"$pmutool" --pmu "$t/power10.yaml" record --dry-run -e '{PM_FLOP_CMPL-all-10000,0x200fa}' \
+		-e cpu-clock >"$t/out.txt" 2>"$t/err.txt" || fail "one enabling of two events refused"
 	;;
 ours)
 	record -e cpu-clock -c 250000 -o "$t/p.data" -- "$spin" 100000000 || fail "record exited $?"
