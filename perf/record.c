@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "perf_int.h"
+#include "perfdata.h"
 #include "record.h"
 #include "synth.h"
 
@@ -347,17 +348,10 @@ const uint64_t *pmu_session_ids(const struct pmu_session *s, int i, int *nids)
 	return &s->ids[(size_t)i * (size_t)*nids];
 }
 
-/* perf's perf_evsel__calc_id_pos / __perf_evsel__sample_size for
- * sample_id_all: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER, 8 bytes each. */
+/* The trailer of the first event's sample_type (perfdata/sample.c). */
 size_t pmu_session_id_hdr_size(const struct pmu_session *s)
 {
-	uint64_t t = s->attrs[0].sample_type;
-	const uint64_t bits[] = {PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
-				 PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER};
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-		n += (t & bits[i]) ? 8 : 0;
-	return n;
+	return pd_trailer_size(s->attrs[0].sample_type);
 }
 
 const struct pmu_record_stats *pmu_session_stats(const struct pmu_session *s)
