@@ -17,6 +17,15 @@ endforeach()
 # pid, COMM/MMAP2/FORK/EXIT, callchains) and the tracepoint sched:sched_switch.
 add_executable(record_spin ${CMAKE_SOURCE_DIR}/bench/spin.c)
 target_compile_options(record_spin PRIVATE -fno-omit-frame-pointer) # -g walks its frames
+# plain C without the sanitizer runtime, whose C++ symbols perf demangles and
+# pmutool script does not (as tests/perfdata.cmake builds pd_spin)
+foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+  get_target_property(opts record_spin ${prop})
+  if(opts)
+    list(FILTER opts EXCLUDE REGEX "sanitize")
+    set_target_properties(record_spin PROPERTIES ${prop} "${opts}")
+  endif()
+endforeach()
 add_executable(record_live_test ${CMAKE_CURRENT_LIST_DIR}/record/live_test.c)
 target_include_directories(record_live_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(record_live_test PRIVATE pmurt_internal)
