@@ -19,3 +19,17 @@ set_tests_properties(presets/dtbs PROPERTIES FIXTURES_SETUP preset_dtbs)
 add_test(NAME presets/api COMMAND presets_test ${PRESET_TESTS}/toy.yaml ${PRESET_TOY_DTB}
   ${CMAKE_SOURCE_DIR}/pmus/power10.yaml ${PRESET_P10_DTB})
 set_tests_properties(presets/api PROPERTIES FIXTURES_REQUIRED preset_dtbs)
+
+# pmutool stat's derived presets (tools/stat_presets.c): expansion of -e
+# strings into groups of the presets' events, and their values computed from
+# hand-set counts, on the fake POWER10 LPAR sysfs tree.
+add_executable(stat_presets_test ${PRESET_TESTS}/stat_presets_test.c
+  ${CMAKE_SOURCE_DIR}/tools/stat_presets.c)
+target_include_directories(stat_presets_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)
+target_link_libraries(stat_presets_test PRIVATE pmurt_internal PkgConfig::JANSSON)
+add_test(NAME presets/stat COMMAND sh -c
+  "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-presets.XXXXXX\") || exit 1
+   trap 'rm -rf \"$t\"' EXIT
+   sh \"$0\" \"$t/sys\" >/dev/null && \"$1\" \"$t/sys\""
+  ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh $<TARGET_FILE:stat_presets_test>)

@@ -317,6 +317,8 @@ static int run_all(struct tool *t, const char *events, struct stat_report *r)
 		rc = EXIT_INTERNAL;
 	for (int k = 0; !rc && k < r->runs; k++)
 		rc = run_once(t, &s, r, k);
+	if (!rc && r->presets->n && stat_add_presets(t, r->presets, r))
+		rc = EXIT_INTERNAL;
 	if (!rc)
 		print_report(t, r, s.intervals);
 	json_decref(s.intervals);
@@ -329,8 +331,11 @@ static int run_all(struct tool *t, const char *events, struct stat_report *r)
 int cmd_stat(struct tool *t)
 {
 	struct pmu_evlist list = {0};
-	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
-	char *events = join_events(t);
+	struct stat_presets presets = {0};
+	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1, .presets = &presets};
+	char *joined = join_events(t);
+	char *events = joined ? stat_expand_presets(t, joined, &presets) : NULL;
+	free(joined);
 	int rc = events ? describe_events(t, events, &r, &list) : EXIT_INTERNAL;
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
@@ -349,6 +354,7 @@ int cmd_stat(struct tool *t)
 	free(r.elapsed);
 	free((char *)r.command);
 	pmu_evlist_free(&list);
+	stat_presets_free(&presets);
 	free(events);
 	return rc;
 }
