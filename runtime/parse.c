@@ -20,6 +20,7 @@
  * length) spans, and names are copied into bounded stack buffers for the
  * NUL-terminated look-ups.
  */
+#define _GNU_SOURCE /* strchrnul */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -1202,12 +1203,13 @@ static bool parse_plain(const struct pmurt_pmu *pmu, const char *str,
 {
 	if (plain_name_other[(unsigned char)str[0]])
 		return false;
-	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
-	const char *colon = memchr(str, ':', len);
-	size_t n = colon ? (size_t)(colon - str) : len;
+	/* one pass to the ':' or the end; the modifiers after it are a few
+	 * letters at most, so the whole string is far below PARSE_MAX_LEN */
+	const char *end = strchrnul(str, ':');
+	size_t n = (size_t)(end - str);
 	unsigned exclude = 0;
 	int precise = 0;
-	if (!n || n > NAME_MAX_LEN || (colon && !plain_modifiers(colon + 1, &exclude, &precise)))
+	if (!n || n > NAME_MAX_LEN || (*end && !plain_modifiers(end + 1, &exclude, &precise)))
 		return false;
 	struct pmurt_name_key k;
 	bool punct;
