@@ -28,3 +28,26 @@ add_test(NAME alloc/enomem
     ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
 set_tests_properties(alloc/enomem PROPERTIES
   ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/alloc/lsan.supp")
+
+# pmutool's out-of-memory paths: pmutool built once more with the allocator
+# of tests/alloc/pmutool_alloc.c (libpmurt's and libyaml's allocations
+# wrapped as above, jansson's through json_set_alloc_funcs), and each
+# command run with each of its allocations failing in turn
+# (tests/alloc/pmutool_enomem.sh).
+set(PMUTOOL_SOURCES pmutool.c tool_util.c cmd_list.c cmd_check.c tool_batch.c cmd_describe.c)
+list(TRANSFORM PMUTOOL_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/tools/)
+add_executable(pmutool_alloc ${PMUTOOL_SOURCES} ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_alloc.c)
+target_link_libraries(pmutool_alloc PRIVATE pmurt_internal ${LIBYAML_STATIC} PkgConfig::JANSSON
+  PkgConfig::FDT)
+target_include_directories(pmutool_alloc PRIVATE ${CMAKE_SOURCE_DIR}/runtime
+  ${CMAKE_SOURCE_DIR}/model ${CMAKE_SOURCE_DIR}/validate ${CMAKE_SOURCE_DIR}/tables)
+target_compile_definitions(pmutool_alloc PRIVATE PMUTOOL_VERSION="${PROJECT_VERSION}")
+target_link_options(pmutool_alloc PRIVATE
+  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free)
+foreach(cmd "check PM_CYC,PM_INST_CMPL:u,cycles" "check --json PM_CYC,PM_RUN_CYC"
+            "list PM_MRK_*" "list --json PM_CYC" "describe PM_CYC")
+  string(REPLACE " " ";" args ${cmd})
+  string(REGEX REPLACE "[^a-z]+" "-" name ${cmd})
+  add_test(NAME alloc/pmutool-${name}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_enomem.sh $<TARGET_FILE:pmutool_alloc> ${args})
+endforeach()

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "tool_batch.h"
 
 static bool matches(const char *glob, const char *name)
 {
@@ -46,7 +47,7 @@ static json_t *event_json(const struct pmurt_event_info *e)
 static int print_json(const struct pmurt_event_info *e, bool first)
 {
 	json_t *o = event_json(e);
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char *s = tool_json_compact(o);
 	json_decref(o);
 	if (!s)
 		return -1;
