@@ -101,6 +101,12 @@ static int push_node(yaml_document_t *doc, const yaml_node_t *node)
 	return (int)(doc->nodes.top - doc->nodes.start);
 }
 
+/* An empty stack of n items as libyaml keeps them (start, top, end);
+ * false when out of memory. */
+#define STACK_INIT(stack, n)                                                   \
+	(((stack).start = (stack).top = malloc((n) * sizeof(*(stack).start))) && \
+	 ((stack).end = (stack).start + (n), true))
+
 /* A collection node with libyaml's own item stack (yaml_document_add_*). */
 static int push_collection(yaml_document_t *doc, bool seq, const yaml_event_t *ev)
 {
@@ -108,19 +114,13 @@ static int push_collection(yaml_document_t *doc, bool seq, const yaml_event_t *e
 	yaml_node_t node = {.type = seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE,
 			    .start_mark = ev->start_mark, .end_mark = ev->start_mark};
 	if (seq) {
-		yaml_node_item_t *items = malloc(INITIAL_ITEMS * sizeof(*items));
-		if (!items)
-			return 0;
-		node.data.sequence.items.start = node.data.sequence.items.top = items;
-		node.data.sequence.items.end = items + INITIAL_ITEMS;
 		node.data.sequence.style = ev->data.sequence_start.style;
-	} else {
-		yaml_node_pair_t *pairs = malloc(INITIAL_ITEMS * sizeof(*pairs));
-		if (!pairs)
+		if (!STACK_INIT(node.data.sequence.items, INITIAL_ITEMS))
 			return 0;
-		node.data.mapping.pairs.start = node.data.mapping.pairs.top = pairs;
-		node.data.mapping.pairs.end = pairs + INITIAL_ITEMS;
+	} else {
 		node.data.mapping.style = ev->data.mapping_start.style;
+		if (!STACK_INIT(node.data.mapping.pairs, INITIAL_ITEMS))
+			return 0;
 	}
 	int id = push_node(doc, &node);
 	if (!id)

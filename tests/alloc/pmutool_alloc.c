@@ -14,21 +14,11 @@
 
 #include <jansson.h>
 
+#include "alloc_wrap.h"
+
 static long fail_at; /* 0: none */
 static long calls;
 
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t size);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t size);
-char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t n);
-void __wrap_free(void *p);
 
 static int fail_now(void)
 {
