@@ -34,14 +34,16 @@ set_tests_properties(alloc/enomem PROPERTIES
 # wrapped as above, jansson's through json_set_alloc_funcs), and each
 # command run with each of its allocations failing in turn
 # (tests/alloc/pmutool_enomem.sh).
-set(PMUTOOL_SOURCES pmutool.c tool_util.c cmd_list.c cmd_check.c tool_batch.c cmd_describe.c)
-list(TRANSFORM PMUTOOL_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/tools/)
+# pmutool's own sources, libraries and settings, read from its target
+get_target_property(PMUTOOL_SOURCES pmutool SOURCES)
+get_target_property(PMUTOOL_DIR pmutool SOURCE_DIR)
+list(TRANSFORM PMUTOOL_SOURCES PREPEND ${PMUTOOL_DIR}/)
+get_target_property(PMUTOOL_LIBS pmutool LINK_LIBRARIES)
+list(REMOVE_ITEM PMUTOOL_LIBS PkgConfig::YAML) # the static one instead, after its users
 add_executable(pmutool_alloc ${PMUTOOL_SOURCES} ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_alloc.c)
-target_link_libraries(pmutool_alloc PRIVATE pmurt_internal ${LIBYAML_STATIC} PkgConfig::JANSSON
-  PkgConfig::FDT)
-target_include_directories(pmutool_alloc PRIVATE ${CMAKE_SOURCE_DIR}/runtime
-  ${CMAKE_SOURCE_DIR}/model ${CMAKE_SOURCE_DIR}/validate ${CMAKE_SOURCE_DIR}/tables)
-target_compile_definitions(pmutool_alloc PRIVATE PMUTOOL_VERSION="${PROJECT_VERSION}")
+target_link_libraries(pmutool_alloc PRIVATE ${PMUTOOL_LIBS} ${LIBYAML_STATIC})
+target_include_directories(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,INCLUDE_DIRECTORIES>)
+target_compile_definitions(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 target_link_options(pmutool_alloc PRIVATE
   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free)
 foreach(cmd "check PM_CYC,PM_INST_CMPL:u,cycles" "check --json PM_CYC,PM_RUN_CYC"
