@@ -37,6 +37,8 @@ struct tool {
 int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
+/* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
+int cmd_dtl(const struct tool *t, int argc, char **argv);
 
 /* "pmutool: error: ..." on standard error. */
 void tool_error(const struct tool *t, const char *fmt, ...)
