@@ -53,9 +53,10 @@ static inline uint64_t load_host64(const uint8_t *p)
 	return v;
 }
 
-void pmurt_dtl_entry_decode(const void *slot, struct pmurt_dtl_entry *e)
+/* The body of pmurt_dtl_entry_decode, inlined into pmurt_dtl_next (a call
+ * to an exported function is not inlined in a shared library). */
+static inline void decode_entry(const uint8_t *p, struct pmurt_dtl_entry *e)
 {
-	const uint8_t *p = slot;
 	e->dispatch_reason = p[0];
 	e->preempt_reason = p[1];
 	e->processor_id = (uint16_t)(p[2] << 8 | p[3]);
@@ -66,6 +67,11 @@ void pmurt_dtl_entry_decode(const void *slot, struct pmurt_dtl_entry *e)
 	e->fault_addr = load_be64(p + 24);
 	e->srr0 = load_be64(p + 32);
 	e->srr1 = load_be64(p + 40);
+}
+
+void pmurt_dtl_entry_decode(const void *slot, struct pmurt_dtl_entry *e)
+{
+	decode_entry(slot, e);
 }
 
 bool pmurt_dtl_header_decode(const void *slot, struct pmurt_dtl_header *h)
@@ -143,15 +149,14 @@ static uint64_t filled_limit(uint64_t aux_size)
 		: (aux_size - 32) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
 }
 
-/* How many bytes from pos are whole-slot data before the next wrap (or
- * the end); sets a STALE slot and returns 0 when pos is in a stale tail. */
+/* With an AUX size: how many bytes from pos are whole-slot data before the
+ * next wrap (or the end); sets a STALE slot and returns 0 when pos is in a
+ * stale tail. */
 static int slot_room(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot, size_t *room,
 		     struct pmurt_error *err)
 {
 	size_t left = c->len - c->pos;
 	*room = left;
-	if (!c->aux_size)
-		return 1;
 	uint64_t apos = (c->aux_offset + c->pos) % c->aux_size;
 	uint64_t limit = filled_limit(c->aux_size);
 	if (apos >= limit) {
@@ -163,6 +168,7 @@ static int slot_room(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot, si
 	}
 	if (apos % PMURT_DTL_SLOT_SIZE) {
 		uint64_t skip = PMURT_DTL_SLOT_SIZE - apos % PMURT_DTL_SLOT_SIZE;
+		pmurt_clear_error(err);
 		pmurt_set_error(err, -EINVAL, "offset 0x%zx: AUX position 0x%llx is not on the "
 				"48-byte slot grid", c->pos, (unsigned long long)apos);
 		c->pos += skip < left ? (size_t)skip : left;
@@ -176,14 +182,16 @@ static int slot_room(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot, si
 int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
 		   struct pmurt_error *err)
 {
-	pmurt_clear_error(err);
 	if (c->pos >= c->len)
 		return 0;
-	size_t room;
-	int rc = slot_room(c, slot, &room, err);
-	if (rc <= 0)
-		return rc < 0 ? rc : 1;
+	size_t room = c->len - c->pos;
+	if (c->aux_size) {
+		int rc = slot_room(c, slot, &room, err);
+		if (rc <= 0)
+			return rc < 0 ? rc : 1;
+	}
 	if (room < PMURT_DTL_SLOT_SIZE) {
+		pmurt_clear_error(err);
 		pmurt_set_error(err, -EINVAL, "offset 0x%zx: truncated DTL slot, %zu of %d bytes",
 				c->pos, room, PMURT_DTL_SLOT_SIZE);
 		c->pos = c->len;
@@ -197,9 +205,9 @@ int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
 		slot->kind = PMURT_DTL_HEADER;
 		memset(&slot->entry, 0, sizeof(slot->entry));
 	} else {
-		pmurt_dtl_entry_decode(p, &slot->entry);
-		slot->kind = pmurt_dtl_entry_skipped(&slot->entry) ? PMURT_DTL_SKIPPED
-								   : PMURT_DTL_ENTRY;
+		decode_entry(p, &slot->entry);
+		slot->kind = (int64_t)slot->entry.timebase <= 0 ? PMURT_DTL_SKIPPED
+								: PMURT_DTL_ENTRY;
 	}
 	c->pos += PMURT_DTL_SLOT_SIZE;
 	return 1;

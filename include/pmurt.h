@@ -350,7 +350,9 @@ PMURT_API void pmurt_dtl_cursor_init(struct pmurt_dtl_cursor *c, const void *dat
 				     uint64_t aux_offset, uint64_t aux_size, bool first_chunk);
 /* The next slot: 1 with *slot filled, 0 at the end, or -EINVAL for data that
  * ends inside a slot ("offset 0x...: truncated DTL slot, N of 48 bytes";
- * pos then moves to the end) or an AUX position off the 48-byte grid. */
+ * pos then moves to the end) or an AUX position off the 48-byte grid.
+ * Called once a slot, it writes err only when it returns an error (unlike
+ * the functions that clear it on entry). */
 PMURT_API int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
 			     struct pmurt_error *err);
 

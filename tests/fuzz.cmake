@@ -33,4 +33,8 @@ if(PMU_FUZZ)
     SOURCES ${CMAKE_SOURCE_DIR}/tools/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/cmd_check.c
             ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
   target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+  # the DTL decoder; its seeds are the documented sample and a generated
+  # AUX stream with a wrap (tests/fuzz/dtl-corpus, from dtl_test)
+  pmu_fuzz_target(fuzz_dtl ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-corpus LINK pmurt_internal)
 endif()

@@ -45,7 +45,7 @@ static int map_file(const struct tool *t, const char *path, struct mapped *m)
 	m->len = (size_t)st.st_size;
 	m->data = NULL;
 	if (m->len) {
-		void *p = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		void *p = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p == MAP_FAILED) {
 			tool_error(t, "%s: %s", path, strerror(errno));
 			close(fd);
@@ -212,8 +212,11 @@ static int dtl_report(const struct dtl_opts *o)
 	int rc = map_file(o->t, o->input, &m);
 	if (rc)
 		return rc;
-	struct dtl_stats st = {0};
-	rc = walk_raw(o, &m, report_slot, &st);
+	struct dtl_stats st = {.keep_timeline = o->html || o->perfetto};
+	if (dtl_stats_reserve(&st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
+		rc = EXIT_INTERNAL;
+	else
+		rc = walk_raw(o, &m, report_slot, &st);
 	unmap_file(&m);
 	if (rc == EXIT_INTERNAL || dtl_stats_finish(&st) < 0) {
 		tool_error(o->t, "out of memory");

@@ -37,8 +37,8 @@ struct dtl_cpu {
 	uint64_t steal;       /* ticks: enqueue_to_dispatch + ready_to_enqueue */
 	uint64_t first_tb, last_tb;
 	struct dtl_dist dist[DTL_NTIMES];
-	/* per entry, in arrival order: timebase, the three times, and the
-	 * dispatch and preempt reasons (two bytes an entry) */
+	/* per entry, in arrival order: the three times, and with keep_timeline
+	 * the timebase and the dispatch and preempt reasons (two bytes an entry) */
 	uint64_t *tb;
 	uint32_t *times[DTL_NTIMES];
 	uint8_t *reasons;
@@ -46,15 +46,18 @@ struct dtl_cpu {
 };
 
 struct dtl_stats {
+	bool keep_timeline;     /* set before adding: the HTML and trace outputs need it */
 	struct pmurt_dtl_header header; /* the first header seen */
 	bool have_header;
 	struct dtl_cpu *cpus;   /* sorted by cpu after dtl_stats_finish */
 	size_t ncpus;
 	size_t last;            /* the CPU the last entry went to */
+	uint64_t *radix;        /* dtl_stats_finish's selection counters */
 	struct dtl_cpu overall; /* cpu -1; no per-entry arrays */
 };
 
 /* 0 or -ENOMEM. */
+int dtl_stats_reserve(struct dtl_stats *s, int cpu, size_t entries);
 int dtl_stats_add(struct dtl_stats *s, int cpu, const struct pmurt_dtl_slot *slot);
 void dtl_stats_header(struct dtl_stats *s, const struct pmurt_dtl_header *h);
 /* Percentiles, histograms and the overall figures; 0 or -ENOMEM. */
