@@ -1,7 +1,8 @@
 #!/bin/sh
 # symbols_test.sh - libpmurt.so.0's dynamic symbol table holds exactly the
 # functions pmurt.h declares with PMURT_API, each under its version node
-# (PMURT_0.2 for pmurt_group_check, whose arguments changed; PMURT_0.1 for
+# (PMURT_0.2 for pmurt_group_check, whose arguments changed; PMURT_0.3 for
+# pmurt_dtl_*; PMURT_0.1 for
 # the rest, as runtime/libpmurt.map assigns them), and its SONAME is libpmurt.so.0; libpmurt.a defines no other global symbol.
 #
 # usage: symbols_test.sh LIBPMURT.so PMURT.h LIBPMURT.a
@@ -31,6 +32,7 @@ fi
 node() {
 	case $1 in
 	pmurt_group_check) echo PMURT_0.2 ;;
+	pmurt_dtl_*) echo PMURT_0.3 ;;
 	*) echo PMURT_0.1 ;;
 	esac
 }
