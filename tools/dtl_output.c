@@ -29,6 +29,12 @@ static double percent_of(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* From the first entry to the last (0 if the timebase went backwards). */
+static uint64_t span_of(const struct dtl_cpu *c)
+{
+	return c->last_tb > c->first_tb ? c->last_tb - c->first_tb : 0;
+}
+
 static uint64_t off_ticks(const struct dtl_cpu *c, size_t i)
 {
 	return (uint64_t)c->times[DTL_ENQUEUE_TO_DISPATCH][i] +
@@ -55,7 +61,7 @@ static void text_cpu(const struct dtl_stats *s, const struct dtl_cpu *c, FILE *o
 		fprintf(out, "all CPUs:\n");
 	else
 		fprintf(out, "CPU %d:\n", c->cpu);
-	uint64_t span = c->last_tb - c->first_tb;
+	uint64_t span = span_of(c);
 	fprintf(out, "  dispatches %" PRIu64 ", skipped %" PRIu64 ", stale bytes %" PRIu64 "\n",
 		c->dispatches, c->skipped, c->stale_bytes);
 	fprintf(out, "  steal %.3f us over %.3f us (%.2f%%)\n", dtl_us(s, c->steal), dtl_us(s, span),
@@ -117,7 +123,7 @@ static void json_cpu(const struct dtl_stats *s, const struct dtl_cpu *c, FILE *o
 	fputc('{', out);
 	if (c->cpu >= 0)
 		fprintf(out, "\"cpu\":%d,", c->cpu);
-	uint64_t span = c->last_tb - c->first_tb;
+	uint64_t span = span_of(c);
 	fprintf(out, "\"dispatches\":%" PRIu64 ",\"skipped\":%" PRIu64 ",\"stale_bytes\":%" PRIu64
 		",\"span_us\":%.3f,\"steal_us\":%.3f,\"steal_percent\":%.2f,",
 		c->dispatches, c->skipped, c->stale_bytes, dtl_us(s, span), dtl_us(s, c->steal),
@@ -206,7 +212,13 @@ static void html_histogram(const struct dtl_stats *s, FILE *out, const char *nam
 /* The share of each bin of [t0, t1) each CPU spent preempted. */
 static void html_timeline(const struct dtl_stats *s, FILE *out)
 {
-	uint64_t t0 = s->overall.first_tb, t1 = s->overall.last_tb;
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	for (size_t i = 0; i < s->ncpus; i++)
+		for (size_t j = 0; j < s->cpus[i].n; j++) {
+			uint64_t tb = s->cpus[i].tb[j];
+			t0 = tb < t0 ? tb : t0;
+			t1 = tb > t1 ? tb : t1;
+		}
 	if (t1 <= t0)
 		return;
 	double bin = (double)(t1 - t0) / TIMELINE_BINS;
