@@ -355,6 +355,93 @@ PMURT_API void pmurt_dtl_cursor_init(struct pmurt_dtl_cursor *c, const void *dat
  * the functions that clear it on entry). */
 PMURT_API int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
 			     struct pmurt_error *err);
+/* --- counting on a live host (PMURT_0.3) ------------------------------------- */
+/*
+ * A host is where events are opened: its sysfs PMUs
+ * (SYSFS/bus/event_source/devices/NAME), its tracepoints (tracefs) and its
+ * core PMU's description.  Event strings are perf's -e strings: "A,B",
+ * groups "{A,B,C}", "cpu/TERMS/", bare POWER names and raw codes through the
+ * description, "PMU/TERMS/" for any sysfs PMU ("msr/tsc/",
+ * "vpa_dtl/dtl_all/"), software events ("task-clock"), perf's generic and
+ * cache names, tracepoints ("sched:sched_switch") and perf's modifiers.
+ */
+struct pmurt_host;
+
+struct pmurt_host_opts {
+	size_t sz;
+	const char *sysfs;    /* stands for /sys; NULL: $PMURT_SYSFS, else /sys */
+	const char *tracefs;  /* NULL: SYSFS/kernel/tracing, then
+	                         SYSFS/kernel/debug/tracing */
+	const char *pmu;      /* the core description as for pmurt_pmu_open;
+	                         NULL: picked from the host (the device tree's
+	                         pmus node, else the built-in matching
+	                         AT_PLATFORM, the cpu PMU's pmu_name or the
+	                         PVR); none on other hosts */
+	const char *devtree;  /* NULL: /proc/device-tree (for the pick) */
+};
+
+/* *host NULL on failure (a description that does not load).  A host whose
+ * core description was not found still opens: its events then cannot name
+ * core events, and the message saying so tells what the pick looked for. */
+PMURT_API int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts,
+			      struct pmurt_error *err);
+/* The core description, or NULL; it lives as long as the host. */
+PMURT_API const struct pmurt_pmu *pmurt_host_pmu(const struct pmurt_host *host);
+PMURT_API void pmurt_host_close(struct pmurt_host *host);
+
+struct pmurt_counter;
+
+struct pmurt_counter_opts {
+	size_t sz;
+	int pid;              /* the task (0: the caller), with cpus NULL */
+	bool inherit;         /* count the task's children too */
+	const int *cpus;      /* count these CPUs (all tasks) instead */
+	int ncpus;
+	bool enable_on_exec;  /* start counting when the task calls exec */
+};
+
+/* Parse events and open them (each group's leader disabled until
+ * pmurt_counter_enable, or the task's exec with enable_on_exec).  A group
+ * of core events goes through pmurt_group_check first: one that cannot fit
+ * is refused (-EINVAL) with the check's reason before any system call.  A
+ * failed perf_event_open is returned as its negative errno with a message
+ * saying what to do about it (perf_event_paranoid, CAP_PERFMON, a PMU the
+ * host lacks, per-CPU-only PMUs, groups spanning PMUs, sampling, EBUSY,
+ * exclude bits).  *c NULL on failure. */
+PMURT_API int pmurt_counter_open(struct pmurt_counter **c, struct pmurt_host *host,
+				 const char *events, const struct pmurt_counter_opts *opts,
+				 struct pmurt_error *err);
+PMURT_API int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err);
+PMURT_API int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err);
+PMURT_API int pmurt_counter_reset(struct pmurt_counter *c, struct pmurt_error *err);
+
+struct pmurt_count {
+	size_t sz;
+	const char *name;       /* as written in the event string */
+	const char *pmu;        /* "cpu", "software", "tracepoint", "msr", ... */
+	const char *unit;       /* the sysfs .unit or "msec", "" for none */
+	double scale;           /* value * scale is in unit (sysfs .scale) */
+	int leader;             /* index of its group's leader */
+	uint64_t value;         /* counted, summed over the CPUs */
+	uint64_t time_enabled;  /* ns, summed over the CPUs */
+	uint64_t time_running;
+	uint64_t scaled;        /* value * enabled / running (multiplexing),
+	                           exact, saturating; 0 when it never ran */
+};
+
+/* Read every event (PERF_FORMAT_GROUP | PERF_FORMAT_ID, one read per group
+ * and CPU) into counts[0..n), each count_sz bytes apart (sizeof counts[0]);
+ * returns the number of events, or a negative errno. */
+PMURT_API int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int n,
+				 size_t count_sz, struct pmurt_error *err);
+/* Number of events opened. */
+PMURT_API int pmurt_counter_nevents(const struct pmurt_counter *c);
+/* Closes every fd; pmurt_counter_close(NULL) does nothing. */
+PMURT_API void pmurt_counter_close(struct pmurt_counter *c);
+
+/* value * enabled / running without overflow (128-bit product), at most
+ * UINT64_MAX; value when running >= enabled, 0 when running is 0. */
+PMURT_API uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@ struct pmu_host {
 	char tracefs[256];  /* stands for /sys/kernel/tracing */
 	const struct pmu_sys *sys;
 	const struct pmurt_pmu *core;  /* may be NULL: no core events */
+	char pick[320];     /* without core: what the description pick looked
+	                       for (host.c), for messages */
 };
 
 enum pmu_evsel_kind {
@@ -47,6 +49,8 @@ struct pmu_evsel {
 	double scale;         /* sysfs .scale, 1.0 when none */
 	char unit[32];        /* sysfs .unit, "" when none */
 	bool per_cpu_only;    /* the PMU has a cpumask: it counts per CPU */
+	char cpumask[128];    /* that cpumask ("0", "0-7"), "" when none: counted
+	                         CPU-wide on these CPUs only, as perf does */
 	struct pmurt_event_spec spec;  /* PMU_EVSEL_CORE: the parsed event */
 };
 

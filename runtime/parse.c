@@ -43,7 +43,8 @@ struct span {
 struct pctx {
 	const struct pmurt_pmu *pmu;
 	const char *s;   /* the whole string */
-	size_t len;
+	size_t start;    /* where the event begins in it (0 but for event lists) */
+	size_t len;      /* where it ends */
 	struct pmurt_error *err;
 	struct pmurt_event_spec out;
 };
@@ -1050,7 +1051,7 @@ static int parse_cpc(struct pctx *c, struct span body, bool has_mods)
 static int parse_body(struct pctx *c, struct span body, bool has_mods)
 {
 	if (!body.len)
-		return fail(c, -EINVAL, "no event before ':' at offset 0");
+		return fail(c, -EINVAL, "no event before ':' at offset %zu", body.off);
 	const char *p = c->s + body.off;
 	if (memchr(p, '=', body.len) || memchr(p, ',', body.len))
 		return parse_terms(c, body);
@@ -1077,12 +1078,13 @@ static bool pmu_name_char(unsigned char ch)
 static int parse_wrapped(struct pctx *c, size_t slash)
 {
 	char q[QUOTE_MAX + 4];
-	struct span pmu = {0, slash};
-	if (!slash)
-		return fail(c, -EINVAL, "no PMU name before the '/' at offset 0");
-	for (size_t i = 0; i < slash; i++)
+	struct span pmu = {c->start, slash - c->start};
+	if (!pmu.len)
+		return fail(c, -EINVAL, "no PMU name before the '/' at offset %zu", pmu.off);
+	for (size_t i = pmu.off; i < slash; i++)
 		if (!pmu_name_char((unsigned char)c->s[i]))
-			return fail(c, -EINVAL, "bad PMU name '%s' at offset 0", quote(c, pmu, q));
+			return fail(c, -EINVAL, "bad PMU name '%s' at offset %zu", quote(c, pmu, q),
+				    pmu.off);
 	const char *close = memchr(c->s + slash + 1, '/', c->len - slash - 1);
 	if (!close)
 		return fail(c, -EINVAL, "no closing '/' for the term list opened at offset %zu", slash);
@@ -1096,15 +1098,37 @@ static int parse_wrapped(struct pctx *c, size_t slash)
 
 static int parse_string(struct pctx *c)
 {
-	const char *slash = memchr(c->s, '/', c->len);
+	const char *s = c->s + c->start;
+	size_t n = c->len - c->start;
+	const char *slash = memchr(s, '/', n);
 	if (slash)
 		return parse_wrapped(c, (size_t)(slash - c->s));
-	const char *colon = memchr(c->s, ':', c->len);
+	const char *colon = memchr(s, ':', n);
 	size_t body = colon ? (size_t)(colon - c->s) : c->len;
-	int rc = parse_body(c, (struct span){0, body}, colon != NULL);
+	int rc = parse_body(c, (struct span){c->start, body - c->start}, colon != NULL);
 	if (rc || !colon)
 		return rc;
 	return parse_modifiers(c, (struct span){body + 1, c->len - body - 1});
+}
+
+/* The event str[start, start + len): what pmurt_parse_event and the perf
+ * side's event lists (perf/evparse.c) share, offsets counted in str. */
+int pmurt_parse_event_at(const struct pmurt_pmu *pmu, const char *str, size_t start,
+			 size_t len, struct pmurt_event_spec *spec, struct pmurt_error *err)
+{
+	struct pctx c = {.pmu = pmu, .s = str, .start = start, .len = start + len, .err = err,
+			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
+	if (len > PARSE_MAX_LEN)
+		return fail(&c, -EINVAL, "event string longer than %d characters", PARSE_MAX_LEN);
+	if (!len)
+		return fail(&c, -EINVAL, "empty event string at offset %zu", start);
+	int rc = parse_string(&c);
+	if (rc)
+		return rc;
+	size_t sz = spec->sz < sizeof(*spec) ? spec->sz : sizeof(*spec);
+	c.out.sz = sz;
+	memcpy(spec, &c.out, sz); /* a caller built against an older, smaller struct */
+	return 0;
 }
 
 int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
@@ -1120,17 +1144,45 @@ int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				"PMURT_OPTS_INIT or sizeof", spec->sz);
 		return -EINVAL;
 	}
-	struct pctx c = {.pmu = pmu, .s = str, .len = strnlen(str, PARSE_MAX_LEN + 1), .err = err,
-			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
-	if (c.len > PARSE_MAX_LEN)
-		return fail(&c, -EINVAL, "event string longer than %d characters", PARSE_MAX_LEN);
-	if (!c.len)
-		return fail(&c, -EINVAL, "empty event string");
-	int rc = parse_string(&c);
-	if (rc)
-		return rc;
-	size_t sz = spec->sz < sizeof(*spec) ? spec->sz : sizeof(*spec);
-	c.out.sz = sz;
-	memcpy(spec, &c.out, sz); /* a caller built against an older, smaller struct */
+	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
+	if (!len) {
+		pmurt_set_error(err, -EINVAL, "empty event string");
+		return -EINVAL;
+	}
+	return pmurt_parse_event_at(pmu, str, 0, len, spec, err);
+}
+
+/* perf's modifiers str[start, start + len) (no leading ':'), for events of
+ * other PMUs and groups in event lists. */
+int pmurt_parse_modifiers(const char *str, size_t start, size_t len, unsigned *exclude,
+			  int *precise, struct pmurt_error *err)
+{
+	struct pctx c = {.s = str, .start = start, .len = start + len, .err = err};
+	int rc = parse_modifiers(&c, (struct span){start, len});
+	*exclude = c.out.exclude;
+	*precise = c.out.precise;
+	return rc;
+}
+
+/* perf's generic hardware and cache names without a description: type
+ * PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE and perf's config, or -ENOENT
+ * (not such a name), -EINVAL (a cache op perf refuses). */
+int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config)
+{
+	if (name[0] && strchr(HW_FIRST_LETTERS, name[0]))
+		for (int id = 0; id < NPERF_HW; id++)
+			if (perf_hw_is(id, name)) {
+				*type = PERF_TYPE_HARDWARE;
+				*config = (uint64_t)id;
+				return 0;
+			}
+	int cache[3];
+	int rc = decode_cache(name, cache);
+	if (rc == RF_NOT_MINE)
+		return -ENOENT;
+	if (rc != RF_OK)
+		return -EINVAL;
+	*type = PERF_TYPE_HW_CACHE;
+	*config = (uint64_t)cache[0] | (uint64_t)cache[1] << 8 | (uint64_t)cache[2] << 16;
 	return 0;
 }

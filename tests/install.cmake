@@ -14,4 +14,5 @@ add_test(NAME install/consumer
     ${CMAKE_COMMAND} "${INSTALL_CONSUMER_FLAGS}")
 add_test(NAME install/symbols
   COMMAND sh ${INSTALL_TESTS}/symbols_test.sh $<TARGET_FILE:pmurt>
-    ${CMAKE_SOURCE_DIR}/include/pmurt.h $<TARGET_FILE:pmurt_static>)
+    ${CMAKE_SOURCE_DIR}/include/pmurt.h $<TARGET_FILE:pmurt_static>
+    ${CMAKE_SOURCE_DIR}/runtime/libpmurt.map)

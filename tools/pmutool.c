@@ -17,7 +17,8 @@
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR };
+enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
+       OPT_DRY_RUN };
 
 static void usage(FILE *out)
 {
@@ -26,6 +27,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... describe EVENT\n"
 		"       pmutool [OPTION]... check EVENT[,EVENT]...\n"
 		"       pmutool [OPTION]... check --batch FILE\n"
+		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
+		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
@@ -40,6 +43,16 @@ static void usage(FILE *out)
 		"      --no-per-task    check: events not attached to a task (CPU-wide), so\n"
 		"                       per-task-only alternatives are not tried\n"
 		"      --per-task       check: events attached to a task (the default)\n"
+		"  -e, --event=EVENTS   stat: perf's event list (repeatable): {A,B} groups,\n"
+		"                       PMU/TERMS/, SYS:TRACEPOINT, NAME[:MODIFIERS]\n"
+		"  -a, --all-cpus       stat: count every CPU\n"
+		"  -C, --cpu=CPUS       stat: count these CPUs (0,2-3)\n"
+		"  -I, --interval-print=MS  stat: print the counts every MS milliseconds\n"
+		"  -r, --repeat=N       stat: run CMD N times, show the mean and spread\n"
+		"  -x, --field-separator=SEP  stat: CSV output with SEP\n"
+		"      --dry-run        stat: print the perf_event_attrs, open nothing\n"
+		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
+		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -62,7 +75,34 @@ static void set_flag(bool *flag, bool value, const char **first, const char *opt
 		*first = opt;
 }
 
-/* Options may come before or after the subcommand (getopt permutes). */
+static int add_event(struct tool *t, const char *arg)
+{
+	const char **v = realloc(t->events, (size_t)(t->nevents + 1) * sizeof(*v));
+	if (!v) {
+		tool_error(t, "out of memory");
+		return -1;
+	}
+	t->events = v;
+	t->events[t->nevents++] = arg;
+	return 0;
+}
+
+static int number_option(const struct tool *t, const char *opt, const char *arg, long lo, long hi,
+			 long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < lo || v > hi) {
+		tool_error(t, "%s wants a number from %ld to %ld, not '%s'", opt, lo, hi, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Options may come before or after the subcommand (getopt permutes); a
+ * command to run (stat) follows "--". */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
 	static const struct option longopts[] = {
@@ -73,15 +113,42 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		{"no-per-task", no_argument, NULL, OPT_NO_PER_TASK},
 		{"per-task", no_argument, NULL, OPT_PER_TASK},
 		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
+		{"event", required_argument, NULL, 'e'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"interval-print", required_argument, NULL, 'I'},
+		{"repeat", required_argument, NULL, 'r'},
+		{"field-separator", required_argument, NULL, 'x'},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"sysfs", required_argument, NULL, OPT_SYSFS},
+		{"tracefs", required_argument, NULL, OPT_TRACEFS},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:jb:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:jb:e:aC:I:r:x:hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': t->pmu_spec = optarg; break;
+		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
+		case 'e':
+			if (add_event(t, optarg))
+				return EXIT_INTERNAL;
+			break;
+		case 'a': t->all_cpus = true; break;
+		case 'C': t->cpu_list = optarg; break;
+		case 'I':
+			if (number_option(t, "-I", optarg, 10, 3600000, &t->interval_ms))
+				return EXIT_USAGE;
+			break;
+		case 'r':
+			if (number_option(t, "-r", optarg, 1, 100000, &t->repeat))
+				return EXIT_USAGE;
+			break;
+		case 'x': t->sep = optarg; break;
+		case OPT_DRY_RUN: t->dry_run = true; break;
+		case OPT_SYSFS: t->sysfs = optarg; break;
+		case OPT_TRACEFS: t->tracefs = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
@@ -109,6 +176,20 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 	return EXIT_OK;
 }
 
+int tool_open_host(struct tool *t)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = t->sysfs,
+						   .tracefs = t->tracefs,
+						   .pmu = t->pmu_given ? t->pmu_spec : NULL);
+	int rc = pmurt_host_open(&t->host, &o, &err);
+	if (rc < 0) {
+		tool_error(t, "cannot open the host: %s", err.message[0] ? err.message : strerror(-rc));
+		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_NOPMU;
+	}
+	return EXIT_OK;
+}
+
 static int open_pmu(struct tool *t)
 {
 	struct pmurt_error err = {0};
@@ -129,14 +210,16 @@ struct subcommand {
 	int (*run)(struct tool *t);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
+	bool live;         /* works on the live host (tool_open_host) */
 };
 
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list, false, false},
-	{"describe", cmd_describe, true, false},
-	{"check", cmd_check, true, true},
+	{"list", cmd_list, false, false, false},
+	{"describe", cmd_describe, true, false, false},
+	{"check", cmd_check, true, true, false},
+	{"stat", cmd_stat, false, false, true},
 };
 
 /* An option the subcommand would ignore is an error, not a silent no-op. */
@@ -145,6 +228,13 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
+	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
+			 t->sep || t->dry_run || t->sysfs || t->tracefs;
+	if (!sub->live && live_opts) {
+		tool_error(t, "-e, -a, -C, -I, -r, -x, --dry-run, --sysfs and --tracefs change "
+			   "nothing for %s (they apply to stat)", sub->name);
+		return EXIT_USAGE;
+	}
 	if (!opt)
 		return EXIT_OK;
 	if (!sub->kernel_opts)
@@ -159,7 +249,7 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 static int dispatch(struct tool *t)
 {
 	if (t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe or check; see %s --help)", t->prog);
+		tool_error(t, "no subcommand (list, describe, check or stat; see %s --help)", t->prog);
 		return EXIT_USAGE;
 	}
 	const char *name = t->args[0];
@@ -171,10 +261,10 @@ static int dispatch(struct tool *t)
 		int rc = refuse_unused(t, &subcommands[i]);
 		if (rc)
 			return rc;
-		rc = open_pmu(t);
+		rc = subcommands[i].live ? tool_open_host(t) : open_pmu(t);
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe or check)", name);
+	tool_error(t, "unknown subcommand '%s' (list, describe, check or stat)", name);
 	return EXIT_USAGE;
 }
 
@@ -195,6 +285,8 @@ int main(int argc, char **argv)
 			return rc;
 		rc = dispatch(&t);
 		pmurt_pmu_close(t.pmu);
+		pmurt_host_close(t.host);
+		free(t.events);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");

@@ -31,14 +31,32 @@ struct tool {
 	const char *task_opt;       /* the first of --per-task, --no-per-task given */
 	char **args;                /* the subcommand's operands */
 	int nargs;
+	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
+	bool pmu_given;
+	const char *sysfs, *tracefs;
+	struct pmurt_host *host;
+	/* stat: -e (each), -a, -C, -I, -r, -x, --dry-run */
+	const char **events;
+	int nevents;
+	bool all_cpus;
+	const char *cpu_list;
+	long interval_ms;
+	long repeat;
+	const char *sep;
+	bool dry_run;
 };
 
 /* Subcommands: each returns an exit code. */
 int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
+int cmd_stat(struct tool *t);
 /* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
 int cmd_dtl(const struct tool *t, int argc, char **argv);
+
+/* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
+ * description, if any); returns 0 or an exit code. */
+int tool_open_host(struct tool *t);
 
 /* "pmutool: error: ..." on standard error. */
 void tool_error(const struct tool *t, const char *fmt, ...)

@@ -1,13 +1,14 @@
 #!/bin/sh
 # symbols_test.sh - libpmurt.so.0's dynamic symbol table holds exactly the
 # functions pmurt.h declares with PMURT_API, each under its version node
-# (PMURT_0.2 for pmurt_group_check, whose arguments changed; PMURT_0.3 for
-# pmurt_dtl_*; PMURT_0.1 for
-# the rest, as runtime/libpmurt.map assigns them), and its SONAME is libpmurt.so.0; libpmurt.a defines no other global symbol.
+# (the node runtime/libpmurt.map names it in, such as PMURT_0.2 for
+# pmurt_group_check, whose arguments changed; PMURT_0.1, whose pmurt_*
+# pattern takes the rest, otherwise), and its SONAME is libpmurt.so.0;
+# libpmurt.a defines no other global symbol.
 #
-# usage: symbols_test.sh LIBPMURT.so PMURT.h LIBPMURT.a
+# usage: symbols_test.sh LIBPMURT.so PMURT.h LIBPMURT.a LIBPMURT.map
 set -eu
-lib=$1 header=$2 archive=$3
+lib=$1 header=$2 archive=$3 map=$4
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-symbols.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -20,7 +21,8 @@ fail() {
 # "ADDR T name@@PMURT_0.1"; a version node itself is an absolute (A) symbol
 nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }' | sort >"$t/exported"
 sed 's/@.*//' "$t/exported" >"$t/names"
-grep -o 'PMURT_API[^(]*(' "$header" | grep -o 'pmurt_[a-z0-9_]*' | sort -u >"$t/declared"
+grep -o 'PMURT_API[^(]*(' "$header" | grep -o 'pmurt_[a-z0-9_]*($' | tr -d '(' |
+	sort -u >"$t/declared"
 
 if grep -v '^pmurt_' "$t/names" >"$t/foreign"; then
 	fail "exports symbols outside pmurt_*: $(tr '\n' ' ' <"$t/foreign")"
@@ -29,12 +31,11 @@ if ! diff "$t/declared" "$t/names" >"$t/diff"; then
 	fail "exports differ from pmurt.h's PMURT_API functions (< declared only, > exported only):"
 	cat "$t/diff" >&2
 fi
+# "NAME NODE" for every name the map lists by itself
+awk '/^PMURT_[0-9_.]* *{/ { node = $1 } /^\t\tpmurt_[a-z0-9_]*;/ { sub(";", "", $1); print $1, node }' \
+	"$map" >"$t/nodes"
 node() {
-	case $1 in
-	pmurt_group_check) echo PMURT_0.2 ;;
-	pmurt_dtl_*) echo PMURT_0.3 ;;
-	*) echo PMURT_0.1 ;;
-	esac
+	awk -v s="$1" '$1 == s { n = $2 } END { print n ? n : "PMURT_0.1" }' "$t/nodes"
 }
 while read -r sym; do
 	want="${sym%%@*}@@$(node "${sym%%@*}")"

@@ -1,0 +1,345 @@
+/*
+ * count.c - counting: an event list opened as perf stat opens it (each
+ * group's leader disabled, PERF_FORMAT_GROUP | ID with both times, on a
+ * task with inherit or on CPUs), enabled, read and scaled.  A group of core
+ * events is checked with pmurt_group_check before any system call.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "perf_int.h"
+#include "sysfs.h"
+
+static bool is_core(const struct pmu_host *host, const struct pmu_evsel *e)
+{
+	return host->core && (e->kind == PMU_EVSEL_CORE || e->kind == PMU_EVSEL_HARDWARE ||
+			      e->kind == PMU_EVSEL_CACHE);
+}
+
+/* The spec of a core event with the exclude bits its attr ended with
+ * (group modifiers set them after parsing). */
+static struct pmurt_event_spec core_spec(const struct pmu_evsel *e)
+{
+	struct pmurt_event_spec s = e->spec;
+	const struct perf_event_attr *a = &e->attr;
+	s.exclude = (a->exclude_user ? PMURT_EXCLUDE_USER : 0) |
+		    (a->exclude_kernel ? PMURT_EXCLUDE_KERNEL : 0) |
+		    (a->exclude_hv ? PMURT_EXCLUDE_HV : 0) | (a->exclude_idle ? PMURT_EXCLUDE_IDLE : 0);
+	s.precise = (int)a->precise_ip;
+	s.sample_period = a->sample_period;
+	return s;
+}
+
+/* The kernel's power_pmu group checks see only the group's events of the
+ * core PMU (core-book3s.c collect_events skips the others). */
+int pmu_group_check(const struct pmu_host *host, const struct pmu_evlist *list, int leader,
+		    bool per_task, struct pmurt_group_result *res, struct pmurt_error *err)
+{
+	struct pmurt_event_spec specs[PMURT_MAX_GROUP];
+	int n = 0;
+	for (int i = leader; i < leader + list->v[leader].group_size; i++)
+		if (is_core(host, &list->v[i]) && n < PMURT_MAX_GROUP)
+			specs[n++] = core_spec(&list->v[i]);
+	size_t sz = res->sz;
+	memset(res, 0, sizeof(*res));
+	res->sz = sz;
+	if (!n)
+		return 0;
+	struct pmurt_check_opts opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
+						       .lpar = true);
+	return pmurt_group_check(host->core, specs, n, sizeof(specs[0]), &opts, res, err);
+}
+
+static int check_groups(const struct pmu_host *host, const struct pmu_evlist *list,
+			bool per_task, struct pmurt_error *err)
+{
+	for (int i = 0; i < list->n; i += list->v[i].group_size) {
+		struct pmurt_group_result res = {.sz = sizeof(res)};
+		int rc = pmu_group_check(host, list, i, per_task, &res, err);
+		if (rc)
+			return rc;
+		if (!res.ok && res.reason[0]) { /* checked (it had core events) and refused */
+			const char *pmu = host->core->model.name ? host->core->model.name : "the core PMU";
+			pmurt_set_error(err, -EINVAL, "group led by '%s' cannot be counted on %s "
+					"(nothing was opened): %s: %s", list->v[i].name, pmu,
+					res.reason, res.message);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void pmu_count_attr(const struct pmu_evlist *list, int i, bool per_task, bool inherit,
+		    bool enable_on_exec, struct perf_event_attr *attr)
+{
+	const struct pmu_evsel *e = &list->v[i];
+	bool leads = e->leader == i;
+	*attr = e->attr;
+	attr->size = sizeof(*attr);
+	attr->read_format = PMU_COUNT_READ_FORMAT;
+	attr->disabled = leads;
+	attr->enable_on_exec = leads && enable_on_exec;
+	attr->inherit = per_task && inherit;
+}
+
+static void close_all(struct pmurt_counter *c)
+{
+	for (int k = 0; c->fds && k < c->ncpus * c->list.n; k++)
+		if (c->fds[k] >= 0)
+			c->host->sys->close(c->host->sys->ctx, c->fds[k]);
+}
+
+static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pmurt_counter_opts *o,
+		    struct pmurt_error *err)
+{
+	const struct pmu_sys *sys = c->host->sys;
+	const struct pmu_evsel *e = &c->list.v[i];
+	int cpu = c->cpus[cpu_idx], base = cpu_idx * c->list.n;
+	const char *mask = c->list.v[e->leader].cpumask;
+	if (cpu >= 0 && mask[0] && !pmu_cpulist_has(mask, cpu))
+		return 0; /* not one of its PMU's CPUs: the group stays closed there */
+	struct perf_event_attr attr;
+	pmu_count_attr(&c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
+	int group_fd = e->leader == i ? -1 : c->fds[base + e->leader];
+	int fd = sys->event_open(sys->ctx, &attr, cpu < 0 ? c->pid : -1, cpu, group_fd,
+				 PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		pmu_explain_open(c->host, &c->list, i, cpu < 0 ? c->pid : -1, cpu, fd, err);
+		return fd;
+	}
+	c->fds[base + i] = fd;
+	int rc = sys->ioctl(sys->ctx, fd, PERF_EVENT_IOC_ID, (unsigned long)&c->ids[base + i]);
+	if (rc < 0)
+		pmurt_set_error(err, rc, "PERF_EVENT_IOC_ID on '%s': %s", e->name, strerror(-rc));
+	return rc < 0 ? rc : 0;
+}
+
+static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opts *o)
+{
+	c->ncpus = o->cpus ? o->ncpus : 1;
+	size_t nfd = (size_t)c->ncpus * (size_t)c->list.n;
+	int biggest = 1;
+	for (int i = 0; i < c->list.n; i++)
+		if (c->list.v[i].group_size > biggest)
+			biggest = c->list.v[i].group_size;
+	c->buf_len = (3 + 2 * (size_t)biggest) * sizeof(uint64_t);
+	c->cpus = malloc((size_t)c->ncpus * sizeof(int));
+	c->fds = malloc(nfd * sizeof(int));
+	c->ids = calloc(nfd, sizeof(uint64_t));
+	c->buf = malloc(c->buf_len);
+	c->sum = calloc((size_t)c->list.n, sizeof(*c->sum));
+	if (!c->cpus || !c->fds || !c->ids || !c->buf || !c->sum)
+		return -ENOMEM;
+	for (size_t k = 0; k < nfd; k++)
+		c->fds[k] = -1;
+	for (int k = 0; k < c->ncpus; k++)
+		c->cpus[k] = o->cpus ? o->cpus[k] : -1;
+	return 0;
+}
+
+static int check_opts(const struct pmurt_counter_opts *o, struct pmurt_error *err)
+{
+	if (o->sz < sizeof(*o)) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: opts->sz is %zu; set it with "
+				"PMURT_OPTS_INIT", o->sz);
+		return -EINVAL;
+	}
+	if (o->cpus && o->ncpus < 1) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: cpus given with ncpus %d", o->ncpus);
+		return -EINVAL;
+	}
+	if (o->cpus && (o->inherit || o->enable_on_exec || o->pid)) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: CPU-wide counting takes no pid, "
+				"inherit or enable_on_exec");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Opens a parsed list (taken over by c); the library's and the tools' entry. */
+static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
+			     struct pmurt_error *err)
+{
+	int rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
+	if (rc)
+		return rc;
+	if (alloc_counter(c, o)) {
+		pmurt_set_error(err, -ENOMEM, "pmurt_counter_open: out of memory");
+		return -ENOMEM;
+	}
+	c->pid = o->cpus ? -1 : o->pid;
+	for (int k = 0; k < c->ncpus && !rc; k++)
+		for (int i = 0; i < c->list.n && !rc; i++)
+			rc = open_one(c, k, i, o, err);
+	return rc;
+}
+
+int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, const char *events,
+		       const struct pmurt_counter_opts *opts, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!out || !host || !events) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: missing argument");
+		return -EINVAL;
+	}
+	*out = NULL;
+	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts);
+	if (opts && check_opts(opts, err))
+		return -EINVAL;
+	if (opts)
+		o = *opts;
+	struct pmurt_counter *c = calloc(1, sizeof(*c));
+	if (!c) {
+		pmurt_set_error(err, -ENOMEM, "pmurt_counter_open: out of memory");
+		return -ENOMEM;
+	}
+	c->host = &host->h;
+	int rc = pmu_evlist_parse(&c->list, &host->h, events, err);
+	if (!rc && !c->list.n) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: no events");
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = counter_open_list(c, &o, err);
+	if (rc) {
+		pmurt_counter_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+/* One ioctl on every group leader (PERF_IOC_FLAG_GROUP: the whole group). */
+static int each_leader(struct pmurt_counter *c, unsigned long request, const char *what,
+		       struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!c) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_%s: missing argument", what);
+		return -EINVAL;
+	}
+	const struct pmu_sys *sys = c->host->sys;
+	for (int k = 0; k < c->ncpus; k++)
+		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
+			if (c->fds[k * c->list.n + i] < 0)
+				continue; /* not on this CPU (its PMU's cpumask) */
+			int rc = sys->ioctl(sys->ctx, c->fds[k * c->list.n + i], request,
+					    PERF_IOC_FLAG_GROUP);
+			if (rc < 0) {
+				pmurt_set_error(err, rc, "%s '%s': %s", what, c->list.v[i].name,
+						strerror(-rc));
+				return rc;
+			}
+		}
+	return 0;
+}
+
+int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err)
+{
+	return each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
+}
+
+int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err)
+{
+	return each_leader(c, PERF_EVENT_IOC_DISABLE, "disable", err);
+}
+
+int pmurt_counter_reset(struct pmurt_counter *c, struct pmurt_error *err)
+{
+	return each_leader(c, PERF_EVENT_IOC_RESET, "reset", err);
+}
+
+uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+	if (!running)
+		return 0;
+	if (running >= enabled)
+		return value;
+	unsigned __int128 v = (unsigned __int128)value * enabled / running;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/* The group's read(): { nr, time_enabled, time_running, { value, id }[nr] }
+ * (perf_event_open(2), PERF_FORMAT_GROUP), added to the sums. */
+static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_error *err)
+{
+	const struct pmu_sys *sys = c->host->sys;
+	int n = c->list.n, size = c->list.v[leader].group_size;
+	ssize_t got = sys->read(sys->ctx, c->fds[k * n + leader], c->buf, c->buf_len);
+	const uint64_t *b = c->buf;
+	if (got < 0 || got < 3 * 8 || b[0] != (uint64_t)size ||
+	    (size_t)got < (3 + 2 * (size_t)size) * 8) {
+		int rc = got < 0 ? (int)got : -EIO;
+		pmurt_set_error(err, rc, "reading the group led by '%s': %s", c->list.v[leader].name,
+				got < 0 ? strerror(-rc) : "short or malformed read");
+		return rc;
+	}
+	const uint64_t *ids = &c->ids[k * n + leader];
+	for (int j = 0; j < size; j++) {
+		uint64_t value = b[3 + 2 * j], id = b[4 + 2 * j];
+		int m = ids[j] == id ? j : -1;
+		for (int s = 0; m < 0 && s < size; s++)
+			if (ids[s] == id)
+				m = s;
+		if (m < 0) {
+			pmurt_set_error(err, -EIO, "group led by '%s': unknown event id %llu",
+					c->list.v[leader].name, (unsigned long long)id);
+			return -EIO;
+		}
+		c->sum[leader + m].value += value;
+		c->sum[leader + m].enabled += b[1];
+		c->sum[leader + m].running += b[2];
+	}
+	return 0;
+}
+
+int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int n,
+		       size_t count_sz, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!c || (n && !counts) || n < 0 || count_sz < sizeof(struct pmurt_count)) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_read: bad argument");
+		return -EINVAL;
+	}
+	memset(c->sum, 0, (size_t)c->list.n * sizeof(*c->sum));
+	for (int k = 0; k < c->ncpus; k++)
+		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
+			if (c->fds[k * c->list.n + i] < 0)
+				continue;
+			int rc = read_group(c, k, i, err);
+			if (rc)
+				return rc;
+		}
+	for (int i = 0; i < n && i < c->list.n; i++) {
+		struct pmurt_count *out = (struct pmurt_count *)((char *)counts + (size_t)i * count_sz);
+		const struct pmu_evsel *e = &c->list.v[i];
+		*out = (struct pmurt_count){
+			.sz = sizeof(*out), .name = e->name, .pmu = e->pmu, .unit = e->unit,
+			.scale = e->scale, .leader = e->leader, .value = c->sum[i].value,
+			.time_enabled = c->sum[i].enabled, .time_running = c->sum[i].running,
+			.scaled = pmurt_count_scale(c->sum[i].value, c->sum[i].enabled,
+						    c->sum[i].running)};
+	}
+	return c->list.n;
+}
+
+int pmurt_counter_nevents(const struct pmurt_counter *c)
+{
+	return c ? c->list.n : -EINVAL;
+}
+
+void pmurt_counter_close(struct pmurt_counter *c)
+{
+	if (!c)
+		return;
+	close_all(c);
+	pmu_evlist_free(&c->list);
+	free(c->cpus);
+	free(c->fds);
+	free(c->ids);
+	free(c->buf);
+	free(c->sum);
+	free(c);
+}

@@ -1,0 +1,225 @@
+/*
+ * explain.c - a failed perf_event_open in words a user can act on.  The
+ * causes follow kernel/events/core.c (perf_event_open: perf_allow_kernel,
+ * perf_allow_cpu, perf_allow_tracepoint, perf_event_paranoid's levels as
+ * Documentation/admin-guide/sysctl/kernel.rst lists them, Debian's level 3),
+ * perf_init_event (-ENOENT for a type no PMU claims), the group rules of
+ * perf_event_open (a group's events on one PMU, software events excepted),
+ * PERF_PMU_CAP_NO_INTERRUPT (no sampling), PERF_PMU_CAP_NO_EXCLUDE (exclude
+ * bits refused) and perf_invalid_context PMUs (per CPU only), as perf's
+ * evsel__open_strerror words them.
+ */
+#define _GNU_SOURCE /* strerrorname_np */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "perf_int.h"
+#include "sysfs.h"
+
+#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT 38
+
+/* The effective capability set of this process (/proc/self/status CapEff). */
+static uint64_t effective_caps(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[128];
+	uint64_t caps = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %" SCNx64, &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return caps;
+}
+
+static bool perfmon_capable(void)
+{
+	uint64_t caps = effective_caps();
+	return (caps >> CAP_PERFMON_BIT & 1) || (caps >> CAP_SYS_ADMIN_BIT & 1);
+}
+
+/* What perf_event_paranoid's level forbids a user without CAP_PERFMON. */
+static const char *paranoid_forbids(int level)
+{
+	if (level >= 3)
+		return "every perf_event_open (Debian's level 3)";
+	if (level == 2)
+		return "kernel profiling, CPU-wide events and raw tracepoints; only user-space "
+		       "counting of one's own tasks (:u) is left";
+	if (level == 1)
+		return "CPU-wide events and raw tracepoints";
+	if (level == 0)
+		return "raw tracepoint and ftrace function access";
+	return "nothing";
+}
+
+static bool has_exclude(const struct perf_event_attr *a)
+{
+	return a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle ||
+	       a->exclude_guest || a->exclude_host;
+}
+
+/* EACCES/EPERM: the paranoid level as read, what the open asked for, or
+ * the PMU's own CAP_PERFMON requirement. */
+static void explain_access(const struct pmu_evsel *e, int cpu, char *out, size_t len)
+{
+	char text[32];
+	int level = 2;
+	bool known = pmu_read_small(PARANOID_PATH, text, sizeof(text)) == 0;
+	if (known)
+		level = atoi(text);
+	bool perfmon = perfmon_capable();
+	const char *asked = cpu >= 0 ? "a CPU-wide event (-a/-C)"
+			    : !e->attr.exclude_kernel ? "kernel counting (no :u)"
+			    : e->attr.type == PERF_TYPE_TRACEPOINT ? "a tracepoint"
+								     : "user-space counting";
+	bool level_forbids = level >= 3 || (cpu >= 0 && level >= 1) ||
+			     (!e->attr.exclude_kernel && level >= 2) ||
+			     (e->attr.type == PERF_TYPE_TRACEPOINT && level >= 0);
+	if (perfmon) {
+		snprintf(out, len, "refused although this process has CAP_PERFMON or CAP_SYS_ADMIN: "
+			 "a security module (SELinux, lockdown) or the PMU itself refuses it");
+	} else if (known && level_forbids) {
+		snprintf(out, len, "kernel.perf_event_paranoid is %d (%s): it forbids %s to users "
+			 "without CAP_PERFMON, and this is %s; %s, lower the level (sysctl "
+			 "kernel.perf_event_paranoid=%d) or grant CAP_PERFMON", level, PARANOID_PATH, paranoid_forbids(level), asked,
+			 level >= 3 ? "run as root" : cpu >= 0 ? "count your own command instead of "
+			 "-a/-C" : "add :u to count user space only", level >= 3 ? 2 : cpu >= 0 ? 0 : 1);
+	} else {
+		snprintf(out, len, "this process lacks CAP_PERFMON (and CAP_SYS_ADMIN), which PMU '%s' "
+			 "requires whatever kernel.perf_event_paranoid (%s%s) allows; run as root or "
+			 "grant CAP_PERFMON (setcap cap_perfmon+ep)", e->pmu, known ? "level " : "unread",
+			 known ? text : "");
+	}
+}
+
+/* A raw POWER event on a host whose core PMU is something else. */
+static void explain_missing_pmu(const struct pmu_host *host, const struct pmu_evsel *e,
+				char *out, size_t len)
+{
+	struct utsname u;
+	const char *machine = uname(&u) == 0 ? u.machine : "this machine";
+	if (e->kind == PMU_EVSEL_CORE && host->core)
+		snprintf(out, len, "this host (%s) has no %s: no PMU takes perf type %u; the "
+			 "event is for the description '%s', so nothing here can count it (pmutool "
+			 "stat --dry-run shows the attr it would open)", machine,
+			 host->core->model.name ? host->core->model.name : "such core PMU", e->attr.type,
+			 host->core->model.platform ? host->core->model.platform : "loaded");
+	else if (e->kind == PMU_EVSEL_HARDWARE || e->kind == PMU_EVSEL_CACHE ||
+		 e->kind == PMU_EVSEL_CORE)
+		snprintf(out, len, "this host (%s) has no hardware PMU for perf type %u (a virtual "
+			 "machine without PMU passthrough, or a CPU the kernel does not support); "
+			 "software events (task-clock, ...) still count; pmutool stat --dry-run shows "
+			 "the attr", machine, e->attr.type);
+	else
+		snprintf(out, len, "no PMU of perf type %u ('%s') on this host", e->attr.type, e->pmu);
+}
+
+/* Two events of one group on different PMUs (software events may join any). */
+static const struct pmu_evsel *other_pmu(const struct pmu_evlist *list, int i)
+{
+	const struct pmu_evsel *e = &list->v[i], *lead = &list->v[e->leader];
+	for (int k = e->leader; k < e->leader + lead->group_size; k++) {
+		const struct pmu_evsel *o = &list->v[k];
+		if (o->attr.type != e->attr.type && o->kind != PMU_EVSEL_SOFTWARE &&
+		    e->kind != PMU_EVSEL_SOFTWARE &&
+		    !(o->attr.type <= PERF_TYPE_RAW && e->attr.type <= PERF_TYPE_RAW &&
+		      o->attr.type != PERF_TYPE_TRACEPOINT && e->attr.type != PERF_TYPE_TRACEPOINT))
+			return o;
+	}
+	return NULL;
+}
+
+static void explain_invalid(const struct pmu_evlist *list, int i, int cpu, char *out, size_t len)
+{
+	const struct pmu_evsel *e = &list->v[i];
+	const struct pmu_evsel *o = other_pmu(list, i);
+	if (e->per_cpu_only && cpu < 0)
+		snprintf(out, len, "PMU '%s' counts per CPU only (it has a cpumask), not per task: "
+			 "count with -a or -C CPUS", e->pmu);
+	else if (o)
+		snprintf(out, len, "a group cannot span PMUs: '%.60s' (%s) and '%.60s' (%s); only software "
+			 "events join another PMU's group: put them in separate groups", e->name,
+			 e->pmu, o->name, o->pmu);
+	else if (e->attr.sample_period || e->attr.freq)
+		snprintf(out, len, "PMU '%s' cannot sample with this period (some PMUs, such as msr, "
+			 "only count): count it without a period", e->pmu);
+	else if (has_exclude(&e->attr))
+		snprintf(out, len, "PMU '%s' refuses the exclude bits (:u, :k, :h, :I): it cannot "
+			 "tell user from kernel; drop the modifier", e->pmu);
+	else
+		snprintf(out, len, "the kernel refused the attr (type %u, config 0x%llx, config1 "
+			 "0x%llx): a value PMU '%s' does not accept", e->attr.type,
+			 (unsigned long long)e->attr.config, (unsigned long long)e->attr.config1, e->pmu);
+}
+
+static void explain_unsupported(const struct pmu_evsel *e, char *out, size_t len)
+{
+	if (e->attr.sample_period || e->attr.freq)
+		snprintf(out, len, "PMU '%s' cannot sample (no overflow interrupt): count it instead "
+			 "of giving a period", e->pmu);
+	else if (e->attr.precise_ip)
+		snprintf(out, len, "PMU '%s' has no precise mode (:p); drop the modifier", e->pmu);
+	else
+		snprintf(out, len, "PMU '%s' cannot count this way (some PMUs, such as vpa_dtl, only "
+			 "sample: give a period)", e->pmu);
+}
+
+static void explain(const struct pmu_host *host, const struct pmu_evlist *list, int i, int cpu,
+		    int code, char *out, size_t len)
+{
+	const struct pmu_evsel *e = &list->v[i];
+	switch (code) {
+	case -EACCES:
+	case -EPERM:
+		explain_access(e, cpu, out, len);
+		break;
+	case -ENOENT:
+		explain_missing_pmu(host, e, out, len);
+		break;
+	case -EINVAL:
+		explain_invalid(list, i, cpu, out, len);
+		break;
+	case -EOPNOTSUPP:
+		explain_unsupported(e, out, len);
+		break;
+	case -EBUSY:
+		snprintf(out, len, "the counters or PMU '%s' are taken: another perf session, a "
+			 "pinned or exclusive event, the NMI watchdog (kernel.nmi_watchdog=0 frees a "
+			 "counter) or, for vpa_dtl, another DTL user; retry when it is free", e->pmu);
+		break;
+	case -ENODEV:
+		snprintf(out, len, "PMU '%s' lacks a feature the attr asks for (precise_ip, a branch "
+			 "stack, this CPU)", e->pmu);
+		break;
+	case -EMFILE:
+		snprintf(out, len, "too many open files: raise the limit (ulimit -n) or count fewer "
+			 "events or CPUs");
+		break;
+	case -ESRCH:
+		snprintf(out, len, "no such process");
+		break;
+	default:
+		snprintf(out, len, "%s", strerror(-code));
+	}
+}
+
+void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list, int i,
+		      pid_t pid, int cpu, int code, struct pmurt_error *err)
+{
+	char why[400], where[48];
+	const struct pmu_evsel *e = &list->v[i];
+	explain(host, list, i, cpu, code, why, sizeof(why));
+	if (cpu >= 0)
+		snprintf(where, sizeof(where), "CPU %d", cpu);
+	else
+		snprintf(where, sizeof(where), "task %d", (int)pid);
+	pmurt_set_error(err, code, "cannot open '%s' on %s: %s (%s)", e->name, where, why,
+			strerrorname_np(-code) ? strerrorname_np(-code) : strerror(-code));
+}

@@ -1,0 +1,198 @@
+/*
+ * host.c - the live host: sysfs and tracefs roots, the syscall layer, and the
+ * core PMU's description, picked as a POWER host offers it: the device
+ * tree's pmus node (the RFC's layout, what skiboot builds), else the built-in
+ * description whose platform matches AT_PLATFORM, the cpu PMU's pmu_name
+ * (core-book3s.c's caps/pmu_name, "POWER10") or the PVR in /proc/cpuinfo.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+
+#include "perf_int.h"
+#include "sysfs.h"
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/* The PVR's version (its high half) to the platform name: arch/powerpc's
+ * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h). */
+static const char *pvr_platform(const char *cpuinfo, char *pvr, size_t len)
+{
+	FILE *f = cpuinfo ? fopen(cpuinfo, "re") : NULL;
+	char line[256];
+	unsigned version = 0, revision;
+	pvr[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "(pvr ");
+		if (p && sscanf(p, "(pvr %x %x)", &version, &revision) == 2) {
+			snprintf(pvr, len, "%04x %04x", version, revision);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
+}
+
+/* The built-in description of that platform, or NULL. */
+static int builtin_for(const char *platform, struct pmurt_pmu **pmu, struct pmurt_error *err)
+{
+	for (int i = 0; platform && pmurt_builtin_name(i); i++) {
+		struct pmurt_pmu_info info = {.sz = sizeof(info)};
+		int rc = pmurt_pmu_open(pmu, pmurt_builtin_name(i), NULL, err);
+		if (rc)
+			return rc;
+		if (pmurt_pmu_info(*pmu, &info) == 0 && info.platform &&
+		    strcasecmp(info.platform, platform) == 0)
+			return 0;
+		pmurt_pmu_close(*pmu);
+		*pmu = NULL;
+	}
+	return 1;
+}
+
+static void builtin_names(char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = 0; pmurt_builtin_name(i) && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", pmurt_builtin_name(i));
+}
+
+int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char *looked,
+		  size_t len, struct pmurt_error *err)
+{
+	char path[512], name[64] = "", pvr[32], builtins[128];
+	const char *devtree = in->devtree ? in->devtree : "/proc/device-tree";
+	*pmu = NULL;
+	snprintf(path, sizeof(path), "%s/pmus", devtree);
+	if (is_dir(path))
+		return pmurt_pmu_open(pmu, devtree,
+				      &PMURT_OPTS_INIT(pmurt_open_opts, .source = PMURT_SOURCE_DEVTREE),
+				      err);
+	char at[64] = "";
+	if (in->at_platform)
+		snprintf(at, sizeof(at), "%s", in->at_platform);
+	lower(at);
+	int rc = builtin_for(at[0] ? at : NULL, pmu, err);
+	if (rc <= 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name",
+		 in->sysfs ? in->sysfs : "/sys");
+	if (pmu_read_small(path, name, sizeof(name)) == 0) {
+		lower(name);
+		if ((rc = builtin_for(name, pmu, err)) <= 0)
+			return rc;
+	}
+	const char *from_pvr = pvr_platform(in->cpuinfo, pvr, sizeof(pvr));
+	if ((rc = builtin_for(from_pvr, pmu, err)) <= 0)
+		return rc;
+	builtin_names(builtins, sizeof(builtins));
+	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
+		 "AT_PLATFORM '%s', the cpu PMU's pmu_name '%s' and the PVR '%s': none matches; "
+		 "give --pmu", devtree, builtins, at, name, pvr[0] ? pvr : "none in /proc/cpuinfo");
+	return 1;
+}
+
+static void default_tracefs(const char *sysfs, char *out, size_t len)
+{
+	static const char *const places[] = {"kernel/tracing", "kernel/debug/tracing"};
+	char path[600];
+	out[0] = 0;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s/events", sysfs, places[i]);
+		if (is_dir(path)) {
+			snprintf(out, len, "%s/%s", sysfs, places[i]);
+			return;
+		}
+	}
+}
+
+static int set_root(char *dst, size_t size, const char *src, const char *what,
+		    struct pmurt_error *err)
+{
+	if (strlen(src) >= size) {
+		pmurt_set_error(err, -ENAMETOOLONG, "%s root '%.60s...' is longer than %zu bytes",
+				what, src, size - 1);
+		return -ENAMETOOLONG;
+	}
+	strcpy(dst, src);
+	return 0;
+}
+
+static int load_core(struct pmurt_host *h, const struct pmurt_host_opts *o, struct pmurt_error *err)
+{
+	if (o && o->pmu)
+		return pmurt_pmu_open(&h->owned, o->pmu, NULL, err);
+	const char *at = (const char *)getauxval(AT_PLATFORM);
+	struct pmu_pick_inputs in = {.sysfs = h->h.sysfs, .devtree = o ? o->devtree : NULL,
+				     .at_platform = at, .cpuinfo = "/proc/cpuinfo"};
+	int rc = pmu_host_pick(&in, &h->owned, h->h.pick, sizeof(h->h.pick), err);
+	return rc > 0 ? 0 : rc;
+}
+
+int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts,
+		    struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!host) {
+		pmurt_set_error(err, -EINVAL, "pmurt_host_open: missing argument");
+		return -EINVAL;
+	}
+	*host = NULL;
+	const struct pmurt_host_opts *o = opts && opts->sz >= sizeof(*opts) ? opts : NULL;
+	if (opts && !o) {
+		pmurt_set_error(err, -EINVAL, "pmurt_host_open: opts->sz is %zu; set it with "
+				"PMURT_OPTS_INIT", opts->sz);
+		return -EINVAL;
+	}
+	struct pmurt_host *h = calloc(1, sizeof(*h));
+	if (!h) {
+		pmurt_set_error(err, -ENOMEM, "pmurt_host_open: out of memory");
+		return -ENOMEM;
+	}
+	const char *sysfs = o && o->sysfs ? o->sysfs : getenv("PMURT_SYSFS");
+	int rc = set_root(h->h.sysfs, sizeof(h->h.sysfs), sysfs && *sysfs ? sysfs : "/sys",
+			  "sysfs", err);
+	if (!rc && o && o->tracefs)
+		rc = set_root(h->h.tracefs, sizeof(h->h.tracefs), o->tracefs, "tracefs", err);
+	else if (!rc)
+		default_tracefs(h->h.sysfs, h->h.tracefs, sizeof(h->h.tracefs));
+	h->h.sys = pmu_sys_real();
+	if (!rc)
+		rc = load_core(h, o, err);
+	if (rc) {
+		pmurt_host_close(h);
+		return rc;
+	}
+	h->h.core = h->owned;
+	*host = h;
+	return 0;
+}
+
+const struct pmurt_pmu *pmurt_host_pmu(const struct pmurt_host *host)
+{
+	return host ? host->h.core : NULL;
+}
+
+void pmurt_host_close(struct pmurt_host *host)
+{
+	if (!host)
+		return;
+	pmurt_pmu_close(host->owned);
+	free(host);
+}

@@ -1,0 +1,76 @@
+/*
+ * perf_int.h - what the perf side's files share beyond the evlist.h
+ * contract: the host and its description pick (host.c), counting
+ * (count.c), the group check of core events (groupcheck.c) and errno
+ * explanations (explain.c).  Not installed.
+ */
+#ifndef PMU_PERF_INT_H
+#define PMU_PERF_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "evlist.h"
+#include "internal.h"
+
+/* The public host handle: the contract's struct pmu_host and the
+ * description it owns. */
+struct pmurt_host {
+	struct pmu_host h;
+	struct pmurt_pmu *owned;
+};
+
+/* What the description pick reads (host.c): each may be NULL. */
+struct pmu_pick_inputs {
+	const char *sysfs;        /* the cpu PMU's caps/pmu_name ("POWER10") */
+	const char *devtree;      /* a /proc/device-tree root with a pmus node */
+	const char *at_platform;  /* getauxval(AT_PLATFORM): "power10" */
+	const char *cpuinfo;      /* /proc/cpuinfo: its "pvr 0080 0200" */
+};
+
+/* The host's core description: the device tree's pmus node when present,
+ * else the built-in whose platform matches AT_PLATFORM, the sysfs cpu PMU's
+ * pmu_name or the PVR.  0 with *pmu set; 1 with *pmu NULL and looked[]
+ * saying what was looked for; a negative errno when a description found
+ * does not load. */
+PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu,
+			       char *looked, size_t len, struct pmurt_error *err);
+
+/* The core events of the group led by list->v[leader] through
+ * pmurt_group_check; 0 with res filled (res->n 0 when the group has no
+ * core events), or a negative errno. */
+PMURT_HIDDEN int pmu_group_check(const struct pmu_host *host, const struct pmu_evlist *list,
+				 int leader, bool per_task, struct pmurt_group_result *res,
+				 struct pmurt_error *err);
+
+/* Why perf_event_open(attr of list->v[i], pid, cpu) failed with -errno
+ * code, in words a user can act on, into err (code kept). */
+PMURT_HIDDEN void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list,
+				   int i, pid_t pid, int cpu, int code, struct pmurt_error *err);
+
+/* The read_format every counting event uses. */
+#define PMU_COUNT_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
+			       PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* An open event list (count.c): fds[cpu * n + i], cpu index into cpus. */
+struct pmurt_counter {
+	const struct pmu_host *host;
+	struct pmu_evlist list;
+	pid_t pid;
+	int ncpus;
+	int *cpus;          /* {-1} when counting a task */
+	int *fds;
+	uint64_t *ids;
+	uint64_t *buf;      /* one group's read(), the largest */
+	size_t buf_len;
+	struct {
+		uint64_t value, enabled, running;
+	} *sum;
+};
+
+/* The attr an event of the list is opened with for counting. */
+PMURT_HIDDEN void pmu_count_attr(const struct pmu_evlist *list, int i, bool per_task,
+				 bool inherit, bool enable_on_exec, struct perf_event_attr *attr);
+
+#endif /* PMU_PERF_INT_H */

@@ -1,0 +1,338 @@
+/*
+ * sys_sim.c - the simulated kernel (sys_sim.h).  Its refusals follow
+ * kernel/events/core.c: perf_init_event (-ENOENT for a type no PMU claims),
+ * perf_event_open's group rules (-EINVAL for a group on two PMUs, software
+ * events excepted), PERF_PMU_CAP_NO_EXCLUDE / NO_INTERRUPT, per-CPU-only
+ * PMUs; reads follow perf_event_open(2)'s read_format layouts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "sys_sim.h"
+
+#define SIM_FD_BASE 1000
+#define SIM_MAX_FDS 4096
+
+struct sim_event {
+	bool open;
+	struct perf_event_attr attr;
+	const struct pmu_sim_pmu *pmu;
+	int leader;           /* index of the leader (itself) */
+	bool enabled;
+	uint64_t id, value, enabled_ns, running_ns;
+	void *ring;           /* mmap: control page + data */
+	size_t ring_len;
+	uint64_t lost;
+};
+
+struct pmu_sim {
+	struct pmu_sys sys;
+	struct pmu_sim_pmu *pmus;
+	int npmus;
+	struct sim_event ev[SIM_MAX_FDS];
+	int nev, opens;
+	uint32_t inject_type;
+	int inject_code;
+	uint64_t next_id;
+};
+
+static struct sim_event *sim_fd(struct pmu_sim *s, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < s->nev && s->ev[i].open ? &s->ev[i] : NULL;
+}
+
+static const struct pmu_sim_pmu *find_pmu(const struct pmu_sim *s, uint32_t type)
+{
+	for (int i = 0; i < s->npmus; i++)
+		if (s->pmus[i].type == type)
+			return &s->pmus[i];
+	return NULL;
+}
+
+static bool has_exclude(const struct perf_event_attr *a)
+{
+	return a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle;
+}
+
+/* The kernel's checks, in perf_event_open's order. */
+static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const struct pmu_sim_pmu *p,
+		  int cpu, int group_fd)
+{
+	if (s->inject_code && (s->inject_type == PMU_SIM_ANY_TYPE || s->inject_type == a->type)) {
+		int code = s->inject_code;
+		s->inject_code = 0;
+		return code;
+	}
+	if (!p)
+		return -ENOENT;
+	if (p->per_cpu_only && cpu < 0)
+		return -EINVAL;
+	if (p->no_exclude && has_exclude(a))
+		return -EINVAL;
+	if (p->no_sampling && (a->sample_period || a->freq))
+		return -EOPNOTSUPP;
+	if (p->sampling_only && !a->sample_period && !a->freq)
+		return -EOPNOTSUPP;
+	if (group_fd >= 0) {
+		struct sim_event *l = sim_fd(s, group_fd);
+		if (!l)
+			return -EBADF;
+		if (l->pmu != p && p->type != PERF_TYPE_SOFTWARE && l->pmu->type != PERF_TYPE_SOFTWARE)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		    unsigned long flags)
+{
+	struct pmu_sim *s = ctx;
+	(void)pid, (void)flags;
+	s->opens++;
+	const struct pmu_sim_pmu *p = find_pmu(s, attr->type);
+	int rc = refuse(s, attr, p, cpu, group_fd);
+	if (rc)
+		return rc;
+	if (s->nev == SIM_MAX_FDS)
+		return -EMFILE;
+	int i = s->nev++;
+	struct sim_event *e = &s->ev[i];
+	*e = (struct sim_event){.open = true, .attr = *attr, .pmu = p, .leader = i,
+				.enabled = !attr->disabled, .id = ++s->next_id};
+	if (group_fd >= 0)
+		e->leader = group_fd - SIM_FD_BASE;
+	return SIM_FD_BASE + i;
+}
+
+static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
+{
+	struct pmu_sim *s = ctx;
+	struct sim_event *e = sim_fd(s, fd);
+	if (!e)
+		return -EBADF;
+	if (request == PERF_EVENT_IOC_ID) {
+		*(uint64_t *)arg = e->id;
+		return 0;
+	}
+	int self = fd - SIM_FD_BASE;
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+	for (int i = 0; i < s->nev; i++) {
+		struct sim_event *t = &s->ev[i];
+		if (!t->open || (i != self && !(group && e->leader == self && t->leader == self)))
+			continue;
+		if (request == PERF_EVENT_IOC_ENABLE)
+			t->enabled = true;
+		else if (request == PERF_EVENT_IOC_DISABLE)
+			t->enabled = false;
+		else if (request == PERF_EVENT_IOC_RESET)
+			t->value = 0;
+		else
+			return -ENOTTY;
+	}
+	return 0;
+}
+
+/* read_format's layouts (perf_event_open(2), "Reading results"). */
+static size_t put_one(const struct sim_event *e, uint64_t *out, bool times)
+{
+	size_t n = 0;
+	uint64_t f = e->attr.read_format;
+	out[n++] = e->value;
+	if (times && (f & PERF_FORMAT_TOTAL_TIME_ENABLED))
+		out[n++] = e->enabled_ns;
+	if (times && (f & PERF_FORMAT_TOTAL_TIME_RUNNING))
+		out[n++] = e->running_ns;
+	if (f & PERF_FORMAT_ID)
+		out[n++] = e->id;
+	return n;
+}
+
+static ssize_t sim_read(void *ctx, int fd, void *buf, size_t len)
+{
+	struct pmu_sim *s = ctx;
+	struct sim_event *e = sim_fd(s, fd);
+	uint64_t tmp[3 + 2 * 64];
+	size_t n = 0;
+	if (!e)
+		return -EBADF;
+	if (!(e->attr.read_format & PERF_FORMAT_GROUP)) {
+		n = put_one(e, tmp, true);
+	} else {
+		int self = fd - SIM_FD_BASE, nr = 0;
+		n = 1;
+		if (e->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			tmp[n++] = e->enabled_ns;
+		if (e->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			tmp[n++] = e->running_ns;
+		for (int i = 0; i < s->nev && nr < 64; i++)
+			if (s->ev[i].open && s->ev[i].leader == self) {
+				n += put_one(&s->ev[i], tmp + n, false);
+				nr++;
+			}
+		tmp[0] = (uint64_t)nr;
+	}
+	if (len < n * sizeof(uint64_t))
+		return -ENOSPC;
+	memcpy(buf, tmp, n * sizeof(uint64_t));
+	return (ssize_t)(n * sizeof(uint64_t));
+}
+
+static bool power_of_two(size_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+static void *sim_mmap(void *ctx, int fd, size_t len, off_t offset, int *err)
+{
+	struct pmu_sim *s = ctx;
+	struct sim_event *e = sim_fd(s, fd);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	*err = !e ? -EBADF : offset || e->ring || len % page || !power_of_two(len / page - 1)
+			     ? -EINVAL : 0;
+	if (*err)
+		return NULL;
+	void *p = NULL;
+	if (posix_memalign(&p, page, len)) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memset(p, 0, len);
+	struct perf_event_mmap_page *pc = p;
+	pc->data_offset = page;
+	pc->data_size = len - page;
+	e->ring = p;
+	e->ring_len = len;
+	return p;
+}
+
+static int sim_munmap(void *ctx, void *addr, size_t len)
+{
+	struct pmu_sim *s = ctx;
+	for (int i = 0; i < s->nev; i++)
+		if (s->ev[i].ring == addr && s->ev[i].ring_len == len) {
+			free(addr);
+			s->ev[i].ring = NULL;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int sim_close(void *ctx, int fd)
+{
+	struct pmu_sim *s = ctx;
+	struct sim_event *e = sim_fd(s, fd);
+	if (!e)
+		return -EBADF;
+	e->open = false;
+	return 0;
+}
+
+int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus)
+{
+	struct pmu_sim *s = calloc(1, sizeof(*s));
+	if (!s || !(s->pmus = calloc((size_t)npmus + 1, sizeof(*pmus)))) {
+		free(s);
+		return -ENOMEM;
+	}
+	memcpy(s->pmus, pmus, (size_t)npmus * sizeof(*pmus));
+	s->npmus = npmus;
+	s->sys = (struct pmu_sys){.event_open = sim_open, .ioctl = sim_ioctl, .read = sim_read,
+				  .mmap = sim_mmap, .munmap = sim_munmap, .close = sim_close,
+				  .ctx = s};
+	*sim = s;
+	return 0;
+}
+
+void pmu_sim_free(struct pmu_sim *sim)
+{
+	if (!sim)
+		return;
+	for (int i = 0; i < sim->nev; i++)
+		free(sim->ev[i].ring);
+	free(sim->pmus);
+	free(sim);
+}
+
+const struct pmu_sys *pmu_sim_sys(struct pmu_sim *sim)
+{
+	return &sim->sys;
+}
+
+void pmu_sim_inject(struct pmu_sim *sim, uint32_t type, int code)
+{
+	sim->inject_type = type;
+	sim->inject_code = code;
+}
+
+static bool counting(const struct pmu_sim *s, const struct sim_event *e)
+{
+	return e->open && e->enabled && s->ev[e->leader].enabled;
+}
+
+void pmu_sim_advance(struct pmu_sim *sim, uint64_t ns)
+{
+	for (int p = 0; p < sim->npmus; p++) {
+		const struct pmu_sim_pmu *pmu = &sim->pmus[p];
+		uint64_t active = 0;
+		for (int i = 0; i < sim->nev; i++)
+			active += counting(sim, &sim->ev[i]) && sim->ev[i].pmu == pmu;
+		uint64_t share = !pmu->counters || active <= (uint64_t)pmu->counters
+					 ? ns : ns * (uint64_t)pmu->counters / active;
+		for (int i = 0; i < sim->nev; i++) {
+			struct sim_event *e = &sim->ev[i];
+			if (!counting(sim, e) || e->pmu != pmu)
+				continue;
+			e->enabled_ns += ns;
+			e->running_ns += share;
+			e->value += share * pmu->per_ms / 1000000;
+		}
+	}
+}
+
+int pmu_sim_opens(const struct pmu_sim *sim)
+{
+	return sim->opens;
+}
+
+int pmu_sim_open_fds(const struct pmu_sim *sim)
+{
+	int n = 0;
+	for (int i = 0; i < sim->nev; i++)
+		n += sim->ev[i].open;
+	return n;
+}
+
+const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < sim->nev && sim->ev[i].open ? &sim->ev[i].attr : NULL;
+}
+
+int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len)
+{
+	struct sim_event *e = sim_fd(sim, fd);
+	if (!e || !e->ring)
+		return -EINVAL;
+	struct perf_event_mmap_page *pc = e->ring;
+	unsigned char *data = (unsigned char *)e->ring + pc->data_offset;
+	uint64_t size = pc->data_size;
+	uint64_t head = pc->data_head, tail = __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE);
+	if (head - tail + len > size) {
+		e->lost++;
+		return -ENOSPC;
+	}
+	for (size_t k = 0; k < len; k++)
+		data[(head + k) % size] = ((const unsigned char *)rec)[k];
+	__atomic_store_n(&pc->data_head, head + len, __ATOMIC_RELEASE);
+	return 0;
+}
+
+uint64_t pmu_sim_ring_lost(const struct pmu_sim *sim, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < sim->nev ? sim->ev[i].lost : 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * sys_sim.h - a simulated kernel behind struct pmu_sys (sys.h), for tests and
+ * benches: PMUs from a table (with the kernel's refusals: unknown types,
+ * per-CPU-only PMUs opened per task, exclude bits, sampling, groups spanning
+ * PMUs), errnos injected into the next open, counts and times that advance
+ * when told (multiplexed when a PMU has fewer counters than enabled events),
+ * and a data ring for mmap (1+2^n pages) that records can be written into.
+ * Not installed.
+ */
+#ifndef PMU_SYS_SIM_H
+#define PMU_SYS_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sys.h"
+
+struct pmu_sim_pmu {
+	uint32_t type;
+	const char *name;
+	bool per_cpu_only;    /* perf_invalid_context: a per-task open is -EINVAL */
+	bool no_exclude;      /* PERF_PMU_CAP_NO_EXCLUDE: exclude bits are -EINVAL */
+	bool no_sampling;     /* PERF_PMU_CAP_NO_INTERRUPT: a period is -EOPNOTSUPP */
+	bool sampling_only;   /* vpa_dtl: counting without a period is -EOPNOTSUPP */
+	int counters;         /* enabled events beyond this multiplex; 0: no limit */
+	uint64_t per_ms;      /* counts per millisecond of running time */
+};
+
+#define PMU_SIM_ANY_TYPE UINT32_MAX
+
+struct pmu_sim;
+
+int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus);
+void pmu_sim_free(struct pmu_sim *sim);
+const struct pmu_sys *pmu_sim_sys(struct pmu_sim *sim);
+
+/* The next perf_event_open of an event of that type (or any) fails with the
+ * negative errno code, once. */
+void pmu_sim_inject(struct pmu_sim *sim, uint32_t type, int code);
+
+/* ns nanoseconds pass: enabled events gain time_enabled, time_running (their
+ * share of the PMU's counters) and counts at their PMU's rate. */
+void pmu_sim_advance(struct pmu_sim *sim, uint64_t ns);
+
+/* perf_event_open calls made, and fds open now. */
+int pmu_sim_opens(const struct pmu_sim *sim);
+int pmu_sim_open_fds(const struct pmu_sim *sim);
+
+/* The attr an open fd was opened with, or NULL. */
+const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd);
+
+/* Appends a record (starting with struct perf_event_header) to fd's mapped
+ * ring as the kernel does: at data_head, then data_head stored with release
+ * semantics.  -ENOSPC (counted as lost) when the reader has not made room,
+ * -EINVAL when fd has no ring. */
+int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len);
+/* Records dropped for want of room. */
+uint64_t pmu_sim_ring_lost(const struct pmu_sim *sim, int fd);
+
+#endif /* PMU_SYS_SIM_H */

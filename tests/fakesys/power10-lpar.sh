@@ -1,0 +1,85 @@
+#!/bin/sh
+# power10-lpar.sh DIR - build the sysfs (and tracefs) of a POWER10 shared-
+# processor LPAR under DIR, which then stands for /sys: pmutool --sysfs DIR,
+# PMURT_SYSFS=DIR.  Files hold what the kernel's attributes show:
+#   cpu       arch/powerpc/perf/power10-pmu.c (type 4 = PERF_TYPE_RAW, its
+#             format/ terms, some events/, caps/pmu_name "POWER10")
+#   vpa_dtl   arch/powerpc/perf/vpa-dtl.c (format event=config:0-7, events
+#             dtl_cede/dtl_preempt/dtl_fault/dtl_all, a cpumask: per CPU only)
+#   hv_24x7   arch/powerpc/perf/hv-24x7.c (terms spread over config and
+#             config1, a cpumask)
+#   software, tracepoint, breakpoint (types 1, 2, 5)
+#   kernel/tracing/events/{sched/sched_switch,powerpc/hcall_entry}/id
+# With --test-pmu, also "splitpmu" (type 42): a format split over two ranges
+# (config:0-7,32-35) and config1/config2 terms, for the format tests.
+# Other tests and tools reuse this tree; keep what it holds documented here.
+set -eu
+[ $# -ge 1 ] || { echo "usage: $0 DIR [--test-pmu]" >&2; exit 2; }
+root=$1
+dev=$root/bus/event_source/devices
+
+put() { # put FILE VALUE
+	mkdir -p "$(dirname "$1")"
+	printf '%s\n' "$2" > "$1"
+}
+
+pmu() { # pmu NAME TYPE
+	put "$dev/$1/type" "$2"
+	put "$dev/$1/perf_event_mux_interval_ms" 4
+}
+
+pmu cpu 4
+put "$dev/cpu/caps/pmu_name" POWER10
+for f in event:config:0-59 pmcxsel:config:0-7 mark:config:8 radix_scope:config:9 \
+	combine:config:10-11 unit:config:12-15 pmc:config:16-19 cache_sel:config:20-21 \
+	sdar_mode:config:22-23 sample_mode:config:24-28 thresh_sel:config:29-31 \
+	thresh_stop:config:32-35 thresh_start:config:36-39 l2l3_sel:config:40-44 \
+	src_sel:config:45-46 invert_bit:config:47 src_mask:config:48-53 \
+	src_match:config:54-59 thresh_cmp:config1:0-17; do
+	put "$dev/cpu/format/${f%%:*}" "${f#*:}"
+done
+for e in PM_CYC:0x600f4 PM_INST_CMPL:0x500fa PM_RUN_INST_CMPL:0x500fa PM_RUN_CYC:0x600f4 \
+	PM_BR_CMPL:0x4d05e PM_BR_MPRED_CMPL:0x400f6 PM_LD_MISS_L1:0x3e054 PM_LD_REF_L1:0x100fc \
+	PM_MRK_INST_CMPL:0x401e0 cpu-cycles:0x600f4 instructions:0x500fa \
+	branch-misses:0x400f6 cache-misses:0x3e054; do
+	put "$dev/cpu/events/${e%%:*}" "event=${e#*:}"
+done
+
+pmu vpa_dtl 14
+put "$dev/vpa_dtl/format/event" config:0-7
+put "$dev/vpa_dtl/cpumask" 0-7
+for e in dtl_cede:0x01 dtl_preempt:0x02 dtl_fault:0x04 dtl_all:0x07; do
+	put "$dev/vpa_dtl/events/${e%%:*}" "event=${e#*:}"
+done
+
+pmu hv_24x7 12
+put "$dev/hv_24x7/cpumask" 0
+put "$dev/hv_24x7/format/domain" config:0-3
+put "$dev/hv_24x7/format/offset" config:16-31
+put "$dev/hv_24x7/format/core" config:32-47
+put "$dev/hv_24x7/format/lpar" config1:0-15
+put "$dev/hv_24x7/events/PM_PB_CYC" "domain=0x1,offset=0x1c0"
+put "$dev/hv_24x7/events/PM_PB_CYC.scale" 1
+put "$dev/hv_24x7/events/PM_PB_CYC.unit" cycles
+
+pmu software 1
+pmu tracepoint 2
+pmu breakpoint 5
+
+tr=$root/kernel/tracing/events
+put "$tr/sched/sched_switch/id" 316
+put "$tr/sched/sched_wakeup/id" 318
+put "$tr/powerpc/hcall_entry/id" 147
+
+if [ "${2:-}" = --test-pmu ]; then
+	pmu splitpmu 42
+	put "$dev/splitpmu/format/event" config:0-7,32-35
+	put "$dev/splitpmu/format/umask" config:8-15
+	put "$dev/splitpmu/format/filter" config1:0-17
+	put "$dev/splitpmu/format/extra" config2:60-63
+	put "$dev/splitpmu/format/flag" config:63
+	put "$dev/splitpmu/events/split_evt" "event=0xabc,umask=0x5"
+	put "$dev/splitpmu/events/energy" "event=0x2"
+	put "$dev/splitpmu/events/energy.scale" 2.3283064365386962890625e-10
+	put "$dev/splitpmu/events/energy.unit" Joules
+fi

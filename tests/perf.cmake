@@ -1,0 +1,55 @@
+# libpmurt's perf side: sysfs PMUs, event lists, the description pick,
+# counting and errno explanations through the simulated kernel on a fake
+# POWER10 LPAR sysfs tree (perf_test), and pmutool stat on this machine for
+# real (software events, tracepoints, msr, an unprivileged user) and as dry
+# runs on the fake tree (stat.sh).
+set(PERF_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/perf)
+set(FAKESYS ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)
+add_executable(perf_test ${PERF_TESTS}/perf_test.c ${CMAKE_CURRENT_SOURCE_DIR}/sources/dtdir.c)
+target_include_directories(perf_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CMAKE_CURRENT_SOURCE_DIR}/sources ${CMAKE_SOURCE_DIR}/perf)
+target_link_libraries(perf_test PRIVATE pmurt_internal pmusim PkgConfig::YAML PkgConfig::FDT)
+
+add_test(NAME perf/library
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-perf.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$3\" \"$t/sys\" --test-pmu &&
+                 \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power10.dtb\" \"$4\" &&
+                 \"$2\" \"$t/sys\" \"$t\" \"$t/power10.dtb\"" sh
+    ${PMUGEN} $<TARGET_FILE:perf_test> ${FAKESYS} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+
+# The EACCES explanations as user 65534 (setpriv, util-linux): the real
+# perf_event_paranoid level in the message.
+add_test(NAME perf/library-unprivileged
+  COMMAND sh -c "command -v setpriv >/dev/null || { echo 'setpriv missing: install util-linux'; exit 1; }
+                 t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-perf.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 chmod 755 \"$t\" && sh \"$2\" \"$t/sys\" --test-pmu && chmod -R a+rX \"$t\" &&
+                 cp \"$1\" \"$t/perf_test\" &&
+                 setpriv --reuid=65534 --regid=65534 --clear-groups \"$t/perf_test\" --unprivileged \"$t/sys\"" sh
+    $<TARGET_FILE:perf_test> ${FAKESYS})
+
+foreach(case software exit-status group msr tracepoint repeat interval json cpus no-hardware
+    paranoid dry-run-power10)
+  add_test(NAME perf/stat-${case}
+    COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})
+endforeach()
+# the tracepoint case may mount tracefs; the CPU-wide cases count every CPU
+set_tests_properties(perf/stat-tracepoint perf/stat-cpus PROPERTIES RUN_SERIAL TRUE)
+
+# libFuzzer over perf's event lists (PMU_FUZZ=ON; tests/fuzz.cmake defines
+# pmu_fuzz_target) on the fake LPAR tree, seeded with tests/perf/evlist-corpus.
+if(PMU_FUZZ)
+  pmu_fuzz_target(fuzz_evlist ${PERF_TESTS}/fuzz_evlist.c ${PERF_TESTS}/evlist-corpus
+    LINK pmurt_internal)
+  target_include_directories(fuzz_evlist PRIVATE ${CMAKE_SOURCE_DIR}/perf)
+  target_compile_definitions(fuzz_evlist PRIVATE FAKESYS_BUILDER="${FAKESYS}")
+endif()
+
+# stat's text, CSV and JSON for multiplexed and uncounted events, which
+# software events on this machine never are.
+add_executable(stat_print_test ${PERF_TESTS}/stat_print_test.c ${CMAKE_SOURCE_DIR}/tools/stat_print.c)
+target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)
+target_link_libraries(stat_print_test PRIVATE pmurt_internal PkgConfig::JANSSON m)
+add_test(NAME perf/stat-output COMMAND stat_print_test)

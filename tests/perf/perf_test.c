@@ -1,0 +1,515 @@
+/*
+ * perf_test.c - libpmurt's perf side on a fake POWER10 LPAR sysfs tree
+ * (tests/fakesys/power10-lpar.sh --test-pmu) and the simulated kernel
+ * (perf/sys_sim.c): sysfs formats and aliases, event lists of every kind
+ * with their errors, the host description pick, counting (groups,
+ * multiplexing, CPUs, the group check before any system call) and the
+ * explanation of each errno, injected.
+ *
+ * usage: perf_test SYSFS WORKDIR POWER10.dtb   (as root: every case)
+ *        perf_test --unprivileged SYSFS        (as an unprivileged user: the
+ *                                                EACCES explanations)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "dtdir.h"
+#include "perf_int.h"
+#include "sys_sim.h"
+#include "sysfs.h"
+
+static int failures;
+
+#define CONTAINS(hay, needle) CHECK(strstr((hay), (needle)), "'%s' lacks '%s'", (hay), (needle))
+
+static const struct pmu_sim_pmu sim_pmus[] = {
+	{.type = PERF_TYPE_HARDWARE, .name = "hardware", .per_ms = 10},
+	{.type = PERF_TYPE_SOFTWARE, .name = "software", .per_ms = 1000},
+	{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint", .per_ms = 1},
+	{.type = PERF_TYPE_RAW, .name = "cpu", .counters = 6, .per_ms = 1000},
+	{.type = 14, .name = "vpa_dtl", .per_cpu_only = true, .sampling_only = true},
+	{.type = 42, .name = "splitpmu", .no_exclude = true, .no_sampling = true, .per_ms = 7},
+	{.type = 12, .name = "hv_24x7", .per_cpu_only = true, .per_ms = 1000},
+};
+
+static const char *sysfs_root;
+
+static struct pmurt_host *open_host(const char *pmu, struct pmu_sim **sim)
+{
+	struct pmurt_host *h = NULL;
+	struct pmurt_error err;
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = sysfs_root, .pmu = pmu);
+	int rc = pmurt_host_open(&h, &o, &err);
+	CHECK(rc == 0 && h, "pmurt_host_open: %s", err.message);
+	if (!h)
+		exit(1);
+	if (sim) {
+		CHECK(pmu_sim_new(sim, sim_pmus, (int)(sizeof(sim_pmus) / sizeof(sim_pmus[0]))) == 0,
+		      "pmu_sim_new");
+		h->h.sys = pmu_sim_sys(*sim);
+	}
+	return h;
+}
+
+/* --- sysfs ------------------------------------------------------------------- */
+
+static void test_sysfs(void)
+{
+	struct pmu_sysfs p;
+	struct pmurt_error err = {0};
+	CHECK(pmu_sysfs_load(sysfs_root, "splitpmu", &p, &err) == 0, "%s", err.message);
+	CHECK(p.type == 42 && p.nformat == 5, "type %u, %d formats", p.type, p.nformat);
+	const struct pmu_format *ev = pmu_sysfs_format(&p, "event");
+	const struct pmu_format *filter = pmu_sysfs_format(&p, "filter");
+	const struct pmu_format *extra = pmu_sysfs_format(&p, "extra");
+	CHECK(ev && ev->word == 0 && ev->bits == (0xffull | 0xfull << 32), "event: config:0-7,32-35");
+	CHECK(filter && filter->word == 1 && filter->bits == 0x3ffff, "filter: config1:0-17");
+	CHECK(extra && extra->word == 2 && extra->bits == 0xfull << 60, "extra: config2:60-63");
+	uint64_t w[3] = {0, 0, 0};
+	CHECK(ev && pmu_format_apply(ev, 0xabc, w) == 0 && w[0] == 0xa000000bcull,
+	      "0xabc split: 0x%llx", (unsigned long long)w[0]);
+	CHECK(ev && pmu_format_apply(ev, 0x1000, w) == -ERANGE, "13 bits into 12");
+	char terms[128], unit[32];
+	double scale;
+	CHECK(pmu_sysfs_alias(sysfs_root, &p, "energy", terms, sizeof(terms), &scale, unit) == 0 &&
+	      strcmp(terms, "event=0x2") == 0 && strcmp(unit, "Joules") == 0 &&
+	      scale > 2.32e-10 && scale < 2.33e-10, "energy: '%s' %g '%s'", terms, scale, unit);
+	CHECK(pmu_sysfs_alias(sysfs_root, &p, "nope", terms, sizeof(terms), &scale, unit) == -ENOENT,
+	      "no alias");
+	CHECK(pmu_sysfs_load(sysfs_root, "vpa_dtl", &p, &err) == 0 && p.has_cpumask &&
+	      strcmp(p.cpumask, "0-7") == 0, "vpa_dtl cpumask");
+	CHECK(pmu_sysfs_load(sysfs_root, "cpu", &p, &err) == 0 &&
+	      strcmp(pmu_sysfs_cap(&p, "pmu_name") ?: "", "POWER10") == 0, "cpu caps/pmu_name");
+	CHECK(pmu_sysfs_load(sysfs_root, "nope", &p, &err) == -ENOENT, "unknown PMU");
+	char bad[600];
+	snprintf(bad, sizeof(bad), "%s/bus/event_source/devices/vpa_dtl/format/event", sysfs_root);
+	CHECK(dtdir_put(sysfs_root, "bus/event_source/devices/vpa_dtl/format/event", "config:9-3\n",
+			11) == 0, "write");
+	CHECK(pmu_sysfs_load(sysfs_root, "vpa_dtl", &p, &err) == -EINVAL, "bad format");
+	CONTAINS(err.message, bad);
+	CONTAINS(err.message, "bad format 'config:9-3'");
+	dtdir_put(sysfs_root, "bus/event_source/devices/vpa_dtl/format/event", "config:0-7\n", 11);
+}
+
+/* --- event lists -------------------------------------------------------------- */
+
+static void expect_event(const struct pmu_evlist *l, int i, enum pmu_evsel_kind kind, uint32_t type,
+			 uint64_t config, int leader)
+{
+	CHECK(i < l->n, "event %d missing", i);
+	if (i >= l->n)
+		return;
+	const struct pmu_evsel *e = &l->v[i];
+	CHECK(e->kind == kind && e->attr.type == type && e->attr.config == config &&
+	      e->leader == leader, "event %d '%s': kind %d type %u config 0x%llx leader %d", i,
+	      e->name, e->kind, e->attr.type, (unsigned long long)e->attr.config, e->leader);
+}
+
+static void test_parse_kinds(struct pmurt_host *h)
+{
+	struct pmu_evlist l = {0};
+	struct pmurt_error err;
+	int rc = pmu_evlist_parse(&l, &h->h, "{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},task-clock,"
+				  "sched:sched_switch,vpa_dtl/dtl_all/,splitpmu/event=0xabc,umask=3/k,"
+				  "energy,L1-dcache-load-misses,cs:u,r600f4,cpu/PM_MRK_INST_CMPL,"
+				  "thresh_cmp=1000/p", &err);
+	CHECK(rc == 0 && l.n == 12, "parse: %d %s (%d events)", rc, err.message, l.n);
+	expect_event(&l, 0, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x3e054, 0);
+	expect_event(&l, 1, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x400f6, 0);
+	expect_event(&l, 2, PMU_EVSEL_HARDWARE, PERF_TYPE_HARDWARE, 0, 0);
+	expect_event(&l, 3, PMU_EVSEL_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 3);
+	expect_event(&l, 4, PMU_EVSEL_TRACEPOINT, PERF_TYPE_TRACEPOINT, 316, 4);
+	expect_event(&l, 5, PMU_EVSEL_SYSFS, 14, 7, 5);
+	expect_event(&l, 6, PMU_EVSEL_SYSFS, 42, 0xa000003bcull, 6);
+	expect_event(&l, 7, PMU_EVSEL_SYSFS, 42, 2, 7);
+	expect_event(&l, 8, PMU_EVSEL_CACHE, PERF_TYPE_HW_CACHE, 0x10000, 8);
+	expect_event(&l, 9, PMU_EVSEL_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 9);
+	expect_event(&l, 10, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x600f4, 10);
+	expect_event(&l, 11, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x401e0, 11);
+	if (l.n == 12) {
+		CHECK(l.v[0].group_size == 3 && l.v[0].attr.exclude_kernel && !l.v[0].attr.exclude_user,
+		      "group of 3, :u");
+		CHECK(l.v[5].per_cpu_only && !l.v[3].per_cpu_only, "vpa_dtl per CPU only");
+		CHECK(l.v[6].attr.exclude_user && !l.v[6].attr.exclude_kernel, "splitpmu :k");
+		CHECK(strcmp(l.v[7].unit, "Joules") == 0 && l.v[7].scale < 1e-9, "energy unit");
+		CHECK(strcmp(l.v[3].unit, "msec") == 0 && l.v[3].scale == 1e-6, "task-clock msec");
+		CHECK(l.v[11].attr.config1 == 1000 && l.v[11].attr.precise_ip == 1, "thresh_cmp, :p");
+		CHECK(l.v[9].attr.exclude_kernel, "cs:u");
+	}
+	pmu_evlist_free(&l);
+	rc = pmu_evlist_parse(&l, &h->h, "splitpmu/umask=2,config=0xffff,config2=3/", &err);
+	CHECK(rc == 0 && l.n == 1 && l.v[0].attr.config == 0x2ff && l.v[0].attr.config2 == 3,
+	      "format terms win over config=: 0x%llx", (unsigned long long)l.v[0].attr.config);
+	pmu_evlist_free(&l);
+	rc = pmu_evlist_parse(&l, &h->h, "{task-clock,PM_CYC}:k,{page-faults}", &err);
+	CHECK(rc == 0 && l.n == 3 && l.v[0].attr.exclude_user && l.v[1].attr.exclude_user &&
+	      !l.v[1].attr.exclude_kernel && l.v[2].leader == 2, "group modifiers: %s", err.message);
+	pmu_evlist_free(&l);
+}
+
+static void test_parse_no_core(void)
+{
+	struct pmurt_host *h = open_host("power10", NULL);
+	struct pmu_evlist l = {0};
+	struct pmurt_error err;
+	h->h.core = NULL;
+	snprintf(h->h.pick, sizeof(h->h.pick), "looked for x");
+	int rc = pmu_evlist_parse(&l, &h->h, "cycles,L1-dcache-loads,r1234,PM_CYC", &err);
+	CHECK(rc == 0 && l.n == 4, "no core: %s", err.message);
+	expect_event(&l, 0, PMU_EVSEL_HARDWARE, PERF_TYPE_HARDWARE, 0, 0);
+	expect_event(&l, 1, PMU_EVSEL_CACHE, PERF_TYPE_HW_CACHE, 0, 1);
+	expect_event(&l, 2, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x1234, 2);
+	expect_event(&l, 3, PMU_EVSEL_SYSFS, 4, 0x600f4, 3); /* the cpu PMU's alias */
+	rc = pmu_evlist_parse(&l, &h->h, "task-clock,PM_NOPE", &err);
+	CHECK(rc == -ENOENT && l.n == 4, "no core, unknown: %d", rc);
+	CONTAINS(err.message, "unknown event 'PM_NOPE' at offset 11");
+	CONTAINS(err.message, "looked for x");
+	pmu_evlist_free(&l);
+	pmurt_host_close(h);
+}
+
+static void expect_error(struct pmurt_host *h, const char *str, int code, const char *text)
+{
+	struct pmu_evlist l = {0};
+	struct pmurt_error err;
+	int rc = pmu_evlist_parse(&l, &h->h, str, &err);
+	CHECK(rc == code && l.n == 0, "'%s': %d (want %d), %d events", str, rc, code, l.n);
+	CHECK(strstr(err.message, text), "'%s': '%s' lacks '%s'", str, err.message, text);
+	pmu_evlist_free(&l);
+}
+
+static void test_parse_errors(struct pmurt_host *h)
+{
+	expect_error(h, "task-clock,,page-faults", -EINVAL, "empty event at offset 11");
+	expect_error(h, "task-clock,", -EINVAL, "empty event at offset 11");
+	expect_error(h, "{task-clock,page-faults", -EINVAL, "no '}' for the group opened at offset 0");
+	expect_error(h, "{task-clock,{cs}}", -EINVAL, "group inside a group at offset 12");
+	expect_error(h, "task-clock}", -EINVAL, "unexpected '}' at offset 10");
+	expect_error(h, "task-clock,foo/x/", -ENOENT, "unknown PMU 'foo' at offset 11");
+	expect_error(h, "vpa_dtl/bogus=1/", -EINVAL, "unknown term 'bogus' at offset 8");
+	expect_error(h, "splitpmu/event=0x1000/", -EINVAL, "does not fit splitpmu's format event");
+	expect_error(h, "splitpmu/umask=zz/", -EINVAL, "bad value 'zz' for 'umask' at offset 15");
+	expect_error(h, "vpa_dtl/dtl_all", -EINVAL, "no closing '/' for the term list opened at "
+		     "offset 7");
+	expect_error(h, "sched:nope", -ENOENT, "unknown tracepoint 'sched:nope' at offset 0");
+	expect_error(h, "task-clock,PM_LD_MISS_L:u", -ENOENT, "unknown event 'PM_LD_MISS_L' at "
+		     "offset 11; did you mean 'PM_LD_MISS_L1'?");
+	expect_error(h, "page-faults,task-clock:ux", -EINVAL, "unknown modifier 'x' at offset 24");
+	expect_error(h, "cpu/pmc=99/", -EINVAL, "value '99' for 'pmc' at offset 8");
+	expect_error(h, "{task-clock}:q", -EINVAL, "unknown modifier 'q' at offset 13");
+}
+
+/* --- the description pick ----------------------------------------------------- */
+
+static void test_pick(const char *work, const char *dtb_path)
+{
+	struct pmurt_pmu *pmu;
+	struct pmurt_error err;
+	char looked[320], dt[512], bare[512], cpuinfo[512];
+	snprintf(dt, sizeof(dt), "%s/dt", work);
+	snprintf(bare, sizeof(bare), "%s/nodt", work);
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", work);
+	size_t len;
+	void *dtb = dtdir_slurp(dtb_path, &len);
+	CHECK(dtb && dtdir_write(dtb, "/", dt) == 0, "device tree directory");
+	free(dtb);
+	struct pmurt_pmu_info info = {.sz = sizeof(info)};
+
+	struct pmu_pick_inputs in = {.devtree = dt, .at_platform = "x86_64"};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "dt: %s",
+	      err.message);
+	CHECK(pmu && pmurt_pmu_info(pmu, &info) == 0 && strstr(info.source, dt), "from the tree");
+	pmurt_pmu_close(pmu);
+
+	in = (struct pmu_pick_inputs){.devtree = bare, .at_platform = "power10"};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
+	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, "power10") == 0,
+	      "AT_PLATFORM");
+	pmurt_pmu_close(pmu);
+
+	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = sysfs_root, .at_platform = "x86_64"};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "pmu_name");
+	pmurt_pmu_close(pmu);
+
+	static const char power10_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER10 (architected)\n"
+					      "revision\t: 2.0 (pvr 0080 0200)\n";
+	CHECK(dtdir_put(work, "cpuinfo", power10_cpuinfo, strlen(power10_cpuinfo)) == 0, "cpuinfo");
+	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = cpuinfo,
+				      .at_platform = "x86_64"};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "PVR");
+	pmurt_pmu_close(pmu);
+
+	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = bare,
+				      .at_platform = "x86_64"};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 1 && !pmu, "none");
+	CONTAINS(looked, "/nodt/pmus (absent)");
+	CONTAINS(looked, "AT_PLATFORM 'x86_64'");
+	CONTAINS(looked, "built-in description (power10)");
+	CONTAINS(looked, "PVR 'none in /proc/cpuinfo'");
+
+	CHECK(dtdir_remove(dt, "pmus/pmu_dts@0/events") == 0, "break the tree");
+	in = (struct pmu_pick_inputs){.devtree = dt};
+	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) < 0 && !pmu,
+	      "a broken tree is an error, not skipped");
+	CONTAINS(err.message, "pmu_dts@0");
+}
+
+/* --- counting ------------------------------------------------------------------- */
+
+static struct pmurt_counter *open_counter(struct pmurt_host *h, const char *ev, const int *cpus,
+					  int ncpus, struct pmurt_error *err)
+{
+	struct pmurt_counter *c = NULL;
+	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = 0,
+						      .inherit = !cpus, .cpus = cpus, .ncpus = ncpus);
+	int rc = pmurt_counter_open(&c, h, ev, &o, err);
+	CHECK((rc == 0) == (c != NULL), "'%s': rc %d", ev, rc);
+	return c;
+}
+
+/* Six POWER10 events that fit one group (PMC2, 5, 3, 4, 1, 6). */
+#define SIX "PM_RUN_CYC,PM_RUN_INST_CMPL,PM_LD_MISS_L1,PM_BR_MPRED_CMPL,PM_LD_REF_L1,0x600f4"
+
+static void test_count(struct pmurt_host *h, struct pmu_sim *sim)
+{
+	struct pmurt_error err;
+	struct pmurt_count v[8];
+	struct pmurt_counter *c = open_counter(h, "{" SIX "},task-clock", NULL, 0, &err);
+	CHECK(c, "%s", err.message);
+	if (!c)
+		return;
+	CHECK(pmurt_counter_nevents(c) == 7 && pmu_sim_open_fds(sim) == 7, "7 open");
+	const struct perf_event_attr *a = pmu_sim_attr(sim, c->fds[0]);
+	CHECK(a && a->disabled && a->inherit && a->read_format == PMU_COUNT_READ_FORMAT, "leader attr");
+	a = pmu_sim_attr(sim, c->fds[1]);
+	CHECK(a && !a->disabled, "members follow the leader");
+	pmu_sim_advance(sim, 1000000);
+	CHECK(pmurt_counter_read(c, v, 8, sizeof(v[0]), &err) == 7 && v[0].value == 0,
+	      "disabled: nothing counted");
+	CHECK(pmurt_counter_enable(c, &err) == 0, "enable");
+	pmu_sim_advance(sim, 2000000);
+	CHECK(pmurt_counter_read(c, v, 8, sizeof(v[0]), &err) == 7, "read: %s", err.message);
+	CHECK(v[0].value == 2000 && v[5].value == 2000 && v[5].time_enabled == 2000000 &&
+	      v[5].time_running == 2000000 && v[5].scaled == 2000 && v[6].value == 2000 &&
+	      v[5].leader == 0 && v[6].leader == 6 && strcmp(v[2].name, "PM_LD_MISS_L1") == 0 &&
+	      strcmp(v[6].unit, "msec") == 0 && strcmp(v[6].pmu, "software") == 0,
+	      "counts: %llu %llu", (unsigned long long)v[0].value, (unsigned long long)v[5].value);
+	CHECK(pmurt_counter_reset(c, &err) == 0 && pmurt_counter_read(c, v, 8, sizeof(v[0]), &err) == 7
+	      && v[3].value == 0 && v[3].time_enabled == 2000000, "reset zeroes counts, not times");
+	CHECK(pmurt_counter_disable(c, &err) == 0, "disable");
+	pmu_sim_advance(sim, 1000000);
+	CHECK(pmurt_counter_read(c, v, 8, sizeof(v[0]), &err) == 7 && v[3].value == 0, "disabled");
+	pmurt_counter_close(c);
+	CHECK(pmu_sim_open_fds(sim) == 0, "closed: %d open", pmu_sim_open_fds(sim));
+
+	/* two 4-event groups on 6 counters: each runs 6/8 of the time */
+	c = open_counter(h, "{PM_RUN_CYC,PM_LD_MISS_L1,PM_BR_MPRED_CMPL,PM_LD_REF_L1},"
+			 "{PM_CYC,PM_RUN_INST_CMPL,PM_LD_MISS_L1,PM_BR_MPRED_CMPL}", NULL, 0, &err);
+	CHECK(c && pmurt_counter_enable(c, &err) == 0, "multiplexed: %s", err.message);
+	pmu_sim_advance(sim, 8000000);
+	CHECK(c && pmurt_counter_read(c, v, 8, sizeof(v[0]), &err) == 8 && v[4].value == 6000 &&
+	      v[4].time_running == 6000000 && v[4].time_enabled == 8000000 && v[4].scaled == 8000,
+	      "scaled %llu of %llu", (unsigned long long)v[4].scaled, (unsigned long long)v[4].value);
+	pmurt_counter_close(c);
+
+	int cpus[2] = {0, 1};
+	c = open_counter(h, "task-clock", cpus, 2, &err);
+	CHECK(c && pmu_sim_open_fds(sim) == 2 && pmurt_counter_enable(c, &err) == 0, "2 CPUs");
+	pmu_sim_advance(sim, 1000000);
+	CHECK(c && pmurt_counter_read(c, v, 1, sizeof(v[0]), &err) == 1 && v[0].value == 2000 &&
+	      v[0].time_enabled == 2000000, "summed over CPUs: %llu", (unsigned long long)v[0].value);
+	pmurt_counter_close(c);
+
+	/* CPU-wide, a PMU with a cpumask opens on its CPUs only ("0") */
+	int three[3] = {0, 1, 2};
+	c = open_counter(h, "{hv_24x7/PM_PB_CYC/,task-clock},page-faults", three, 3, &err);
+	CHECK(c && pmu_sim_open_fds(sim) == 5 && pmurt_counter_enable(c, &err) == 0,
+	      "cpumask 0: %d open, %s", pmu_sim_open_fds(sim), err.message);
+	pmu_sim_advance(sim, 1000000);
+	CHECK(c && pmurt_counter_read(c, v, 3, sizeof(v[0]), &err) == 3 && v[0].value == 1000 &&
+	      v[1].value == 1000 && v[2].value == 3000, "%llu %llu %llu",
+	      (unsigned long long)v[0].value, (unsigned long long)v[1].value,
+	      (unsigned long long)v[2].value);
+	pmurt_counter_close(c);
+	CHECK(pmu_cpulist_has("0-3,8", 8) && pmu_cpulist_has("0-3,8", 2) &&
+	      !pmu_cpulist_has("0-3,8", 4) && !pmu_cpulist_has("", 0), "cpu lists");
+
+	int opens = pmu_sim_opens(sim);
+	c = open_counter(h, "task-clock,{PM_LD_MISS_L1,PM_LD_MISS_L1}", NULL, 0, &err);
+	CHECK(!c && err.code == -EINVAL && pmu_sim_opens(sim) == opens,
+	      "a group that cannot fit opens nothing");
+	CONTAINS(err.message, "constraint_conflict");
+	CONTAINS(err.message, "group led by 'PM_LD_MISS_L1'");
+	c = open_counter(h, "{" SIX ",PM_MRK_INST_CMPL}", NULL, 0, &err);
+	CHECK(!c && pmu_sim_opens(sim) == opens, "7 core events: refused before opening");
+
+	pmu_sim_inject(sim, PERF_TYPE_RAW, -EBUSY);
+	c = open_counter(h, "task-clock,{PM_CYC,PM_RUN_INST_CMPL}", NULL, 0, &err);
+	CHECK(!c && err.code == -EBUSY && pmu_sim_open_fds(sim) == 0,
+	      "a failure closes what was opened: %d open", pmu_sim_open_fds(sim));
+	CHECK(pmurt_count_scale(1000000000000000000ull, 1000000000000ull, 500000000000ull) ==
+	      2000000000000000000ull, "exact 128-bit scale");
+	CHECK(pmurt_count_scale(UINT64_MAX / 2, 3, 1) == UINT64_MAX, "saturates");
+	CHECK(pmurt_count_scale(5, 0, 0) == 0 && pmurt_count_scale(5, 7, 7) == 5, "edges");
+}
+
+/* --- errno explanations ---------------------------------------------------------- */
+
+static void expect_open_error(struct pmurt_host *h, struct pmu_sim *sim, const char *ev,
+			      bool per_cpu, int inject, int code, const char *text)
+{
+	struct pmurt_error err;
+	int cpu = 0;
+	if (inject)
+		pmu_sim_inject(sim, PMU_SIM_ANY_TYPE, inject);
+	struct pmurt_counter *c = open_counter(h, ev, per_cpu ? &cpu : NULL, per_cpu, &err);
+	CHECK(!c && err.code == code, "'%s': code %d (want %d): %s", ev, err.code, code, err.message);
+	CHECK(strstr(err.message, text), "'%s': '%s' lacks '%s'", ev, err.message, text);
+	pmurt_counter_close(c);
+	pmu_sim_inject(sim, 0, 0);
+}
+
+static int paranoid_level(void)
+{
+	char text[16];
+	return pmu_read_small("/proc/sys/kernel/perf_event_paranoid", text, sizeof(text)) == 0
+		       ? atoi(text) : -9;
+}
+
+static void test_explain(struct pmurt_host *h, struct pmu_sim *sim)
+{
+	expect_open_error(h, sim, "PM_CYC", false, -ENOENT, -ENOENT,
+			  "has no POWER10 PMU: no PMU takes perf type 4");
+	expect_open_error(h, sim, "PM_CYC", false, -ENOENT, -ENOENT, "pmutool stat --dry-run");
+	expect_open_error(h, sim, "vpa_dtl/dtl_all/", false, 0, -EINVAL,
+			  "PMU 'vpa_dtl' counts per CPU only (it has a cpumask), not per task");
+	expect_open_error(h, sim, "{PM_CYC,energy}", false, 0, -EINVAL,
+			  "a group cannot span PMUs: 'energy' (splitpmu) and 'PM_CYC' (cpu)");
+	expect_open_error(h, sim, "splitpmu/energy,period=1000/", false, 0, -EOPNOTSUPP,
+			  "PMU 'splitpmu' cannot sample");
+	expect_open_error(h, sim, "vpa_dtl/dtl_all/", true, 0, -EOPNOTSUPP, "only sample");
+	expect_open_error(h, sim, "PM_CYC", false, -EBUSY, -EBUSY, "the counters or PMU 'cpu' are "
+			  "taken");
+	expect_open_error(h, sim, "energy:u", false, 0, -EINVAL,
+			  "PMU 'splitpmu' refuses the exclude bits");
+	expect_open_error(h, sim, "task-clock", false, -EACCES, -EACCES,
+			  "refused although this process has CAP_PERFMON");
+}
+
+/* As an unprivileged user: the real paranoid level, or the PMU's own
+ * CAP_PERFMON requirement when the level allows the open. */
+static void test_explain_unprivileged(struct pmurt_host *h, struct pmu_sim *sim)
+{
+	char want[96];
+	int level = paranoid_level();
+	snprintf(want, sizeof(want), "kernel.perf_event_paranoid is %d", level);
+	if (level >= 2)
+		expect_open_error(h, sim, "task-clock", false, -EACCES, -EACCES, want);
+	if (level >= 1)
+		expect_open_error(h, sim, "task-clock:u", true, -EACCES, -EACCES, want);
+	if (level <= 2)
+		expect_open_error(h, sim, "vpa_dtl/dtl_all,period=1000/", true, -EACCES, -EACCES,
+				  level >= 1 ? want : "lacks CAP_PERFMON");
+	if (level == 2)
+		expect_open_error(h, sim, "task-clock:u", false, -EACCES, -EACCES,
+				  "this process lacks CAP_PERFMON (and CAP_SYS_ADMIN), which PMU "
+				  "'software' requires");
+}
+
+/* The simulated kernel's ring, as the record side reads it: 1+2^n pages,
+ * records at data_head (wrapping), refused (and counted lost) when the
+ * reader has not made room. */
+static void test_sim_ring(struct pmu_sim *sim)
+{
+	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				    .sample_period = 1000};
+	int fd = sys->event_open(sys->ctx, &a, 0, -1, -1, 0), e;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	CHECK(!sys->mmap(sys->ctx, fd, 4 * page, 0, &e) && e == -EINVAL, "1+3 pages refused");
+	struct perf_event_mmap_page *pc = sys->mmap(sys->ctx, fd, 3 * page, 0, &e);
+	CHECK(pc && pc->data_offset == page && pc->data_size == 2 * page, "1+2 pages");
+	if (!pc)
+		return;
+	struct {
+		struct perf_event_header h;
+		uint64_t v[7];
+	} rec = {.h = {.type = PERF_RECORD_SAMPLE, .size = 64}};
+	int written = 0;
+	while (pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0)
+		written++;
+	CHECK(written == (int)(2 * page / 64) && pmu_sim_ring_lost(sim, fd) == 1 &&
+	      pc->data_head == 2 * page, "full after %d records", written);
+	__atomic_store_n(&pc->data_tail, 64, __ATOMIC_RELEASE);
+	rec.v[0] = 42;
+	CHECK(pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0 && pc->data_head == 2 * page + 64,
+	      "room made by the reader");
+	const unsigned char *data = (const unsigned char *)pc + page;
+	CHECK(((const struct perf_event_header *)data)->size == 64 &&
+	      ((const uint64_t *)data)[1] == 42, "wrapped to the start");
+	CHECK(sys->munmap(sys->ctx, pc, 3 * page) == 0 && sys->close(sys->ctx, fd) == 0, "unmap");
+}
+
+/* The API's conventions (pmurt.h): err cleared on entry, NULL handles on
+ * failure, NULL closes, opts sized. */
+static void test_api(struct pmurt_host *h)
+{
+	struct pmurt_error err = {.code = -EIO, .message = "stale"};
+	struct pmurt_counter *c = (struct pmurt_counter *)&err;
+	struct pmurt_host *h2 = (struct pmurt_host *)&err;
+	CHECK(pmurt_counter_open(&c, h, "task-clock,nope/x/", NULL, &err) == -ENOENT && !c,
+	      "failed open: *c NULL");
+	struct pmurt_counter_opts small = {.sz = 8};
+	CHECK(pmurt_counter_open(&c, h, "task-clock", &small, &err) == -EINVAL && !c, "opts->sz");
+	CONTAINS(err.message, "opts->sz is 8");
+	struct pmurt_host_opts bad = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = "/nonexistent.dtb");
+	CHECK(pmurt_host_open(&h2, &bad, &err) < 0 && !h2 && err.message[0], "bad description");
+	c = open_counter(h, "task-clock", NULL, 0, &err);
+	err = (struct pmurt_error){.code = -EIO, .message = "stale"};
+	CHECK(c && pmurt_counter_enable(c, &err) == 0 && err.code == 0 && !err.message[0],
+	      "err cleared on entry");
+	err = (struct pmurt_error){.code = -EIO, .message = "stale"};
+	struct pmurt_count v[1];
+	CHECK(pmurt_counter_read(c, v, 1, sizeof(v[0]), &err) == 1 && err.code == 0, "read");
+	CHECK(pmurt_counter_read(c, v, 1, 8, &err) == -EINVAL, "count_sz too small");
+	CHECK(pmurt_counter_enable(NULL, &err) == -EINVAL && pmurt_counter_nevents(NULL) == -EINVAL,
+	      "NULL counter");
+	pmurt_counter_close(c);
+	pmurt_counter_close(NULL);
+	pmurt_host_close(NULL);
+	CHECK(pmurt_host_pmu(h) && !pmurt_host_pmu(NULL), "host_pmu");
+}
+
+int main(int argc, char **argv)
+{
+	bool unprivileged = argc == 3 && strcmp(argv[1], "--unprivileged") == 0;
+	if (argc != 4 && !unprivileged) {
+		fprintf(stderr, "usage: perf_test SYSFS WORKDIR POWER10.dtb | --unprivileged SYSFS\n");
+		return 2;
+	}
+	sysfs_root = argv[unprivileged ? 2 : 1];
+	struct pmu_sim *sim;
+	struct pmurt_host *h = open_host("power10", &sim);
+	if (unprivileged) {
+		test_explain_unprivileged(h, sim);
+	} else {
+		test_sysfs();
+		test_parse_kinds(h);
+		test_parse_no_core();
+		test_parse_errors(h);
+		test_pick(argv[2], argv[3]);
+		test_count(h, sim);
+		test_explain(h, sim);
+		test_api(h);
+		test_sim_ring(sim);
+	}
+	pmurt_host_close(h);
+	pmu_sim_free(sim);
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,165 @@
+#!/bin/sh
+# stat.sh CASE PMUTOOL FAKESYS-BUILDER - pmutool stat on this machine, for
+# real (software events, tracepoints, the msr PMU, an unprivileged user) and
+# dry runs against a fake POWER10 LPAR sysfs tree.  Each case states what it
+# expects; any other output fails.  Needs root (tracefs, setpriv), python3.
+set -u
+case_name=$1 pmutool=$2 fakesys=$3
+t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-stat.XXXXXX") || exit 1
+mounted=
+cleanup() { [ -n "$mounted" ] && umount "$mounted"; rm -rf "$t"; }
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; [ -f "$t/err" ] && sed 's/^/  stderr: /' "$t/err" >&2; exit 1; }
+need() { command -v "$1" >/dev/null || fail "$1 missing: install the Debian package $2"; }
+# run EXPECTED-STATUS ARGS...: pmutool with stdout in $t/out, stderr in $t/err
+run() {
+	want=$1; shift
+	"$pmutool" "$@" >"$t/out" 2>"$t/err"; got=$?
+	[ "$got" = "$want" ] || fail "pmutool $*: exit $got, want $want"
+}
+has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
+# csv_value EVENT: the value column of perf's -x, line for EVENT
+csv_value() { awk -F, -v e="$1" '$3 == e { print $1 }' "$t/err"; }
+json() { python3 -c "import json,sys; d=json.load(open('$t/out')); $1" || fail "json: $1"; }
+
+# A tracefs with events/: the mounted one, else mounted here (root only).
+tracefs() {
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$d/events/sched" ] && { echo "$d"; return; }
+	done
+	mkdir -p "$t/tracefs" && mount -t tracefs nodev "$t/tracefs" ||
+		fail "no tracefs and it cannot be mounted (run as root)"
+	mounted=$t/tracefs
+	echo "$t/tracefs"
+}
+
+case $case_name in
+software)
+	run 0 stat -x, -e task-clock,page-faults,context-switches,cpu-migrations -- true
+	pf=$(csv_value page-faults)
+	[ "${pf:-0}" -gt 0 ] || fail "page-faults '$pf'"
+	has err ',msec,task-clock,'
+	has err ',,cpu-migrations,' ;;
+exit-status)
+	run 7 stat -e task-clock -- sh -c 'exit 7'
+	has err "Performance counter stats for 'sh -c exit 7'"
+	run 2 stat -e task-clock -- /nonexistent/cmd
+	has err "cannot run '/nonexistent/cmd': No such file or directory"
+	run 143 stat -e task-clock -- sh -c 'kill -TERM $$'
+	# SIGINT to pmutool (as Ctrl-C sends it) stops the command, not the count
+	run 0 stat -e task-clock -- sh -c 'kill -INT $PPID; sleep 0.1'
+	has err "task-clock" ;;
+group)
+	run 0 stat -x, -e '{task-clock,page-faults,context-switches}' -- true
+	[ "$(wc -l < "$t/err")" = 3 ] || fail "3 lines"
+	has err ',100.00$' ;;
+msr)
+	run 0 stat -x, -e msr/tsc/ -- sleep 0.01
+	v=$(csv_value msr/tsc/)
+	[ "${v:-0}" -gt 1000 ] || fail "msr/tsc/ counted '$v'"
+	run 5 stat -e msr/tsc/u -- true
+	has err "PMU 'msr' refuses the exclude bits (:u, :k, :h, :I)"
+	has err "(EINVAL)"
+	run 5 stat -e 'msr/tsc,period=1000/' -- true
+	has err "PMU 'msr' cannot sample" ;;
+tracepoint)
+	need python3 python3
+	tr=$(tracefs)
+	run 0 --tracefs "$tr" stat -x, -e sched:sched_switch,sched:sched_process_exec -- sleep 0.01
+	sw=$(csv_value sched:sched_switch) ex=$(csv_value sched:sched_process_exec)
+	[ "${sw:-0}" -ge 1 ] && [ "${ex:-0}" = 1 ] || fail "switches '$sw', execs '$ex'"
+	run 2 --tracefs "$tr" stat -e sched:no_such_event -- true
+	has err "unknown tracepoint 'sched:no_such_event' at offset 0" ;;
+repeat)
+	run 0 stat -r 3 -e task-clock,page-faults -- true
+	has err "(3 runs)"
+	has err "page-faults  *( +- "
+	has err "seconds time elapsed  *( +- "
+	need python3 python3
+	run 0 --json stat -r 3 -e page-faults -- true
+	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
+interval)
+	run 0 stat -I 100 -x, -e task-clock -- sleep 0.45
+	n=$(grep -c ',task-clock,' "$t/err")
+	[ "$n" -ge 4 ] && [ "$n" -le 6 ] || fail "$n intervals"
+	need python3 python3
+	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
+	json "i = d['intervals']; assert 2 <= len(i) <= 4 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] < i[1]['time'], i" ;;
+json)
+	need python3 python3
+	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
+	json "assert d['version'] == 1 and d['exit_status'] == 3 and d['command'] == 'sh -c exit 3'
+e = d['events'][1]; assert e['name'] == 'page-faults' and e['value'] > 0 and e['counted'] and e['percent_counted'] == 100.0 and not e['multiplexed'], e
+assert sorted(d['events'][0]) == sorted(['name','pmu','unit','value','counted','time_enabled','time_running','percent_counted','multiplexed','stddev_percent','runs'])" ;;
+cpus)
+	run 0 stat -a -x, -e cpu-clock -- sleep 0.05
+	v=$(csv_value cpu-clock)
+	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"
+	run 0 stat -C 0 -x, -e cpu-clock -- sleep 0.05
+	run 2 stat -C 9999 -e cpu-clock -- true
+	has err "-C '9999': want CPU numbers below" ;;
+no-hardware)
+	# this KVM guest has no hardware PMU and no POWER PMU
+	run 5 stat -e cycles -- true
+	has err "has no hardware PMU for perf type 0"
+	run 5 --pmu power10 stat -e PM_RUN_INST_CMPL -- true
+	has err "has no POWER10 PMU: no PMU takes perf type 4"
+	has err "pmutool stat --dry-run shows the attr it would open" ;;
+paranoid)
+	need setpriv util-linux
+	level=$(cat /proc/sys/kernel/perf_event_paranoid)
+	[ "$(id -u)" = 0 ] || fail "run as root: the case drops to user 65534 with setpriv"
+	chmod 755 "$t"
+	cp "$pmutool" "$t/pmutool" && chmod 755 "$t/pmutool"
+	printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups %s "$@"\n' \
+		"$t/pmutool" > "$t/as-nobody"
+	chmod 755 "$t/as-nobody"
+	pmutool=$t/as-nobody
+	if [ "$level" -ge 2 ]; then
+		run 5 stat -e task-clock -- true
+		has err "kernel.perf_event_paranoid is $level (/proc/sys/kernel/perf_event_paranoid)"
+		has err "kernel counting (no :u)"
+		[ "$level" -ge 3 ] || has err "add :u to count user space only"
+		has err "(EACCES)"
+	fi
+	if [ "$level" -lt 3 ]; then
+		run 0 stat -x, -e task-clock:u -- true
+	fi
+	if [ "$level" -ge 1 ]; then
+		run 5 stat -a -e cpu-clock:u -- true
+		has err "kernel.perf_event_paranoid is $level"
+		has err "a CPU-wide event (-a/-C)"
+	fi ;;
+dry-run-power10)
+	need python3 python3
+	sh "$fakesys" "$t/sys" || fail "fake sysfs"
+	run 0 --sysfs "$t/sys" stat --dry-run --json -e \
+		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},vpa_dtl/dtl_all,period=1000000000/,cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
+	json "
+assert d['version'] == 1 and d['dry_run'] and d['target'] == 'task'
+a = d['events'][0]['attr']; assert (a['type'], a['config'], a['exclude_kernel'], a['exclude_hv'], a['exclude_user'], a['disabled'], a['inherit'], a['group_leader'], a['read_format']) == (4, '0x3e054', True, True, False, True, True, 0, '0xf'), a
+a = d['events'][1]['attr']; assert (a['config'], a['disabled'], a['group_leader']) == ('0x400f6', False, 0), a
+a = d['events'][2]['attr']; assert (a['type'], a['config']) == (0, '0x0'), a
+e = d['events'][3]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['sample_period'], e['per_cpu_only']) == ('vpa_dtl', 14, '0x7', 1000000000, True), e
+a = d['events'][4]['attr']; assert (a['config'], a['config1'], a['precise_ip']) == ('0x401e0', '0x3e8', 1), a
+a = d['events'][5]['attr']; assert (a['type'], a['config']) == (2, '0x93'), a
+e = d['events'][6]; a = e['attr']; assert (a['type'], a['config'], e['unit']) == (12, '0x1c00001', 'cycles'), e
+g = d['groups'][0]; c = g['check']; assert (g['leader'], g['size'], c['ok'], c['pmc']) == (0, 3, True, [3, 4, 6]), g
+r = d['groups'][0]['check']['registers']; assert sorted(r) == ['mmcr0','mmcr1','mmcr2','mmcr3','mmcra'] and r['mmcr1'] == '0xe00000000054f6', r
+c = d['groups'][1]['check']; assert c['ok'] and c['pmc'] == [4] and c['registers']['mmcra'] == '0x3f402000000001', c
+assert len(d['groups']) == 2, d['groups']"
+	run 1 --sysfs "$t/sys" stat --dry-run --json -e '{PM_LD_MISS_L1,PM_LD_MISS_L1}'
+	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
+	run 0 --sysfs "$t/sys" stat --dry-run -a -e 'vpa_dtl/dtl_cede,period=1000000/'
+	has out "type=14 config=0x1 .* sample_period=1000000 .* inherit=0"
+	export PMURT_SYSFS="$t/sys"
+	run 0 stat --dry-run -e PM_CYC
+	unset PMURT_SYSFS
+	has out "PM_CYC (cpu): type=4 config=0x100f0"
+	run 2 --sysfs "$t/sys" stat --dry-run -e 'task-clock,vpa_dtl/dtl_bogus/'
+	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl" ;;
+*)
+	fail "unknown case $case_name" ;;
+esac
+exit 0

@@ -1,0 +1,81 @@
+/*
+ * stat_print_test.c - pmutool stat's output for what this machine cannot
+ * produce for real (its software events never multiplex): a report with a
+ * multiplexed event, one never counted and three runs, printed as text, CSV
+ * and JSON, each compared with the expected lines.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "stat.h"
+
+static int failures;
+
+/* Runs print(t, r) with standard error captured into out. */
+static void capture(void (*print)(const struct tool *, const struct stat_report *),
+		    const struct tool *t, const struct stat_report *r, char *out, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	print(t, r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	size_t n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	fclose(f);
+}
+
+int main(void)
+{
+	double cycles[3] = {1000, 1100, 900}, clock[3] = {1.5, 1.5, 1.5}, none[3] = {0, 0, 0};
+	double elapsed[3] = {0.25, 0.25, 0.25};
+	struct stat_event ev[3] = {
+		{.name = "PM_RUN_CYC", .unit = "", .pmu = "cpu", .scale = 1, .values = cycles,
+		 .enabled = 800, .running = 500},
+		{.name = "task-clock", .unit = "msec", .pmu = "software", .scale = 1e-6,
+		 .values = clock, .enabled = 10, .running = 10},
+		{.name = "PM_LD_MISS_L1", .unit = "", .pmu = "cpu", .scale = 1, .values = none,
+		 .enabled = 800, .running = 0, .not_counted = true},
+	};
+	struct stat_report r = {.command = "make -j2", .nevents = 3, .runs = 3, .ev = ev,
+				.elapsed = elapsed, .status = 0};
+	struct tool t = {.prog = "pmutool", .sep = ","};
+	char out[4096];
+	double mean, rel;
+	stat_spread(cycles, 3, &mean, &rel);
+	CHECK(mean == 1000 && rel > 5.77 && rel < 5.78, "mean %g, spread %g%%", mean, rel);
+
+	capture(stat_print_text, &t, &r, out, sizeof(out));
+	CHECK(strstr(out, " Performance counter stats for 'make -j2' (3 runs):\n"), "%s", out);
+	CHECK(strstr(out, "              1000       PM_RUN_CYC                       ( +-  5.77% )  "
+			  "(62.50%)\n"), "%s", out);
+	CHECK(strstr(out, "              1.50 msec  task-clock                       ( +-  0.00% )\n"),
+	      "%s", out);
+	CHECK(strstr(out, "     <not counted>       PM_LD_MISS_L1"), "%s", out);
+	CHECK(strstr(out, "       0.250000000 seconds time elapsed"), "%s", out);
+	CHECK(strstr(out, "Some events were multiplexed: their counts are scaled by time_enabled / "
+			  "time_running; (N%) is the part of the time they were counted."), "%s", out);
+
+	capture(stat_print_csv, &t, &r, out, sizeof(out));
+	CHECK(strcmp(out, "1000,,PM_RUN_CYC,500,62.50,5.77%\n"
+			  "1.50,msec,task-clock,10,100.00,0.00%\n"
+			  "<not counted>,,PM_LD_MISS_L1,0,0.00,0.00%\n") == 0, "%s", out);
+
+	json_t *o = stat_report_json(&r);
+	json_t *e = json_array_get(json_object_get(o, "events"), 0);
+	CHECK(json_integer_value(json_object_get(o, "version")) == 1 &&
+	      json_is_true(json_object_get(e, "multiplexed")) &&
+	      json_real_value(json_object_get(e, "percent_counted")) == 62.5 &&
+	      json_array_size(json_object_get(e, "runs")) == 3, "json");
+	e = json_array_get(json_object_get(o, "events"), 2);
+	CHECK(json_is_false(json_object_get(e, "counted")), "json: not counted");
+	json_decref(o);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,5 @@
+status 2
+check
+-e
+task-clock
+PM_CYC

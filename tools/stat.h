@@ -1,0 +1,51 @@
+/*
+ * stat.h - what pmutool stat's files share: the dry run (stat_dry.c), the
+ * runs and their output (cmd_stat.c, stat_print.c).
+ */
+#ifndef PMUTOOL_STAT_H
+#define PMUTOOL_STAT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "evlist.h"
+#include "pmutool.h"
+
+/* The "version" key of stat's JSON: bumped when a key changes meaning. */
+#define STAT_JSON_VERSION 1
+
+/* Exit status when the kernel refuses to open an event (pmutool.1). */
+#define EXIT_OPEN_FAILED 5
+
+int stat_dry_run(struct tool *t, const struct pmu_evlist *list);
+
+/* One event over the runs: each run's count. */
+struct stat_event {
+	const char *name, *unit, *pmu;
+	double scale;
+	double *values;        /* per run: scaled count * scale */
+	uint64_t enabled, running;  /* the last run's */
+	bool not_counted;      /* never ran in some run */
+};
+
+struct stat_report {
+	const char *command;   /* the command line, quoted as perf does */
+	int nevents, runs;
+	struct stat_event *ev;
+	double *elapsed;       /* per run, seconds */
+	int status;            /* the last run's exit status */
+};
+
+/* Mean and the relative spread (perf's stddev of the mean, in percent). */
+void stat_spread(const double *v, int n, double *mean, double *rel);
+
+void stat_print_text(const struct tool *t, const struct stat_report *r);
+void stat_print_csv(const struct tool *t, const struct stat_report *r);
+json_t *stat_report_json(const struct stat_report *r);
+/* One interval's lines (-I): time since start, counts since the last. */
+void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
+			 const struct pmurt_count *prev, int n, json_t *intervals);
+/* Prints o (taking it) indented, with a newline. */
+void stat_print_json(json_t *o);
+
+#endif /* PMUTOOL_STAT_H */

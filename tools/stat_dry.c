@@ -1,0 +1,151 @@
+/*
+ * stat_dry.c - `pmutool stat --dry-run`: the perf_event_attr each event
+ * would be opened with (exactly what stat opens: pmu_count_attr) and, for
+ * groups of core events, the group check's counters and control registers
+ * or its reason.  Opens nothing.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "perf_int.h"
+#include "pmutool.h"
+#include "stat.h"
+
+static const char *kind_name(enum pmu_evsel_kind k)
+{
+	static const char *const names[] = {"core", "hardware", "cache", "software", "tracepoint",
+					    "sysfs"};
+	return names[k];
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+static json_t *attr_json(const struct perf_event_attr *a, int leader)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_integer(a->type));
+	json_object_set_new(o, "config", hex(a->config));
+	json_object_set_new(o, "config1", hex(a->config1));
+	json_object_set_new(o, "config2", hex(a->config2));
+	json_object_set_new(o, "exclude_user", json_boolean(a->exclude_user));
+	json_object_set_new(o, "exclude_kernel", json_boolean(a->exclude_kernel));
+	json_object_set_new(o, "exclude_hv", json_boolean(a->exclude_hv));
+	json_object_set_new(o, "exclude_idle", json_boolean(a->exclude_idle));
+	json_object_set_new(o, "precise_ip", json_integer(a->precise_ip));
+	json_object_set_new(o, a->freq ? "sample_freq" : "sample_period",
+			    json_integer((json_int_t)a->sample_period));
+	json_object_set_new(o, "freq", json_boolean(a->freq));
+	json_object_set_new(o, "sample_type", hex(a->sample_type));
+	json_object_set_new(o, "read_format", hex(a->read_format));
+	json_object_set_new(o, "disabled", json_boolean(a->disabled));
+	json_object_set_new(o, "inherit", json_boolean(a->inherit));
+	json_object_set_new(o, "pinned", json_boolean(a->pinned));
+	json_object_set_new(o, "enable_on_exec", json_boolean(a->enable_on_exec));
+	json_object_set_new(o, "group_leader", json_integer(leader));
+	return o;
+}
+
+static json_t *check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
+{
+	if (!r->ok)
+		return json_pack("{s:b, s:i, s:s, s:s}", "ok", 0, "reject_index", r->reject_index,
+				 "reason", r->reason, "message", r->message);
+	json_t *o = json_pack("{s:b}", "ok", 1), *pmc = json_array(), *codes = json_array();
+	json_t *regs = json_object();
+	for (int i = 0; i < r->n; i++) {
+		json_array_append_new(pmc, json_integer(r->pmc[i]));
+		json_array_append_new(codes, hex(r->final_events[i]));
+	}
+	for (int i = 0; i < r->nregs; i++) {
+		char key[32];
+		json_object_set_new(regs, tool_reg_key(pmu, i, key, sizeof(key)), hex(r->regs[i]));
+	}
+	json_object_set_new(o, "final_events", codes);
+	json_object_set_new(o, "pmc", pmc);
+	json_object_set_new(o, "registers", regs);
+	return o;
+}
+
+static void print_text(const struct pmu_evsel *e, int i, const struct perf_event_attr *a)
+{
+	tool_line("%d %s (%s): type=%u config=0x%" PRIx64 " config1=0x%" PRIx64 " config2=0x%" PRIx64
+		  " exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_idle=%d precise_ip=%d"
+		  " sample_period=%" PRIu64 " read_format=0x%" PRIx64 " disabled=%d inherit=%d"
+		  " pinned=%d leader=%d", i, e->name, e->pmu, a->type, (uint64_t)a->config,
+		  (uint64_t)a->config1, (uint64_t)a->config2, a->exclude_user, a->exclude_kernel,
+		  a->exclude_hv, a->exclude_idle, a->precise_ip, (uint64_t)a->sample_period,
+		  (uint64_t)a->read_format, a->disabled, a->inherit, a->pinned, e->leader);
+}
+
+static void print_check_text(const struct pmurt_pmu *pmu, int leader,
+			     const struct pmurt_group_result *r)
+{
+	if (!r->ok) {
+		tool_line("group %d: does not fit: %s: %s", leader, r->reason, r->message);
+		return;
+	}
+	char line[512], key[32];
+	size_t n = (size_t)snprintf(line, sizeof(line), "group %d: fits:", leader);
+	for (int i = 0; i < r->n && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " PMC%d", r->pmc[i]);
+	for (int i = 0; i < r->nregs && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s=0x%" PRIx64,
+				      tool_reg_key(pmu, i, key, sizeof(key)), r->regs[i]);
+	tool_line("%s", line);
+}
+
+int stat_dry_run(struct tool *t, const struct pmu_evlist *list)
+{
+	const struct pmu_host *host = &t->host->h;
+	bool per_task = !t->all_cpus && !t->cpu_list;
+	json_t *events = json_array(), *groups = json_array();
+	int rc = EXIT_OK;
+	for (int i = 0; i < list->n; i++) {
+		const struct pmu_evsel *e = &list->v[i];
+		struct perf_event_attr a;
+		pmu_count_attr(list, i, per_task, per_task, per_task, &a);
+		if (t->json)
+			json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:b}",
+				"name", e->name, "pmu", e->pmu, "kind", kind_name(e->kind), "attr",
+				attr_json(&a, e->leader), "scale", e->scale, "unit", e->unit,
+				"per_cpu_only", e->per_cpu_only));
+		else
+			print_text(e, i, &a);
+		int leader = e->leader;
+		if (i != leader + list->v[leader].group_size - 1)
+			continue; /* the check follows the group's last event */
+		struct pmurt_group_result r = {.sz = sizeof(r)};
+		struct pmurt_error err = {0};
+		if (pmu_group_check(host, list, leader, per_task, &r, &err) < 0) {
+			tool_error(t, "%s", err.message);
+			rc = EXIT_INTERNAL;
+			break;
+		}
+		if (!r.n && !r.reason[0])
+			continue;
+		if (!r.ok)
+			rc = EXIT_REJECTED;
+		if (t->json)
+			json_array_append_new(groups, json_pack("{s:i, s:i, s:o}", "leader", leader,
+				"size", list->v[leader].group_size, "check", check_json(host->core, &r)));
+		else
+			print_check_text(host->core, leader, &r);
+	}
+	if (t->json && rc != EXIT_INTERNAL) {
+		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o}", "version", STAT_JSON_VERSION,
+				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
+				      events, "groups", groups);
+		stat_print_json(o);
+	} else {
+		json_decref(events);
+		json_decref(groups);
+	}
+	return rc;
+}
