@@ -443,6 +443,98 @@ PMURT_API void pmurt_counter_close(struct pmurt_counter *c);
  * UINT64_MAX; value when running >= enabled, 0 when running is 0. */
 PMURT_API uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running);
 
+/* --- perf.data files (PMURT_0.3) ------------------------------------------ */
+/*
+ * Reading what `perf record` (or pmutool record) wrote: the header, the
+ * events with their attrs and ids, the feature sections, and the records of
+ * the data section one by one, each with its event found by sample id and its
+ * sample fields parsed as the event's sample_type lays them out (samples) or
+ * as its sample_id_all trailer does (other kernel records).  The file is
+ * mapped read-only; pointers into a record stay valid until close.  A file
+ * in the producer's opposite byte order, perf's pipe format and zstd
+ * compressed records (`perf record -z`) are refused with a message.  Any
+ * corrupt or truncated part is an -EINVAL naming the path and the file
+ * offset ("perf.data: offset 0x1a8: ..."), never a crash.
+ */
+struct pmurt_perf_file;
+
+struct pmurt_perf_info {
+	size_t sz;
+	int nevents;
+	uint64_t data_offset, data_size;  /* the data section */
+	uint64_t features[4];             /* HEADER_* feature bits present */
+	/* feature sections (NULL / 0 when absent) */
+	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	const char *cmdline;              /* arguments joined by spaces */
+	uint32_t nr_cpus_avail, nr_cpus_online;
+};
+
+struct pmurt_perf_event_info {
+	size_t sz;
+	const char *name;       /* from the event-description feature, or
+	                           "TYPE:CONFIG" ("1:0") when the file has none */
+	const void *attr;       /* struct perf_event_attr as written */
+	uint32_t attr_size;     /* its bytes in the file */
+	uint32_t type;
+	uint64_t config, sample_type, read_format, sample_period;
+	bool freq, sample_id_all;
+	const uint64_t *ids;
+	int nids;
+};
+
+/* One record.  has holds the PERF_SAMPLE_* bits of the fields that were
+ * present: the event's sample_type for a PERF_RECORD_SAMPLE, the trailer's
+ * bits (TID TIME ID STREAM_ID CPU IDENTIFIER) for other kernel records, 0
+ * for perf's own (user) records. */
+struct pmurt_perf_record {
+	size_t sz;
+	uint64_t offset;        /* file offset of the record */
+	uint32_t type;          /* PERF_RECORD_* */
+	uint16_t misc;          /* cpumode in misc & 7 */
+	uint16_t size;          /* header.size */
+	const void *data;       /* the record, header included */
+	const void *payload;    /* PERF_RECORD_AUXTRACE: the bytes after it */
+	uint64_t payload_size;
+	int event;              /* its event's index, -1 when none */
+	uint64_t has;
+	uint64_t ip, time, addr, id, stream_id, period;
+	uint32_t pid, tid, cpu;
+	uint64_t nr_callchain;  /* PERF_SAMPLE_CALLCHAIN (context markers
+	                           PERF_CONTEXT_* included, as the kernel
+	                           writes them) */
+	const uint64_t *callchain;
+	uint32_t raw_size;      /* PERF_SAMPLE_RAW */
+	const void *raw;
+	uint64_t nr_branches;   /* PERF_SAMPLE_BRANCH_STACK: 24-byte entries */
+	const void *branches;
+	uint64_t weight, data_src, transaction, phys_addr, cgroup;
+	uint64_t data_page_size, code_page_size;
+	const void *read;       /* PERF_SAMPLE_READ, as read_format lays it out */
+	uint64_t read_size;
+};
+
+/* Open and check a perf.data file: header, attrs, ids and features.  On
+ * failure *f is NULL (pmurt_perf_close(NULL) does nothing); -ENOENT and
+ * the like for an unreadable file, -EINVAL for a bad one, -ENOMEM. */
+PMURT_API int pmurt_perf_open(struct pmurt_perf_file **f, const char *path,
+			      struct pmurt_error *err);
+PMURT_API int pmurt_perf_info(const struct pmurt_perf_file *f,
+			      struct pmurt_perf_info *info);
+/* Event i, 0 .. nevents-1; -ERANGE past the end. */
+PMURT_API int pmurt_perf_event(const struct pmurt_perf_file *f, int i,
+			       struct pmurt_perf_event_info *info);
+/* The next record of the data section, in file order: 1 when *rec holds
+ * one, 0 at the end, or a negative errno naming the record's offset (the
+ * reader then stays at that record: the file cannot be read past it). */
+PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			      struct pmurt_error *err);
+/* Continue at a record's offset (rec.offset of an earlier record, or
+ * info.data_offset for the first): 0, or -EINVAL for an offset outside the
+ * data section or not 8-byte aligned.  The record found there is checked
+ * as every record is. */
+PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
+PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
+
 #ifdef __cplusplus
 }
 #endif

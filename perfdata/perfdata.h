@@ -5,6 +5,7 @@
  * The layout follows tools/perf/Documentation/perf.data-file-format.txt:
  * the file header, the attrs with their ids, the data section of records
  * (each starting with struct perf_event_header), and the feature sections.
+ * Reading is the public API (pmurt_perf_* in pmurt.h); writing is internal.
  * Not installed.
  */
 #ifndef PMU_PERFDATA_H
@@ -16,6 +17,46 @@
 
 #include "pmurt.h"
 
+/* perf's own record types, which carry no sample_id trailer
+ * (tools/lib/perf/include/perf/event.h, enum perf_user_event_type). */
+enum {
+	PD_RECORD_USER_START = 64,
+	PD_RECORD_FINISHED_ROUND = 68,
+	PD_RECORD_AUXTRACE_INFO = 70,
+	PD_RECORD_AUXTRACE = 71,
+	PD_RECORD_COMPRESSED = 81,
+};
+
+/* Feature bits of the header (tools/perf/util/header.h, HEADER_*). */
+enum {
+	PD_FEAT_HOSTNAME = 3,
+	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_VERSION = 5,
+	PD_FEAT_ARCH = 6,
+	PD_FEAT_NRCPUS = 7,
+	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_CPUID = 9,
+	PD_FEAT_CMDLINE = 11,
+	PD_FEAT_EVENT_DESC = 12,
+	PD_FEAT_AUXTRACE = 18,
+	PD_FEAT_BITS = 256,
+};
+
+/* Unaligned native-endian loads from a record or a mapped file. */
+static inline uint32_t pd_get32(const void *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t pd_get64(const void *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
 /* One event of the file: its attr, the sample ids that name it in records,
  * and its name (the event description feature). */
 struct pd_event {
@@ -26,7 +67,15 @@ struct pd_event {
 };
 
 /* Writing: open, add records in order, finish.  The header is written last
- * (as perf does), so a file whose writer died is recognisably unfinished. */
+ * (as perf does), so a file whose writer died is recognisably unfinished
+ * (its first bytes are zero, not the magic).  Records are written as given:
+ * kernel records with the sample_id_all trailers the kernel put on them.
+ * A FINISHED_ROUND record (header only, type PD_RECORD_FINISHED_ROUND)
+ * should follow each drain of all rings, as perf record writes it; finish
+ * adds one after the last records when they lack it.  An AUXTRACE record
+ * is passed with its payload right after its 48 bytes (header.size
+ * excludes the payload, as in the file) and is indexed in the AUXTRACE
+ * feature. */
 struct pd_writer;
 int pd_writer_open(struct pd_writer **w, const char *path,
 		   const struct pd_event *events, int nevents,
@@ -36,5 +85,35 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);
+
+/* The sample_id_all trailer of a record the caller synthesises (COMM, MMAP2,
+ * FORK of processes that existed before recording): the fields the first
+ * event's sample_type asks for (the id is that event's first id). */
+struct pd_sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+};
+/* Appends the first event's trailer to rec (whose header.size excludes it)
+ * and writes it; with the first event not sample_id_all, rec as it is.
+ * id may be NULL: zeros, as perf's synthesised records carry. */
+int pd_writer_add_synth(struct pd_writer *w, const void *rec,
+			const struct pd_sample_id *id, struct pmurt_error *err);
+
+/* sample.c: the layout rules shared by reader and writer
+ * (kernel/events/core.c perf_output_sample, perf's evsel__parse_sample). */
+/* Bytes of the sample_id_all trailer for this sample_type. */
+size_t pd_trailer_size(uint64_t sample_type);
+/* Where the sample id sits: in a sample, as an index of u64s from the
+ * start (-1: none); in a trailer, counted from the end (1 = last; -1). */
+int pd_sample_id_pos(uint64_t sample_type);
+int pd_trailer_id_pos(uint64_t sample_type);
+/* Parse a PERF_RECORD_SAMPLE body (after the header) of len bytes into rec;
+ * 0, or -EINVAL with *why saying what overran or was malformed. */
+int pd_parse_sample(const struct perf_event_attr *attr, const uint8_t *body,
+		    size_t len, struct pmurt_perf_record *rec, const char **why);
+/* Parse the trailer at the end of a non-sample kernel record body. */
+int pd_parse_trailer(uint64_t sample_type, const uint8_t *body, size_t len,
+		     struct pmurt_perf_record *rec, const char **why);
 
 #endif /* PMU_PERFDATA_H */

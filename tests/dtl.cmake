@@ -2,7 +2,8 @@
 # against payloads built from the documented layout and the generator's
 # streams, and writes the inputs the pmutool tests decode; check_report.py
 # recomputes `dtl report --json` from the raw bytes; html_test.sh renders the
-# --html page in headless Chromium (Debian package chromium).
+# --html page in headless Chromium (Debian package chromium); check_perfdata.py
+# the perf.data side (dtl dump, dtl report -i).
 set(DTL_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/dtl)
 set(DTL_OUT ${CMAKE_CURRENT_BINARY_DIR}/dtl)
 file(MAKE_DIRECTORY ${DTL_OUT})
@@ -41,3 +42,12 @@ add_test(NAME dtl/report-json COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_r
 add_test(NAME dtl/report-html COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL} ${DTL_OUT}
   ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py)
 set_tests_properties(dtl/report-json dtl/report-html PROPERTIES FIXTURES_REQUIRED dtl_inputs)
+
+# perf.data: dtl dump against Debian's perf 6.1 (linux-perf) and the
+# documented format, dtl report -i per CPU (tests/dtl/check_perfdata.py)
+find_program(PERF_TOOL perf)
+if(NOT PERF_TOOL)
+  set(PERF_TOOL perf-is-missing-install-linux-perf)
+endif()
+add_test(NAME dtl/perfdata COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_perfdata.py
+  ${PMUTOOL} ${PERF_TOOL} ${DTL_OUT})

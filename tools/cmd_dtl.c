@@ -1,7 +1,10 @@
 /*
  * cmd_dtl.c - `pmutool dtl SUBCOMMAND`: the vpa_dtl Dispatch Trace Log.
  *   decode RAW [--json] [--aux-size N]   a raw AUX dump, slot by slot
- *   report [-i] RAW [--json] [--html F] [--perfetto F] [--aux-size N]
+ *   dump [-i FILE]                       perf report -D of its vpa_dtl records
+ *   script [-i FILE]                     DTL entries between the samples
+ *   report [-i] FILE [--json] [--html F] [--perfetto F] [--aux-size N]
+ *                                        FILE: perf.data or a raw AUX dump
  * The subcommand parses its own options (they follow `dtl`); the bytes are
  * decoded by libpmurt (pmurt_dtl_*), the figures made by dtl_stats.c.
  */
@@ -9,12 +12,14 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dtl_perf.h"
 #include "dtl_stats.h"
 #include "pmutool.h"
 
@@ -206,6 +211,118 @@ static int write_output(const struct dtl_opts *o, const char *path,
 	return EXIT_OK;
 }
 
+/* The CPUs whose first AUXTRACE record was seen (only that one may start
+ * with the header, as perf's setup checks it). */
+struct seen_cpus {
+	int *cpu;
+	size_t n;
+};
+
+static int first_of_cpu(struct seen_cpus *seen, int cpu, bool *first)
+{
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->cpu[i] == cpu) {
+			*first = false;
+			return 0;
+		}
+	int *grown = realloc(seen->cpu, (seen->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	seen->cpu = grown;
+	seen->cpu[seen->n++] = cpu;
+	*first = true;
+	return 0;
+}
+
+/* For the trace output: each timestamped sample of the other events. */
+static int add_mark(void *ctx, const struct pmurt_perf_record *rec)
+{
+	struct dtl_stats *st = ctx;
+	if (!(rec->has & PERF_SAMPLE_TIME) || rec->event < 0 || (size_t)rec->event >= st->nnames)
+		return 0;
+	struct dtl_mark mark = {.time = rec->time, .name = st->names[rec->event],
+				.cpu = rec->has & PERF_SAMPLE_CPU ? (int)rec->cpu : -1};
+	return dtl_stats_mark(st, &mark);
+}
+
+/* The events' names, kept by st for the marks; 0 or -ENOMEM. */
+static int keep_names(struct dtl_stats *st, struct pmurt_perf_file *f)
+{
+	struct pmurt_perf_info info = {.sz = sizeof(info)};
+	pmurt_perf_info(f, &info);
+	st->names = calloc((size_t)info.nevents + 1, sizeof(*st->names));
+	if (!st->names)
+		return -ENOMEM;
+	for (int e = 0; e < info.nevents; e++, st->nnames++) {
+		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
+		char fallback[64] = "?";
+		if (pmurt_perf_event(f, e, &ev) == 0 && !ev.name) /* no event description */
+			snprintf(fallback, sizeof(fallback), "%u:%#llx", ev.type,
+				 (unsigned long long)ev.config);
+		st->names[e] = strdup(ev.name ? ev.name : fallback);
+		if (!st->names[e])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every vpa_dtl AUXTRACE payload, on its record's CPU; with --aux-size the
+ * record's AUX offset places the wraps. */
+static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
+{
+	struct dtl_perf d;
+	struct pmurt_error err = {0};
+	struct seen_cpus seen = {0};
+	struct dtl_chunk chunk;
+	int rc = dtl_perf_open(&d, o->input, &err), status = EXIT_OK;
+	if (rc >= 0 && st->keep_timeline) {
+		rc = keep_names(st, d.file);
+		d.on_sample = add_mark;
+		d.ctx = st;
+	}
+	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {
+		bool first;
+		if (first_of_cpu(&seen, chunk.cpu, &first) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		struct pmurt_dtl_cursor c;
+		struct pmurt_dtl_slot slot;
+		pmurt_dtl_cursor_init(&c, chunk.data, chunk.size, chunk.aux_offset, o->aux_size, first);
+		int n;
+		while ((n = pmurt_dtl_next(&c, &slot, &err)) != 0) {
+			if (n < 0) {
+				tool_error(o->t, "%s: AUXTRACE record at %#" PRIx64 ": %s", o->input,
+					   chunk.file_offset, err.message);
+				status = EXIT_USAGE;
+				continue;
+			}
+			if (slot.kind == PMURT_DTL_HEADER)
+				dtl_stats_header(st, &c.header);
+			if (dtl_stats_add(st, chunk.cpu, &slot) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+	}
+	if (rc >= 0 && !d.is_dtl) {
+		tool_error(o->t, "%s: no vpa_dtl data (no AUXTRACE_INFO of type 7)", o->input);
+		status = EXIT_USAGE;
+	}
+	if (rc < 0) {
+		tool_error(o->t, "%s", err.message[0] ? err.message : strerror(-rc));
+		status = rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	free(seen.cpu);
+	dtl_perf_close(&d);
+	return status;
+}
+
+static bool is_perf_data(const struct mapped *m)
+{
+	return m->len >= 8 && memcmp(m->data, "PERFILE2", 8) == 0;
+}
+
 static int dtl_report(const struct dtl_opts *o)
 {
 	struct mapped m;
@@ -213,7 +330,9 @@ static int dtl_report(const struct dtl_opts *o)
 	if (rc)
 		return rc;
 	struct dtl_stats st = {.keep_timeline = o->html || o->perfetto};
-	if (dtl_stats_reserve(&st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
+	if (is_perf_data(&m))
+		rc = report_perf_data(o, &st);
+	else if (dtl_stats_reserve(&st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
 		rc = EXIT_INTERNAL;
 	else
 		rc = walk_raw(o, &m, report_slot, &st);
@@ -234,17 +353,43 @@ static int dtl_report(const struct dtl_opts *o)
 	return rc;
 }
 
+/* --- dump -------------------------------------------------------------------------- */
+static int dtl_dump(const struct dtl_opts *o)
+{
+	struct dtl_perf d;
+	struct pmurt_error err = {0};
+	struct dtl_chunk chunk;
+	int rc = dtl_perf_open(&d, o->input, &err);
+	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0)
+		dtl_perf_dump(&d, &chunk, stdout);
+	bool is_dtl = d.is_dtl;
+	dtl_perf_close(&d);
+	if (rc < 0) {
+		tool_error(o->t, "%s", err.message[0] ? err.message : strerror(-rc));
+		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	if (!is_dtl) {
+		tool_error(o->t, "%s: no vpa_dtl data (no AUXTRACE_INFO of type 7)", o->input);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /* --- command line ------------------------------------------------------------------ */
 enum { OPT_HTML = 256, OPT_PERFETTO, OPT_AUX_SIZE };
 
 static void dtl_usage(FILE *out)
 {
 	fputs("Usage: pmutool dtl decode RAW [--json] [--aux-size N]\n"
-	      "       pmutool dtl report [-i] RAW [--json] [--html FILE] [--perfetto FILE]\n"
+	      "       pmutool dtl dump [-i FILE]\n"
+	      "       pmutool dtl script [-i FILE]\n"
+	      "       pmutool dtl report [-i] FILE [--json] [--html FILE] [--perfetto FILE]\n"
 	      "                          [--aux-size N]\n"
 	      "The vpa_dtl PMU's Dispatch Trace Log: RAW holds AUX bytes as the driver\n"
 	      "wrote them (the header slot first).  --aux-size N: RAW was drained from\n"
-	      "an AUX area of N bytes, so each wrap's stale tail is split off.\n"
+	      "an AUX area of N bytes, so each wrap's stale tail is split off.  FILE is\n"
+	      "a perf.data file (default for dump and script: perf.data) or, for\n"
+	      "report, RAW.\n"
 	      "See pmutool(1).\n", out);
 }
 
@@ -308,10 +453,14 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	char **args = argv + optind;
 	int nargs = argc - optind;
 	if (nargs < 1) {
-		tool_error(t, "dtl: no subcommand (decode or report; see %s dtl --help)", t->prog);
+		tool_error(t, "dtl: no subcommand (decode, dump, script or report; see %s dtl "
+			   "--help)", t->prog);
 		return EXIT_USAGE;
 	}
 	const char *sub = args[0];
+	bool on_perf_data = strcmp(sub, "dump") == 0 || strcmp(sub, "script") == 0;
+	if (on_perf_data && nargs == 1 && !o.input)
+		o.input = "perf.data";
 	if (nargs == 2 && !o.input)
 		o.input = args[1];
 	else if (nargs != 1 || !o.input) {
@@ -327,6 +476,15 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	}
 	if (strcmp(sub, "report") == 0)
 		return dtl_report(&o);
-	tool_error(t, "dtl: unknown subcommand '%s' (decode or report)", sub);
+	if (on_perf_data && (o.html || o.perfetto || o.json || o.aux_size)) {
+		tool_error(t, "dtl %s: prints what perf %s prints, and takes no option but -i", sub,
+			   strcmp(sub, "dump") == 0 ? "report -D" : "script");
+		return EXIT_USAGE;
+	}
+	if (strcmp(sub, "dump") == 0)
+		return dtl_dump(&o);
+	if (strcmp(sub, "script") == 0)
+		return dtl_script(t, o.input);
+	tool_error(t, "dtl: unknown subcommand '%s' (decode, dump, script or report)", sub);
 	return EXIT_USAGE;
 }

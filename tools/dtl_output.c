@@ -2,7 +2,8 @@
  * dtl_output.c - `pmutool dtl report`'s outputs from struct dtl_stats: a
  * text summary, JSON (version 1, keys documented in pmutool(1)), one
  * self-contained HTML page (inline SVG and script, no network) and Chrome
- * trace-event JSON for ui.perfetto.dev and chrome://tracing.
+ * trace-event JSON for ui.perfetto.dev and chrome://tracing (the vCPUs'
+ * intervals, and the other events' samples beside them).
  *
  * An entry is logged at a dispatch: its timebase is the dispatch, and the
  * vCPU was off for the three times before it (waiting to be ready, ready
@@ -293,12 +294,27 @@ static void trace_cpu(const struct dtl_stats *s, const struct dtl_cpu *c, FILE *
 	}
 }
 
+/* The other events' samples as instant events on their CPU's track. */
+static void trace_marks(const struct dtl_stats *s, FILE *out)
+{
+	for (size_t i = 0; i < s->nmarks; i++) {
+		const struct dtl_mark *m = &s->marks[i];
+		fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"name\":\"",
+			m->cpu);
+		for (const char *c = m->name; *c; c++) /* JSON string: escape what needs it */
+			fprintf(out, *c == '"' || *c == '\\' ? "\\%c" : (unsigned char)*c < 0x20 ?
+				"\\u%04x" : "%c", *c);
+		fprintf(out, "\",\"ts\":%.3f}", (double)m->time / 1000.0);
+	}
+}
+
 int dtl_report_perfetto(const struct dtl_stats *s, FILE *out)
 {
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":1,"
 	      "\"name\":\"process_name\",\"args\":{\"name\":\"vpa_dtl vCPUs\"}}", out);
 	for (size_t i = 0; i < s->ncpus; i++)
 		trace_cpu(s, &s->cpus[i], out);
+	trace_marks(s, out);
 	fputs("\n]}\n", out);
 	return out_status(out);
 }

@@ -28,6 +28,20 @@ double dtl_us(const struct dtl_stats *s, uint64_t ticks)
 	return (double)ticks * 1e6 / (double)dtl_tb_freq(s);
 }
 
+int dtl_stats_mark(struct dtl_stats *s, const struct dtl_mark *m)
+{
+	if (s->nmarks == s->capmarks) {
+		size_t cap = s->capmarks ? 2 * s->capmarks : 256;
+		struct dtl_mark *grown = realloc(s->marks, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		s->marks = grown;
+		s->capmarks = cap;
+	}
+	s->marks[s->nmarks++] = *m;
+	return 0;
+}
+
 void dtl_stats_header(struct dtl_stats *s, const struct pmurt_dtl_header *h)
 {
 	if (!s->have_header) {
@@ -329,5 +343,9 @@ void dtl_stats_free(struct dtl_stats *s)
 	}
 	free(s->cpus);
 	free(s->radix);
+	free(s->marks);
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
 	memset(s, 0, sizeof(*s));
 }

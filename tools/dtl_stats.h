@@ -45,6 +45,13 @@ struct dtl_cpu {
 	size_t n, cap;
 };
 
+/* Another event's sample, shown beside the DTL in the trace output. */
+struct dtl_mark {
+	uint64_t time;      /* ns, perf's sample time (the DTL's clock) */
+	int cpu;
+	const char *name;   /* the event's name, owned by the caller */
+};
+
 struct dtl_stats {
 	bool keep_timeline;     /* set before adding: the HTML and trace outputs need it */
 	struct pmurt_dtl_header header; /* the first header seen */
@@ -54,11 +61,16 @@ struct dtl_stats {
 	size_t last;            /* the CPU the last entry went to */
 	uint64_t *radix;        /* dtl_stats_finish's selection counters */
 	struct dtl_cpu overall; /* cpu -1; no per-entry arrays */
+	struct dtl_mark *marks; /* in file order */
+	size_t nmarks, capmarks;
+	char **names;           /* the marks' event names, freed with the stats */
+	size_t nnames;
 };
 
 /* 0 or -ENOMEM. */
 int dtl_stats_reserve(struct dtl_stats *s, int cpu, size_t entries);
 int dtl_stats_add(struct dtl_stats *s, int cpu, const struct pmurt_dtl_slot *slot);
+int dtl_stats_mark(struct dtl_stats *s, const struct dtl_mark *m);
 void dtl_stats_header(struct dtl_stats *s, const struct pmurt_dtl_header *h);
 /* Percentiles, histograms and the overall figures; 0 or -ENOMEM. */
 int dtl_stats_finish(struct dtl_stats *s);

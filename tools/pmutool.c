@@ -18,7 +18,7 @@
 #endif
 
 enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
-       OPT_DRY_RUN };
+       OPT_DRY_RUN, OPT_SORT, OPT_COMM };
 
 static void usage(FILE *out)
 {
@@ -29,6 +29,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... check --batch FILE\n"
 		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+		"       pmutool script [-i FILE]\n"
 		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
@@ -53,6 +55,9 @@ static void usage(FILE *out)
 		"      --dry-run        stat: print the perf_event_attrs, open nothing\n"
 		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
+		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
+		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
+		"      --comm=NAME      report: only the samples of command NAME\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -122,13 +127,16 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
+		{"input", required_argument, NULL, 'i'},
+		{"sort", required_argument, NULL, OPT_SORT},
+		{"comm", required_argument, NULL, OPT_COMM},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:jb:e:aC:I:r:x:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:jb:e:aC:I:r:x:i:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
 		case 'e':
@@ -151,6 +159,9 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 		case OPT_TRACEFS: t->tracefs = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
+		case 'i': t->input = optarg; break;
+		case OPT_SORT: t->sort = optarg; break;
+		case OPT_COMM: t->comm = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -205,21 +216,30 @@ static int open_pmu(struct tool *t)
 	return EXIT_OK;
 }
 
+/* What a subcommand works on. */
+enum subcommand_needs {
+	NEEDS_PMU,      /* the description (--pmu) */
+	NEEDS_HOST,     /* the live host (tool_open_host) */
+	NEEDS_NOTHING,  /* a file of its own (-i) */
+};
+
 struct subcommand {
 	const char *name;
 	int (*run)(struct tool *t);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
-	bool live;         /* works on the live host (tool_open_host) */
+	enum subcommand_needs needs;
 };
 
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list, false, false, false},
-	{"describe", cmd_describe, true, false, false},
-	{"check", cmd_check, true, true, false},
-	{"stat", cmd_stat, false, false, true},
+	{"list", cmd_list, false, false, NEEDS_PMU},
+	{"describe", cmd_describe, true, false, NEEDS_PMU},
+	{"check", cmd_check, true, true, NEEDS_PMU},
+	{"stat", cmd_stat, false, false, NEEDS_HOST},
+	{"report", cmd_report, false, false, NEEDS_NOTHING},
+	{"script", cmd_script, false, false, NEEDS_NOTHING},
 };
 
 /* An option the subcommand would ignore is an error, not a silent no-op. */
@@ -230,7 +250,7 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 							       : NULL;
 	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
 			 t->sep || t->dry_run || t->sysfs || t->tracefs;
-	if (!sub->live && live_opts) {
+	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -a, -C, -I, -r, -x, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
 		return EXIT_USAGE;
@@ -246,10 +266,27 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	return EXIT_USAGE;
 }
 
+/* -i, --sort, --comm belong to report (-i also to script); --batch and
+ * --json to the description's subcommands (--json also to report). */
+static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
+{
+	bool report = !strcmp(sub->name, "report"), script = !strcmp(sub->name, "script");
+	const char *opt = t->input && !report && !script ? "-i"
+			  : t->sort && !report          ? "--sort"
+			  : t->comm && !report          ? "--comm"
+			  : t->batch && (report || script) ? "--batch"
+			  : t->json && script            ? "--json"
+							 : NULL;
+	if (opt)
+		tool_error(t, "%s changes nothing for %s", opt, sub->name);
+	return opt ? EXIT_USAGE : EXIT_OK;
+}
+
 static int dispatch(struct tool *t)
 {
 	if (t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe, check or stat; see %s --help)", t->prog);
+		tool_error(t, "no subcommand (list, describe, check, stat, report or script; see %s --help)",
+			   t->prog);
 		return EXIT_USAGE;
 	}
 	const char *name = t->args[0];
@@ -259,12 +296,17 @@ static int dispatch(struct tool *t)
 		t->args++;
 		t->nargs--;
 		int rc = refuse_unused(t, &subcommands[i]);
+		if (!rc)
+			rc = refuse_unused_perfdata(t, &subcommands[i]);
 		if (rc)
 			return rc;
-		rc = subcommands[i].live ? tool_open_host(t) : open_pmu(t);
+		rc = subcommands[i].needs == NEEDS_HOST ? tool_open_host(t)
+		     : subcommands[i].needs == NEEDS_PMU ? open_pmu(t)
+							    : EXIT_OK;
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe, check or stat)", name);
+	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, report or script)",
+		   name);
 	return EXIT_USAGE;
 }
 

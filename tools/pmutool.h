@@ -29,6 +29,9 @@ struct tool {
 	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
 	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
 	const char *task_opt;       /* the first of --per-task, --no-per-task given */
+	const char *input;          /* report, script: -i FILE (perf.data) */
+	const char *sort;           /* report: --sort KEYS */
+	const char *comm;           /* report: --comm NAME */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
@@ -57,6 +60,8 @@ int cmd_dtl(const struct tool *t, int argc, char **argv);
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
  * description, if any); returns 0 or an exit code. */
 int tool_open_host(struct tool *t);
+int cmd_report(struct tool *t);
+int cmd_script(struct tool *t);
 
 /* "pmutool: error: ..." on standard error. */
 void tool_error(const struct tool *t, const char *fmt, ...)

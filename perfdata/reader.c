@@ -1,0 +1,658 @@
+/*
+ * reader.c - reading perf.data (the public pmurt_perf_* API of pmurt.h).
+ *
+ * The file is mapped read-only and checked piece by piece against its size:
+ * the header, the attrs and their ids, the feature sections
+ * (tools/perf/util/header.c: do_write_string, write_nrcpus, write_cmdline,
+ * write_event_desc) and, record by record, the data section.  A record's
+ * event is found by its sample id as perf's evlist__event2evsel finds it.
+ * Every failure names the path and the file offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "perfdata.h"
+
+#define PD_MAGIC 0x32454c4946524550ull     /* "PERFILE2" */
+#define PD_MAGIC_SWAPPED 0x50455246494c4532ull
+#define PD_HEADER_SIZE 104u
+#define PD_PIPE_HEADER_SIZE 16u
+
+struct file_event {
+	struct perf_event_attr attr;   /* zero-extended copy */
+	const void *raw_attr;
+	uint32_t raw_size;
+	uint64_t *ids;
+	int nids;
+	char *name;
+};
+
+struct pmurt_perf_file {
+	char *path;
+	const uint8_t *map;
+	size_t size;
+	struct file_event *events;
+	int nevents;
+	/* sample id -> event index, open addressing */
+	uint64_t *hash_ids;
+	int *hash_events;
+	size_t hash_cap;
+	int sample_id_pos, trailer_id_pos;
+	bool sample_id_all;
+	uint64_t data_offset, data_end, pos;
+	uint64_t features[4];
+	char *strings[6];   /* hostname osrelease version arch cpudesc cpuid */
+	char *cmdline;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+};
+
+static const int string_features[6] = {
+	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
+	PD_FEAT_ARCH, PD_FEAT_CPUDESC, PD_FEAT_CPUID,
+};
+
+static int fail_at(const struct pmurt_perf_file *f, struct pmurt_error *err,
+		   uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail_at(const struct pmurt_perf_file *f, struct pmurt_error *err,
+		   uint64_t offset, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pmurt_set_error(err, -EINVAL, "%s: offset 0x%llx: %s", f->path,
+			(unsigned long long)offset, what);
+	return -EINVAL;
+}
+
+
+
+/* [offset, offset + len) lies inside the file (no wrap-around). */
+static bool in_file(const struct pmurt_perf_file *f, uint64_t offset, uint64_t len)
+{
+	return offset <= f->size && len <= f->size - offset;
+}
+
+/* A {u64 offset, u64 size} section, read at at, that must fit the file. */
+static int section(const struct pmurt_perf_file *f, uint64_t at, const char *what,
+		   uint64_t *offset, uint64_t *size, struct pmurt_error *err)
+{
+	*offset = pd_get64(f->map + at);
+	*size = pd_get64(f->map + at + 8);
+	if (!in_file(f, *offset, *size))
+		return fail_at(f, err, at, "%s [%#llx, +%#llx) runs past the end of the "
+			       "file (%zu bytes): truncated?", what,
+			       (unsigned long long)*offset, (unsigned long long)*size, f->size);
+	return 0;
+}
+
+/* --- ids ------------------------------------------------------------------ */
+
+static size_t hash_slot(const struct pmurt_perf_file *f, uint64_t id)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 17) & (f->hash_cap - 1);
+}
+
+static int event_of_id(const struct pmurt_perf_file *f, uint64_t id)
+{
+	for (size_t i = hash_slot(f, id);; i = (i + 1) & (f->hash_cap - 1)) {
+		if (f->hash_events[i] < 0)
+			return -1;
+		if (f->hash_ids[i] == id)
+			return f->hash_events[i];
+	}
+}
+
+static int build_id_hash(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	size_t total = 0;
+	for (int e = 0; e < f->nevents; e++)
+		total += (size_t)f->events[e].nids;
+	f->hash_cap = 16;
+	while (f->hash_cap < 2 * total)
+		f->hash_cap *= 2;
+	f->hash_ids = calloc(f->hash_cap, sizeof(*f->hash_ids));
+	f->hash_events = malloc(f->hash_cap * sizeof(*f->hash_events));
+	if (!f->hash_ids || !f->hash_events) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	memset(f->hash_events, 0xff, f->hash_cap * sizeof(*f->hash_events));
+	for (int e = 0; e < f->nevents; e++) {
+		for (int k = 0; k < f->events[e].nids; k++) {
+			uint64_t id = f->events[e].ids[k];
+			size_t i = hash_slot(f, id);
+			while (f->hash_events[i] >= 0 && f->hash_ids[i] != id)
+				i = (i + 1) & (f->hash_cap - 1);
+			if (f->hash_events[i] < 0) {
+				f->hash_ids[i] = id;
+				f->hash_events[i] = e;
+			}
+		}
+	}
+	return 0;
+}
+
+/* As perf's evlist__valid_sample_type and evlist__valid_sample_id_all:
+ * with several events, every sample_type must put the id at one place. */
+static int check_id_layout(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	const struct perf_event_attr *first = &f->events[0].attr;
+	f->sample_id_pos = pd_sample_id_pos(first->sample_type);
+	f->trailer_id_pos = pd_trailer_id_pos(first->sample_type);
+	f->sample_id_all = first->sample_id_all;
+	if (f->nevents == 1)
+		return 0;
+	if (f->sample_id_pos < 0)
+		return fail_at(f, err, PD_HEADER_SIZE, "%d events but their samples carry no id "
+			       "(PERF_SAMPLE_ID or IDENTIFIER)", f->nevents);
+	for (int e = 1; e < f->nevents; e++) {
+		const struct perf_event_attr *a = &f->events[e].attr;
+		if (pd_sample_id_pos(a->sample_type) != f->sample_id_pos ||
+		    pd_trailer_id_pos(a->sample_type) != f->trailer_id_pos ||
+		    (bool)a->sample_id_all != f->sample_id_all)
+			return fail_at(f, err, PD_HEADER_SIZE, "event %d's sample_type %#llx puts "
+				       "the sample id elsewhere than event 0's %#llx", e,
+				       (unsigned long long)a->sample_type,
+				       (unsigned long long)first->sample_type);
+	}
+	return 0;
+}
+
+/* --- header and attrs ---------------------------------------------------- */
+
+static int read_ids(struct pmurt_perf_file *f, struct file_event *ev, uint64_t at,
+		    struct pmurt_error *err)
+{
+	uint64_t offset, size;
+	int rc = section(f, at, "the event's id array", &offset, &size, err);
+	if (rc)
+		return rc;
+	if (size % 8 || size / 8 > INT32_MAX)
+		return fail_at(f, err, at, "id array size %#llx is not a whole number of ids",
+			       (unsigned long long)size);
+	ev->nids = (int)(size / 8);
+	ev->ids = malloc(size ? size : 1);
+	if (!ev->ids) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	memcpy(ev->ids, f->map + offset, size);
+	return 0;
+}
+
+static int read_attrs(struct pmurt_perf_file *f, uint64_t attr_size, struct pmurt_error *err)
+{
+	uint64_t offset, size;
+	int rc = section(f, 24, "the attrs section", &offset, &size, err);
+	if (rc)
+		return rc;
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096)
+		return fail_at(f, err, 16, "attr size %llu is not that of a perf_event_attr "
+			       "and its id section", (unsigned long long)attr_size);
+	if (size == 0 || size % attr_size)
+		return fail_at(f, err, 24, "the attrs section's %llu bytes are not a whole "
+			       "number (at least one) of %llu-byte attrs",
+			       (unsigned long long)size, (unsigned long long)attr_size);
+	if (size / attr_size > 65536)
+		return fail_at(f, err, 24, "%llu attrs: more than 65536",
+			       (unsigned long long)(size / attr_size));
+	f->nevents = (int)(size / attr_size);
+	f->events = calloc((size_t)f->nevents, sizeof(*f->events));
+	if (!f->events) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	for (int e = 0; e < f->nevents; e++) {
+		struct file_event *ev = &f->events[e];
+		uint64_t at = offset + (uint64_t)e * attr_size;
+		ev->raw_attr = f->map + at;
+		ev->raw_size = (uint32_t)(attr_size - 16);
+		memcpy(&ev->attr, ev->raw_attr,
+		       ev->raw_size < sizeof(ev->attr) ? ev->raw_size : sizeof(ev->attr));
+		if ((rc = read_ids(f, ev, at + ev->raw_size, err)))
+			return rc;
+	}
+	return 0;
+}
+
+/* --- features -------------------------------------------------------------- */
+
+/* A feature string {u32 len, char[len]}, NUL-terminated within len. */
+static int feature_string(struct pmurt_perf_file *f, uint64_t *at, uint64_t end,
+			  char **out, struct pmurt_error *err)
+{
+	if (!in_file(f, *at, 4) || *at + 4 > end)
+		return fail_at(f, err, *at, "string length runs past its feature section");
+	uint32_t len = pd_get32(f->map + *at);
+	if (len > end - *at - 4)
+		return fail_at(f, err, *at, "string of %u bytes runs past its feature section", len);
+	const char *s = (const char *)f->map + *at + 4;
+	size_t n = strnlen(s, len);
+	if (n == len)
+		return fail_at(f, err, *at, "string of %u bytes is not NUL-terminated", len);
+	*out = strndup(s, n);
+	if (!*out) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	*at += 4 + (uint64_t)len;
+	return 0;
+}
+
+static int feature_cmdline(struct pmurt_perf_file *f, uint64_t at, uint64_t end,
+			   struct pmurt_error *err)
+{
+	if (end - at < 4)
+		return fail_at(f, err, at, "command-line feature shorter than its count");
+	uint32_t n = pd_get32(f->map + at);
+	at += 4;
+	size_t len = 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		char *arg = NULL;
+		if ((rc = feature_string(f, &at, end, &arg, err)))
+			break;
+		char *joined = realloc(f->cmdline, len + strlen(arg) + 2);
+		if (!joined) {
+			free(arg);
+			pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+			return -ENOMEM;
+		}
+		f->cmdline = joined;
+		len += (size_t)sprintf(f->cmdline + len, "%s%s", i ? " " : "", arg);
+		free(arg);
+	}
+	return rc;
+}
+
+/* The event description: names matched to events by their first id (as
+ * perf's evlist__set_event_name), or by position when ids are absent. */
+static int feature_event_desc(struct pmurt_perf_file *f, uint64_t at, uint64_t end,
+			      struct pmurt_error *err)
+{
+	if (end - at < 8)
+		return fail_at(f, err, at, "event-description feature shorter than its counts");
+	uint32_t n = pd_get32(f->map + at), asz = pd_get32(f->map + at + 4);
+	at += 8;
+	for (uint32_t i = 0; i < n; i++) {
+		if (end - at < (uint64_t)asz + 4)
+			return fail_at(f, err, at, "event description %u runs past its section", i);
+		uint32_t nids = pd_get32(f->map + at + asz);
+		at += (uint64_t)asz + 4;
+		char *name = NULL;
+		int rc = feature_string(f, &at, end, &name, err);
+		if (rc)
+			return rc;
+		if (nids > (end - at) / 8) {
+			free(name);
+			return fail_at(f, err, at, "event description %u's %u ids run past its "
+				       "section", i, nids);
+		}
+		int e = nids ? event_of_id(f, pd_get64(f->map + at)) : (int)i;
+		at += 8ull * nids;
+		if (e >= 0 && e < f->nevents && !f->events[e].name)
+			f->events[e].name = name;
+		else
+			free(name);
+	}
+	return 0;
+}
+
+static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_t size,
+			struct pmurt_error *err)
+{
+	uint64_t end = at + size;
+	for (int k = 0; k < 6; k++)
+		if (bit == string_features[k])
+			return feature_string(f, &at, end, &f->strings[k], err);
+	switch (bit) {
+	case PD_FEAT_NRCPUS:
+		if (size < 8)
+			return fail_at(f, err, at, "CPU-count feature shorter than 8 bytes");
+		f->nr_cpus_avail = pd_get32(f->map + at);
+		f->nr_cpus_online = pd_get32(f->map + at + 4);
+		return 0;
+	case PD_FEAT_CMDLINE:
+		return feature_cmdline(f, at, end, err);
+	case PD_FEAT_EVENT_DESC:
+		return feature_event_desc(f, at, end, err);
+	default:
+		return 0;
+	}
+}
+
+static int read_features(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	uint64_t table = f->data_end;
+	for (int bit = 0; bit < PD_FEAT_BITS; bit++) {
+		if (!(f->features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (!in_file(f, table, 16))
+			return fail_at(f, err, table, "feature %d's section entry runs past the "
+				       "end of the file (%zu bytes): truncated?", bit, f->size);
+		uint64_t offset, size;
+		int rc = section(f, table, "a feature section", &offset, &size, err);
+		if (rc || (rc = read_feature(f, bit, offset, size, err)))
+			return rc;
+		table += 16;
+	}
+	return 0;
+}
+
+/* Events the file does not name (no event-description feature) get
+ * "TYPE:CONFIG". */
+static int name_unnamed(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	for (int e = 0; e < f->nevents; e++) {
+		struct file_event *ev = &f->events[e];
+		char buf[48];
+		if (ev->name)
+			continue;
+		snprintf(buf, sizeof(buf), "%u:%#llx", ev->attr.type,
+			 (unsigned long long)ev->attr.config);
+		if (!(ev->name = strdup(buf))) {
+			pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	if (f->size < 16)
+		return fail_at(f, err, 0, "%zu bytes: too short for a perf.data header", f->size);
+	uint64_t magic = pd_get64(f->map), hsize = pd_get64(f->map + 8);
+	if (magic == PD_MAGIC_SWAPPED)
+		return fail_at(f, err, 0, "written in the other byte order: not supported");
+	if (magic != PD_MAGIC)
+		return fail_at(f, err, 0, "not a perf.data file (magic is not PERFILE2; an "
+			       "unfinished recording has no header yet)");
+	if (hsize == PD_PIPE_HEADER_SIZE)
+		return fail_at(f, err, 8, "perf's pipe format (perf record -o -): not supported");
+	if (hsize != PD_HEADER_SIZE || f->size < PD_HEADER_SIZE)
+		return fail_at(f, err, 8, "header size %llu in a file of %zu bytes: expected %u",
+			       (unsigned long long)hsize, f->size, PD_HEADER_SIZE);
+	memcpy(f->features, f->map + 72, sizeof(f->features));
+	uint64_t data_size;
+	int rc = read_attrs(f, pd_get64(f->map + 16), err);
+	if (rc || (rc = section(f, 40, "the data section", &f->data_offset, &data_size, err)))
+		return rc;
+	if (f->data_offset % 8)
+		return fail_at(f, err, 40, "data section at %#llx is not 8-byte aligned",
+			       (unsigned long long)f->data_offset);
+	f->data_end = f->data_offset + data_size;
+	f->pos = f->data_offset;
+	if ((rc = build_id_hash(f, err)) || (rc = check_id_layout(f, err)) ||
+	    (rc = read_features(f, err)))
+		return rc;
+	return name_unnamed(f, err);
+}
+
+/* --- open and close -------------------------------------------------------- */
+
+static int map_file(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		pmurt_set_error(err, rc, "%s: %s", f->path, strerror(-rc));
+		return rc;
+	}
+	f->size = (size_t)st.st_size;
+	if (f->size) {
+		void *map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			int rc = -errno;
+			close(fd);
+			pmurt_set_error(err, rc, "%s: mmap: %s", f->path, strerror(-rc));
+			return rc;
+		}
+		f->map = map;
+	}
+	close(fd);
+	return 0;
+}
+
+void pmurt_perf_close(struct pmurt_perf_file *f)
+{
+	if (!f)
+		return;
+	for (int e = 0; f->events && e < f->nevents; e++) {
+		free(f->events[e].ids);
+		free(f->events[e].name);
+	}
+	for (int k = 0; k < 6; k++)
+		free(f->strings[k]);
+	free(f->cmdline);
+	free(f->events);
+	free(f->hash_ids);
+	free(f->hash_events);
+	if (f->map)
+		munmap((void *)f->map, f->size);
+	free(f->path);
+	free(f);
+}
+
+int pmurt_perf_open(struct pmurt_perf_file **out, const char *path, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	*out = NULL;
+	struct pmurt_perf_file *f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	int rc = map_file(f, err);
+	if (rc || (rc = read_header(f, err))) {
+		pmurt_perf_close(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
+int pmurt_perf_info(const struct pmurt_perf_file *f, struct pmurt_perf_info *info)
+{
+	if (!f || !info || info->sz < sizeof(size_t))
+		return -EINVAL;
+	struct pmurt_perf_info i = {
+		.sz = info->sz,
+		.nevents = f->nevents,
+		.data_offset = f->data_offset,
+		.data_size = f->data_end - f->data_offset,
+		.hostname = f->strings[0], .osrelease = f->strings[1],
+		.version = f->strings[2], .arch = f->strings[3],
+		.cpudesc = f->strings[4], .cpuid = f->strings[5],
+		.cmdline = f->cmdline,
+		.nr_cpus_avail = f->nr_cpus_avail,
+		.nr_cpus_online = f->nr_cpus_online,
+	};
+	memcpy(i.features, f->features, sizeof(i.features));
+	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));
+	return 0;
+}
+
+int pmurt_perf_event(const struct pmurt_perf_file *f, int e, struct pmurt_perf_event_info *info)
+{
+	if (!f || !info || info->sz < sizeof(size_t))
+		return -EINVAL;
+	if (e < 0 || e >= f->nevents)
+		return -ERANGE;
+	const struct file_event *ev = &f->events[e];
+	struct pmurt_perf_event_info i = {
+		.sz = info->sz,
+		.name = ev->name,
+		.attr = ev->raw_attr,
+		.attr_size = ev->raw_size,
+		.type = ev->attr.type,
+		.config = ev->attr.config,
+		.sample_type = ev->attr.sample_type,
+		.read_format = ev->attr.read_format,
+		.sample_period = ev->attr.sample_period,
+		.freq = ev->attr.freq,
+		.sample_id_all = ev->attr.sample_id_all,
+		.ids = ev->ids,
+		.nids = ev->nids,
+	};
+	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));
+	return 0;
+}
+
+/* --- records --------------------------------------------------------------- */
+
+int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset)
+{
+	if (!f || offset < f->data_offset || offset > f->data_end || offset % 8)
+		return -EINVAL;
+	f->pos = offset;
+	return 0;
+}
+
+/* The event of a sample, found by its id (perf's evlist__event2evsel). */
+static int sample_event(const struct pmurt_perf_file *f, const uint8_t *body, size_t len,
+			uint64_t at, struct pmurt_error *err)
+{
+	if (f->nevents == 1)
+		return 0;
+	size_t pos = (size_t)f->sample_id_pos * 8;
+	if (len < pos + 8)
+		return fail_at(f, err, at, "sample of %zu bytes too short for its id", len + 8);
+	uint64_t id = pd_get64(body + pos);
+	int e = event_of_id(f, id);
+	if (e < 0)
+		return fail_at(f, err, at, "sample id %llu names no event of the file",
+			       (unsigned long long)id);
+	return e;
+}
+
+/* The event of another kernel record: by its trailer's id, the first event
+ * when the id is 0 or there is no trailer. */
+static int trailer_event(const struct pmurt_perf_file *f, const uint8_t *body, size_t len,
+			 uint64_t at, struct pmurt_error *err)
+{
+	if (f->nevents == 1 || !f->sample_id_all)
+		return 0;
+	size_t back = (size_t)f->trailer_id_pos * 8;
+	if (len < back)
+		return fail_at(f, err, at, "record of %zu bytes too short for its "
+			       "sample_id_all trailer", len + 8);
+	uint64_t id = pd_get64(body + len - back);
+	int e = id ? event_of_id(f, id) : 0;
+	if (e < 0)
+		return fail_at(f, err, at, "record's trailer id %llu names no event of the "
+			       "file", (unsigned long long)id);
+	return e;
+}
+
+static int parse_body(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+		      struct pmurt_error *err)
+{
+	const uint8_t *body = (const uint8_t *)rec->data + 8;
+	size_t len = rec->size - 8u;
+	const char *why = "the record";
+	int e;
+	if (rec->type >= PD_RECORD_USER_START)
+		return 0;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if ((e = sample_event(f, body, len, rec->offset, err)) < 0)
+			return e;
+		rec->event = e;
+		if (pd_parse_sample(&f->events[e].attr, body, len, rec, &why))
+			return fail_at(f, err, rec->offset, "%s runs past the end of the "
+				       "%u-byte sample", why, rec->size);
+		return 0;
+	}
+	if ((e = trailer_event(f, body, len, rec->offset, err)) < 0)
+		return e;
+	rec->event = e;
+	if (f->sample_id_all && pd_parse_trailer(f->events[e].attr.sample_type, body, len, rec, &why))
+		return fail_at(f, err, rec->offset, "%s does not fit the %u-byte record",
+			       why, rec->size);
+	return 0;
+}
+
+/* AUXTRACE: header.size excludes the payload whose size the record gives. */
+static int auxtrace_payload(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			    struct pmurt_error *err)
+{
+	if (rec->size < 16)
+		return fail_at(f, err, rec->offset, "AUXTRACE record of %u bytes lacks its "
+			       "payload size", rec->size);
+	uint64_t size = pd_get64((const uint8_t *)rec->data + 8);
+	uint64_t start = rec->offset + rec->size;
+	if (size % 8 || size > f->data_end - start)
+		return fail_at(f, err, rec->offset, "AUXTRACE payload of %#llx bytes %s",
+			       (unsigned long long)size, size % 8 ? "is not 8-byte padded"
+			       : "runs past the data section's end: truncated?");
+	rec->payload = f->map + start;
+	rec->payload_size = size;
+	return 0;
+}
+
+static int record_header(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			 struct pmurt_error *err)
+{
+	uint64_t at = f->pos;
+	if (f->data_end - at < 8)
+		return fail_at(f, err, at, "record header runs past the data section's end "
+			       "at %#llx: truncated?", (unsigned long long)f->data_end);
+	const uint8_t *p = f->map + at;
+	rec->offset = at;
+	rec->data = p;
+	rec->type = pd_get32(p);
+	memcpy(&rec->misc, p + 4, 2);
+	memcpy(&rec->size, p + 6, 2);
+	if (rec->size < 8 || rec->size % 8)
+		return fail_at(f, err, at, "record size %u is %s", rec->size,
+			       rec->size < 8 ? "smaller than its header" : "not a multiple of 8");
+	if (rec->size > f->data_end - at)
+		return fail_at(f, err, at, "record of %u bytes runs past the data section's "
+			       "end at %#llx: truncated?", rec->size,
+			       (unsigned long long)f->data_end);
+	if (rec->type == PD_RECORD_COMPRESSED)
+		return fail_at(f, err, at, "zstd-compressed records (perf record -z) are not "
+			       "supported");
+	return 0;
+}
+
+int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
+		    struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!f || !out || out->sz < sizeof(size_t))
+		return -EINVAL;
+	if (f->pos >= f->data_end)
+		return 0;
+	struct pmurt_perf_record local, *rec = out->sz >= sizeof(local) ? out : &local;
+	size_t sz = out->sz;
+	memset(rec, 0, sizeof(*rec));
+	rec->sz = sz < sizeof(*rec) ? sz : sizeof(*rec);
+	rec->event = -1;
+	int rc = record_header(f, rec, err);
+	if (!rc && rec->type == PD_RECORD_AUXTRACE)
+		rc = auxtrace_payload(f, rec, err);
+	if (!rc)
+		rc = parse_body(f, rec, err);
+	if (rc)
+		return rc;
+	f->pos += rec->size + rec->payload_size;
+	if (rec != out)
+		memcpy(out, rec, sz);
+	return 1;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# interop.sh - libpmurt's perf.data against Debian's perf (linux-perf 6.1),
+# both ways.  Needs root (perf record -a, /proc/kallsyms addresses).
+#
+#   interop.sh synth BINDIR    perf reads a file our writer built from a real
+#                              process: perf script = pmutool script, perf
+#                              report rows = pmutool report rows, perf report
+#                              -D shows its samples and comm
+#   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`;
+#                              its copy through our writer reads the same in perf
+#   interop.sh record-a BINDIR the same for `perf record -a`
+#   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
+#                              the same answers from it, a damaged one ignored
+#                              and rewritten
+set -eu
+mode=$1 bin=$2
+here=$(dirname "$0")
+command -v perf >/dev/null 2>&1 || {
+	echo "interop: perf not found: install the Debian package linux-perf (.ci/install-deps)" >&2
+	exit 1
+}
+t=$(mktemp -d "${TMPDIR:-/tmp}/pd-interop.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+
+# pmutool's and perf's script and report of one file agree (workload $2)
+agree() {
+	"$bin/pmutool" script -i "$1" >"$t/ours.script"
+	perf script -G -i "$1" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" script "$t/ours.script" "$t/perf.script" "$2"
+	"$bin/pmutool" report --json -i "$1" >"$t/ours.json"
+	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
+		>"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
+}
+
+case $mode in
+synth)
+	"$bin/pd_synth" "$t/s.data" >"$t/expect"
+	read -r _ alpha _ beta _ kernel ksym <"$t/expect"
+	agree "$t/s.data" pd_synth
+	# the exact samples, comm, symbols and event names, as perf shows them
+	diff "$t/ours.script" "$t/perf.script"
+	test "$(grep -c ' cpu-clock: .* synth_alpha+0x1 (.*/pd_synth)$' "$t/perf.script")" = "$alpha"
+	test "$(grep -c 'task-clock: .* synth_beta+0x2 (.*/pd_synth)$' "$t/perf.script")" = "$beta"
+	test "$(grep -c " cpu-clock: .* $ksym+0x10 (\[kernel.kallsyms\])$" "$t/perf.script")" = "$kernel"
+	test "$(grep -c '^ *pd_synth ' "$t/perf.script")" = $((alpha + beta + kernel))
+	perf report -D -i "$t/s.data" >"$t/dump" 2>&1
+	test "$(grep -c 'PERF_RECORD_SAMPLE' "$t/dump")" = $((alpha + beta + kernel))
+	grep -q 'PERF_RECORD_COMM: pd_synth:' "$t/dump"
+	grep -q 'PERF_RECORD_MMAP2 .*pd_synth$' "$t/dump"
+	test "$(grep -c 'PERF_RECORD_FINISHED_ROUND' "$t/dump")" -ge 1
+	perf report --header-only -i "$t/s.data" | grep -q "event : name = task-clock"
+	;;
+record-g | record-a)
+	if [ "$mode" = record-g ]; then
+		perf record -q -e cpu-clock -g -o "$t/p.data" -- "$bin/pd_spin" 0.3
+	else
+		perf record -q -a -e cpu-clock -o "$t/p.data" -- "$bin/pd_spin" 0.3
+	fi
+	agree "$t/p.data" pd_spin
+	grep -q ' spin_alpha+0x' "$t/ours.script"
+	grep -q ' spin_beta+0x' "$t/ours.script"
+	"$bin/pd_copy" "$t/p.data" "$t/copy.data"
+	perf script -i "$t/p.data" >"$t/orig.full"
+	perf script -i "$t/copy.data" >"$t/copy.full"
+	diff "$t/orig.full" "$t/copy.full"
+	agree "$t/copy.data" pd_spin
+	;;
+kcache)
+	export XDG_CACHE_HOME="$t/cache"
+	"$bin/pd_synth" "$t/s.data" >/dev/null
+	"$bin/pmutool" script -i "$t/s.data" >"$t/first"
+	cache=$(ls "$t/cache/pmutool/"kallsyms-*)
+	"$bin/pmutool" script -i "$t/s.data" >"$t/second"
+	diff "$t/first" "$t/second"
+	grep -q ' schedule+0x10 (\[kernel.kallsyms\])$' "$t/second"
+	size=$(wc -c <"$cache")
+	for damage in truncate flip; do
+		if [ $damage = truncate ]; then
+			head -c $((size / 2)) "$cache" >"$t/half" && mv "$t/half" "$cache"
+		else
+			printf 'XXXXXXXX' | dd of="$cache" bs=1 seek=24 conv=notrunc 2>/dev/null
+		fi
+		"$bin/pmutool" script -i "$t/s.data" >"$t/again"
+		diff "$t/first" "$t/again"
+		test "$(wc -c <"$cache")" = "$size"   # rewritten whole
+	done
+	PMUTOOL_KALLSYMS=/nonexistent "$bin/pmutool" script -i "$t/s.data" >"$t/nokall"
+	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
+	;;
+*)
+	echo "usage: interop.sh synth|record-g|record-a|kcache BINDIR" >&2
+	exit 2
+	;;
+esac
+echo "interop $mode: ok"

@@ -1,0 +1,156 @@
+/*
+ * pd_synth.c - writes, through libpmurt's writer, a perf.data file built
+ * from this very process: its COMM, the MMAP2 of its own executable (from
+ * /proc/self/maps), the kernel's text map, and samples whose IPs lie in
+ * functions it knows (synth_alpha, synth_beta) and in a kernel function of
+ * /proc/kallsyms.  Two events (cpu-clock and task-clock) with their own ids,
+ * sample_id_all trailers, FINISHED_ROUND.  perf must show exactly these.
+ *
+ * usage: pd_synth OUT  -- prints "alpha N beta M kernel K SYMBOL"
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfdata.h"
+#include "record_buf.h"
+
+__attribute__((noinline)) int synth_alpha(int x);
+__attribute__((noinline)) int synth_beta(int x);
+int synth_alpha(int x) { return x * 3 + 1; }
+int synth_beta(int x) { return x * 5 + 2; }
+
+enum { NALPHA = 7, NBETA = 4, NKERNEL = 3 };
+
+static int check(int rc, const struct pmurt_error *err)
+{
+	if (rc < 0) {
+		fprintf(stderr, "pd_synth: %s\n", err->message);
+		exit(1);
+	}
+	return rc;
+}
+
+/* The executable's text mapping: start, end, pgoff, path. */
+static void self_text(uint64_t *start, uint64_t *end, uint64_t *pgoff, char *path)
+{
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char line[4608], perms[8];
+	uintptr_t target = (uintptr_t)synth_alpha;
+	while (fp && fgets(line, sizeof(line), fp)) {
+		unsigned long long s, e, off;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &s, &e, perms, &off, path) == 5 &&
+		    target >= s && target < e && strchr(perms, 'x')) {
+			*start = s, *end = e, *pgoff = off;
+			fclose(fp);
+			return;
+		}
+	}
+	fprintf(stderr, "pd_synth: own text mapping not found\n");
+	exit(1);
+}
+
+/* A text symbol of /proc/kallsyms with a plain name, and _text. */
+static void kernel_symbol(uint64_t *addr, char *name, uint64_t *text)
+{
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	unsigned long long a;
+	*addr = *text = 0;
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || !a)
+			continue;
+		if (!strcmp(sym, "_text"))
+			*text = a;
+		if (!strcmp(sym, "schedule") && type == 'T') {
+			*addr = a;
+			strcpy(name, sym);
+		}
+	}
+	if (fp)
+		fclose(fp);
+	if (!*addr || !*text) {
+		fprintf(stderr, "pd_synth: /proc/kallsyms has no readable schedule/_text (run as root)\n");
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
+	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	struct pd_event ev[2] = {
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+			  .sample_period = 100000, .sample_type = st, .sample_id_all = 1,
+			  .comm = 1, .mmap = 1, .mmap2 = 1},
+		 .ids = ids0, .nids = 2, .name = "cpu-clock"},
+		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
+			  .sample_period = 200000, .sample_type = st, .sample_id_all = 1},
+		 .ids = ids1, .nids = 1, .name = "task-clock"},
+	};
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	uint32_t pid = (uint32_t)getpid();
+	uint64_t text_start, text_end, pgoff, kaddr, ktext, t = 1000000000ull;
+	char path[4096], ksym[256];
+	self_text(&text_start, &text_end, &pgoff, path);
+	kernel_symbol(&kaddr, ksym, &ktext);
+	check(pd_writer_open(&w, argv[1], ev, 2, &err), &err);
+
+	start(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);  /* the kernel's text */
+	put32(&b, (uint32_t)-1), put32(&b, 0);
+	put64(&b, ktext);
+	put64(&b, ~0ull - ktext);
+	put64(&b, ktext);
+	done(&b, "[kernel.kallsyms]_text");
+	check(pd_writer_add_synth(w, b.b, NULL, &err), &err);
+
+	start(&b, PERF_RECORD_COMM, 0);
+	put32(&b, pid), put32(&b, pid);
+	done(&b, "pd_synth");
+	struct pd_sample_id id = {pid, pid, t, 0};
+	check(pd_writer_add_synth(w, b.b, &id, &err), &err);
+
+	start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(&b, pid), put32(&b, pid);
+	put64(&b, text_start);
+	put64(&b, text_end - text_start);
+	put64(&b, pgoff);
+	put32(&b, 0), put32(&b, 0);      /* maj, min */
+	put64(&b, 0);           /* ino */
+	put64(&b, 0);           /* ino generation */
+	put32(&b, PROT_READ | PROT_EXEC), put32(&b, MAP_PRIVATE);
+	done(&b, path);
+	id.time = ++t;
+	check(pd_writer_add_synth(w, b.b, &id, &err), &err);
+
+	struct { uint64_t ip; uint16_t misc; uint64_t id; int n; } kinds[] = {
+		{(uintptr_t)synth_alpha + 1, PERF_RECORD_MISC_USER, 101, NALPHA},
+		{(uintptr_t)synth_beta + 2, PERF_RECORD_MISC_USER, 201, NBETA},
+		{kaddr + 0x10, PERF_RECORD_MISC_KERNEL, 102, NKERNEL},
+	};
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < kinds[k].n; i++) {
+			start(&b, PERF_RECORD_SAMPLE, kinds[k].misc);
+			put64(&b, kinds[k].id);
+			put64(&b, kinds[k].ip);
+			put32(&b, pid), put32(&b, pid);
+			put64(&b, t += 250000);
+			put32(&b, (uint32_t)(i % 2)), put32(&b, 0);
+			put64(&b, kinds[k].id == 201 ? 200000 : 100000);
+			done(&b, NULL);
+			check(pd_writer_add(w, b.b, &err), &err);
+		}
+	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};
+	check(pd_writer_add(w, &round, &err), &err);
+	check(pd_writer_finish(w, &err), &err);
+	printf("alpha %d beta %d kernel %d %s\n", NALPHA, NBETA, NKERNEL, ksym);
+	return synth_alpha(0) + synth_beta(0) == 3 ? 0 : 1;
+}

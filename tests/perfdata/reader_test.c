@@ -1,0 +1,338 @@
+/*
+ * reader_test.c - libpmurt's perf.data writer and reader against each
+ * other: every sample field the reader parses (a sample with all of them),
+ * events found by id in samples and in sample_id_all trailers, AUXTRACE
+ * payloads and their index, the feature sections; then every truncation of
+ * the file and every single-byte corruption of its header, attrs and
+ * records, each an error naming the offset or a clean read, never a crash
+ * (ASan in CI); and the writer's refusals.
+ *
+ * usage: reader_test DIR   (scratch files go there)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../check.h"
+#include "perfdata.h"
+#include "record_buf.h"
+
+static int failures;
+static char dir[512];
+
+#define ALL_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | \
+		    PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | \
+		    PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | \
+		    PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | \
+		    PERF_SAMPLE_AUX)
+
+static const uint64_t ids0[] = {11, 12}, ids1[] = {21};
+
+/* Event 0 samples every field; event 1 few, with the id at the same places. */
+static void events(struct pd_event ev[2])
+{
+	memset(ev, 0, 2 * sizeof(*ev));
+	ev[0].attr.sample_type = ALL_FIELDS;
+	ev[0].attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+				 PERF_FORMAT_TOTAL_TIME_ENABLED;
+	ev[0].attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
+	ev[0].attr.sample_regs_user = 0x7;   /* three registers */
+	ev[0].attr.sample_regs_intr = 0x1;
+	ev[0].attr.sample_id_all = 1;
+	ev[0].ids = ids0, ev[0].nids = 2, ev[0].name = "every-field";
+	ev[1].attr.type = PERF_TYPE_SOFTWARE;
+	ev[1].attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				 PERF_SAMPLE_TIME;
+	ev[1].attr.sample_id_all = 1;
+	ev[1].ids = ids1, ev[1].nids = 1, ev[1].name = "cpu-clock";
+}
+
+static const void *full_sample(struct buf *b)
+{
+	start(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(b, 12);                    /* identifier */
+	put64(b, 0x401000);              /* ip */
+	put32(b, 100), put32(b, 101);    /* pid, tid */
+	put64(b, 5000);                  /* time */
+	put64(b, 0xdead);                /* addr */
+	put64(b, 12);                    /* id */
+	put64(b, 77);                    /* stream id */
+	put32(b, 3), put32(b, 0);        /* cpu, res */
+	put64(b, 4000);                  /* period */
+	put64(b, 2), put64(b, 999);      /* read: nr, time enabled */
+	put64(b, 1), put64(b, 12), put64(b, 2), put64(b, 21);
+	put64(b, 3);                     /* callchain */
+	put64(b, PERF_CONTEXT_USER), put64(b, 0x401000), put64(b, 0x402000);
+	put32(b, 12);                    /* raw: size, 12 bytes */
+	put(b, "raw-payload", 12);
+	put64(b, 1), put64(b, 0);        /* branch stack: nr, hw_idx */
+	put64(b, 0x10), put64(b, 0x20), put64(b, 0);
+	put64(b, 2), put64(b, 1), put64(b, 2), put64(b, 3);   /* regs user */
+	put64(b, 16);                    /* stack user: 16 bytes, dyn size */
+	put64(b, 0), put64(b, 0), put64(b, 8);
+	put64(b, 55);                    /* weight */
+	put64(b, 66);                    /* data src */
+	put64(b, 88);                    /* transaction */
+	put64(b, 0);                     /* regs intr: abi none */
+	put64(b, 0x1000);                /* phys addr */
+	put64(b, 9);                     /* cgroup */
+	put64(b, 4096), put64(b, 2097152);
+	put64(b, 8), put64(b, 0);        /* aux: 8 bytes */
+	return done(b, NULL);
+}
+
+static void write_file(const char *path)
+{
+	struct pd_event ev[2];
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	events(ev);
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_COMM, 0);
+	put32(&b, 100), put32(&b, 101);
+	struct pd_sample_id id = {100, 101, 4000, 1};
+	CHECK(pd_writer_add_synth(w, done(&b, "worker"), &id, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, full_sample(&b), &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	put64(&b, 21), put64(&b, 0xffffffff81000000ull), put32(&b, 7), put32(&b, 7), put64(&b, 6000);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_EXIT, 0);  /* trailer of event 1 */
+	put32(&b, 7), put32(&b, 1), put32(&b, 7), put32(&b, 1), put64(&b, 7000);
+	put32(&b, 7), put32(&b, 7), put64(&b, 7000), put64(&b, 21);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	start(&b, PD_RECORD_AUXTRACE, 0);
+	put64(&b, 16), put64(&b, 0), put64(&b, 0), put32(&b, 0), put32(&b, 7), put32(&b, 2),
+		put32(&b, 0);
+	done(&b, NULL);
+	put(&b, "0123456789abcdef", 16);
+	CHECK(pd_writer_add(w, b.b, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+}
+
+static void check_full_sample(const struct pmurt_perf_record *r)
+{
+	CHECK(r->event == 0 && r->has == ALL_FIELDS, "event %d has %#llx", r->event,
+	      (unsigned long long)r->has);
+	CHECK(r->ip == 0x401000 && r->pid == 100 && r->tid == 101 && r->time == 5000 &&
+	      r->addr == 0xdead && r->id == 12 && r->stream_id == 77 && r->cpu == 3 &&
+	      r->period == 4000, "head fields");
+	CHECK(r->read_size == 6 * 8, "read %llu bytes", (unsigned long long)r->read_size);
+	CHECK(r->nr_callchain == 3 && r->callchain[0] == PERF_CONTEXT_USER &&
+	      r->callchain[2] == 0x402000, "callchain");
+	CHECK(r->raw_size == 12 && !memcmp(r->raw, "raw-payload", 12), "raw");
+	CHECK(r->nr_branches == 1, "branches %llu", (unsigned long long)r->nr_branches);
+	CHECK(r->weight == 55 && r->data_src == 66 && r->transaction == 88 &&
+	      r->phys_addr == 0x1000 && r->cgroup == 9 && r->data_page_size == 4096 &&
+	      r->code_page_size == 2097152, "tail fields");
+}
+
+static void read_back(const char *path)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_info info = {.sz = sizeof(info)};
+	struct utsname u;
+	uname(&u);
+	CHECK(pmurt_perf_info(f, &info) == 0 && info.nevents == 2, "info");
+	CHECK(info.hostname && !strcmp(info.hostname, u.nodename), "hostname %s", info.hostname);
+	CHECK(info.arch && !strcmp(info.arch, u.machine), "arch");
+	CHECK(info.cmdline && strstr(info.cmdline, "reader_test"), "cmdline %s", info.cmdline);
+	CHECK(info.nr_cpus_online > 0, "nrcpus");
+	struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
+	CHECK(pmurt_perf_event(f, 1, &ev) == 0 && ev.name && !strcmp(ev.name, "cpu-clock") &&
+	      ev.nids == 1 && ev.ids[0] == 21, "event 1");
+	CHECK(pmurt_perf_event(f, 2, &ev) == -ERANGE, "event 2");
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	int n = 0;
+	uint64_t second = 0;
+	while (pmurt_perf_next(f, &r, &err) == 1) {
+		switch (n++) {
+		case 0:
+			CHECK(r.type == PERF_RECORD_COMM && r.event == 0 && r.pid == 100 &&
+			      r.time == 4000 && r.cpu == 1 && r.id == 11, "comm trailer");
+			break;
+		case 1: check_full_sample(&r); second = r.offset; break;
+		case 2:
+			CHECK(r.event == 1 && r.ip == 0xffffffff81000000ull && r.time == 6000 &&
+			      (r.misc & 7) == PERF_RECORD_MISC_KERNEL, "kernel sample");
+			break;
+		case 3: CHECK(r.type == PERF_RECORD_EXIT && r.event == 1 && r.time == 7000, "exit"); break;
+		case 4:
+			CHECK(r.type == PD_RECORD_AUXTRACE && r.payload_size == 16 &&
+			      !memcmp(r.payload, "0123456789abcdef", 16), "auxtrace");
+			break;
+		case 5: CHECK(r.type == PD_RECORD_FINISHED_ROUND, "final round"); break;
+		}
+	}
+	CHECK(n == 6 && !err.code, "%d records, %s", n, err.message);
+	CHECK(info.features[PD_FEAT_AUXTRACE / 64] >> (PD_FEAT_AUXTRACE % 64) & 1, "aux index");
+	CHECK(pmurt_perf_seek(f, second) == 0 && pmurt_perf_next(f, &r, &err) == 1 &&
+	      r.ip == 0x401000, "seek");
+	CHECK(pmurt_perf_seek(f, second + 4) == -EINVAL, "misaligned seek");
+	pmurt_perf_close(f);
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *v = malloc(1 << 20);
+	*n = fp && v ? fread(v, 1, 1 << 20, fp) : 0;
+	if (fp)
+		fclose(fp);
+	return v;
+}
+
+static void spit(const char *path, const uint8_t *v, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+	if (fp) {
+		fwrite(v, 1, n, fp);
+		fclose(fp);
+	}
+}
+
+/* Read all of a file: 0 when clean, else the error (message checked). */
+static int read_all(const char *path, char *msg, size_t len)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_perf_file *f;
+	int rc = pmurt_perf_open(&f, path, &err);
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	if (rc == 0)
+		while ((rc = pmurt_perf_next(f, &r, &err)) == 1)
+			;
+	pmurt_perf_close(f);
+	snprintf(msg, len, "%s", err.message);
+	return rc;
+}
+
+/* Bytes changed in place in one scratch file (pwrite), truncations by
+ * ftruncate from the longest down: no rewrite of the whole file per case. */
+static void damaged(const char *good)
+{
+	char bad[600], msg[512];
+	size_t n;
+	uint8_t *v = slurp(good, &n);
+	snprintf(bad, sizeof(bad), "%s/bad.data", dir);
+	spit(bad, v, n);
+	int fd = open(bad, O_RDWR), flips = 0, flip_errors = 0, truncated_ok = 0;
+	for (size_t at = 0; fd >= 0 && at < n; at++) {
+		for (int k = 0; k < 2; k++) {
+			uint8_t b = k ? (uint8_t)(v[at] ^ 0x80) : 0xff;
+			CHECK(pwrite(fd, &b, 1, (off_t)at) == 1, "pwrite");
+			flips++;
+			int rc = read_all(bad, msg, sizeof(msg));
+			if (rc < 0) {
+				flip_errors++;
+				CHECK(strstr(msg, ": offset 0x") || rc == -ENOMEM, "byte %zu: %s", at, msg);
+			}
+		}
+		CHECK(pwrite(fd, &v[at], 1, (off_t)at) == 1, "pwrite");
+	}
+	for (size_t len = n; fd >= 0 && len-- > 0;) {
+		CHECK(ftruncate(fd, (off_t)len) == 0, "ftruncate");
+		if (read_all(bad, msg, sizeof(msg)) < 0 && strstr(msg, ": offset 0x"))
+			truncated_ok++;
+		else
+			CHECK(0, "truncated to %zu bytes: no error naming the offset: %s", len, msg);
+	}
+	if (fd >= 0)
+		close(fd);
+	CHECK(truncated_ok == (int)n, "%d of %zu truncations refused", truncated_ok, n);
+	printf("%d truncations refused; %d of %d corruptions refused naming the offset, "
+	       "the others read cleanly\n", truncated_ok, flip_errors, flips);
+	free(v);
+}
+
+static void expect_error(const char *what, const uint8_t *v, size_t n, const char *needle)
+{
+	char bad[600], msg[512];
+	snprintf(bad, sizeof(bad), "%s/case.data", dir);
+	spit(bad, v, n);
+	CHECK(read_all(bad, msg, sizeof(msg)) < 0 && strstr(msg, needle), "%s: '%s' lacks '%s'",
+	      what, msg, needle);
+}
+
+static void named_errors(const char *good)
+{
+	size_t n;
+	uint8_t *v = slurp(good, &n);
+	uint64_t data_off;
+	memcpy(&data_off, v + 40, 8);
+	uint8_t *c = malloc(n);
+	memcpy(c, v, n);
+	memcpy(c, "2ELIFREP", 8);
+	expect_error("swapped", c, n, "offset 0x0: written in the other byte order");
+	memcpy(c, v, n);
+	c[8] = 16;
+	expect_error("pipe", c, n, "pipe format");
+	memcpy(c, v, n);
+	c[data_off + 6] = 4, c[data_off + 7] = 0;
+	expect_error("size 4", c, n, "smaller than its header");
+	c[data_off + 6] = 12;
+	expect_error("size 12", c, n, "not a multiple of 8");
+	memcpy(c, v, n);
+	c[data_off] = PD_RECORD_COMPRESSED;
+	expect_error("compressed", c, n, "perf record -z");
+	memcpy(c, v, n);
+	/* the second record is the full sample: its identifier */
+	uint16_t first;
+	memcpy(&first, v + data_off + 6, 2);
+	c[data_off + first + 8] = 99;
+	char want[64];
+	snprintf(want, sizeof(want), "offset 0x%llx: sample id 99 names no event",
+		 (unsigned long long)(data_off + first));
+	expect_error("unknown id", c, n, want);
+	expect_error("empty", v, 0, "too short for a perf.data header");
+	free(c);
+	free(v);
+}
+
+static void writer_refusals(void)
+{
+	struct pd_event ev[2];
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	char path[600];
+	snprintf(path, sizeof(path), "%s/refuse.data", dir);
+	events(ev);
+	CHECK(pd_writer_open(&w, path, ev, 0, &err) == -EINVAL, "no events");
+	ev[1].nids = 0;
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == -EINVAL && strstr(err.message, "cpu-clock"),
+	      "no ids: %s", err.message);
+	events(ev);
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 12};
+	CHECK(pd_writer_add(w, &h, &err) == -EINVAL && strstr(err.message, "multiple of 8"),
+	      "size 12: %s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	snprintf(path, sizeof(path), "%s/no-such-dir/x.data", dir);
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == -ENOENT && strstr(err.message, path),
+	      "unwritable: %s", err.message);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	char good[600];
+	snprintf(good, sizeof(good), "%s/good.data", dir);
+	write_file(good);
+	read_back(good);
+	named_errors(good);
+	damaged(good);
+	writer_refusals();
+	return failures ? 1 : 0;
+}

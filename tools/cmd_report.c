@@ -1,0 +1,329 @@
+/*
+ * cmd_report.c - pmutool report: samples and period per key, as the DTrace
+ * cpc provider's examples aggregate them (samples by executable; a kernel
+ * profile by the function of the kernel PC; the user functions of one
+ * executable) and as `perf report --stdio --sort KEYS` lists them.
+ *
+ * Keys: comm, pid, tid, cpu, dso, sym (default comm,dso,sym, perf's).  One
+ * table per event, rows by period, then samples, descending.  --comm NAME
+ * keeps the samples of one command.  --json gives the same with stable keys.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_session.h"
+
+enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
+static const char *const key_names[NKEYS] = {"comm", "pid", "tid", "cpu", "dso", "sym"};
+static const char *const key_titles[NKEYS] = {"Command", "Pid", "Tid", "CPU",
+					      "Shared Object", "Symbol"};
+
+/* One row: the key's fields (those not sorted on stay zero) and its sums. */
+struct row {
+	int event;
+	const char *comm, *dso, *sym;
+	uint32_t pid, tid, cpu;
+	char mode;
+	uint64_t samples, period;
+};
+
+struct report {
+	int keys[NKEYS];
+	int nkeys;
+	const char *comm;          /* --comm: interned on first match */
+	struct row *rows;          /* open-addressing table */
+	size_t cap, n;
+	uint64_t *samples, *period; /* per event */
+};
+
+static int parse_sort(struct tool *t, struct report *r, const char *spec)
+{
+	char buf[256];
+	tool_copy(buf, sizeof(buf), spec);
+	for (char *save, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		int found = -1;
+		for (int i = 0; i < NKEYS; i++)
+			if (!strcmp(k, key_names[i]))
+				found = i;
+		for (int i = 0; i < r->nkeys && found >= 0; i++)
+			if (r->keys[i] == found) {
+				tool_error(t, "--sort: key '%s' given twice", k);
+				return EXIT_USAGE;
+			}
+		if (found < 0) {
+			tool_error(t, "--sort: unknown key '%s' (comm, pid, tid, cpu, dso, sym)", k);
+			return EXIT_USAGE;
+		}
+		r->keys[r->nkeys++] = found;
+	}
+	if (!r->nkeys) {
+		tool_error(t, "--sort: no key (comm, pid, tid, cpu, dso, sym)");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static bool sorted_on(const struct report *r, int key)
+{
+	for (int i = 0; i < r->nkeys; i++)
+		if (r->keys[i] == key)
+			return true;
+	return false;
+}
+
+static uint64_t row_hash(const struct row *k)
+{
+	uint64_t h = (uint64_t)k->event * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uintptr_t)k->comm) * 0x100000001b3ull;
+	h = (h ^ (uintptr_t)k->dso) * 0x100000001b3ull;
+	h = (h ^ (uintptr_t)k->sym) * 0x100000001b3ull;
+	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * 0x100000001b3ull;
+	return (h ^ ((uint64_t)k->cpu << 8 | (uint8_t)k->mode)) * 0x9e3779b97f4a7c15ull;
+}
+
+static bool row_same(const struct row *a, const struct row *b)
+{
+	return a->event == b->event && a->comm == b->comm && a->dso == b->dso &&
+	       a->sym == b->sym && a->pid == b->pid && a->tid == b->tid &&
+	       a->cpu == b->cpu && a->mode == b->mode;
+}
+
+static struct row *row_slot(struct row *rows, size_t cap, const struct row *k)
+{
+	size_t i = (size_t)(row_hash(k) >> 11) & (cap - 1);
+	while (rows[i].samples && !row_same(&rows[i], k))
+		i = (i + 1) & (cap - 1);
+	return &rows[i];
+}
+
+static int grow(struct report *r)
+{
+	size_t cap = r->cap ? 2 * r->cap : 1024;
+	struct row *rows = calloc(cap, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->rows[i].samples)
+			*row_slot(rows, cap, &r->rows[i]) = r->rows[i];
+	free(r->rows);
+	r->rows = rows;
+	r->cap = cap;
+	return 0;
+}
+
+static int add_sample(void *ctx, struct session *s, const struct session_sample *smp)
+{
+	struct report *r = ctx;
+	const struct pmurt_perf_record *rec = smp->rec;
+	if (r->comm && strcmp(r->comm, smp->at.comm) != 0)
+		return 0;
+	struct row k = {.event = rec->event};
+	if (sorted_on(r, KEY_COMM))
+		k.comm = smp->at.comm;
+	if (sorted_on(r, KEY_PID))
+		k.pid = rec->pid;
+	if (sorted_on(r, KEY_TID))
+		k.tid = rec->tid;
+	if (sorted_on(r, KEY_CPU))
+		k.cpu = rec->cpu;
+	if (sorted_on(r, KEY_DSO))
+		k.dso = smp->at.dso;
+	if (sorted_on(r, KEY_SYM)) {
+		k.sym = smp->at.sym;
+		k.mode = smp->at.mode;
+	}
+	if ((r->n + 1) * 2 > r->cap && grow(r)) {
+		tool_error(s->tool, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	struct row *slot = row_slot(r->rows, r->cap, &k);
+	if (!slot->samples) {
+		*slot = k;
+		r->n++;
+	}
+	uint64_t period = rec->has & PERF_SAMPLE_PERIOD ? rec->period : 1;
+	slot->samples++;
+	slot->period += period;
+	r->samples[rec->event]++;
+	r->period[rec->event] += period;
+	return 0;
+}
+
+/* Rows of one event together, then by period, samples, and names. */
+static int by_weight(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event - y->event;
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	int c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	if (!c)
+		c = strcmp(x->dso ? x->dso : "", y->dso ? y->dso : "");
+	if (!c)
+		c = strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
+	if (!c)
+		c = x->pid != y->pid ? (x->pid < y->pid ? -1 : 1)
+		    : x->tid != y->tid ? (x->tid < y->tid ? -1 : 1)
+		    : (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	return c;
+}
+
+/* The rows, packed and sorted; their count. */
+static size_t pack_rows(struct report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->rows[i].samples)
+			r->rows[n++] = r->rows[i];
+	qsort(r->rows, n, sizeof(*r->rows), by_weight);
+	return n;
+}
+
+static void key_text(const struct row *w, int key, char *buf, size_t len)
+{
+	switch (key) {
+	case KEY_COMM: snprintf(buf, len, "%s", w->comm); break;
+	case KEY_PID: snprintf(buf, len, "%u", w->pid); break;
+	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
+	case KEY_CPU: snprintf(buf, len, "%u", w->cpu); break;
+	case KEY_DSO: snprintf(buf, len, "%s", session_dso_short(w->dso)); break;
+	default: snprintf(buf, len, "[%c] %s", w->mode, w->sym); break;
+	}
+}
+
+static void print_event(const struct report *r, const struct session *s, int e,
+			const struct row *rows, size_t n)
+{
+	int width[NKEYS];
+	char text[512];
+	for (int i = 0; i < r->nkeys; i++)
+		width[i] = (int)strlen(key_titles[r->keys[i]]);
+	for (size_t j = 0; j < n; j++)
+		for (int i = 0; i < r->nkeys; i++) {
+			key_text(&rows[j], r->keys[i], text, sizeof(text));
+			if ((int)strlen(text) > width[i])
+				width[i] = (int)strlen(text);
+		}
+	printf("# Event '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", s->event_names[e],
+	       r->samples[e], r->period[e]);
+	char head[1024];
+	int hl = snprintf(head, sizeof(head), "# %10s %14s %8s", "Samples", "Period", "Overhead");
+	for (int i = 0; i < r->nkeys && hl < (int)sizeof(head); i++)
+		hl += snprintf(head + hl, sizeof(head) - (size_t)hl, "  %-*s", width[i],
+			       key_titles[r->keys[i]]);
+	tool_line("%s", head);
+	for (size_t j = 0; j < n; j++) {
+		char line[2048];
+		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64 " %7.2f%%",
+				   rows[j].samples, rows[j].period,
+				   100.0 * (double)rows[j].period / (double)r->period[e]);
+		for (int i = 0; i < r->nkeys && len < (int)sizeof(line); i++) {
+			key_text(&rows[j], r->keys[i], text, sizeof(text));
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "  %-*s", width[i], text);
+		}
+		tool_line("%s", line);
+	}
+	putchar('\n');
+}
+
+static void print_stdio(const struct report *r, const struct session *s, size_t n)
+{
+	printf("# pmutool report: %s, %" PRIu64 " samples, %" PRIu64 " lost\n#\n", s->path,
+	       s->nsamples, s->nlost);
+	size_t j = 0;
+	for (int e = 0; e < s->info.nevents; e++) {
+		size_t first = j;
+		while (j < n && r->rows[j].event == e)
+			j++;
+		if (r->samples[e])
+			print_event(r, s, e, r->rows + first, j - first);
+	}
+}
+
+static json_t *json_row(const struct report *r, const struct row *w)
+{
+	json_t *o = json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)w->samples,
+			      "period", (json_int_t)w->period, "percent",
+			      100.0 * (double)w->period / (double)r->period[w->event]);
+	for (int i = 0; o && i < r->nkeys; i++) {
+		switch (r->keys[i]) {
+		case KEY_COMM: json_object_set_new(o, "comm", json_string(w->comm)); break;
+		case KEY_PID: json_object_set_new(o, "pid", json_integer(w->pid)); break;
+		case KEY_TID: json_object_set_new(o, "tid", json_integer(w->tid)); break;
+		case KEY_CPU: json_object_set_new(o, "cpu", json_integer(w->cpu)); break;
+		case KEY_DSO: json_object_set_new(o, "dso", json_string(w->dso)); break;
+		default:
+			json_object_set_new(o, "sym", json_string(w->sym));
+			json_object_set_new(o, "mode", json_string(w->mode == 'k' ? "kernel"
+							 : w->mode == '.' ? "user"
+							 : w->mode == 'H' ? "hypervisor" : "unknown"));
+		}
+	}
+	return o;
+}
+
+static int print_json(const struct report *r, const struct session *s, size_t n)
+{
+	json_t *keys = json_array(), *events = json_array();
+	for (int i = 0; keys && i < r->nkeys; i++)
+		json_array_append_new(keys, json_string(key_names[r->keys[i]]));
+	for (int e = 0; events && e < s->info.nevents; e++) {
+		json_t *rows = json_array();
+		for (size_t j = 0; rows && j < n; j++)
+			if (r->rows[j].event == e)
+				json_array_append_new(rows, json_row(r, &r->rows[j]));
+		json_array_append_new(events, json_pack("{s:s, s:I, s:I, s:o*}", "name",
+							s->event_names[e], "samples",
+							(json_int_t)r->samples[e], "period",
+							(json_int_t)r->period[e], "rows", rows));
+	}
+	json_t *doc = json_pack("{s:i, s:s, s:I, s:I, s:o*, s:o*}", "version", 1, "file", s->path,
+				"samples", (json_int_t)s->nsamples, "lost", (json_int_t)s->nlost,
+				"sort", keys, "events", events);
+	int rc = doc ? json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
+	json_decref(doc);
+	if (rc)
+		return EXIT_INTERNAL;
+	putchar('\n');
+	return EXIT_OK;
+}
+
+int cmd_report(struct tool *t)
+{
+	struct report r = {.comm = t->comm};
+	if (t->nargs) {
+		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
+		return EXIT_USAGE;
+	}
+	int rc = parse_sort(t, &r, t->sort ? t->sort : "comm,dso,sym");
+	if (rc)
+		return rc;
+	struct session s;
+	rc = session_open(&s, t, t->input);
+	if (!rc) {
+		r.samples = calloc((size_t)s.info.nevents, sizeof(*r.samples));
+		r.period = calloc((size_t)s.info.nevents, sizeof(*r.period));
+		if (!r.samples || !r.period || grow(&r)) {
+			tool_error(t, "out of memory");
+			rc = EXIT_INTERNAL;
+		}
+	}
+	if (!rc)
+		rc = session_run(&s, add_sample, &r);
+	if (!rc) {
+		size_t n = pack_rows(&r);
+		rc = t->json ? print_json(&r, &s, n) : (print_stdio(&r, &s, n), EXIT_OK);
+	}
+	free(r.rows);
+	free(r.samples);
+	free(r.period);
+	session_close(&s);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/*
+ * tool_session.h - one pass over a perf.data file for pmutool report and
+ * script: records in time order (as perf's ordered events deliver them),
+ * threads and maps followed, each sample handed over with its comm, file
+ * and function, a progress line on a terminal.
+ */
+#ifndef TOOL_SESSION_H
+#define TOOL_SESSION_H
+
+#include <linux/perf_event.h>
+
+#include "pmutool.h"
+#include "tool_symbols.h"
+
+struct session_sample {
+	const struct pmurt_perf_record *rec;
+	const char *event;          /* the event's name */
+	struct resolved at;         /* where rec->ip is */
+};
+
+struct session {
+	const struct tool *tool;
+	const char *path;
+	struct pmurt_perf_file *file;
+	struct pmurt_perf_info info;
+	const char **event_names;   /* per event index */
+	struct symbols *syms;
+	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
+};
+
+/* Called per sample; a non-zero return stops the pass with that code. */
+typedef int (*session_fn)(void *ctx, struct session *s, const struct session_sample *smp);
+
+/* Open path (default "perf.data") and its symbols; an exit code. */
+int session_open(struct session *s, const struct tool *t, const char *path);
+/* Every record in time order; samples to fn.  An exit code. */
+int session_run(struct session *s, session_fn fn, void *ctx);
+void session_close(struct session *s);
+
+/* perf's short name of a file: its base name ("libc.so.6"); bracketed
+ * names ("[kernel.kallsyms]") as they are. */
+const char *session_dso_short(const char *dso);
+
+/* One sample as `pmutool script` prints it (cmd_script.c), its event name
+ * right-aligned in name_width columns (also used by `pmutool dtl script`). */
+void script_print_sample(const struct session_sample *smp, int name_width);
+
+#endif /* TOOL_SESSION_H */

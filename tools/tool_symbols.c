@@ -1,0 +1,983 @@
+/*
+ * tool_symbols.c - threads, maps and functions of a perf.data file for
+ * pmutool report and script (see tool_symbols.h).
+ *
+ * The rules are perf's, so that both name a sample alike:
+ * - an ip of a mapped file is looked up at ip - map start + pgoff, the file
+ *   offset, turned into the ELF address through the PT_LOAD segment holding
+ *   it (tools/perf/util/map.c map__map_ip, symbol-elf.c);
+ * - function symbols (STT_FUNC, STT_GNU_IFUNC, named, defined) and labels
+ *   in executable sections, from .symtab, else the .symtab of the debug
+ *   file found by build id, else .dynsym (symbol-elf.c dso__load_sym);
+ * - symbols at one address: the best by choose_best_symbol's order (sized,
+ *   not weak, global, fewer leading underscores, longer name); a size-0
+ *   symbol reaches the next one (symbol.c symbols__fixup_duplicate,
+ *   symbols__fixup_end);
+ * - /proc/kallsyms: types T W D B (symbol.c symbol_type__filter), module
+ *   symbols in "[module]", every symbol reaching the next one; kept in a
+ *   cache file per boot and module set, as perf keeps it in ~/.debug.
+ * Not done: PLT stubs (perf's "func@plt"), the vdso, C++ demangling.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata.h"
+#include "tool_symbols.h"
+
+/* --- small hash tables --------------------------------------------------- */
+
+struct hmap {              /* key (u64 or string) -> value, open addressing */
+	uint64_t *ukeys;
+	const char **skeys;
+	void **vals;
+	size_t cap, n;
+};
+
+static uint64_t hash_u64(uint64_t k)
+{
+	return k * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static size_t hmap_slot(const struct hmap *m, uint64_t ukey, const char *skey)
+{
+	size_t i = (size_t)((skey ? hash_str(skey) : hash_u64(ukey)) >> 7) & (m->cap - 1);
+	while (m->vals[i] && (skey ? strcmp(m->skeys[i], skey) != 0 : m->ukeys[i] != ukey))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void *hmap_get(const struct hmap *m, uint64_t ukey, const char *skey)
+{
+	return m->cap ? m->vals[hmap_slot(m, ukey, skey)] : NULL;
+}
+
+static int hmap_grow(struct hmap *m, bool strings)
+{
+	struct hmap big = {.cap = m->cap ? 2 * m->cap : 256};
+	big.vals = calloc(big.cap, sizeof(*big.vals));
+	if (strings)
+		big.skeys = calloc(big.cap, sizeof(*big.skeys));
+	else
+		big.ukeys = calloc(big.cap, sizeof(*big.ukeys));
+	if (!big.vals || (!big.skeys && !big.ukeys)) {
+		free(big.vals);
+		free(big.skeys);
+		free(big.ukeys);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->vals[i])
+			continue;
+		size_t j = hmap_slot(&big, strings ? 0 : m->ukeys[i], strings ? m->skeys[i] : NULL);
+		big.vals[j] = m->vals[i];
+		if (strings)
+			big.skeys[j] = m->skeys[i];
+		else
+			big.ukeys[j] = m->ukeys[i];
+	}
+	big.n = m->n;
+	free(m->vals);
+	free(m->skeys);
+	free(m->ukeys);
+	*m = big;
+	return 0;
+}
+
+/* Insert or replace; skey (when not NULL) must outlive the table. */
+static int hmap_put(struct hmap *m, uint64_t ukey, const char *skey, void *val)
+{
+	if ((m->n + 1) * 2 > m->cap && hmap_grow(m, skey != NULL))
+		return -ENOMEM;
+	size_t i = hmap_slot(m, ukey, skey);
+	if (!m->vals[i])
+		m->n++;
+	m->vals[i] = val;
+	if (skey)
+		m->skeys[i] = skey;
+	else
+		m->ukeys[i] = ukey;
+	return 0;
+}
+
+static void hmap_free(struct hmap *m, void (*free_val)(void *))
+{
+	for (size_t i = 0; free_val && i < m->cap; i++)
+		if (m->vals[i])
+			free_val(m->vals[i]);
+	free(m->vals);
+	free(m->skeys);
+	free(m->ukeys);
+}
+
+/* --- the state ------------------------------------------------------------- */
+
+struct sym {
+	uint64_t start, end;
+	const char *name;      /* in the ELF file's or kallsyms' text */
+	int binding;           /* STB_* */
+	const char *dso;       /* kernel symbols: "[kernel.kallsyms]", "[mod]" */
+};
+
+struct symtab {
+	struct sym *v;
+	size_t n, cap;
+};
+
+struct segment {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct dso {
+	const char *path;      /* interned */
+	bool loaded;
+	struct symtab syms;
+	struct segment *segs;
+	size_t nsegs;
+	Elf *elf[2];           /* the file and its debug file, kept open: */
+	int fd[2];             /* symbol names point into their string tables */
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct proc {
+	struct map *maps;
+	size_t n, cap;
+};
+
+struct thread {
+	uint32_t pid;
+	const char *comm;      /* interned */
+};
+
+#define KCACHE_MAGIC "PMUKSYM1"
+
+struct kcache_head {
+	char magic[8];
+	uint64_t n, strings_size;
+};
+
+struct kcache_sym {
+	uint64_t start, end;
+	uint32_t name, dso, binding, pad;
+};
+
+struct symbols {
+	struct hmap strings;   /* interned names */
+	struct hmap threads;   /* tid -> struct thread */
+	struct hmap procs;     /* pid -> struct proc */
+	struct hmap dsos;      /* path -> struct dso */
+	const char *kallsyms_path;
+	bool kallsyms_loaded;
+	char *kallsyms_text;   /* the file, holding the kernel symbols' names */
+	void *kcache_map;      /* or the cache file: symbols looked up in it */
+	size_t kcache_size;
+	const struct kcache_sym *kc_syms;
+	size_t kc_n;
+	const char *kc_strings;
+	uint32_t kc_dso_at;    /* the last file name looked up, interned */
+	const char *kc_dso;
+	struct symtab kernel;
+	const char *unknown, *kernel_name;
+};
+
+static const char *intern(struct symbols *s, const char *str)
+{
+	const char *have = hmap_get(&s->strings, 0, str);
+	if (have)
+		return have;
+	char *copy = strdup(str);
+	if (!copy || hmap_put(&s->strings, 0, copy, copy)) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+static void free_dso(void *p)
+{
+	struct dso *d = p;
+	for (int k = 0; k < 2; k++) {
+		elf_end(d->elf[k]);
+		if (d->fd[k] > 0)
+			close(d->fd[k]);
+	}
+	free(d->syms.v);
+	free(d->segs);
+	free(d);
+}
+
+static void free_proc(void *p)
+{
+	struct proc *pr = p;
+	free(pr->maps);
+	free(pr);
+}
+
+struct symbols *symbols_new(const char *kallsyms)
+{
+	struct symbols *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->kallsyms_path = kallsyms;
+	s->unknown = intern(s, "[unknown]");
+	s->kernel_name = intern(s, "[kernel.kallsyms]");
+	if (!s->unknown || !s->kernel_name) {
+		symbols_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void symbols_free(struct symbols *s)
+{
+	if (!s)
+		return;
+	hmap_free(&s->threads, free);
+	hmap_free(&s->procs, free_proc);
+	hmap_free(&s->dsos, free_dso);
+	hmap_free(&s->strings, free);
+	free(s->kernel.v);
+	free(s->kallsyms_text);
+	if (s->kcache_map)
+		munmap(s->kcache_map, s->kcache_size);
+	free(s);
+}
+
+/* --- symbol tables ----------------------------------------------------------- */
+
+static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+		      int binding)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		struct sym *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n++] = (struct sym){start, start + size, name, binding, NULL};
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int underscores(const char *name)
+{
+	int n = 0;
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/* symbol.c choose_best_symbol: true when a is to be kept over b. */
+static bool better(const struct sym *a, const struct sym *b)
+{
+	bool asz = a->end > a->start, bsz = b->end > b->start;
+	if (asz != bsz)
+		return asz;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(a->name) < underscores(b->name);
+	return strlen(a->name) >= strlen(b->name);
+}
+
+/* Sort and keep the best symbol of each address. */
+static void symtab_dedupe(struct symtab *t)
+{
+	size_t k = 0;
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_start);
+	for (size_t i = 0; i < t->n; i++) {
+		if (k && t->v[k - 1].start == t->v[i].start) {
+			if (better(&t->v[i], &t->v[k - 1]) && !better(&t->v[k - 1], &t->v[i]))
+				t->v[k - 1] = t->v[i];
+			continue;
+		}
+		t->v[k++] = t->v[i];
+	}
+	t->n = k;
+}
+
+/* Size-0 symbols reach the next one (the last one, the end of the file). */
+static void symtab_fixup_end(struct symtab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].end == t->v[i].start)
+			t->v[i].end = i + 1 < t->n ? t->v[i + 1].start : UINT64_MAX;
+}
+
+static const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= t->v[lo - 1].end)
+		return NULL;
+	return &t->v[lo - 1];
+}
+
+/* --- ELF files through libelf ------------------------------------------------ */
+
+static int elf_segments(Elf *e, struct dso *d)
+{
+	size_t n;
+	if (elf_getphdrnum(e, &n) != 0 || !n)
+		return 0;
+	d->segs = calloc(n, sizeof(*d->segs));
+	if (!d->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->segs[d->nsegs++] = (struct segment){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+	}
+	return 0;
+}
+
+/* .symtab when the file has one, else .dynsym (else NULL). */
+static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr dynshdr;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		if (shdr->sh_type == SHT_SYMTAB)
+			return scn;
+		if (shdr->sh_type == SHT_DYNSYM && !dyn) {
+			dyn = scn;
+			dynshdr = *shdr;
+		}
+	}
+	if (dyn)
+		*shdr = dynshdr;
+	return dyn;
+}
+
+static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d);
+
+/* symbol-elf.c: functions, and labels (named untyped symbols, not hidden)
+ * in executable sections. */
+static bool is_function(Elf *e, const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
+	if (!sym->st_name || sym->st_shndx == SHN_UNDEF)
+		return false;
+	if (type == STT_FUNC || type == STT_GNU_IFUNC)
+		return true;
+	if (type != STT_NOTYPE || sym->st_shndx == SHN_ABS || vis == STV_HIDDEN ||
+	    vis == STV_INTERNAL || sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_getscn(e, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
+}
+
+static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = symbol_section(e, &shdr);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !shdr.sh_entsize)
+		return 0;
+	int rc = shdr.sh_type == SHT_DYNSYM ? debug_file_functions(s, e, d) : 0;
+	if (rc)
+		return rc < 0 ? rc : 0;
+	size_t n = shdr.sh_size / shdr.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		if (!is_function(e, &sym))
+			continue;
+		const char *name = elf_strptr(e, shdr.sh_link, sym.st_name);
+		if (name && symtab_add(&d->syms, sym.st_value, sym.st_size, name,
+				       GELF_ST_BIND(sym.st_info)))
+			return -ENOMEM;
+	}
+	symtab_dedupe(&d->syms);
+	symtab_fixup_end(&d->syms);
+	return 0;
+}
+
+/* A stripped file's .symtab from its separate debug file, found by build
+ * id under /usr/lib/debug/.build-id (Debian's -dbg and -dbgsym packages;
+ * perf's DSO_BINARY_TYPE__BUILDID_DEBUGINFO).  1 when one was read, 0 when
+ * there is none, -ENOMEM. */
+static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(e, &id);
+	if (n < 2 || n > 64)
+		return 0;
+	char path[256];
+	int len = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/",
+			   ((const uint8_t *)id)[0]);
+	for (ssize_t i = 1; i < n; i++)
+		len += snprintf(path + len, sizeof(path) - (size_t)len, "%02x",
+				((const uint8_t *)id)[i]);
+	snprintf(path + len, sizeof(path) - (size_t)len, ".debug");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf *dbg = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Shdr shdr;
+	bool found = dbg && elf_kind(dbg) == ELF_K_ELF && symbol_section(dbg, &shdr) &&
+		     shdr.sh_type == SHT_SYMTAB;
+	int rc = found ? elf_functions(s, dbg, d) : 0;
+	d->elf[1] = dbg;
+	d->fd[1] = fd;
+	return rc < 0 ? rc : found;
+}
+
+/* A file that cannot be read or is not ELF has no symbols: its samples
+ * show "[unknown]", as in perf. */
+static int dso_load(struct symbols *s, struct dso *d)
+{
+	d->loaded = true;
+	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int rc = 0;
+	d->elf[0] = e;
+	d->fd[0] = fd;
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		rc = elf_segments(e, d);
+		if (!rc)
+			rc = elf_functions(s, e, d);
+	}
+	return rc;
+}
+
+static struct dso *dso_get(struct symbols *s, const char *path)
+{
+	struct dso *d = hmap_get(&s->dsos, 0, path);
+	if (d)
+		return d;
+	const char *name = intern(s, path);
+	d = calloc(1, sizeof(*d));
+	if (!name || !d || hmap_put(&s->dsos, 0, name, d)) {
+		free(d);
+		return NULL;
+	}
+	d->path = name;
+	return d;
+}
+
+/* The ELF address of a file offset: through the PT_LOAD segment holding it. */
+static uint64_t dso_address(const struct dso *d, uint64_t offset)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct segment *g = &d->segs[i];
+		if (offset >= g->offset && offset - g->offset < g->filesz)
+			return offset - g->offset + g->vaddr;
+	}
+	return offset;
+}
+
+/* --- /proc/kallsyms ------------------------------------------------------------ */
+
+static bool kernel_type(char type)
+{
+	type = (char)toupper((unsigned char)type);
+	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+}
+
+/* One line "ADDR TYPE NAME[\t[MODULE]]", cut in place: the name stays in
+ * the file's text (kept until symbols_free). */
+static int kallsyms_line(struct symbols *s, char *line)
+{
+	char *p;
+	unsigned long long addr = strtoull(line, &p, 16);
+	if (p == line || *p++ != ' ' || !*p || p[1] != ' ')
+		return 0;
+	char type = *p;
+	char *name = p + 2, *end = name + strcspn(name, " \t");
+	char *module = *end == '\t' && end[1] == '[' ? end + 1 : NULL;
+	*end = 0;
+	if (!kernel_type(type) || !addr || !*name)
+		return 0;
+	const char *dso = s->kernel_name;
+	if (module) {
+		module[strcspn(module, "]")] = 0;
+		char tagged[300];
+		snprintf(tagged, sizeof(tagged), "%s]", module);
+		if (!(dso = intern(s, tagged)))
+			return -ENOMEM;
+	}
+	int binding = type == 'W' || type == 'w' ? STB_WEAK
+		      : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+	int rc = symtab_add(&s->kernel, addr, 0, name, binding);
+	if (!rc)
+		s->kernel.v[s->kernel.n - 1].dso = dso;
+	return rc;
+}
+
+/* The whole file (/proc files report size 0: read to the end). */
+static char *read_text(const char *path)
+{
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	size_t n = 0, cap = 1 << 20;
+	char *text = fd >= 0 ? malloc(cap) : NULL;
+	ssize_t got = 1;
+	while (text && got > 0) {
+		if (n + 1 == cap) {
+			char *bigger = realloc(text, cap *= 2);
+			if (!bigger) {
+				free(text);
+				text = NULL;
+				break;
+			}
+			text = bigger;
+		}
+		got = read(fd, text + n, cap - n - 1);
+		n += got > 0 ? (size_t)got : 0;
+	}
+	if (text)
+		text[n] = 0;
+	if (fd >= 0)
+		close(fd);
+	return text;
+}
+
+/* symbols__fixup_end for kallsyms: each symbol reaches the next, except
+ * across the kernel/module boundary and at the end, where it reaches the
+ * end of the next page. */
+static void kernel_fixup_end(struct symtab *t, const char *kernel_name)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct sym *k = &t->v[i];
+		bool same_kind = i + 1 < t->n &&
+				 (t->v[i + 1].dso == kernel_name) == (k->dso == kernel_name);
+		k->end = same_kind ? t->v[i + 1].start : (k->start + 4096 + 4095) / 4096 * 4096;
+	}
+}
+
+/* --- a cache of the kernel's symbols ------------------------------------------ */
+/*
+ * Reading /proc/kallsyms makes the kernel print some 100,000 lines, most of
+ * a report's time; perf keeps a copy in its build-id cache (~/.debug) for
+ * the same reason.  pmutool keeps the symbols it took from it, sorted, in
+ * $XDG_CACHE_HOME/pmutool (else ~/.cache/pmutool), one file per boot
+ * (/proc/sys/kernel/random/boot_id) and set of loaded modules (a hash of
+ * /proc/modules, whose load addresses move module symbols): a header, the
+ * symbols, their names.  A cache file that does not check out is ignored
+ * and rewritten.
+ */
+static bool kcache_path(char *path, size_t len)
+{
+	char *boot = read_text("/proc/sys/kernel/random/boot_id");
+	char *modules = read_text("/proc/modules");  /* absent: no modules */
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	bool ok = boot && ((xdg && *xdg) || (home && *home));
+	if (ok) {
+		boot[strcspn(boot, "\n")] = 0;
+		int n = xdg && *xdg ? snprintf(path, len, "%s/pmutool", xdg)
+				    : snprintf(path, len, "%s/.cache/pmutool", home);
+		ok = n > 0 && (size_t)n + 80 < len;
+		if (ok)
+			snprintf(path + n, len - (size_t)n, "/kallsyms-%.36s-%016llx", boot,
+				 (unsigned long long)hash_str(modules ? modules : ""));
+	}
+	free(boot);
+	free(modules);
+	return ok;
+}
+
+/* Map the cache and check its sizes: its symbols are then looked up in
+ * place, each checked when used (kcache_find), so that loading costs no
+ * pass over them.  False when the file is absent or does not check out. */
+static bool kcache_load(struct symbols *s, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return false;
+	void *map = fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(struct kcache_head)
+		    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	const struct kcache_head *h = map;
+	const struct kcache_sym *v = (const void *)(h + 1);
+	size_t size = (size_t)st.st_size;
+	bool ok = !memcmp(h->magic, KCACHE_MAGIC, 8) && h->n < size / sizeof(*v) &&
+		  sizeof(*h) + h->n * sizeof(*v) + h->strings_size == size && h->strings_size;
+	const char *strings = (const char *)(v + (ok ? h->n : 0));
+	ok = ok && strings[h->strings_size - 1] == 0;
+	if (!ok) {
+		munmap(map, size);
+		return false;
+	}
+	s->kcache_map = map;
+	s->kcache_size = size;
+	s->kc_syms = v;
+	s->kc_n = (size_t)h->n;
+	s->kc_strings = strings;
+	return true;
+}
+
+/* The index of the dso name in names[] (added when new). */
+static uint32_t dso_index(const char **names, uint32_t *n, const char *dso)
+{
+	for (uint32_t i = *n; i-- > 0;)
+		if (names[i] == dso)
+			return i;
+	names[*n] = dso;
+	return (*n)++;
+}
+
+/* Written to a temporary file renamed into place; failures leave no cache.
+ * The strings: every file name once (the kernel, its modules), then the
+ * symbols' names. */
+static void kcache_store(const struct symbols *s, const char *path)
+{
+	char tmp[4200], *slash = strrchr(path, '/');
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)(slash - path), path);
+	char *parent = strrchr(tmp, '/');
+	if (parent) {   /* ~/.cache, then ~/.cache/pmutool */
+		*parent = 0;
+		mkdir(tmp, 0700);
+		*parent = '/';
+	}
+	mkdir(tmp, 0700);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	const char **dsos = malloc((s->kernel.n + 1) * sizeof(*dsos));
+	uint32_t *dso_of = malloc((s->kernel.n + 1) * sizeof(*dso_of)), ndsos = 0;
+	FILE *fp = dsos && dso_of ? fopen(tmp, "wbe") : NULL;
+	struct kcache_head h = {KCACHE_MAGIC, s->kernel.n, 0};
+	for (size_t i = 0; fp && i < s->kernel.n; i++) {
+		uint32_t before = ndsos;
+		dso_of[i] = dso_index(dsos, &ndsos, s->kernel.v[i].dso);
+		if (ndsos != before)
+			h.strings_size += strlen(s->kernel.v[i].dso) + 1;
+		h.strings_size += strlen(s->kernel.v[i].name) + 1;
+	}
+	bool ok = fp && h.strings_size < UINT32_MAX && fwrite(&h, sizeof(h), 1, fp) == 1;
+	uint32_t *dso_at = malloc((ndsos + 1) * sizeof(*dso_at)), at = 0;
+	for (uint32_t d = 0; ok && dso_at && d < ndsos; d++) {
+		dso_at[d] = at;
+		at += (uint32_t)strlen(dsos[d]) + 1;
+	}
+	ok = ok && dso_at;
+	for (size_t i = 0; ok && i < s->kernel.n; i++) {
+		const struct sym *k = &s->kernel.v[i];
+		struct kcache_sym c = {k->start, k->end, at, dso_at[dso_of[i]], (uint32_t)k->binding, 0};
+		at += (uint32_t)strlen(k->name) + 1;
+		ok = fwrite(&c, sizeof(c), 1, fp) == 1;
+	}
+	for (uint32_t d = 0; ok && d < ndsos; d++)
+		ok = fwrite(dsos[d], strlen(dsos[d]) + 1, 1, fp) == 1;
+	for (size_t i = 0; ok && i < s->kernel.n; i++)
+		ok = fwrite(s->kernel.v[i].name, strlen(s->kernel.v[i].name) + 1, 1, fp) == 1;
+	ok = fp && fclose(fp) == 0 && ok && s->kernel.n;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	free(dsos);
+	free(dso_of);
+	free(dso_at);
+}
+
+static int kallsyms_parse(struct symbols *s)
+{
+	s->kallsyms_text = read_text(s->kallsyms_path);
+	int rc = 0;
+	for (char *line = s->kallsyms_text, *next; line && *line && !rc; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = 0;
+		rc = kallsyms_line(s, line);
+	}
+	symtab_dedupe(&s->kernel);
+	kernel_fixup_end(&s->kernel, s->kernel_name);
+	return rc;
+}
+
+/* /proc/kallsyms through the cache; another file (PMUTOOL_KALLSYMS) as it is. */
+static int kallsyms_load(struct symbols *s)
+{
+	char path[4096];
+	s->kallsyms_loaded = true;
+	bool cached = s->kallsyms_path && !strcmp(s->kallsyms_path, "/proc/kallsyms") &&
+		      kcache_path(path, sizeof(path));
+	if (cached && kcache_load(s, path))
+		return 0;
+	int rc = kallsyms_parse(s);
+	if (!rc && cached)
+		kcache_store(s, path);
+	return rc;
+}
+
+/* --- threads and maps ------------------------------------------------------------ */
+
+static struct thread *thread_get(struct symbols *s, uint32_t tid, uint32_t pid)
+{
+	struct thread *t = hmap_get(&s->threads, tid, NULL);
+	if (t)
+		return t;
+	char name[24];   /* machine.c: the idle thread is "swapper" */
+	snprintf(name, sizeof(name), tid ? ":%d" : "swapper", (int)tid);
+	t = malloc(sizeof(*t));
+	if (!t || !(t->comm = intern(s, name)) || hmap_put(&s->threads, tid, NULL, t)) {
+		free(t);
+		return NULL;
+	}
+	t->pid = pid;
+	return t;
+}
+
+static struct proc *proc_get(struct symbols *s, uint32_t pid)
+{
+	struct proc *p = hmap_get(&s->procs, pid, NULL);
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p || hmap_put(&s->procs, pid, NULL, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int proc_add_map(struct proc *p, struct map m)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 32;
+		struct map *v = realloc(p->maps, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->maps = v;
+		p->cap = cap;
+	}
+	p->maps[p->n++] = m;
+	return 0;
+}
+
+
+
+/* A record's string field at offset at, cut at the record's end. */
+static const char *record_string(const struct pmurt_perf_record *rec, size_t at, char *buf,
+				 size_t len)
+{
+	size_t room = rec->size > at ? rec->size - at : 0;
+	size_t n = strnlen((const char *)rec->data + at, room < len - 1 ? room : len - 1);
+	memcpy(buf, (const char *)rec->data + at, n);
+	buf[n] = 0;
+	return buf;
+}
+
+static int track_comm(struct symbols *s, const struct pmurt_perf_record *rec)
+{
+	char name[64];
+	if (rec->size < 16)
+		return 0;
+	const uint8_t *p = rec->data;
+	struct thread *t = thread_get(s, pd_get32(p + 12), pd_get32(p + 8));
+	const char *comm = intern(s, record_string(rec, 16, name, sizeof(name)));
+	if (!t || !comm)
+		return -ENOMEM;
+	t->comm = comm;
+	return 0;
+}
+
+/* FORK: the child takes the parent's comm, and a new process a copy of
+ * its maps (perf's thread__fork). */
+static int track_fork(struct symbols *s, const struct pmurt_perf_record *rec)
+{
+	if (rec->size < 24)
+		return 0;
+	const uint8_t *p = rec->data;
+	uint32_t pid = pd_get32(p + 8), ppid = pd_get32(p + 12), tid = pd_get32(p + 16),
+		 ptid = pd_get32(p + 20);
+	struct thread *parent = thread_get(s, ptid, ppid), *child = thread_get(s, tid, pid);
+	if (!parent || !child)
+		return -ENOMEM;
+	child->comm = parent->comm;
+	child->pid = pid;
+	if (pid == ppid)
+		return 0;
+	struct proc *from = proc_get(s, ppid), *to = proc_get(s, pid);
+	if (!from || !to)
+		return -ENOMEM;
+	to->n = 0;
+	for (size_t i = 0; i < from->n; i++)
+		if (proc_add_map(to, from->maps[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* MMAP (1) and MMAP2 (10): executable maps of a process (data maps, which
+ * perf record --data adds, are left out). */
+static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
+{
+	const uint8_t *p = rec->data;
+	bool v2 = rec->type == PERF_RECORD_MMAP2;
+	size_t name_at = v2 ? 72 : 40;
+	char path[4096];
+	if (rec->size < name_at || (rec->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return 0;
+	if (v2 && !(pd_get32(p + 64) & PROT_EXEC))
+		return 0;
+	int32_t pid = (int32_t)pd_get32(p + 8);
+	if (pid < 0)
+		return 0;   /* the kernel's own maps: kallsyms answers */
+	struct dso *d = dso_get(s, record_string(rec, name_at, path, sizeof(path)));
+	struct proc *pr = proc_get(s, (uint32_t)pid);
+	uint64_t start = pd_get64(p + 16), len = pd_get64(p + 24);
+	if (!d || !pr)
+		return -ENOMEM;
+	return proc_add_map(pr, (struct map){start, start + len, pd_get64(p + 32), d});
+}
+
+int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_COMM: return track_comm(s, rec);
+	case PERF_RECORD_FORK: return track_fork(s, rec);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: return track_mmap(s, rec);
+	default: return 0;
+	}
+}
+
+const char *symbols_comm(struct symbols *s, uint32_t tid)
+{
+	struct thread *t = thread_get(s, tid, tid);
+	return t ? t->comm : s->unknown;
+}
+
+/* The cache's symbol holding ip, in place (binary search). */
+static bool kcache_find(struct symbols *s, uint64_t ip, struct resolved *out)
+{
+	size_t lo = 0, hi = s->kc_n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->kc_syms[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct kcache_sym *k = lo ? &s->kc_syms[lo - 1] : NULL;
+	size_t strings_size = s->kcache_size - (size_t)(s->kc_strings - (const char *)s->kcache_map);
+	if (!k || ip >= k->end || k->name >= strings_size || k->dso >= strings_size)
+		return true;   /* none, or a damaged entry: "[unknown]" */
+	if (k->dso != s->kc_dso_at || !s->kc_dso) {
+		s->kc_dso = intern(s, s->kc_strings + k->dso);
+		s->kc_dso_at = k->dso;
+		if (!s->kc_dso)
+			return false;
+	}
+	out->sym = s->kc_strings + k->name;
+	out->sym_offset = ip - k->start;
+	out->dso = s->kc_dso;
+	return true;
+}
+
+static int resolve_kernel(struct symbols *s, uint64_t ip, struct resolved *out)
+{
+	if (!s->kallsyms_loaded) {
+		int rc = kallsyms_load(s);
+		if (rc)
+			return rc;
+	}
+	out->dso = s->kernel_name;
+	out->map_ip = ip;
+	if (s->kc_syms)
+		return kcache_find(s, ip, out) ? 0 : -ENOMEM;
+	const struct sym *k = symtab_find(&s->kernel, ip);
+	if (k) {
+		out->sym = k->name;
+		out->sym_offset = ip - k->start;
+		out->dso = k->dso;
+	}
+	return 0;
+}
+
+static int resolve_user(struct symbols *s, uint32_t pid, uint64_t ip, struct resolved *out)
+{
+	struct proc *p = hmap_get(&s->procs, pid, NULL);
+	const struct map *m = NULL;
+	for (size_t i = p ? p->n : 0; i-- > 0;) {
+		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
+			m = &p->maps[i];
+			break;
+		}
+	}
+	if (!m)
+		return 0;
+	out->dso = m->dso->path;
+	out->map_ip = ip - m->start + m->pgoff;
+	if (!m->dso->loaded) {
+		int rc = dso_load(s, m->dso);
+		if (rc)
+			return rc;
+	}
+	uint64_t addr = dso_address(m->dso, out->map_ip);
+	const struct sym *f = symtab_find(&m->dso->syms, addr);
+	if (f) {
+		out->sym = f->name;
+		out->sym_offset = addr - f->start;
+	}
+	return 0;
+}
+
+int symbols_resolve(struct symbols *s, uint32_t pid, uint32_t tid, uint64_t ip, uint16_t misc,
+		    struct resolved *out)
+{
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	*out = (struct resolved){.comm = symbols_comm(s, tid), .dso = s->unknown,
+				 .sym = s->unknown, .map_ip = ip, .mode = '?'};
+	switch (mode) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		out->mode = 'k';
+		return resolve_kernel(s, ip, out);
+	case PERF_RECORD_MISC_USER:
+	case PERF_RECORD_MISC_GUEST_USER:
+		out->mode = '.';
+		return resolve_user(s, pid, ip, out);
+	case PERF_RECORD_MISC_HYPERVISOR:
+		out->mode = 'H';
+		return 0;
+	default:
+		return 0;
+	}
+}

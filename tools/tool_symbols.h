@@ -1,0 +1,42 @@
+/*
+ * tool_symbols.h - what a perf.data sample's pid and ip mean: the thread's
+ * comm, the mapped file and the function.  Threads and maps come from the
+ * file's COMM, FORK, MMAP and MMAP2 records (as perf's machine__process_*
+ * keeps them); user functions from the mapped ELF files' symbol tables
+ * through elfutils' libelf; kernel functions from /proc/kallsyms when it is
+ * readable.  Comm and file names are interned (equal names, equal
+ * pointers), a symbol's name is one pointer per symbol; all live until
+ * symbols_free.
+ */
+#ifndef TOOL_SYMBOLS_H
+#define TOOL_SYMBOLS_H
+
+#include <stdint.h>
+
+#include "pmurt.h"
+
+struct symbols;
+
+struct resolved {
+	const char *comm;      /* the thread's command, ":TID" when unknown */
+	const char *dso;       /* the mapped file's path, "[kernel.kallsyms]",
+	                          "[MODULE]" or "[unknown]" */
+	const char *sym;       /* the function, "[unknown]" when none */
+	uint64_t sym_offset;   /* ip's offset into the function */
+	uint64_t map_ip;       /* ip as an address of the file (perf's map_ip) */
+	char mode;             /* 'k' kernel, '.' user, 'H' hypervisor, '?' */
+};
+
+/* kallsyms: the kernel symbol file, NULL for none ("/proc/kallsyms"). */
+struct symbols *symbols_new(const char *kallsyms);
+void symbols_free(struct symbols *s);
+/* Follow one non-sample record (COMM, FORK, MMAP, MMAP2; others are
+ * ignored).  Returns 0 or -ENOMEM. */
+int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec);
+/* Resolve a sample's pid/tid and ip (with misc's cpumode). */
+int symbols_resolve(struct symbols *s, uint32_t pid, uint32_t tid, uint64_t ip,
+		    uint16_t misc, struct resolved *out);
+/* The comm of a thread alone. */
+const char *symbols_comm(struct symbols *s, uint32_t tid);
+
+#endif /* TOOL_SYMBOLS_H */
