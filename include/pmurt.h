@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 2
+#define PMURT_VERSION_MINOR 3
 #define PMURT_VERSION_PATCH 0
 
 #if defined(__GNUC__)
@@ -104,6 +104,11 @@ struct pmurt_pmu_info {
 	int nregisters;
 	int nevents;
 	int max_group;          /* most events in one group */
+	/* 0.3 */
+	bool overflow_counter_unknown; /* the PMU cannot tell which counter
+	                                  overflowed: a cpc-style sampler allows
+	                                  one enabling only (false on POWER10) */
+	int npresets;           /* pmurt_preset_get() indices 0 .. npresets-1 */
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
@@ -355,6 +360,72 @@ PMURT_API void pmurt_dtl_cursor_init(struct pmurt_dtl_cursor *c, const void *dat
  * the functions that clear it on entry). */
 PMURT_API int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
 			     struct pmurt_error *err);
+/* --- presets: PAPI's generic names (PSARC 2008/334), since 0.3 ----------------
+ * A description may give PAPI presets (papi_events.csv): a generic name for
+ * one event ("PAPI_L2_DCM" is PM_DATA_FROM_L2MISS on POWER10), or for a
+ * combination of events computed from their counts (derived).  Names match
+ * without case.  pmurt_parse_event accepts a preset of one event wherever an
+ * event name goes (also in the cpc form, "PAPI_l2_dcm-all-10000"); a derived
+ * one is refused there with -EOPNOTSUPP, since it is no single event that can
+ * be opened or sampled: count its events and combine them with
+ * pmurt_preset_eval.
+ */
+#define PMURT_PRESET_MAX_EVENTS 8
+
+enum pmurt_preset_kind {
+	PMURT_PRESET_EVENT,   /* one event (PAPI's NOT_DERIVED) */
+	PMURT_PRESET_ADD,     /* the sum of the events (DERIVED_ADD) */
+	PMURT_PRESET_SUB,     /* the first minus the others (DERIVED_SUB) */
+	PMURT_PRESET_POSTFIX, /* a postfix formula over them (DERIVED_POSTFIX) */
+};
+
+struct pmurt_preset_info {
+	size_t sz;
+	const char *name;        /* as the description spells it: "PAPI_L1_DCM" */
+	const char *description; /* NULL when the description gives none */
+	enum pmurt_preset_kind kind;
+	bool derived;            /* kind != PMURT_PRESET_EVENT */
+	int nevents;             /* 1 .. PMURT_PRESET_MAX_EVENTS */
+	const char *events[PMURT_PRESET_MAX_EVENTS]; /* member names, N0 first */
+	uint64_t codes[PMURT_PRESET_MAX_EVENTS];     /* their raw codes */
+	const char *postfix;     /* POSTFIX: PAPI's formula ("N0|N1|-|"), else NULL */
+	char formula[160];       /* in words: "PM_RUN_CYC - PM_1PLUS_PPC_DISP" */
+};
+
+/* Preset i (0 .. pmurt_pmu_info's npresets - 1); -ENOENT past the end,
+ * -EINVAL for a bad argument.  info->sz as for every sized struct. */
+PMURT_API int pmurt_preset_get(const struct pmurt_pmu *pmu, int i,
+			       struct pmurt_preset_info *info);
+/* By name, without case (ASCII); returns the preset's index or -ENOENT (err
+ * suggests the nearest preset name).  info may be NULL. */
+PMURT_API int pmurt_preset_find(const struct pmurt_pmu *pmu, const char *name,
+				struct pmurt_preset_info *info, struct pmurt_error *err);
+
+struct pmurt_preset_value {
+	size_t sz;
+	int64_t value;  /* num / den, truncated toward zero */
+	bool exact;     /* den == 1: value is the formula's exact result */
+	int64_t num;    /* the exact result as a reduced fraction, den > 0 */
+	int64_t den;
+};
+
+/*
+ * The value of preset index from its members' counts (counts[k] is event k's
+ * count, ncounts its nevents; a non-derived preset's value is its one
+ * count).  Computed exactly, in 64-bit integers: add and sub sum and
+ * subtract, a postfix formula's constants and operators (+ - * /) work on
+ * exact fractions, so "N0|512|128|/|*|" is N0 * 4 with nothing lost; a
+ * non-integral result is reported as num/den and value truncates it toward
+ * zero (PAPI computes in double).  A result may be negative (sub of counts
+ * taken over different times).  Returns 0; -ERANGE when a count exceeds
+ * INT64_MAX or any intermediate value does not fit 64 bits (no wrapped or
+ * rounded value is returned); -EDOM when the formula divides by zero (a
+ * member's count was 0); -EINVAL for a bad argument.
+ */
+PMURT_API int pmurt_preset_eval(const struct pmurt_pmu *pmu, int index,
+				const uint64_t *counts, int ncounts,
+				struct pmurt_preset_value *out, struct pmurt_error *err);
+
 /* --- counting on a live host (PMURT_0.3) ------------------------------------- */
 /*
  * A host is where events are opened: its sysfs PMUs

@@ -24,6 +24,7 @@ static const char *const check_names[PMU_CHK_COUNT] = {
 	[PMU_CHK_KERNEL_LIMITS] = "kernel-limits",
 	[PMU_CHK_REGISTER_LAYOUT] = "register-layout",
 	[PMU_CHK_TRANSFORM_ENCODING] = "transform-encoding",
+	[PMU_CHK_PRESET_MEMBERS] = "preset-members",
 };
 
 const char *pmu_check_name(enum pmu_check_id id)

@@ -526,6 +526,7 @@ static int load_identity(struct dl *L)
 	    get_strdup(L, L->pmu, "platform", false, &m->platform) < 0 ||
 	    get_u32(L, L->pmu, "max-group", !L->legacy, &m->max_group) < 0)
 		rc = -EINVAL;
+	m->overflow_counter_unknown = has_prop(L, L->pmu, "overflow-counter-unknown");
 	return rc < 0 ? rc : 0;
 }
 
@@ -1572,6 +1573,89 @@ static int load_events(struct dl *L)
 	return rc ? -EINVAL : 0;
 }
 
+/* [ext] presets { NAME { events; event-codes; derived; postfix; description } } */
+static int preset_events(struct dl *L, int node, struct pmu_preset *p)
+{
+	uint32_t cells[2 * PMU_PRESET_MAX_EVENTS];
+	int n = fdt_stringlist_count(L->fdt, node, "events"), ncells;
+
+	if (n < 1 || n > PMU_PRESET_MAX_EVENTS)
+		return fail(L, node, "events", "expected 1 to %d strings", PMU_PRESET_MAX_EVENTS);
+	if (get_cells(L, node, "event-codes", true, cells, 2 * n, 2 * n, &ncells))
+		return -EINVAL;
+	for (int k = 0; k < n; k++) {
+		p->events[k] = pmu_strdup(fdt_stringlist_get(L->fdt, node, "events", k, NULL));
+		if (!p->events[k])
+			return oom(L);
+		p->codes[k] = (uint64_t)cells[2 * k] << 32 | cells[2 * k + 1];
+		p->nevents++;
+	}
+	return 0;
+}
+
+/* The members against `derived` and `postfix`, as the YAML loader checks them. */
+static int preset_shape(struct dl *L, int node, struct pmu_preset *p)
+{
+	char why[160];
+	size_t at;
+
+	if (p->kind == PMU_PRESET_EVENT && p->nevents != 1)
+		return fail(L, node, "events", "%d events but no 'derived'", p->nevents);
+	if ((p->kind == PMU_PRESET_ADD || p->kind == PMU_PRESET_SUB) && p->nevents < 2)
+		return fail(L, node, "events", "a derived %s preset combines at least 2 events",
+			    pmu_preset_kind_name(p->kind));
+	if (!!p->postfix != (p->kind == PMU_PRESET_POSTFIX))
+		return fail(L, node, "postfix", p->postfix ? "needs derived = \"postfix\""
+						       : "missing (derived = \"postfix\")");
+	if (p->postfix && pmu_postfix_check(p->postfix, p->nevents, &at, why, sizeof(why)))
+		return fail(L, node, "postfix", "%s", why);
+	return 0;
+}
+
+static int load_preset(struct dl *L, int node, struct pmu_preset *p)
+{
+	const char *kind = NULL;
+	int rc;
+
+	p->pos = node_pos(L, node);
+	p->name = pmu_strdup(node_name(L, node));
+	if (!p->name)
+		return oom(L);
+	rc = get_str(L, node, "derived", false, &kind);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && (pmu_preset_kind_parse(kind, &p->kind) || p->kind == PMU_PRESET_EVENT))
+		return fail(L, node, "derived", "must be add, sub or postfix, found '%s'", kind);
+	if (preset_events(L, node, p) < 0 ||
+	    get_strdup(L, node, "postfix", false, &p->postfix) < 0 ||
+	    get_strdup(L, node, "description", false, &p->description) < 0)
+		return -EINVAL;
+	return preset_shape(L, node, p);
+}
+
+static int load_presets(struct dl *L)
+{
+	int node = child(L, L->pmu, "presets", false), sub, i = 0, rc = 0, n;
+
+	if (node < 0)
+		return 0;
+	n = count_children(L, node);
+	L->m->presets = alloc_array(L, n, sizeof(*L->m->presets));
+	if (n && !L->m->presets)
+		return -ENOMEM;
+	L->m->npresets = n;
+	fdt_for_each_subnode(sub, L->fdt, node) {
+		if (i >= n)
+			break;
+		rc |= load_preset(L, sub, &L->m->presets[i]) < 0;
+		for (int j = 0; j < i && !rc; j++)
+			if (pmu_name_eq_nocase(L->m->presets[j].name, L->m->presets[i].name))
+				rc = fail(L, sub, NULL, "duplicate preset name (ignoring case)") < 0;
+		i++;
+	}
+	return rc ? -EINVAL : 0;
+}
+
 /* skiboot's fixed counters name their event but give no code: take the
  * code of the event with that name. */
 static int legacy_fixed_codes(struct dl *L)
@@ -1617,6 +1701,7 @@ static int load_all(struct dl *L)
 	rc |= load_cache_events(L);
 	rc |= load_branch_filters(L);
 	rc |= load_events(L);
+	rc |= load_presets(L);
 	if (L->legacy && rc == 0)
 		rc |= legacy_fixed_codes(L);
 	return rc ? -EINVAL : 0;

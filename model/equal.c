@@ -6,7 +6,7 @@
  * compared (fields, in canonical order; checks, whose order decides the
  * reason; alternatives, searched in order).  Collections whose order means
  * nothing (counters, registers and their fields, constraints, counter-usage
- * bits, generic events, events) are matched by name: a live device tree
+ * bits, generic events, events, presets) are matched by name: a live device tree
  * (kernfs) lists nodes in hash order, not in the order they were written.
  * References are compared by the names they point to.  Source positions are
  * never compared.
@@ -195,6 +195,18 @@ static bool event_eq(const struct pmu_model *a, int i, const struct pmu_model *b
 	       x->firmware == y->firmware && str_eq(xa, ya);
 }
 
+static bool preset_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_preset *x = &a->presets[i], *y = &b->presets[j];
+	if (!str_eq(x->name, y->name) || !str_eq(x->description, y->description) ||
+	    x->kind != y->kind || x->nevents != y->nevents || !str_eq(x->postfix, y->postfix))
+		return false;
+	for (int k = 0; k < x->nevents; k++)
+		if (!str_eq(x->events[k], y->events[k]) || x->codes[k] != y->codes[k])
+			return false;
+	return true;
+}
+
 /* --- collections ---------------------------------------------------------- */
 typedef bool (*item_eq)(const struct pmu_model *, int, const struct pmu_model *, int);
 typedef const char *(*item_key)(const struct pmu_model *, int);
@@ -235,6 +247,7 @@ static const char *constraint_key(const struct pmu_model *m, int i) { return m->
 static const char *check_key(const struct pmu_model *m, int i) { return m->checks[i].name; }
 static const char *generic_key(const struct pmu_model *m, int i) { return m->generic[i].name; }
 static const char *event_key(const struct pmu_model *m, int i) { return m->events[i].name; }
+static const char *preset_key(const struct pmu_model *m, int i) { return m->presets[i].name; }
 static const char *branch_filter_key(const struct pmu_model *m, int i) { return m->branch_filters[i].name; }
 
 static const char *usage_key(const struct pmu_model *m, int i)
@@ -247,7 +260,8 @@ static bool identity_eq(struct differ *d, const struct pmu_model *a,
 {
 	if (!str_eq(a->name, b->name) || !str_eq(a->version, b->version) ||
 	    !str_eq(a->platform, b->platform) || !str_eq(a->compatible, b->compatible) ||
-	    a->max_group != b->max_group)
+	    a->max_group != b->max_group ||
+	    a->overflow_counter_unknown != b->overflow_counter_unknown)
 		return note(d, "identity", NULL);
 	for (int i = 0; i < PMU_EXCL_COUNT; i++)
 		if (!ref_eq(a, a->exclude[i].reg, a->exclude[i].field, b, b->exclude[i].reg,
@@ -296,5 +310,6 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 	       ordered_eq(d, "branch filter", a, a->nbranch_filters, b, b->nbranch_filters,
 			  branch_filter_eq, branch_filter_key) &&
 	       keyed_eq(d, "event", a, a->nevents, b, b->nevents, event_eq, event_key) &&
+	       keyed_eq(d, "preset", a, a->npresets, b, b->npresets, preset_eq, preset_key) &&
 	       cache_eq(d, a, b);
 }

@@ -66,6 +66,8 @@ static void free_list_strings(struct pmu_model *m)
 		free(e->description);
 		free(e->status);
 	}
+	for (int i = 0; i < m->npresets; i++)
+		pmu_preset_free_strings(&m->presets[i]);
 	for (int i = 0; i < m->nstrings; i++)
 		free(m->strings[i]);
 	free(m->source);
@@ -73,6 +75,15 @@ static void free_list_strings(struct pmu_model *m)
 	free(m->version);
 	free(m->platform);
 	free(m->compatible);
+}
+
+void pmu_preset_free_strings(struct pmu_preset *p)
+{
+	free(p->name);
+	free(p->description);
+	free(p->postfix);
+	for (int k = 0; k < p->nevents; k++)
+		free(p->events[k]);
 }
 
 /* Borrowed strings (owns_strings false) are left alone: only the arrays,
@@ -95,6 +106,7 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->generic);
 	free(m->branch_filters);
 	free(m->events);
+	free(m->presets);
 	free(m->strings);
 	pmu_model_init(m);
 }

@@ -33,6 +33,8 @@ enum pmu_check_id {
 	PMU_CHK_REGISTER_LAYOUT,    /* register-layout: register fields overlap or exceed width */
 	PMU_CHK_TRANSFORM_ENCODING, /* transform-encoding: a thresh-cmp-p10 encoding that
 	                               does not fit where it goes */
+	PMU_CHK_PRESET_MEMBERS,     /* preset-members: a derived preset whose events
+	                               cannot be counted together */
 	PMU_CHK_COUNT
 };
 

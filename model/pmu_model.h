@@ -297,6 +297,34 @@ struct pmu_event {
 	struct pmu_pos pos;
 };
 
+/* --- presets: PAPI's generic names (papi_events.csv) ------------------------
+ * A preset names one event, or a combination of events computed from their
+ * counts as PAPI's DERIVED_ADD (the sum), DERIVED_SUB (the first minus the
+ * others) and DERIVED_POSTFIX (a formula such as "N0|N1|-|": Nk is the k-th
+ * event's count, integers are constants, + - * / pop two values and push
+ * one).  Members carry their event's name and code, so that a tree holding
+ * only the firmware events still says what a preset counts. */
+#define PMU_PRESET_MAX_EVENTS 8 /* PAPI's PAPI_EVENTS_IN_DERIVED_EVENT */
+
+enum pmu_preset_kind {
+	PMU_PRESET_EVENT,   /* one event, not derived (PAPI's NOT_DERIVED) */
+	PMU_PRESET_ADD,
+	PMU_PRESET_SUB,
+	PMU_PRESET_POSTFIX,
+	PMU_PRESET_NKINDS
+};
+
+struct pmu_preset {
+	char *name;        /* "PAPI_L1_DCM" */
+	char *description; /* may be NULL */
+	enum pmu_preset_kind kind;
+	int nevents;
+	char *events[PMU_PRESET_MAX_EVENTS];    /* member event names */
+	uint64_t codes[PMU_PRESET_MAX_EVENTS];  /* and their codes */
+	char *postfix;     /* PMU_PRESET_POSTFIX: the formula, else NULL */
+	struct pmu_pos pos;
+};
+
 struct pmu_model {
 	char *source;       /* file the model was loaded from */
 	char *name;         /* "POWER10 PMU" */
@@ -304,6 +332,10 @@ struct pmu_model {
 	char *platform;     /* "power10" */
 	char *compatible;   /* "ibm,power-pmu" */
 	uint32_t max_group; /* most events in one group (kernel n_counter) */
+	/* The PMU cannot tell which counter overflowed (illumos'
+	 * CPC_CAP_OVERFLOW_PRECISE unset): the DTrace cpc provider then allows
+	 * one enabling only (dcpc.c dcpc_mult_ovf_cap).  false: it can tell. */
+	bool overflow_counter_unknown;
 
 	int ncounters;      struct pmu_counter *counters;
 	int nregisters;     struct pmu_register *registers;
@@ -320,6 +352,7 @@ struct pmu_model {
 	bool has_cache_map;
 	struct pmu_cache_entry cache[PMU_CACHE_NTYPES][PMU_OP_NTYPES][PMU_RESULT_NTYPES];
 	int nevents;        struct pmu_event *events;
+	int npresets;       struct pmu_preset *presets;
 
 	/* every string the model owns that is not one of the fields above
 	 * (source file names in pmu_pos) */
@@ -333,6 +366,8 @@ struct pmu_model {
 /* --- functions (model.c) --------------------------------------------------- */
 void pmu_model_init(struct pmu_model *m);
 void pmu_model_free(struct pmu_model *m);
+/* Free a preset's strings (heap copies; a model's own are freed with it). */
+void pmu_preset_free_strings(struct pmu_preset *p);
 
 /* Deep equality of the described PMU (positions and source names ignored).
  * On a difference, writes a short description of the first one into diff. */
@@ -427,6 +462,30 @@ int pmu_thresh_param_set(struct pmu_thresh_encoding *enc, enum pmu_thresh_param 
  * struct order), with why it is wrong in why; PMU_ENC_NPARAMS when all fit. */
 enum pmu_thresh_param pmu_thresh_encoding_bad(const struct pmu_thresh_encoding *enc,
 					      char *why, size_t whylen);
+
+/* --- presets (preset.c) ---------------------------------------------------- */
+/* "none" (not derived), "add", "sub", "postfix": the YAML `derived` values. */
+const char *pmu_preset_kind_name(enum pmu_preset_kind k);
+int pmu_preset_kind_parse(const char *name, enum pmu_preset_kind *out);
+/* a and b equal without ASCII case (locale-independent). */
+bool pmu_name_eq_nocase(const char *a, const char *b);
+/* The preset named name without case (ASCII), or -1. */
+int pmu_model_preset(const struct pmu_model *m, const char *name);
+/* Check a postfix formula over nevents member events: '|'-separated tokens
+ * Nk (k < nevents), decimal constants, + - * /; the stack never runs dry,
+ * ends holding one value, and every member is used.  0, or -EINVAL with
+ * the problem in why and the offset of the token at fault in *at. */
+int pmu_postfix_check(const char *formula, int nevents, size_t *at, char *why,
+		      size_t whylen);
+/* A preset's value from its members' counts, in exact rational arithmetic
+ * (num / den, den > 0, reduced): 0, -ERANGE when a count exceeds INT64_MAX
+ * or an intermediate overflows 64 bits, -EDOM on division by zero, -EINVAL
+ * for a formula pmu_postfix_check refuses. */
+int pmu_preset_eval(const struct pmu_preset *p, const uint64_t *counts,
+		    int64_t *num, int64_t *den);
+/* A preset's formula in words: "PM_A + PM_B", "PM_A - PM_B", or the
+ * postfix formula with member names for Nk.  snprintf semantics. */
+int pmu_preset_format(const struct pmu_preset *p, char *buf, size_t len);
 
 /* Names used by every format for the enums above. */
 const char *pmu_constraint_kind_name(enum pmu_constraint_kind k);

@@ -24,7 +24,7 @@ static const char *const top_keys[] = {
 	"format", "pmu", "counters", "registers", "fields", "privilege-filters",
 	"branch-stack-clears", "counter-usage", "checks", "constraints",
 	"alternatives", "generic-events", "cache-events", "branch-filters", "firmware-events",
-	"events", "include", NULL};
+	"events", "presets", "include", NULL};
 
 struct loader {
 	struct yctx c;

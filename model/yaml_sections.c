@@ -55,7 +55,7 @@ static int too_many(struct yctx *c, const struct ynode *n, int count, int max,
 static int read_pmu(struct yctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {"name", "version", "platform", "compatible",
-					   "max-group", NULL};
+					   "max-group", "overflow-counter-unknown", NULL};
 	static const char *const req[] = {"name", "platform", "compatible", "max-group", NULL};
 	if (y_expect_map(c, n, "pmu") || y_check_keys(c, n, "pmu", keys, req))
 		return -EINVAL;
@@ -67,6 +67,8 @@ static int read_pmu(struct yctx *c, const struct ynode *n)
 	v = y_get(n, "platform");   rc |= y_strdup(c, &v, "pmu platform", &m->platform);
 	v = y_get(n, "compatible"); rc |= y_strdup(c, &v, "pmu compatible", &m->compatible);
 	v = y_get(n, "max-group");  rc |= y_u32(c, &v, "max-group", &m->max_group);
+	v = y_get(n, "overflow-counter-unknown");
+	rc |= y_bool(c, &v, "overflow-counter-unknown", &m->overflow_counter_unknown);
 	return rc ? -EINVAL : 0;
 }
 
@@ -964,6 +966,190 @@ static int read_event(struct yctx *c, const struct ynode *n, bool firmware)
 	return rc ? -EINVAL : 0;
 }
 
+/* --- presets (PAPI generic names) ----------------------------------------- */
+static const char *event_name_at(const void *m, int i)
+{
+	return ((const struct pmu_model *)m)->events[i].name;
+}
+
+/* The nearest event name of all of them (nearest_of stops at 256). */
+static const char *nearest_event(struct yctx *c, const char *word)
+{
+	int n = c->m->nevents;
+	const char **list = malloc(((size_t)n + 1) * sizeof(*list));
+	if (!list)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		list[i] = event_name_at(c->m, i);
+	list[n] = NULL;
+	const char *near = y_nearest(word, list);
+	free(list);
+	return near;
+}
+
+/* One member: an event of the description, by its exact name. */
+static int read_preset_event(struct yctx *c, const struct ynode *item, struct pmu_preset *p)
+{
+	const char *name = NULL;
+	if (y_str(c, item, "preset event", &name))
+		return -EINVAL;
+	int e = pmu_model_event(c->m, name);
+	if (e < 0) {
+		struct pmu_pos at = y_pos(item);
+		char label[160];
+		snprintf(label, sizeof(label), "preset %s", p->name ? p->name : "?");
+		const char *near = pmu_diag_shows_errors(c->d) ? nearest_event(c, name) : NULL;
+		char missing[96];
+		snprintf(missing, sizeof(missing), "event %s", name);
+		return report_unknown(c, PMU_CHK_UNKNOWN_REF, &at, label, missing, near);
+	}
+	p->codes[p->nevents] = c->m->events[e].code;
+	p->events[p->nevents] = pmu_strdup(name);
+	if (!p->events[p->nevents])
+		return oom(c);
+	p->nevents++;
+	return 0;
+}
+
+/* `events` against `derived`: one for a plain preset, two or more for add
+ * and sub, what the formula uses for postfix (checked with it). */
+static int check_preset_shape(struct yctx *c, const struct ynode *n, struct pmu_preset *p,
+			      int listed)
+{
+	struct ynode ev = y_get(n, "events");
+	struct pmu_pos at = y_pos(&ev);
+	if (listed < 1 || listed > PMU_PRESET_MAX_EVENTS) {
+		pmu_report(c->d, -1, &at, "preset %s lists %d events (1 to %d)", p->name, listed,
+			   PMU_PRESET_MAX_EVENTS);
+		return -EINVAL;
+	}
+	if (p->kind == PMU_PRESET_EVENT && listed != 1) {
+		pmu_report(c->d, -1, &at, "preset %s lists %d events but no 'derived' "
+			   "(add, sub or postfix) says how to combine them", p->name, listed);
+		return -EINVAL;
+	}
+	if ((p->kind == PMU_PRESET_ADD || p->kind == PMU_PRESET_SUB) && listed < 2) {
+		pmu_report(c->d, -1, &at, "a derived %s preset combines at least 2 events; "
+			   "preset %s lists 1 (leave out 'derived')", pmu_preset_kind_name(p->kind),
+			   p->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* `postfix`: only with derived: postfix, checked over the listed events;
+ * the problem is reported at the formula's own column plus the offset. */
+static int read_postfix(struct yctx *c, const struct ynode *n, struct pmu_preset *p, int listed)
+{
+	struct ynode v = y_get(n, "postfix");
+	struct pmu_pos at = y_pos(v.node ? &v : n);
+	if (!!v.node != (p->kind == PMU_PRESET_POSTFIX)) {
+		pmu_report(c->d, -1, &at, v.node ? "'postfix' needs 'derived: postfix'"
+						 : "a derived postfix preset needs its 'postfix' formula");
+		return -EINVAL;
+	}
+	if (!v.node)
+		return 0;
+	if (y_strdup(c, &v, "postfix", &p->postfix))
+		return -EINVAL;
+	char why[160];
+	size_t off;
+	if (pmu_postfix_check(p->postfix, listed, &off, why, sizeof(why)) == 0)
+		return 0;
+	bool plain = v.node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	if (at.col > 0 && off < 1000)
+		at.col += (int)off + (plain ? 0 : 1);
+	pmu_report(c->d, -1, &at, "bad postfix formula of preset %s: %s", p->name, why);
+	return -EINVAL;
+}
+
+/* A preset name is unique without case (look-ups ignore it) and is no
+ * event's name (events are looked up first and would hide it). */
+static int check_preset_name(struct yctx *c, const struct ynode *n, const struct pmu_preset *p)
+{
+	struct ynode v = y_get(n, "name");
+	struct pmu_pos at = y_pos(&v);
+	for (int i = 0; i < c->m->npresets - 1; i++) {
+		const struct pmu_preset *q = &c->m->presets[i];
+		if (pmu_name_eq_nocase(q->name, p->name)) {
+			pmu_report(c->d, -1, &at, "duplicate preset name '%s' (first at %s:%d:%d)",
+				   p->name, q->pos.file ? q->pos.file : "?", q->pos.line, q->pos.col);
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < c->m->nevents; i++)
+		if (pmu_name_eq_nocase(c->m->events[i].name, p->name)) {
+			pmu_report(c->d, -1, &at, "preset name '%s' is also the name of event %s",
+				   p->name, c->m->events[i].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static void drop_last_preset(struct pmu_model *m)
+{
+	pmu_preset_free_strings(&m->presets[--m->npresets]);
+}
+
+static int read_preset_fields(struct yctx *c, const struct ynode *n, struct pmu_preset *p)
+{
+	struct ynode v;
+	const char *kind = NULL;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "preset name", &p->name);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &p->description);
+	if (rc)
+		return -EINVAL;
+	v = y_get(n, "derived");
+	if (v.node && (y_str(c, &v, "derived", &kind) || pmu_preset_kind_parse(kind, &p->kind) ||
+		       p->kind == PMU_PRESET_EVENT)) {
+		struct pmu_pos at = y_pos(&v);
+		pmu_report(c->d, -1, &at, "derived must be add, sub or postfix, found '%s'",
+			   kind ? kind : "?");
+		return -EINVAL;
+	}
+	return check_preset_name(c, n, p);
+}
+
+/* Fills p, the last preset; 1 when a member is unknown but tolerated. */
+static int read_preset_body(struct yctx *c, const struct ynode *n, struct pmu_preset *p)
+{
+	int rc = read_preset_fields(c, n, p);
+	struct ynode ev = y_get(n, "events");
+	if (rc || y_expect_seq(c, &ev, "events"))
+		return -EINVAL;
+	int listed = y_seq_len(&ev), unknown = 0;
+	if (check_preset_shape(c, n, p, listed) || read_postfix(c, n, p, listed))
+		return -EINVAL;
+	for (int i = 0; i < listed; i++) {
+		struct ynode item = y_seq_at(&ev, i);
+		int r = read_preset_event(c, &item, p);
+		if (r < 0)
+			return r;
+		unknown |= r;
+	}
+	return unknown;
+}
+
+static int read_preset(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "events", "derived", "postfix",
+					   "description", NULL};
+	static const char *const req[] = {"name", "events", NULL};
+	if (y_expect_map(c, n, "a preset") || y_check_keys(c, n, "a preset", keys, req))
+		return -EINVAL;
+	struct pmu_preset *p = APPEND(c->m->presets, c->m->npresets);
+	if (!p)
+		return oom(c);
+	p->pos = y_pos(n);
+	int rc = read_preset_body(c, n, p);
+	/* a failed preset is dropped, so that later ones compare their names
+	 * only with whole ones; a tolerated unknown member drops it too */
+	if (rc)
+		drop_last_preset(c->m);
+	return rc < 0 ? rc : 0;
+}
+
 /* --- driver --------------------------------------------------------------- */
 typedef int (*item_reader)(struct yctx *c, const struct ynode *n);
 
@@ -1045,5 +1231,7 @@ int ysec_read_all(const struct yloader_view *view)
 	rc |= read_single(view, "branch-filters", read_branch_filters);
 	rc |= read_list(view, "events", read_event_plain);
 	rc |= read_list(view, "firmware-events", read_event_firmware);
+	if (!rc) /* members are events, found by name */
+		rc |= read_list(view, "presets", read_preset);
 	return rc ? -EINVAL : 0;
 }

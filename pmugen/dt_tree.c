@@ -789,6 +789,44 @@ static int walk_events(struct walk *w)
 	return end(w);
 }
 
+/* --- presets ----------------------------------------------------------------- */
+
+/* [ext] presets { NAME { events; event-codes; derived; postfix; description } } */
+static int walk_preset(struct walk *w, const struct pmu_preset *p)
+{
+	uint32_t codes[2 * PMU_PRESET_MAX_EVENTS];
+	const char *events[PMU_PRESET_MAX_EVENTS];
+
+	if (p->nevents < 1 || p->nevents > PMU_PRESET_MAX_EVENTS) {
+		pmu_error_set(w->err, -EINVAL, "preset '%s' has %d events (1..%d allowed)",
+			      p->name ? p->name : "?", p->nevents, PMU_PRESET_MAX_EVENTS);
+		return -EINVAL;
+	}
+	for (int k = 0; k < p->nevents; k++) {
+		events[k] = p->events[k];
+		codes[2 * k] = (uint32_t)(p->codes[k] >> 32);
+		codes[2 * k + 1] = (uint32_t)p->codes[k];
+	}
+	TRY(begin(w, "preset", p->name));
+	TRY(w->s->ops->prop_strings(w->s->ctx, "events", events, p->nevents, w->err));
+	TRY(cells(w, "event-codes", codes, 2 * p->nevents, DT_HEX));
+	if (p->kind != PMU_PRESET_EVENT)
+		TRY(strp(w, "derived", pmu_preset_kind_name(p->kind)));
+	TRY(strp(w, "postfix", p->postfix));
+	TRY(strp(w, "description", p->description));
+	return end(w);
+}
+
+static int walk_presets(struct walk *w)
+{
+	if (w->m->npresets == 0)
+		return 0;
+	TRY(begin_raw(w, "presets"));
+	for (int i = 0; i < w->m->npresets; i++)
+		TRY(walk_preset(w, &w->m->presets[i]));
+	return end(w);
+}
+
 /* --- the PMU node and the root ---------------------------------------------- */
 
 static int walk_pmu(struct walk *w)
@@ -806,6 +844,8 @@ static int walk_pmu(struct walk *w)
 	TRY(u32p(w, "nr_mmcr", (uint32_t)m->nregisters, DT_DEC));
 	TRY(u32p(w, "max-group", m->max_group, DT_DEC));
 	TRY(u32p(w, "description-format", PMU_FORMAT_VERSION, DT_DEC));
+	if (m->overflow_counter_unknown)
+		TRY(flagp(w, "overflow-counter-unknown"));
 	TRY(walk_sprs(w));
 	TRY(walk_evt_code_format(w));
 	TRY(walk_privilege_filters(w));
@@ -815,6 +855,7 @@ static int walk_pmu(struct walk *w)
 	TRY(walk_cache_events(w));
 	TRY(walk_branch_filters(w));
 	TRY(walk_events(w));
+	TRY(walk_presets(w));
 	return end(w);
 }
 

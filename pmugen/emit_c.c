@@ -31,6 +31,7 @@ _Static_assert(PMU_TBL_CACHE_TYPES == PMU_CACHE_NTYPES, "cache types");
 _Static_assert(PMU_TBL_CACHE_OPS == PMU_OP_NTYPES, "cache ops");
 _Static_assert(PMU_TBL_CACHE_RESULTS == PMU_RESULT_NTYPES, "cache results");
 _Static_assert(PMU_MAX_TERMS <= 255, "terms per condition");
+_Static_assert(PMU_TBL_PRESET_EVENTS == PMU_PRESET_MAX_EVENTS, "preset members");
 
 /* --- string pool ---------------------------------------------------------- */
 
@@ -527,6 +528,35 @@ static void emit_branch_filters(struct ctx *c)
 	table_close(c);
 }
 
+static void emit_presets(struct ctx *c)
+{
+	if (!table_open(c, "pmu_tbl_preset", "presets", c->m->npresets))
+		return;
+	fputs("\t/* name, description, kind, nevents, events, codes, postfix */\n", c->out);
+	for (int i = 0; i < c->m->npresets; i++) {
+		const struct pmu_preset *p = &c->m->presets[i];
+
+		fputs("\t{", c->out);
+		put_str(c->out, &c->pool, p->name);
+		fputs(", ", c->out);
+		put_str(c->out, &c->pool, p->description);
+		fprintf(c->out, ", %d, %d, {", (int)p->kind, p->nevents);
+		for (int k = 0; k < PMU_PRESET_MAX_EVENTS; k++) {
+			fputs(k ? ", " : "", c->out);
+			put_str(c->out, &c->pool, k < p->nevents ? p->events[k] : NULL);
+		}
+		fputs("}, {", c->out);
+		for (int k = 0; k < PMU_PRESET_MAX_EVENTS; k++) {
+			fputs(k ? ", " : "", c->out);
+			put_u64(c->out, k < p->nevents ? p->codes[k] : 0);
+		}
+		fputs("}, ", c->out);
+		put_str(c->out, &c->pool, p->postfix);
+		fprintf(c->out, "}, /* %s */\n", comment_text(p->name));
+	}
+	table_close(c);
+}
+
 static void emit_events(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_event", "events", c->m->nevents))
@@ -679,7 +709,10 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	fputs(",\n", out);
 	put_table_ref(out, "events", "nevents", m->nevents);
 	fprintf(out, "\t.name_index = name_index,\n"
-		"\t.name_index_size = %" PRIu32 ",\n};\n", index_size_);
+		"\t.name_index_size = %" PRIu32 ",\n", index_size_);
+	fprintf(out, "\t.overflow_counter_unknown = %d,\n", m->overflow_counter_unknown);
+	put_table_ref(out, "presets", "npresets", m->npresets);
+	fputs("};\n", out);
 }
 
 /* --- putting it together -------------------------------------------------- */
@@ -750,6 +783,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_generic(c);
 	emit_branch_filters(c);
 	emit_events(c);
+	emit_presets(c);
 	rc = emit_name_index(c, &isize);
 	if (rc)
 		return rc;

@@ -236,6 +236,7 @@ enum resolve_fail {
 	RF_CACHE_PERF,       /* perf refuses the op for the cache */
 	RF_CACHE,            /* map state says unsupported/invalid */
 	RF_NO_CACHE_MAP,
+	RF_DERIVED,          /* a derived preset: no single event */
 };
 
 struct resolved {
@@ -246,6 +247,7 @@ struct resolved {
 	enum pmu_map_state state;  /* RF_GENERIC, RF_CACHE */
 	int cache[3];              /* type, op, result */
 	char name[64];
+	int preset;                /* RF_DERIVED: the preset's index */
 };
 
 static void copy_name(char dst[64], const char *src, size_t n)
@@ -471,10 +473,26 @@ static int resolve_event(const struct pmurt_pmu *pmu, const char *name, size_t l
 	return RF_OK;
 }
 
+/* A PAPI preset (any case): a preset of one event resolves to that event's
+ * code under the preset's name; a derived one is RF_DERIVED. */
+static int resolve_preset(const struct pmurt_pmu *pmu, const char *name, struct resolved *r)
+{
+	int i = pmu_model_preset(&pmu->model, name);
+	if (i < 0)
+		return RF_NOT_MINE;
+	const struct pmu_preset *p = &pmu->model.presets[i];
+	int e = pmurt_lookup_name(pmu, p->events[0], strlen(p->events[0]));
+	*r = (struct resolved){.type = PERF_TYPE_RAW, .config = p->codes[0], .code = p->codes[0],
+			       .event_index = e < 0 ? -1 : e, .preset = i};
+	copy_name(r->name, p->name, strlen(p->name));
+	return p->kind == PMU_PRESET_EVENT ? RF_OK : RF_DERIVED;
+}
+
 /*
  * A name: 0xHEX, a perf generic name, a perf cache name, an event of the
  * description, rHEX (perf's raw syntax; after the event names, so that no
- * event name made of r and hex digits is hidden).  Generic and cache names
+ * event name made of r and hex digits is hidden), a PAPI preset (last: the
+ * miss path of everything else).  Generic and cache names
  * come before the description's events, as perf reads a bare "cycles" or
  * "branch-misses" as PERF_TYPE_HARDWARE; the PMU's own event of that name is
  * "cpu/branch-misses/" or any other case ("BRANCH-MISSES").
@@ -495,6 +513,8 @@ static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
 		rc = resolve_event(c->pmu, buf, sp.len, r);
 	if (rc == RF_NOT_MINE && buf[0] == 'r' && all_hex(buf + 1, sp.len - 1))
 		rc = resolve_hex_code(buf + 1, sp.len - 1, r);
+	if (rc == RF_NOT_MINE)
+		rc = resolve_preset(c->pmu, buf, r);
 	return rc == RF_NOT_MINE ? RF_NOTFOUND : rc;
 }
 
@@ -528,6 +548,8 @@ static void suggest_name(const struct pctx *c, struct span sp, struct pmurt_near
 	while (c->err && pmurt_nearest_pass(n)) {
 		pmurt_nearest_events(n, &c->pmu->model);
 		nearest_legacy(&c->pmu->model, n);
+		for (int i = 0; i < c->pmu->model.npresets; i++)
+			pmurt_nearest_try(n, c->pmu->model.presets[i].name);
 	}
 }
 
@@ -567,6 +589,19 @@ static int report_cache(struct pctx *c, struct span sp, const struct resolved *r
 		    pmu_label(c));
 }
 
+/* A derived preset where one event must go (perf_event_open, sampling). */
+static int report_derived(struct pctx *c, struct span sp, const struct resolved *r)
+{
+	char q[QUOTE_MAX + 4], formula[160];
+	const struct pmu_preset *p = &c->pmu->model.presets[r->preset];
+	pmu_preset_format(p, formula, sizeof(formula));
+	return fail(c, -EOPNOTSUPP, "preset '%s' at offset %zu is derived (%s): it is computed "
+		    "from %d counts, so it cannot be opened or sampled as one event (record "
+		    "takes only a preset of one event); count its events and combine them "
+		    "(pmutool stat, pmurt_preset_eval)", quote(c, sp, q), sp.off, formula,
+		    p->nevents);
+}
+
 /* The message for a name resolve() refused. */
 static int report_resolve(struct pctx *c, struct span sp, const struct resolved *r, int why)
 {
@@ -587,6 +622,8 @@ static int report_resolve(struct pctx *c, struct span sp, const struct resolved 
 	case RF_CACHE:
 	case RF_NO_CACHE_MAP:
 		return report_cache(c, sp, r, why);
+	case RF_DERIVED:
+		return report_derived(c, sp, r);
 	default:
 		return report_unknown(c, sp, (struct span){0, 0});
 	}

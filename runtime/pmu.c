@@ -317,6 +317,8 @@ int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info)
 		.nregisters = m->nregisters,
 		.nevents = m->nevents,
 		.max_group = (int)m->max_group,
+		.overflow_counter_unknown = m->overflow_counter_unknown,
+		.npresets = m->npresets,
 	};
 	memcpy(info, &full, sz); /* a caller built against an older, smaller struct */
 	return 0;

@@ -265,11 +265,38 @@ static void rebuild_events(struct rebuild *r, struct pmu_model *m)
 	}
 }
 
+static void rebuild_presets(struct rebuild *r, struct pmu_model *m)
+{
+	m->presets = array(r, r->t->npresets, sizeof(*m->presets));
+	for (uint32_t i = 0; m->presets && i < r->t->npresets; i++) {
+		const struct pmu_tbl_preset *x = &r->t->presets[i];
+		struct pmu_preset *p = &m->presets[m->npresets++];
+		*p = (struct pmu_preset){0};
+
+		p->name = str(r, x->name);
+		p->description = str(r, x->description);
+		p->kind = (enum pmu_preset_kind)x->kind;
+		if (x->kind >= PMU_PRESET_NKINDS || x->nevents < 1 ||
+		    x->nevents > PMU_PRESET_MAX_EVENTS) {
+			r->bad = 1;
+			continue;
+		}
+		p->nevents = (int)x->nevents;
+		for (uint32_t k = 0; k < x->nevents; k++) {
+			p->events[k] = str(r, x->events[k]);
+			p->codes[k] = x->codes[k];
+		}
+		p->postfix = str(r, x->postfix);
+	}
+}
+
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
 	struct rebuild r = { t, 0, 0 };
 
 	pmu_model_init(m);
+	if (t->tables_version != PMU_TABLES_VERSION)
+		return -EINVAL; /* tables built against another layout */
 	m->owns_strings = false;
 	m->source = str(&r, t->source);
 	m->name = str(&r, t->name);
@@ -287,6 +314,8 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_checks_usage(&r, m);
 	rebuild_maps(&r, m);
 	rebuild_events(&r, m);
+	rebuild_presets(&r, m);
+	m->overflow_counter_unknown = t->overflow_counter_unknown != 0;
 	if (r.bad) {
 		pmu_model_free(m);
 		return r.nomem ? -ENOMEM : -EINVAL;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 2
+#define PMU_TABLES_VERSION 3 /* 3: presets, overflow_counter_unknown */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -151,6 +151,19 @@ struct pmu_tbl_branch_filter {
 	uint64_t value;
 };
 
+#define PMU_TBL_PRESET_EVENTS 8 /* = PMU_PRESET_MAX_EVENTS */
+
+/* struct pmu_preset: members events[0 .. nevents - 1] with their codes. */
+struct pmu_tbl_preset {
+	pmu_str_t name;
+	pmu_str_t description;
+	uint8_t kind;         /* enum pmu_preset_kind */
+	uint32_t nevents;
+	pmu_str_t events[PMU_TBL_PRESET_EVENTS];
+	uint64_t codes[PMU_TBL_PRESET_EVENTS];
+	pmu_str_t postfix;
+};
+
 #define PMU_TBL_EV_FIRMWARE 0x1u /* pmu_event.firmware */
 
 struct pmu_tbl_event {
@@ -202,6 +215,10 @@ struct pmu_tables {
 	 * equal names (ignoring case) are found in event order.
 	 */
 	const uint32_t *name_index; uint32_t name_index_size;
+
+	/* version 3 */
+	uint8_t overflow_counter_unknown;
+	const struct pmu_tbl_preset *presets;       uint32_t npresets;
 };
 
 /*

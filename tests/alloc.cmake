@@ -14,13 +14,18 @@ target_link_options(alloc_test PRIVATE
   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free
   -Wl,--wrap=yaml_parser_load)
 # The YAML is pmus/power10.yaml with its included events cut to the first 20
-# (every section is read; the full 680 events would take 43k loads), the
+# (every section is read; the full 680 events would take 43k loads) and
+# three presets over the firmware events in place of POWER10's 40, the
 # DTB is what pmugen writes from it (the full one: 6k loads, 4 minutes under
 # ASan), the built-in tables are the whole POWER10 description.
 add_test(NAME alloc/enomem
   COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-alloc.XXXXXX\") || exit 1
                  trap 'rm -rf \"$t\"' EXIT
-                 cp \"$3\" \"$t/power10.yaml\" &&
+                 sed '/^presets:/,$d' \"$3\" >\"$t/power10.yaml\" &&
+                 printf '%s\\n' 'presets:' '  - {name: PAPI_TOT_CYC, events: [cycles]}' \\
+                   '  - {name: PAPI_L1_DCM, derived: add, events: [l1-load-misses, l1-store-misses]}' \\
+                   '  - {name: PAPI_STL_ICY, derived: postfix, postfix: \"N0|N1|-|\", events: [cycles, dispatch-stall-cycles]}' \\
+                   >>\"$t/power10.yaml\" &&
                  head -n 84 \"$4\" >\"$t/power10-events.yaml\" &&
                  \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power10.dtb\" \"$t/power10.yaml\" &&
                  \"$2\" \"$t/power10.yaml\" \"$t/power10.dtb\" power10" sh

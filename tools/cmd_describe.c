@@ -1,5 +1,8 @@
 /*
- * cmd_describe.c - `pmutool describe EVENT`: every field of the description
+ * cmd_describe.c - `pmutool describe EVENT|PRESET`: for a PAPI preset, what
+ * it counts (its events, its formula, whether its events fit in one group and
+ * whether record can sample it), then, for a preset of one event and for an
+ * event, every field of the description
  * decoded for one event, where each lands (register field and bits for the
  * event's counter, under which condition), the privilege filters for that
  * counter, the event's contribution to the kernel's constraint word, and the
@@ -320,12 +323,55 @@ static void print_alone(const struct describe *d)
 		printf("  %-6s 0x%016" PRIx64 "\n", pmurt_register_name(d->pmu, i), d->alone.regs[i]);
 }
 
+/* A PAPI preset: its members, formula, and whether they fit one group (as
+ * stat opens them).  Returns true when it is derived (nothing more to show). */
+static bool describe_preset(const struct tool *t, const struct pmurt_preset_info *p)
+{
+	static const char *const kinds[] = {"one event", "derived: add (the sum)",
+					    "derived: sub (the first minus the others)",
+					    "derived: postfix formula"};
+	printf("%s  [PAPI preset, %s]\n", p->name, kinds[p->kind & 3]);
+	if (p->description && p->description[0])
+		printf("  %s\n", p->description);
+	printf("  = %s%s%s%s\n", p->formula, p->postfix ? "  (postfix " : "",
+	       p->postfix ? p->postfix : "", p->postfix ? ")" : "");
+	struct pmurt_event_spec ev[PMURT_PRESET_MAX_EVENTS];
+	for (int k = 0; k < p->nevents; k++) {
+		printf("  N%d  %-28s 0x%" PRIx64 "\n", k, p->events[k], p->codes[k]);
+		ev[k] = (struct pmurt_event_spec){.sz = sizeof(ev[k]), .type = 4 /* RAW */,
+						  .config = p->codes[k],
+						  .code = p->codes[k], .event_index = -1};
+	}
+	if (!p->derived) {
+		printf("  record samples it as its event (%s-all-10000)\n\n", p->name);
+		return false;
+	}
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	if (pmurt_group_check(t->pmu, ev, p->nevents, sizeof(ev[0]), &t->check, &res, NULL) == 0) {
+		if (res.ok) {
+			printf("  its events in one group:");
+			for (int k = 0; k < res.n; k++)
+				printf(" PMC%d", res.pmc[k]);
+			printf("\n");
+		} else {
+			printf("  its events do not fit in one group: %s (%s)\n", res.reason,
+			       res.message);
+		}
+	}
+	printf("  derived: stat counts its events and computes it; record cannot sample it\n");
+	return true;
+}
+
 int cmd_describe(struct tool *t)
 {
 	if (t->nargs != 1 || t->batch || t->json) {
 		tool_error(t, "usage: %s describe EVENT (no --json, no --batch)", t->prog);
 		return EXIT_USAGE;
 	}
+	struct pmurt_preset_info preset = {.sz = sizeof(preset)};
+	if (pmurt_preset_find(t->pmu, t->args[0], &preset, NULL) >= 0 &&
+	    describe_preset(t, &preset))
+		return EXIT_OK;
 	struct describe d = {.pmu = t->pmu, .m = &t->pmu->model, .opts = &t->check};
 	int rc = tool_parse_event(t, t->args[0], &d.ev);
 	if (rc)

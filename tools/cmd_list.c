@@ -1,7 +1,8 @@
 /*
  * cmd_list.c - `pmutool list [--json] [GLOB]`: the description's events
  * whose names match GLOB (fnmatch, without case), with code, category and
- * description; an alias names the event it aliases.
+ * description; an alias names the event it aliases.  Then its PAPI presets
+ * that match, with their events or formula (JSON objects keyed "preset").
  */
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -42,10 +43,26 @@ static json_t *event_json(const struct pmurt_event_info *e)
 			 e->alias_of);
 }
 
-/* One JSON object per line inside one array: valid JSON, easy to grep. */
-static int print_json(const struct pmurt_event_info *e, bool first)
+
+static json_t *preset_json(const struct pmurt_preset_info *p)
 {
-	json_t *o = event_json(e);
+	static const char *const kinds[] = {"event", "add", "sub", "postfix"};
+	json_t *events = json_array(), *codes = json_array();
+	for (int k = 0; events && codes && k < p->nevents; k++) {
+		char code[24];
+		snprintf(code, sizeof(code), "0x%" PRIx64, p->codes[k]);
+		json_array_append_new(events, json_string(p->events[k]));
+		json_array_append_new(codes, json_string(code));
+	}
+	return json_pack("{s:s, s:b, s:s, s:o*, s:o*, s:s, s:s?, s:s?}", "preset", p->name,
+			 "derived", p->derived, "kind", kinds[p->kind & 3], "events", events,
+			 "codes", codes, "formula", p->formula, "postfix", p->postfix,
+			 "description", p->description);
+}
+
+/* One line of JSON (an event's or a preset's object) in the array. */
+static int print_json_object(json_t *o, bool first)
+{
 	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	if (!s)
@@ -53,6 +70,31 @@ static int print_json(const struct pmurt_event_info *e, bool first)
 	printf("%s%s", first ? "[\n" : ",\n", s);
 	free(s);
 	return 0;
+}
+
+/* The presets whose names match, after the events; how many were shown. */
+static int list_presets(const struct tool *t, const char *glob, int npresets, int shown)
+{
+	bool header = false;
+	for (int i = 0; i < npresets; i++) {
+		struct pmurt_preset_info p = {.sz = sizeof(p)};
+		if (pmurt_preset_get(t->pmu, i, &p) < 0)
+			return -1;
+		if (!matches(glob, p.name))
+			continue;
+		if (t->json) {
+			if (print_json_object(preset_json(&p), shown == 0) < 0)
+				return -1;
+		} else {
+			if (!header)
+				tool_line("%sPAPI presets (stat counts the derived ones; record takes "
+					  "the others):", shown ? "\n" : "");
+			header = true;
+			tool_line("%-14s %-8s %s", p.name, p.derived ? "derived" : "", p.formula);
+		}
+		shown++;
+	}
+	return shown;
 }
 
 /* The widest matching name, so the text columns line up. */
@@ -88,11 +130,16 @@ int cmd_list(struct tool *t)
 			continue;
 		if (!t->json)
 			print_text(&e, width);
-		else if (print_json(&e, shown == 0) < 0) {
+		else if (print_json_object(event_json(&e), shown == 0) < 0) {
 			tool_error(t, "out of memory");
 			return EXIT_INTERNAL;
 		}
 		shown++;
+	}
+	shown = list_presets(t, glob, info.npresets, shown);
+	if (shown < 0) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
 	}
 	if (t->json)
 		printf(shown ? "\n]\n" : "[]\n");

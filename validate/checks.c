@@ -489,6 +489,42 @@ static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 	return rc;
 }
 
+/* --- presets ---------------------------------------------------------------- */
+/* A derived preset's value needs its events' counts over the same time, so
+ * they must fit in one group (PAPI adds them to one event set): no more than
+ * max-group of them, and no two asking for the same counter (the kernel's
+ * per-PMC constraint).  The full group check is libpmurt's (pmutool describe
+ * shows it). */
+static int check_preset(const struct pmu_model *m, int pf, const struct pmu_preset *p,
+			struct pmu_diag *d)
+{
+	if (p->kind == PMU_PRESET_EVENT)
+		return 0;
+	if ((uint32_t)p->nevents > m->max_group)
+		return pmu_report(d, PMU_CHK_PRESET_MEMBERS, &p->pos,
+				  "preset '%s' combines %d events, more than one group holds (%u)",
+				  p->name, p->nevents, m->max_group) == PMU_SEV_ERROR;
+	for (int a = 0; pf >= 0 && a < p->nevents; a++) {
+		uint64_t pmc = pmu_field_value(&m->fields[pf], p->codes[a], 0);
+		for (int b = a + 1; pmc && b < p->nevents; b++)
+			if (pmu_field_value(&m->fields[pf], p->codes[b], 0) == pmc)
+				return pmu_report(d, PMU_CHK_PRESET_MEMBERS, &p->pos,
+						  "preset '%s': events %s and %s both need PMC%llu, "
+						  "so they cannot be counted together", p->name,
+						  p->events[a], p->events[b],
+						  (unsigned long long)pmc) == PMU_SEV_ERROR;
+	}
+	return 0;
+}
+
+static int check_presets(const struct pmu_model *m, struct pmu_diag *d)
+{
+	int rc = 0, pf = pmc_field(m);
+	for (int i = 0; i < m->npresets; i++)
+		rc |= check_preset(m, pf, &m->presets[i], d);
+	return rc;
+}
+
 /* --- what the kernel RFC parser accepts ------------------------------------ */
 static int check_kernel_limits(const struct pmu_model *m, struct pmu_diag *d,
 			       bool all_events)
@@ -538,6 +574,7 @@ int pmu_check_model(const struct pmu_model *m, struct pmu_diag *d, bool all_even
 	rc |= check_constraints(m, d);
 	rc |= check_encodings(m, d);
 	rc |= check_events(m, d);
+	rc |= check_presets(m, d);
 	rc |= check_kernel_limits(m, d, all_events);
 	return rc ? -EINVAL : 0;
 }

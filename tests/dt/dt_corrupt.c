@@ -226,6 +226,20 @@ static const struct mistake mistakes[] = {
 	  CELLS(0, 0, 1), .want = "event_code" },
 	{ .what = "unknown privilege filter target", .path = PMU "/privilege-filters", .prop = "exclude_user",
 	  STR("MMCR2.NOPE"), .want = "exclude_user" },
+	{ .what = "preset derived by mul", .path = PMU "/presets/PAPI_L1_DCM", .prop = "derived",
+	  STR("mul"), .want = "must be add, sub or postfix, found 'mul'" },
+	{ .what = "preset codes for 1 of 2 events", .path = PMU "/presets/PAPI_L1_DCM",
+	  .prop = "event-codes", CELLS(0, 0x400f0), .want = "'event-codes': expected 4 cells" },
+	{ .what = "preset without events", .path = PMU "/presets/PAPI_L2_DCM", .prop = "events",
+	  .op = DEL_PROP, .want = "'events': expected 1 to 8 strings" },
+	{ .what = "postfix naming N2 of 2", .path = PMU "/presets/PAPI_STL_ICY", .prop = "postfix",
+	  STR("N0|N2|-|"), .want = "N2 at offset 3 names event 3, but the preset lists 2" },
+	{ .what = "two events, not derived", .path = PMU "/presets/PAPI_L1_DCM",
+	  .prop = "derived", .op = DEL_PROP, .want = "2 events but no 'derived'" },
+	{ .what = "postfix on an add preset", .path = PMU "/presets/PAPI_L1_DCM", .prop = "postfix",
+	  STR("N0|N1|+|"), .want = "needs derived = \"postfix\"" },
+	{ .what = "sub of one event", .path = PMU "/presets/PAPI_L2_DCM", .prop = "derived",
+	  STR("sub"), .want = "a derived sub preset combines at least 2 events" },
 };
 
 static int apply(void *fdt, const struct mistake *c)

@@ -1,0 +1,3 @@
+status 0
+describe
+papi_stl_icy

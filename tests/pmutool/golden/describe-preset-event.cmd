@@ -1,0 +1,3 @@
+status 0
+describe
+PAPI_tot_ins

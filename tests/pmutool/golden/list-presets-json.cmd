@@ -1,0 +1,4 @@
+status 0
+list
+--json
+PAPI_BR_N*

@@ -1,0 +1,3 @@
+status 0
+list
+papi_l1_d*
