@@ -107,7 +107,15 @@ PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint6
 
 /* Every public function taking a pmurt_error clears it on entry, so a
  * reused struct never reports an earlier call's error. */
-PMURT_HIDDEN void pmurt_clear_error(struct pmurt_error *err);
+static inline void pmurt_clear_error(struct pmurt_error *err)
+{
+	/* two stores, not the whole message: cheap enough for per-record calls
+	 * (pmurt_dtl_next, pmurt_perf_next) */
+	if (err) {
+		err->code = 0;
+		err->message[0] = '\0';
+	}
+}
 
 /* Printf into a pmurt_error (within one call the first error wins; a long
  * message ends with "..."). */

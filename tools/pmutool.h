@@ -54,6 +54,8 @@ int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
 int cmd_stat(struct tool *t);
+/* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
+int cmd_dtl(const struct tool *t, int argc, char **argv);
 
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
  * description, if any); returns 0 or an exit code. */
