@@ -3,13 +3,16 @@
  * baselines measured in the same run; prints medians and ratios, asserts
  * nothing.
  *
- * a. In process: libyaml alone parsing the two description files, against
+ * a. In process: libyaml alone parsing the two description files (a document
+ *    tree, and the bare event stream pmugen reads), against
  *    pmugen's load, checks and each emitter (DTS, DTB, C, JSON; every event).
  * b. As programs (fork/exec, several runs each, interleaved): perf's
  *    jevents.py turning the same POWER10 events (perf's JSON) into C, exactly
  *    as perf's build runs it for powerpc, against `pmugen -f dts,dtb,c,json
  *    --all-events` (one run, four outputs), four one-format runs, and one
- *    `-f c` run.  jevents.py is not part of Debian's python3; point at one
+ *    `-f c` run; then where the one run's CPU time goes (starting a process,
+ *    libyaml's events from part a, pmugen's own work) and the best ratio
+ *    that leaves.  jevents.py is not part of Debian's python3; point at one
  *    with --jevents or PMUGEN_JEVENTS (bench/get-jevents.sh extracts it from
  *    the linux-source-6.1 package).  Without it, part b says so and is skipped.
  *
@@ -85,6 +88,29 @@ static int parse_only(unsigned char *const *bufs, const size_t *lens, int nfiles
 	return 0;
 }
 
+/* The least any libyaml reader does: the event stream of both files, no
+ * tree (pmugen's reader is built on these events). */
+static int events_only(unsigned char *const *bufs, const size_t *lens, int nfiles)
+{
+	for (int i = 0; i < nfiles; i++) {
+		yaml_parser_t parser;
+		yaml_event_t ev;
+		int ok = 1, done = 0;
+		yaml_parser_initialize(&parser);
+		yaml_parser_set_input_string(&parser, bufs[i], lens[i]);
+		while (ok && !done) {
+			ok = yaml_parser_parse(&parser, &ev);
+			done = ok && ev.type == YAML_STREAM_END_EVENT;
+			if (ok)
+				yaml_event_delete(&ev);
+		}
+		yaml_parser_delete(&parser);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 enum { STEP_LOAD, STEP_CHECK, STEP_DTS, STEP_DTB, STEP_C, STEP_JSON, STEP_COUNT };
 
 static const char *const step_names[STEP_COUNT] = {
@@ -132,7 +158,8 @@ static int pipeline(const char *path, double *t)
 	return rc;
 }
 
-static int bench_in_process(const struct bench *b)
+/* Part a; *events_median gets libyaml's event-stream time, for part b. */
+static int bench_in_process(const struct bench *b, double *events_median)
 {
 	char events[4096];
 	snprintf(events, sizeof(events), "%s", b->description);
@@ -146,9 +173,10 @@ static int bench_in_process(const struct bench *b)
 	double t[STEP_COUNT];
 	int n = b->iterations;
 	double *base = calloc((size_t)n, sizeof(double));
+	double *stream = calloc((size_t)n, sizeof(double));
 	double *steps = calloc((size_t)n * STEP_COUNT, sizeof(double));
 	double *total = calloc((size_t)n, sizeof(double));
-	int rc = !bufs[0] || !bufs[1] || !base || !steps || !total ||
+	int rc = !bufs[0] || !bufs[1] || !base || !stream || !steps || !total ||
 		 pipeline(b->description, t) || parse_only(bufs, lens, 2);
 	if (rc)
 		fprintf(stderr, "bench_pmugen: cannot load %s\n", b->description);
@@ -156,6 +184,9 @@ static int bench_in_process(const struct bench *b)
 		double t0 = now();
 		parse_only(bufs, lens, 2);
 		base[i] = now() - t0;
+		t0 = now();
+		events_only(bufs, lens, 2);
+		stream[i] = now() - t0;
 		t0 = now();
 		pipeline(b->description, t);
 		total[i] = now() - t0;
@@ -165,6 +196,8 @@ static int bench_in_process(const struct bench *b)
 	if (!rc) {
 		printf("a. in process, medians of %d iterations (every event):\n", n);
 		printf("   libyaml parse only (baseline)   %8.3f ms\n", median(base, n) * 1e3);
+		*events_median = median(stream, n);
+		printf("   libyaml events only (no tree)   %8.3f ms\n", *events_median * 1e3);
 		for (int s = 0; s < STEP_COUNT; s++)
 			printf("   pmugen %-24s %8.3f ms\n", step_names[s], median(steps + s * n, n) * 1e3);
 		double whole = median(total, n);
@@ -172,6 +205,7 @@ static int bench_in_process(const struct bench *b)
 		       whole * 1e3, whole / median(base, n));
 	}
 	free(base);
+	free(stream);
 	free(steps);
 	free(total);
 	free(bufs[0]);
@@ -339,7 +373,19 @@ static void print_ratio(const char *what, const double *wall, const double *cpu,
 	       wall[JOB_JEVENTS] / wall[job], cpu[JOB_JEVENTS] / cpu[job]);
 }
 
-static void report(const struct bench *b, const char *jevents, struct job *jobs)
+/* Where the CPU time of pmugen's one run goes, and what that leaves as the
+ * best ratio a libyaml-based pmugen could reach on this machine. */
+static void report_floor(const double *cpu, double libyaml)
+{
+	double start = cpu[JOB_FLOOR], run = cpu[JOB_ONE_RUN];
+	printf("   pmugen's one run, CPU: %.2f ms starting the process + %.2f ms libyaml's events "
+	       "(part a) + %.2f ms pmugen's own work\n", start * 1e3, libyaml * 1e3,
+	       (run - start - libyaml) * 1e3);
+	printf("   (goal >= 20x; starting a process caps it at %.1fx CPU, and with libyaml's "
+	       "events at %.1fx)\n", cpu[JOB_JEVENTS] / start, cpu[JOB_JEVENTS] / (start + libyaml));
+}
+
+static void report(const struct bench *b, const char *jevents, struct job *jobs, double libyaml)
 {
 	double wall[JOB_COUNT], cpu[JOB_COUNT];
 	printf("b. as programs, medians of %d interleaved runs (%s %s):\n", b->runs, b->python,
@@ -351,13 +397,12 @@ static void report(const struct bench *b, const char *jevents, struct job *jobs)
 		printf("   %-44s %6.2f ms %6.2f ms\n", jobs[j].label, wall[j] * 1e3, cpu[j] * 1e3);
 	}
 	print_ratio("pmugen, four outputs in one run:", wall, cpu, JOB_ONE_RUN);
-	printf("   (goal >= 20x; a process doing nothing caps it at %.1fx wall, %.1fx CPU)\n",
-	       wall[JOB_JEVENTS] / wall[JOB_FLOOR], cpu[JOB_JEVENTS] / cpu[JOB_FLOOR]);
+	report_floor(cpu, libyaml);
 	print_ratio("pmugen, four one-format runs:", wall, cpu, JOB_FOUR_RUNS);
 	print_ratio("pmugen, one output (-f c):", wall, cpu, JOB_ONE_C);
 }
 
-static int bench_programs(const struct bench *b, const char *jevents)
+static int bench_programs(const struct bench *b, const char *jevents, double libyaml)
 {
 	char tmp[] = "/tmp/bench_pmugen.XXXXXX";
 	if (!mkdtemp(tmp))
@@ -387,7 +432,7 @@ static int bench_programs(const struct bench *b, const char *jevents)
 		for (int j = 0; j < JOB_COUNT && !rc; j++)
 			rc = (jobs[j].times[r] = run_job(&jobs[j], &jobs[j].cpu[r])) < 0;
 	if (!rc)
-		report(b, jevents, jobs);
+		report(b, jevents, jobs, libyaml);
 	for (int j = 0; j < JOB_COUNT; j++) {
 		free(jobs[j].times);
 		free(jobs[j].cpu);
@@ -433,7 +478,8 @@ int main(int argc, char **argv)
 	b.description = argv[optind];
 	if (argc - optind == 2 && (b.iterations = atoi(argv[optind + 1])) < 1)
 		return usage(argv[0]);
-	if (bench_in_process(&b))
+	double libyaml;
+	if (bench_in_process(&b, &libyaml))
 		return 1;
 	const char *jevents = jevents_path(&b);
 	if (!b.pmugen || !b.perf_json)
@@ -445,7 +491,7 @@ int main(int argc, char **argv)
 	}
 	else if (access(b.python, X_OK) != 0)
 		print_skip("no python3 (Debian package python3)");
-	else if (bench_programs(&b, jevents))
+	else if (bench_programs(&b, jevents, libyaml))
 		return 1;
 	return 0;
 }

@@ -249,6 +249,115 @@ PMURT_API int pmurt_group_check(const struct pmurt_pmu *pmu,
 				size_t event_sz, const struct pmurt_check_opts *opts,
 				struct pmurt_group_result *res, struct pmurt_error *err);
 
+
+/* --- vpa_dtl: the Dispatch Trace Log -------------------------------------------
+ * The vpa_dtl PMU (arch/powerpc/perf/vpa-dtl.c) copies the hypervisor's
+ * Dispatch Trace Log into the AUX buffer in 48-byte slots: one header slot
+ * written once per AUX buffer at offset 0 (boot_tb, tb_freq, a zero
+ * timebase, in the kernel's byte order), then entries whose fields are
+ * big-endian.  These functions decode such bytes wherever they come from
+ * (a perf.data AUXTRACE record, a raw dump, a live AUX area). */
+#define PMURT_DTL_SLOT_SIZE 48
+/* Used for times when a stream carries no header (POWER's timebase runs at
+ * 512 MHz on every POWER8/9/10 system). */
+#define PMURT_DTL_DEFAULT_TB_FREQ 512000000ull
+
+/* One entry (struct dtl_entry, arch/powerpc/include/asm/lppaca.h), fields
+ * in host order.  The three times are timebase ticks. */
+struct pmurt_dtl_entry {
+	uint8_t dispatch_reason;
+	uint8_t preempt_reason;
+	uint16_t processor_id;
+	uint32_t enqueue_to_dispatch_time;
+	uint32_t ready_to_enqueue_time;
+	uint32_t waiting_to_ready_time;
+	uint64_t timebase;
+	uint64_t fault_addr;
+	uint64_t srr0;
+	uint64_t srr1;
+};
+
+/* The header slot.  Its byte order is the kernel's: byte_swapped is true
+ * when it was written in the other order than this host's, which is told
+ * by tb_freq (the order giving the smaller non-zero value wins; a real
+ * tb_freq such as 512000000 swapped is above 2^56).  boot_tb and tb_freq
+ * are given in that detected order. */
+struct pmurt_dtl_header {
+	uint64_t boot_tb;
+	uint64_t tb_freq;
+	bool byte_swapped;
+};
+
+/* Decode a slot as an entry (big-endian fields). */
+PMURT_API void pmurt_dtl_entry_decode(const void *slot, struct pmurt_dtl_entry *e);
+/* A header slot is one whose timebase (bytes 16..23) is zero, as perf tells
+ * it (powerpc-vpadtl.c); returns whether slot is one, filling h if so. */
+PMURT_API bool pmurt_dtl_header_decode(const void *slot, struct pmurt_dtl_header *h);
+
+/* The reason strings exactly as perf prints them (powerpc-vpadtl.c
+ * dispatch_reasons[], preempt_reasons[]), or NULL for a code past perf's
+ * arrays (dispatch > 10, preempt > 9: perf reads past the array there). */
+PMURT_API const char *pmurt_dtl_dispatch_reason(unsigned code);
+PMURT_API const char *pmurt_dtl_preempt_reason(unsigned code);
+/* For printing: the string above, or our answer for a code out of range,
+ * "unknown_<code>" written into buf (a word, like perf's strings, so
+ * comma-separated output still splits). */
+PMURT_API const char *pmurt_dtl_reason_text(bool preempt, unsigned code, char buf[16]);
+
+/* Whether perf skips the entry: a timebase that is zero or negative as a
+ * signed 64-bit value (powerpc-vpadtl.c powerpc_vpadtl_decode). */
+PMURT_API bool pmurt_dtl_entry_skipped(const struct pmurt_dtl_entry *e);
+/* A timebase in ns since boot, as perf computes it (powerpc_vpadtl_timestamp):
+ * 0 for a zero timebase, else (u64)((double)(tb - boot_tb) / tb_freq * 1e9)
+ * with u64 wraparound on the difference, so it can be 1 ns below the exact
+ * value.  A tb_freq of 0 gives 0, a value past 2^64-1 saturates (where perf's
+ * conversion is undefined). */
+PMURT_API uint64_t pmurt_dtl_time_perf(uint64_t timebase, const struct pmurt_dtl_header *h);
+/* The exact value, floor((tb - boot_tb) * 1e9 / tb_freq) in integers, with
+ * the same zero, wraparound and saturation rules. */
+PMURT_API uint64_t pmurt_dtl_time_exact(uint64_t timebase, const struct pmurt_dtl_header *h);
+
+/* Walking a buffer of DTL bytes slot by slot. */
+enum pmurt_dtl_slot_kind {
+	PMURT_DTL_ENTRY,   /* an entry to use */
+	PMURT_DTL_HEADER,  /* the header slot (cursor->header filled) */
+	PMURT_DTL_SKIPPED, /* an entry perf skips (pmurt_dtl_entry_skipped) */
+	PMURT_DTL_STALE,   /* the stale tail the driver reports at each wrap */
+};
+
+struct pmurt_dtl_slot {
+	enum pmurt_dtl_slot_kind kind;
+	size_t offset;                 /* in the buffer */
+	size_t len;                    /* 48, or the stale bytes' length */
+	struct pmurt_dtl_entry entry;  /* ENTRY and SKIPPED */
+};
+
+/* The position in one buffer: set it with pmurt_dtl_cursor_init, then call
+ * pmurt_dtl_next until it returns 0; pos says how far it got, so a caller
+ * may stop and resume.  Give aux_size (the AUX area's size, a power of two)
+ * and aux_offset (the AUX position of data[0], PERF_RECORD_AUXTRACE's
+ * offset) to have the stale tail split off at each wrap: the driver fills
+ * (aux_size - 32) / 48 slots, then wraps and reports the bytes up to
+ * aux_size too (vpa-dtl.c).  aux_size 0: no wrap is looked for.
+ * first_chunk: data starts the AUX buffer's life, so a slot at 0 with a zero
+ * timebase is the header. */
+struct pmurt_dtl_cursor {
+	const uint8_t *data;
+	size_t len;
+	size_t pos;
+	uint64_t aux_offset;
+	uint64_t aux_size;
+	bool first_chunk;
+	bool have_header;
+	struct pmurt_dtl_header header;
+};
+PMURT_API void pmurt_dtl_cursor_init(struct pmurt_dtl_cursor *c, const void *data, size_t len,
+				     uint64_t aux_offset, uint64_t aux_size, bool first_chunk);
+/* The next slot: 1 with *slot filled, 0 at the end, or -EINVAL for data that
+ * ends inside a slot ("offset 0x...: truncated DTL slot, N of 48 bytes";
+ * pos then moves to the end) or an AUX position off the 48-byte grid. */
+PMURT_API int pmurt_dtl_next(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot,
+			     struct pmurt_error *err);
 /* --- presets: PAPI's generic names (PSARC 2008/334), since 0.3 ----------------
  * A description may give PAPI presets (papi_events.csv): a generic name for
  * one event ("PAPI_L2_DCM" is PM_DATA_FROM_L2MISS on POWER10), or for a

@@ -14,6 +14,7 @@
  * which the description format does not use.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "yaml_doc.h"
@@ -75,11 +76,56 @@ static int attach(struct composer *c, int id)
 	return ok ? 0 : -ENOMEM;
 }
 
-static void set_mark(struct composer *c, int id, const yaml_event_t *ev)
+/*
+ * The document's nodes are pushed here rather than through
+ * yaml_document_add_*(), which copy the event's value, check its UTF-8 again
+ * (libyaml's reader has) and store a copy of the default tag in every node:
+ * a scalar node takes over the event's value, and nodes keep no tag (the
+ * description format has none; yaml_document_delete() frees what there is,
+ * with free(), as libyaml allocates with malloc()).  Returns the node's id,
+ * 0 when out of memory.
+ */
+static int push_node(yaml_document_t *doc, const yaml_node_t *node)
 {
-	yaml_node_t *n = yaml_document_get_node(c->doc, id);
-	if (n)
-		n->start_mark = n->end_mark = ev->start_mark;
+	if (doc->nodes.top == doc->nodes.end) {
+		size_t n = (size_t)(doc->nodes.end - doc->nodes.start);
+		size_t used = (size_t)(doc->nodes.top - doc->nodes.start);
+		yaml_node_t *grown = realloc(doc->nodes.start, (n ? 2 * n : 64) * sizeof(*grown));
+		if (!grown)
+			return 0;
+		doc->nodes.start = grown;
+		doc->nodes.top = grown + used;
+		doc->nodes.end = grown + (n ? 2 * n : 64);
+	}
+	*doc->nodes.top++ = *node;
+	return (int)(doc->nodes.top - doc->nodes.start);
+}
+
+/* An empty stack of n items as libyaml keeps them (start, top, end);
+ * false when out of memory. */
+#define STACK_INIT(stack, n)                                                   \
+	(((stack).start = (stack).top = malloc((n) * sizeof(*(stack).start))) && \
+	 ((stack).end = (stack).start + (n), true))
+
+/* A collection node with libyaml's own item stack (yaml_document_add_*). */
+static int push_collection(yaml_document_t *doc, bool seq, const yaml_event_t *ev)
+{
+	enum { INITIAL_ITEMS = 16 };
+	yaml_node_t node = {.type = seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE,
+			    .start_mark = ev->start_mark, .end_mark = ev->start_mark};
+	if (seq) {
+		node.data.sequence.style = ev->data.sequence_start.style;
+		if (!STACK_INIT(node.data.sequence.items, INITIAL_ITEMS))
+			return 0;
+	} else {
+		node.data.mapping.style = ev->data.mapping_start.style;
+		if (!STACK_INIT(node.data.mapping.pairs, INITIAL_ITEMS))
+			return 0;
+	}
+	int id = push_node(doc, &node);
+	if (!id)
+		free(seq ? (void *)node.data.sequence.items.start : (void *)node.data.mapping.pairs.start);
+	return id;
 }
 
 static int open_collection(struct composer *c, const yaml_event_t *ev)
@@ -88,13 +134,10 @@ static int open_collection(struct composer *c, const yaml_event_t *ev)
 	if (c->depth == Y_MAX_DEPTH)
 		return fail_at(c, &ev->start_mark, "%s nested deeper than "
 			       Y_MAX_DEPTH_TEXT " levels", seq ? "sequence" : "mapping");
-	yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
-	int id = seq ? yaml_document_add_sequence(c->doc, tag, ev->data.sequence_start.style)
-		     : yaml_document_add_mapping(c->doc, tag, ev->data.mapping_start.style);
+	int id = push_collection(c->doc, seq, ev);
 	int rc = attach(c, id);
 	if (rc)
 		return rc;
-	set_mark(c, id, ev);
 	c->open[c->depth] = id;
 	c->key[c->depth++] = 0;
 	return 0;
@@ -110,18 +153,22 @@ static int count_node(struct composer *c, const yaml_event_t *ev)
 	return -E2BIG;
 }
 
-static int add_scalar(struct composer *c, const yaml_event_t *ev)
+/* The event's value moves into the node (the event is left without one). */
+static int add_scalar(struct composer *c, yaml_event_t *ev)
 {
-	int id = yaml_document_add_scalar(c->doc, ev->data.scalar.tag, ev->data.scalar.value,
-					  (int)ev->data.scalar.length, ev->data.scalar.style);
-	int rc = attach(c, id);
-	if (!rc)
-		set_mark(c, id, ev);
-	return rc;
+	yaml_node_t node = {.type = YAML_SCALAR_NODE, .start_mark = ev->start_mark,
+			    .end_mark = ev->start_mark};
+	node.data.scalar.value = ev->data.scalar.value;
+	node.data.scalar.length = ev->data.scalar.length;
+	node.data.scalar.style = ev->data.scalar.style;
+	int id = push_node(c->doc, &node);
+	if (id)
+		ev->data.scalar.value = NULL;
+	return attach(c, id);
 }
 
 /* Handle one event inside the document; 1 when the document has ended. */
-static int take_event(struct composer *c, const yaml_event_t *ev)
+static int take_event(struct composer *c, yaml_event_t *ev)
 {
 	const yaml_char_t *anchor = NULL;
 	switch (ev->type) {

@@ -65,6 +65,10 @@ struct pmu_evlist {
  * fault and its offset. */
 int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host,
 		     const char *str, struct pmurt_error *err);
+/* The same for the list str[start, start + len) (a part of a longer
+ * string), offsets in messages counted in str. */
+int pmu_evlist_parse_at(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
+			size_t start, size_t len, struct pmurt_error *err);
 void pmu_evlist_free(struct pmu_evlist *list);
 
 #endif /* PMU_EVLIST_H */

@@ -654,18 +654,17 @@ static int group(struct ectx *c, size_t off, size_t *next)
 	return 0;
 }
 
-int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
-		     struct pmurt_error *err)
+int pmu_evlist_parse_at(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
+			size_t start, size_t len, struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
-	struct ectx c = {.list = list, .host = host, .s = str, .err = err};
+	struct ectx c = {.list = list, .host = host, .s = str, .len = start + len, .err = err};
 	if (!list || !host || !str)
 		return fail(&c, -EINVAL, "pmu_evlist_parse: missing argument");
-	c.len = strnlen(str, EVLIST_MAX_LEN + 1);
-	if (c.len > EVLIST_MAX_LEN)
+	if (len > EVLIST_MAX_LEN)
 		return fail(&c, -EINVAL, "event list longer than %d characters", EVLIST_MAX_LEN);
 	int before = list->n;
-	size_t p = 0;
+	size_t p = start;
 	int rc = 0;
 	while (!rc) {
 		size_t end = c.len;
@@ -689,6 +688,13 @@ int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host, const
 	if (rc)
 		list->n = before;
 	return rc;
+}
+
+int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
+		     struct pmurt_error *err)
+{
+	return pmu_evlist_parse_at(list, host, str, 0, str ? strnlen(str, EVLIST_MAX_LEN + 1) : 0,
+				   err);
 }
 
 void pmu_evlist_free(struct pmu_evlist *list)

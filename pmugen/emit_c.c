@@ -599,24 +599,26 @@ static uint32_t index_size(int nevents)
 static int emit_name_index(struct ctx *c, uint32_t *size_out)
 {
 	uint32_t size = index_size(c->m->nevents);
-	uint32_t *slots = calloc(size, sizeof(*slots));
+	uint64_t *slots = calloc(size, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
 	for (int i = 0; i < c->m->nevents; i++) {
 		const char *name = c->m->events[i].name ? c->m->events[i].name : "";
-		uint32_t j = (uint32_t)pmu_tbl_name_hash(name) & (size - 1);
+		size_t len = strlen(name);
+		uint64_t hash = pmu_tbl_name_hash_len(name, len);
+		uint32_t j = (uint32_t)hash & (size - 1);
 
 		while (slots[j])
 			j = (j + 1) & (size - 1);
-		slots[j] = (uint32_t)i + 1;
+		slots[j] = pmu_tbl_name_slot((uint32_t)i, name, hash, len);
 	}
-	fprintf(c->out, "\n/* event index + 1 by pmu_tbl_name_hash(lower-case "
+	fprintf(c->out, "\n/* pmu_tbl_name_slot() by pmu_tbl_name_hash(lower-case "
 		"name) & %" PRIu32 ", linear probing */\n"
-		"static const uint32_t name_index[%" PRIu32 "] = {", size - 1,
+		"static const uint64_t name_index[%" PRIu32 "] = {", size - 1,
 		size);
 	for (uint32_t j = 0; j < size; j++)
-		fprintf(c->out, "%s%" PRIu32 ",", j % 16 ? " " : "\n\t",
+		fprintf(c->out, "%s%#" PRIx64 ",", j % 8 ? " " : "\n\t",
 			slots[j]);
 	fputs("\n};\n", c->out);
 	free(slots);

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -103,11 +104,20 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 		return -ENOMEM;
 	}
 	rc = build_array(m, arr, err);
-	if (rc == 0 && (json_dumpf(arr, out, JSON_INDENT(2)) != 0 ||
-			fputc('\n', out) == EOF || fflush(out) != 0)) {
+	/* dumped to memory and written at once: json_dumpf writes each token
+	 * through stdio, which costs more than the dump itself */
+	char *text = rc ? NULL : json_dumps(arr, JSON_INDENT(2));
+	json_decref(arr);
+	if (rc)
+		return rc;
+	if (!text) {
+		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
+		return -ENOMEM;
+	}
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF || fflush(out) != 0) {
 		rc = -EIO;
 		pmu_error_set(err, rc, "json: error: write failed");
 	}
-	json_decref(arr);
+	free(text);
 	return rc;
 }

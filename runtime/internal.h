@@ -20,9 +20,9 @@ struct pmurt_pmu {
 	struct pmu_model model;
 	/* event-name index (pmu_tables.h layout): the built-in table's own,
 	 * or one built at load time */
-	const uint32_t *name_index;
+	const uint64_t *name_index;
 	uint32_t name_index_size;
-	uint32_t *owned_index;
+	uint64_t *owned_index;
 	/* last: pmu_alloc (pmu.c) zeroes only what comes before it, and
 	 * pmu_engine_init sets all of it (it is most of the handle's size) */
 	struct pmu_engine engine;
@@ -44,6 +44,22 @@ PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *siz
 PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
 /* The event named name[0..len) without case (len = strlen(name)), or -ENOENT. */
 PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len);
+
+/* A name to look up, hashed and lowered in one pass over it. */
+#define PMURT_NAME_KEY_MAX 256 /* no event name is this long */
+struct pmurt_name_key {
+	uint64_t words[PMURT_NAME_KEY_MAX / 8];   /* little-endian, the last zero-filled */
+	uint64_t lowered[PMURT_NAME_KEY_MAX / 8]; /* pmu_tbl_lower64 of each */
+	size_t len;
+	uint64_t hash;                            /* pmu_tbl_name_hash_len() */
+};
+
+/* The key of the name s[0..n), n < PMURT_NAME_KEY_MAX. */
+PMURT_HIDDEN void pmurt_name_key(struct pmurt_name_key *k, const char *s, size_t n);
+/* The event named by k without case, or -ENOENT; *punct (if not NULL) says
+ * whether its name holds one of PMU_TBL_PUNCT. */
+PMURT_HIDDEN int pmurt_lookup_key(const struct pmurt_pmu *pmu, const struct pmurt_name_key *k,
+				  bool *punct);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 
 /* "Did you mean" search: the closest candidate by edit distance without case,
@@ -91,7 +107,15 @@ PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint6
 
 /* Every public function taking a pmurt_error clears it on entry, so a
  * reused struct never reports an earlier call's error. */
-PMURT_HIDDEN void pmurt_clear_error(struct pmurt_error *err);
+static inline void pmurt_clear_error(struct pmurt_error *err)
+{
+	/* two stores, not the whole message: cheap enough for per-record calls
+	 * (pmurt_dtl_next, pmurt_perf_next) */
+	if (err) {
+		err->code = 0;
+		err->message[0] = '\0';
+	}
+}
 
 /* Printf into a pmurt_error (within one call the first error wins; a long
  * message ends with "..."). */

@@ -20,6 +20,7 @@
  * length) spans, and names are copied into bounded stack buffers for the
  * NUL-terminated look-ups.
  */
+#define _GNU_SOURCE /* strchrnul */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -1148,6 +1149,127 @@ static int parse_string(struct pctx *c)
 	return parse_modifiers(c, (struct span){body + 1, c->len - body - 1});
 }
 
+/* --- the fast path: NAME or NAME:MODS -------------------------------------- */
+
+/* First bytes of names that resolve() tries before the description's
+ * events: "0x" codes, HW_FIRST_LETTERS and CACHE_FIRST_LETTERS. */
+static const bool plain_name_other[256] = {
+	['0'] = 1, ['b'] = 1, ['c'] = 1, ['i'] = 1, ['r'] = 1, ['s'] = 1,
+	['L'] = 1, ['l'] = 1, ['d'] = 1, ['D'] = 1, ['I'] = 1, ['n'] = 1,
+};
+
+/* perf's modifiers u, k, h, I and up to three p, each letter once, as
+ * parse_modifiers() reads them; false for anything else (which the full
+ * parser then reports). */
+static bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
+{
+	unsigned seen = 0;
+	int pcount = 0;
+	for (;; p++) {
+		unsigned bit;
+		switch (*p) {
+		case 0:
+			goto done;
+		case 'p':
+			if (++pcount > 3)
+				return false;
+			continue;
+		case 'u': bit = 1; break;
+		case 'k': bit = 2; break;
+		case 'h': bit = 4; break;
+		case 'I': bit = 8; break;
+		default:
+			return false;
+		}
+		if (seen & bit)
+			return false;
+		seen |= bit;
+	}
+done:
+	if (!seen && !pcount)
+		return false; /* "NAME:" */
+	unsigned ex = seen & 7u ? (PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV) &
+				     ~((seen & 1u ? PMURT_EXCLUDE_USER : 0) |
+				       (seen & 2u ? PMURT_EXCLUDE_KERNEL : 0) |
+				       (seen & 4u ? PMURT_EXCLUDE_HV : 0))
+				  : 0;
+	*exclude = ex | (seen & 8u ? PMURT_EXCLUDE_IDLE : 0);
+	*precise = pcount;
+	return true;
+}
+
+/* The n bytes of an event's name (n as its index tag said; at most 63
+ * kept) into name[64], the rest zero, eight bytes at a time. */
+static void copy_event_name(char dst[64], const char *src, size_t n)
+{
+	memset(dst, 0, 64);
+	if (n > 63)
+		n = 63;
+	if (n < 8) {
+		memcpy(dst, src, n);
+		return;
+	}
+	for (size_t j = 0; j + 8 <= n; j += 8)
+		memcpy(dst + j, src + j, 8);
+	memcpy(dst + n - 8, src + n - 8, 8); /* the last eight, overlapping */
+}
+
+/* The spec of event i, named by n bytes, field by field: no block fill or
+ * struct copy, whose wide stores a caller's narrow read of a field would
+ * wait for. */
+static void fill_plain(struct pmurt_event_spec *o, const struct pmu_event *e, int i, size_t n,
+		       unsigned exclude, int precise)
+{
+	o->sz = sizeof(*o);
+	o->type = PERF_TYPE_RAW;
+	o->config = o->code = e->code;
+	o->config1 = 0;
+	o->exclude = exclude;
+	o->precise = precise;
+	o->sample_period = 0;
+	o->event_index = i;
+	copy_event_name(o->name, e->name, n);
+	o->branch_sample_type = 0;
+}
+
+/*
+ * The common string, an event of the description with perf's privilege
+ * modifiers ("PM_RUN_INST_CMPL:u"), in one pass over it: the same answer as
+ * parse_string() gives, without its spans, copies and generic and cache
+ * look-ups.  False (nothing written) when the string is anything else, an
+ * error included; the full parser then reads it again.
+ */
+static bool parse_plain(const struct pmurt_pmu *pmu, const char *str,
+			struct pmurt_event_spec *spec)
+{
+	if (plain_name_other[(unsigned char)str[0]])
+		return false;
+	/* one pass to the ':' or the end; the modifiers after it are a few
+	 * letters at most, so the whole string is far below PARSE_MAX_LEN */
+	const char *end = strchrnul(str, ':');
+	size_t n = (size_t)(end - str);
+	unsigned exclude = 0;
+	int precise = 0;
+	if (!n || n > NAME_MAX_LEN || (*end && !plain_modifiers(end + 1, &exclude, &precise)))
+		return false;
+	struct pmurt_name_key k;
+	bool punct;
+	pmurt_name_key(&k, str, n);
+	int i = pmurt_lookup_key(pmu, &k, &punct);
+	if (i < 0 || punct)
+		return false; /* the full parser reads it as terms or PMU/.../ */
+	const struct pmu_event *e = &pmu->model.events[i];
+	if (spec->sz >= sizeof(*spec)) { /* built against this header: straight in */
+		fill_plain(spec, e, i, n, exclude, precise);
+		return true;
+	}
+	struct pmurt_event_spec out = {0};
+	fill_plain(&out, e, i, n, exclude, precise);
+	out.sz = spec->sz;
+	memcpy(spec, &out, out.sz); /* a caller built against an older, smaller struct */
+	return true;
+}
+
 /* The event str[start, start + len): what pmurt_parse_event and the perf
  * side's event lists (perf/evparse.c) share, offsets counted in str. */
 int pmurt_parse_event_at(const struct pmurt_pmu *pmu, const char *str, size_t start,
@@ -1181,6 +1303,8 @@ int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				"PMURT_OPTS_INIT or sizeof", spec->sz);
 		return -EINVAL;
 	}
+	if (parse_plain(pmu, str, spec))
+		return 0;
 	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
 	if (!len) {
 		pmurt_set_error(err, -EINVAL, "empty event string");

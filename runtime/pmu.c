@@ -37,12 +37,6 @@ void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pmurt_clear_error(struct pmurt_error *err)
-{
-	if (err)
-		*err = (struct pmurt_error){0};
-}
-
 const char *pmurt_builtin_name(int i)
 {
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;

@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 3 /* 3: presets, overflow_counter_unknown */
+#define PMU_TABLES_VERSION 4 /* 3: presets, overflow_counter_unknown;
+                                4: tagged 64-bit name index slots */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -210,11 +211,16 @@ struct pmu_tables {
 	 * Event names (every event, aliases included) by pmu_tbl_name_hash() of
 	 * the lower-cased name: open addressing with linear probing over
 	 * name_index_size slots (a power of two, at least twice nevents).  A
-	 * slot holds event index + 1, 0 when empty.  Probe from
-	 * hash & (size - 1) until an empty slot, comparing names without case;
-	 * equal names (ignoring case) are found in event order.
+	 * slot holds pmu_tbl_name_slot(): the event index + 1 in its low 31
+	 * bits (0 when empty), PMU_TBL_SLOT_PUNCT in bit 31 when the name holds
+	 * one of PMU_TBL_PUNCT (a parser reads such a string as terms or a PMU
+	 * wrapper, not as a plain name) and, in the high 32 bits,
+	 * pmu_tbl_name_tag() of the name, its length and 24 bits of its hash,
+	 * so that a probe compares a name only when both agree.  Probe from hash & (size - 1) until an empty
+	 * slot, comparing names without case; equal names (ignoring case) are
+	 * found in event order.
 	 */
-	const uint32_t *name_index; uint32_t name_index_size;
+	const uint64_t *name_index; uint32_t name_index_size;
 
 	/* version 3 */
 	uint8_t overflow_counter_unknown;
@@ -225,7 +231,8 @@ struct pmu_tables {
  * The name hash, eight bytes at a time: each 8-byte word of the name, taken
  * little-endian on every host (so a table generated on one machine indexes
  * the same way on another), has its ASCII upper-case letters lowered
- * (pmu_tbl_lower64), is mixed in with a multiply, and the length seeds it.
+ * (pmu_tbl_lower64) and is mixed in with a multiply; the length is mixed in
+ * last, so that a scan can hash a name before it knows where the name ends.
  * Names are read with memcpy, never past their NUL.
  */
 static inline uint64_t pmu_tbl_le64(uint64_t w)
@@ -248,45 +255,65 @@ static inline uint64_t pmu_tbl_lower64(uint64_t w)
 	return w | (upper >> 2);
 }
 
-/* One step of the hash over a lowered little-endian word. */
+#define PMU_TBL_HASH_SEED 0xcbf29ce484222325ull
+
+/* One step of the hash over a lowered little-endian word (a name's last
+ * word zero-filled past its end). */
 static inline uint64_t pmu_tbl_hash_step(uint64_t h, uint64_t lowered)
 {
 	h = (h ^ lowered) * 0x9e3779b97f4a7c15ull;
 	return h ^ (h >> 29);
 }
 
-/* The hash of name[0..len); when lowered is not NULL it also receives the
- * len bytes of the name with ASCII upper case lowered. */
-static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len, char *lowered)
+/* The hash of a name of len bytes from the steps over its words. */
+static inline uint64_t pmu_tbl_hash_finish(uint64_t h, size_t len)
+{
+	h = pmu_tbl_hash_step(h, (uint64_t)len);
+	return h ^ (h >> 32);
+}
+
+/* The hash of name[0..len). */
+static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len)
 {
 	size_t i = 0;
-	uint64_t h = 0xcbf29ce484222325ull ^ len, w, l;
+	uint64_t h = PMU_TBL_HASH_SEED, w;
 
 	for (; i + 8 <= len; i += 8) {
 		__builtin_memcpy(&w, name + i, 8);
-		l = pmu_tbl_lower64(pmu_tbl_le64(w));
-		h = pmu_tbl_hash_step(h, l);
-		if (lowered) {
-			l = pmu_tbl_le64(l);
-			__builtin_memcpy(lowered + i, &l, 8);
-		}
+		h = pmu_tbl_hash_step(h, pmu_tbl_lower64(pmu_tbl_le64(w)));
 	}
 	if (i < len) {
 		w = 0;
 		__builtin_memcpy(&w, name + i, len - i);
-		l = pmu_tbl_lower64(pmu_tbl_le64(w));
-		h = pmu_tbl_hash_step(h, l);
-		if (lowered) {
-			l = pmu_tbl_le64(l);
-			__builtin_memcpy(lowered + i, &l, len - i);
-		}
+		h = pmu_tbl_hash_step(h, pmu_tbl_lower64(pmu_tbl_le64(w)));
 	}
-	return h ^ (h >> 32);
+	return pmu_tbl_hash_finish(h, len);
 }
 
 static inline uint64_t pmu_tbl_name_hash(const char *name)
 {
-	return pmu_tbl_name_hash_len(name, __builtin_strlen(name), (char *)0);
+	return pmu_tbl_name_hash_len(name, __builtin_strlen(name));
+}
+
+/* A slot's tag: the name's length (255 for 255 or more) in the low 8 bits,
+ * the hash's top 24 bits above. */
+#define PMU_TBL_TAG_LEN_MAX 255u
+static inline uint32_t pmu_tbl_name_tag(uint64_t hash, size_t len)
+{
+	uint32_t l = len < PMU_TBL_TAG_LEN_MAX ? (uint32_t)len : PMU_TBL_TAG_LEN_MAX;
+	return l | (uint32_t)(hash >> 40) << 8;
+}
+
+#define PMU_TBL_PUNCT ":/=,"
+#define PMU_TBL_SLOT_PUNCT 0x80000000u
+#define PMU_TBL_SLOT_INDEX 0x7fffffffu /* event index + 1 */
+
+/* The slot of event index (0-based) whose name has that hash and length. */
+static inline uint64_t pmu_tbl_name_slot(uint32_t index, const char *name, uint64_t hash,
+					 size_t len)
+{
+	uint32_t punct = __builtin_strpbrk(name, PMU_TBL_PUNCT) ? PMU_TBL_SLOT_PUNCT : 0;
+	return (uint64_t)pmu_tbl_name_tag(hash, len) << 32 | punct | (uint64_t)(index + 1);
 }
 
 /* The built-in descriptions (libpmutables). */

@@ -33,3 +33,28 @@ add_test(NAME alloc/enomem
     ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
 set_tests_properties(alloc/enomem PROPERTIES
   ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/alloc/lsan.supp")
+
+# pmutool's out-of-memory paths: pmutool built once more with the allocator
+# of tests/alloc/pmutool_alloc.c (libpmurt's and libyaml's allocations
+# wrapped as above, jansson's through json_set_alloc_funcs), and each
+# command run with each of its allocations failing in turn
+# (tests/alloc/pmutool_enomem.sh).
+# pmutool's own sources, libraries and settings, read from its target
+get_target_property(PMUTOOL_SOURCES pmutool SOURCES)
+get_target_property(PMUTOOL_DIR pmutool SOURCE_DIR)
+list(TRANSFORM PMUTOOL_SOURCES PREPEND ${PMUTOOL_DIR}/)
+get_target_property(PMUTOOL_LIBS pmutool LINK_LIBRARIES)
+list(REMOVE_ITEM PMUTOOL_LIBS PkgConfig::YAML) # the static one instead, after its users
+add_executable(pmutool_alloc ${PMUTOOL_SOURCES} ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_alloc.c)
+target_link_libraries(pmutool_alloc PRIVATE ${PMUTOOL_LIBS} ${LIBYAML_STATIC})
+target_include_directories(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,INCLUDE_DIRECTORIES>)
+target_compile_definitions(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
+target_link_options(pmutool_alloc PRIVATE
+  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free)
+foreach(cmd "check PM_CYC,PM_INST_CMPL:u,cycles" "check --json PM_CYC,PM_RUN_CYC"
+            "list PM_MRK_*" "list --json PM_CYC" "describe PM_CYC")
+  string(REPLACE " " ";" args ${cmd})
+  string(REGEX REPLACE "[^a-z]+" "-" name ${cmd})
+  add_test(NAME alloc/pmutool-${name}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_enomem.sh $<TARGET_FILE:pmutool_alloc> ${args})
+endforeach()

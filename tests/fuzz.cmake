@@ -33,4 +33,13 @@ if(PMU_FUZZ)
     SOURCES ${CMAKE_SOURCE_DIR}/tools/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/cmd_check.c
             ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
   target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+  # the DTL decoder; its seeds are the documented sample and a generated
+  # AUX stream with a wrap (tests/fuzz/dtl-corpus, from dtl_test)
+  pmu_fuzz_target(fuzz_dtl ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-corpus LINK pmurt_internal)
+  # the perf.data side: AUXTRACE_INFO/AUXTRACE records, perf report -D
+  pmu_fuzz_target(fuzz_dtl_perf ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl_perf.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus LINK pmurt_internal
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/dtl_perf.c)
+  target_include_directories(fuzz_dtl_perf PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 endif()

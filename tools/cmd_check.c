@@ -139,9 +139,28 @@ int tool_print_result_json(const struct pmurt_pmu *pmu, const struct pmurt_group
 	return r->ok ? print_accepted_json(pmu, r) : tool_print_json_line(rejected_json(r));
 }
 
+/*
+ * json_dumps(o, JSON_COMPACT), but sure: jansson 2.14's json_dumps returns a
+ * string with an object key left out when an allocation fails while it
+ * dumps (tests/alloc, pmutool-list-json), so the text is dumped into a buffer
+ * of our own, sized by a first dump, and a short dump counts as a failure.
+ */
+char *tool_json_compact(const json_t *o)
+{
+	size_t len = o ? json_dumpb(o, NULL, 0, JSON_COMPACT) : 0;
+	char *s = len ? malloc(len + 1) : NULL;
+	if (s && json_dumpb(o, s, len, JSON_COMPACT) != len) {
+		free(s);
+		return NULL;
+	}
+	if (s)
+		s[len] = 0;
+	return s;
+}
+
 int tool_print_json_line(json_t *o)
 {
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char *s = tool_json_compact(o);
 	json_decref(o);
 	if (!s) {
 		fputs("pmutool: error: out of memory\n", stderr);

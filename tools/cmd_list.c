@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "tool_batch.h"
 
 static bool matches(const char *glob, const char *name)
 {
@@ -63,7 +64,7 @@ static json_t *preset_json(const struct pmurt_preset_info *p)
 /* One line of JSON (an event's or a preset's object) in the array. */
 static int print_json_object(json_t *o, bool first)
 {
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char *s = o ? tool_json_compact(o) : NULL;
 	json_decref(o);
 	if (!s)
 		return -1;

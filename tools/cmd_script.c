@@ -13,10 +13,8 @@
 
 #include "tool_session.h"
 
-static int print_sample(void *ctx, struct session *s, const struct session_sample *smp)
+void script_print_sample(const struct session_sample *smp, int name_width)
 {
-	(void)s;
-	int name_width = *(const int *)ctx;
 	const struct pmurt_perf_record *r = smp->rec;
 	char line[1024];
 	int n = snprintf(line, sizeof(line), "%16s %5d", smp->at.comm, (int)r->tid);
@@ -31,6 +29,12 @@ static int print_sample(void *ctx, struct session *s, const struct session_sampl
 	if (smp->at.sym != smp->at.dso && smp->at.sym[0] != '[')
 		printf("+0x%" PRIx64, smp->at.sym_offset);
 	printf(" (%s)\n", smp->at.dso);
+}
+
+static int print_sample(void *ctx, struct session *s, const struct session_sample *smp)
+{
+	(void)s;
+	script_print_sample(smp, *(const int *)ctx);
 	return 0;
 }
 

@@ -224,20 +224,16 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 		e->running = s->now[i].time_running;
 		e->not_counted |= !s->now[i].time_running;
 	}
+	if (!rc)
+		stat_compute_derived(t, r, s->now, k);
 	return rc;
 }
 
-/* Names and units of the events, from one parse of the list. */
-static int describe_events(struct tool *t, const char *events, struct stat_report *r,
-			   struct pmu_evlist *list)
+/* Names and units of the events, from their parse. */
+static int describe_events(const struct pmu_evlist *list, struct stat_report *r)
 {
-	struct pmurt_error err = {0};
-	if (pmu_evlist_parse(list, &t->host->h, events, &err) < 0) {
-		tool_error(t, "%s", err.message);
-		return err.code == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-	}
 	r->nevents = list->n;
-	r->ev = calloc((size_t)list->n, sizeof(*r->ev));
+	r->ev = calloc((size_t)list->n + 1, sizeof(*r->ev));
 	for (int i = 0; r->ev && i < list->n; i++) {
 		r->ev[i] = (struct stat_event){.name = list->v[i].name, .unit = list->v[i].unit,
 					       .pmu = list->v[i].pmu, .scale = list->v[i].scale,
@@ -246,26 +242,6 @@ static int describe_events(struct tool *t, const char *events, struct stat_repor
 			return EXIT_INTERNAL;
 	}
 	return r->ev ? EXIT_OK : EXIT_INTERNAL;
-}
-
-static char *join_events(const struct tool *t)
-{
-	static const char *const defaults = "task-clock,context-switches,cpu-migrations,page-faults";
-	size_t len = 1;
-	for (int i = 0; i < t->nevents; i++)
-		len += strlen(t->events[i]) + 1;
-	char *s = malloc(t->nevents ? len : strlen(defaults) + 1);
-	if (!s)
-		return NULL;
-	if (!t->nevents)
-		return strcpy(s, defaults);
-	s[0] = 0;
-	for (int i = 0; i < t->nevents; i++) {
-		if (i)
-			strcat(s, ",");
-		strcat(s, t->events[i]);
-	}
-	return s;
 }
 
 /* The command line as perf prints it: words separated by blanks. */
@@ -330,11 +306,13 @@ int cmd_stat(struct tool *t)
 {
 	struct pmu_evlist list = {0};
 	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
-	char *events = join_events(t);
-	int rc = events ? describe_events(t, events, &r, &list) : EXIT_INTERNAL;
+	char *events = NULL;
+	int rc = stat_events(t, &list, &events, &r);
+	if (!rc)
+		rc = describe_events(&list, &r);
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
-			      : stat_dry_run(t, &list);
+			      : stat_dry_run(t, &list, &r);
 	} else if (!rc && !t->nargs) {
 		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD)");
 		rc = EXIT_USAGE;
@@ -345,7 +323,10 @@ int cmd_stat(struct tool *t)
 	}
 	for (int i = 0; r.ev && i < r.nevents; i++)
 		free(r.ev[i].values);
+	for (int i = 0; i < r.nderived; i++)
+		free(r.derived[i].values);
 	free(r.ev);
+	free(r.derived);
 	free(r.elapsed);
 	free((char *)r.command);
 	pmu_evlist_free(&list);

@@ -32,6 +32,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
 		"       pmutool script [-i FILE]\n"
+		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
@@ -339,13 +340,18 @@ int main(int argc, char **argv)
 		.check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true),
 	};
 	bool done = false;
-	int rc = parse_options(&t, argc, argv, &done);
-	if (rc || done)
-		return rc;
-	rc = dispatch(&t);
-	pmurt_pmu_close(t.pmu);
-	pmurt_host_close(t.host);
-	free(t.events);
+	int rc;
+	if (argc > 1 && strcmp(argv[1], "dtl") == 0) { /* its options follow it */
+		rc = cmd_dtl(&t, argc - 1, argv + 1);
+	} else {
+		rc = parse_options(&t, argc, argv, &done);
+		if (rc || done)
+			return rc;
+		rc = dispatch(&t);
+		pmurt_pmu_close(t.pmu);
+		pmurt_host_close(t.host);
+		free(t.events);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");
 		return EXIT_INTERNAL;

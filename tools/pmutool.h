@@ -57,6 +57,8 @@ int cmd_check(struct tool *t);
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
 int cmd_record(struct tool *t);
 int cmd_stat(struct tool *t);
+/* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
+int cmd_dtl(const struct tool *t, int argc, char **argv);
 
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
  * description, if any); returns 0 or an exit code. */

@@ -14,7 +14,6 @@
 /* The "version" key of stat's JSON: bumped when a key changes meaning. */
 #define STAT_JSON_VERSION 1
 
-int stat_dry_run(struct tool *t, const struct pmu_evlist *list);
 
 /* One event over the runs: each run's count. */
 struct stat_event {
@@ -25,10 +24,23 @@ struct stat_event {
 	bool not_counted;      /* never ran in some run */
 };
 
+/* A derived PAPI preset: computed from the counts of its events
+ * (ev[first .. first + n)) with pmurt_preset_eval. */
+struct stat_derived {
+	char name[64], formula[160];
+	int index;             /* the preset's index in the description */
+	int first, n;
+	double *values;        /* per run */
+	bool failed;           /* pmurt_preset_eval refused (why says why) */
+	char why[128];
+};
+
 struct stat_report {
 	const char *command;   /* the command line, quoted as perf does */
 	int nevents, runs;
 	struct stat_event *ev;
+	struct stat_derived *derived;
+	int nderived;
 	double *elapsed;       /* per run, seconds */
 	int status;            /* the last run's exit status */
 };
@@ -44,5 +56,14 @@ void stat_print_interval(const struct tool *t, double when, const struct pmurt_c
 			 const struct pmurt_count *prev, int n, json_t *intervals);
 /* Prints o (taking it) indented, with a newline. */
 void stat_print_json(json_t *o);
+
+/* The -e strings parsed onto list (each top-level item in turn, a derived
+ * preset as the group of its events, recorded in r->derived); *events the
+ * list to open, malloc'd.  Returns an exit code. */
+int stat_events(struct tool *t, struct pmu_evlist *list, char **events, struct stat_report *r);
+int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct stat_report *r);
+/* The derived presets' values of run from the events' counts. */
+void stat_compute_derived(const struct tool *t, struct stat_report *r,
+			  const struct pmurt_count *counts, int run);
 
 #endif /* PMUTOOL_STAT_H */

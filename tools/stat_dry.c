@@ -2,7 +2,8 @@
  * stat_dry.c - `pmutool stat --dry-run`: the perf_event_attr each event
  * would be opened with (exactly what stat opens: pmu_count_attr) and, for
  * groups of core events, the group check's counters and control registers
- * or its reason.  Opens nothing.
+ * or its reason; the derived presets and the events they are computed
+ * from.  Opens nothing.
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -101,7 +102,17 @@ static void print_check_text(const struct pmurt_pmu *pmu, int leader,
 	tool_line("%s", line);
 }
 
-int stat_dry_run(struct tool *t, const struct pmu_evlist *list)
+static json_t *derived_json(const struct stat_report *r)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < r->nderived; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i}", "name", r->derived[i].name,
+			"formula", r->derived[i].formula, "first_event", r->derived[i].first,
+			"nevents", r->derived[i].n));
+	return a;
+}
+
+int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct stat_report *report)
 {
 	const struct pmu_host *host = &t->host->h;
 	bool per_task = !t->all_cpus && !t->cpu_list;
@@ -138,10 +149,13 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list)
 		else
 			print_check_text(host->core, leader, &r);
 	}
+	for (int i = 0; !t->json && i < report->nderived; i++)
+		tool_line("%s = %s (events %d-%d)", report->derived[i].name, report->derived[i].formula,
+			  report->derived[i].first, report->derived[i].first + report->derived[i].n - 1);
 	if (t->json && rc != EXIT_INTERNAL) {
-		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o}", "version", STAT_JSON_VERSION,
+		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o, s:o}", "version", STAT_JSON_VERSION,
 				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
-				      events, "groups", groups);
+				      events, "groups", groups, "derived", derived_json(report));
 		stat_print_json(o);
 	} else {
 		json_decref(events);

@@ -62,6 +62,15 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 		}
 		fprintf(stderr, "%18s %-5s %-32s %s\n", value, e->unit, e->name, extra);
 	}
+	for (int i = 0; i < r->nderived; i++) {
+		const struct stat_derived *d = &r->derived[i];
+		double mean, rel;
+		stat_spread(d->values, r->runs, &mean, &rel);
+		if (d->failed)
+			fprintf(stderr, "%18s       %-32s # %s\n", "<not computed>", d->name, d->why);
+		else
+			fprintf(stderr, "%18.0f       %-32s # %s\n", mean, d->name, d->formula);
+	}
 	double mean, rel;
 	stat_spread(r->elapsed, r->runs, &mean, &rel);
 	fprintf(stderr, "\n%18.9f seconds time elapsed", mean);
@@ -92,6 +101,15 @@ void stat_print_csv(const struct tool *t, const struct stat_report *r)
 			fprintf(stderr, "%s%.2f%%", s, rel);
 		fprintf(stderr, "\n");
 	}
+	for (int i = 0; i < r->nderived; i++) {
+		const struct stat_derived *d = &r->derived[i];
+		double mean, rel;
+		stat_spread(d->values, r->runs, &mean, &rel);
+		if (d->failed)
+			fprintf(stderr, "<not computed>%s%s%s\n", s, s, d->name);
+		else
+			fprintf(stderr, "%.0f%s%s%s\n", mean, s, s, d->name);
+	}
 }
 
 json_t *stat_report_json(const struct stat_report *r)
@@ -111,11 +129,25 @@ json_t *stat_report_json(const struct stat_report *r)
 			"percent_counted", percent(e->running, e->enabled),
 			"multiplexed", e->running < e->enabled, "stddev_percent", rel, "runs", runs));
 	}
+	json_t *derived = json_array();
+	for (int i = 0; i < r->nderived; i++) {
+		const struct stat_derived *d = &r->derived[i];
+		double mean, rel;
+		json_t *runs = json_array();
+		stat_spread(d->values, r->runs, &mean, &rel);
+		for (int k = 0; k < r->runs; k++)
+			json_array_append_new(runs, json_real(d->values[k]));
+		json_array_append_new(derived, json_pack("{s:s, s:s, s:o, s:f, s:o, s:i, s:i}", "name",
+			d->name, "formula", d->formula, "value", d->failed ? json_null()
+			: json_real(mean), "stddev_percent", rel, "runs", runs, "first_event", d->first,
+			"nevents", d->n));
+	}
 	double mean, rel;
 	stat_spread(r->elapsed, r->runs, &mean, &rel);
-	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:o}", "version", STAT_JSON_VERSION,
+	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:o, s:o}", "version", STAT_JSON_VERSION,
 			 "command", r->command, "runs", r->runs, "exit_status", r->status,
-			 "elapsed_seconds", mean, "elapsed_stddev_percent", rel, "events", events);
+			 "elapsed_seconds", mean, "elapsed_stddev_percent", rel, "events", events,
+			 "derived", derived);
 }
 
 void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,

@@ -21,6 +21,8 @@ int tool_print_line_error_json(long lineno, const char *why);
 
 /* Print o compactly on one line and drop the reference; an exit code. */
 int tool_print_json_line(json_t *o);
+/* o as compact JSON text (malloc'd), NULL when out of memory (cmd_check.c). */
+char *tool_json_compact(const json_t *o);
 
 /* A member perf_event_open refuses before any group logic (an unsupported
  * or invalid generic/cache event): its index (-1: none), errno and message. */

@@ -41,4 +41,8 @@ void session_close(struct session *s);
  * names ("[kernel.kallsyms]") as they are. */
 const char *session_dso_short(const char *dso);
 
+/* One sample as `pmutool script` prints it (cmd_script.c), its event name
+ * right-aligned in name_width columns (also used by `pmutool dtl script`). */
+void script_print_sample(const struct session_sample *smp, int name_width);
+
 #endif /* TOOL_SESSION_H */

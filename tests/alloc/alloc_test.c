@@ -22,6 +22,7 @@
 
 #include <yaml.h>
 
+#include "alloc_wrap.h"
 #include "check.h"
 #include "pmurt.h"
 
@@ -34,18 +35,6 @@ static long live;     /* allocations not yet freed */
 static bool in_yaml_load;      /* inside libyaml's yaml_parser_load */
 static bool failed_in_yaml;    /* the failed allocation was libyaml's */
 
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t size);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t size);
-char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t n);
-void __wrap_free(void *p);
 
 static bool fail_now(void)
 {

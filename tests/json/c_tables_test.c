@@ -36,12 +36,19 @@ static int lookup(const struct pmu_tables *t, const char *name)
 	uint32_t j = (uint32_t)pmu_tbl_name_hash(name) & mask;
 
 	for (uint32_t probes = 0; probes < t->name_index_size; probes++) {
-		uint32_t slot = t->name_index[j];
+		uint64_t slot = t->name_index[j];
+		uint32_t i = ((uint32_t)slot & PMU_TBL_SLOT_INDEX) - 1;
 
 		if (!slot)
 			return -1;
-		if (strcasecmp(t->pool + t->events[slot - 1].name, name) == 0)
-			return (int)slot - 1;
+		if (strcasecmp(t->pool + t->events[i].name, name) == 0) {
+			const char *own = t->pool + t->events[i].name;
+
+			/* the tag is the event's own name's */
+			if (slot != pmu_tbl_name_slot(i, own, pmu_tbl_name_hash(own), strlen(own)))
+				return -2;
+			return (int)i;
+		}
 		j = (j + 1) & mask;
 	}
 	return -1;

@@ -371,6 +371,10 @@ static const struct err_case toy_err[] = {
 	{"PM_CYC", -ENOENT, "unknown event 'PM_CYC' at offset 0; did you mean 'TOY_CYC'?"},
 	{"xyzzy", -ENOENT, "unknown event 'xyzzy' at offset 0"},
 	{"TOY_CYK", -ENOENT, "unknown event 'TOY_CYK' at offset 0; did you mean 'TOY_CYC'?"},
+	/* an event named like a term is still read as terms (the plain-name
+	 * fast path leaves names holding ':' '/' '=' ',' to the full parser) */
+	{"toy=1", -EINVAL, "unknown term 'toy' at offset 0"},
+	{"TOY=1:u", -EINVAL, "unknown term 'TOY' at offset 0"},
 };
 
 static int failures;
@@ -498,6 +502,61 @@ static void run_api(const struct pmurt_pmu *pmu)
 	}
 }
 
+/* One string against another that must mean the same: every field of the
+ * spec, at both struct sizes. */
+static void same_spec(const struct pmurt_pmu *pmu, const char *str, const char *twin)
+{
+	size_t sizes[] = {sizeof(struct pmurt_event_spec),
+			  offsetof(struct pmurt_event_spec, branch_sample_type)};
+	for (int k = 0; k < 2; k++) {
+		struct pmurt_event_spec a, b;
+		memset(&a, 0x5a, sizeof(a));
+		memset(&b, 0x5a, sizeof(b));
+		a.sz = b.sz = sizes[k];
+		int ra = pmurt_parse_event(pmu, str, &a, NULL);
+		int rb = pmurt_parse_event(pmu, twin, &b, NULL);
+		CHECK(ra == 0 && rb == 0, "'%s' rc %d, '%s' rc %d", str, ra, twin, rb);
+		CHECK(a.sz == b.sz && a.type == b.type && a.config == b.config &&
+		      a.config1 == b.config1 && a.code == b.code && a.exclude == b.exclude &&
+		      a.precise == b.precise && a.sample_period == b.sample_period &&
+		      a.event_index == b.event_index && strncmp(a.name, b.name, sizeof(a.name)) == 0 &&
+		      a.branch_sample_type == b.branch_sample_type,
+		      "'%s' and '%s' differ (struct size %zu)", str, twin, sizes[k]);
+	}
+}
+
+/* pmurt_parse_event reads "NAME[:MODS]" of the description's events on a
+ * fast path of its own: every event, in mixed case, with modifiers, must
+ * come out as the full parser's perf wrapper "cpu/NAME/MODS" reads it. */
+static void run_plain_names(const struct pmurt_pmu *pmu)
+{
+	static const char *const mods[] = {"", ":u", ":k", ":h", ":uk", ":ukh", ":I", ":p",
+					   ":ppp", ":ukhIppp", ":pkpu"};
+	struct pmurt_pmu_info info = {.sz = sizeof(info)};
+	pmurt_pmu_info(pmu, &info);
+	int n = 0;
+	for (int i = 0; i < info.nevents; i++) {
+		struct pmurt_event_info ev = {.sz = sizeof(ev)};
+		struct pmurt_event_spec s = {.sz = sizeof(s)};
+		pmurt_event_get(pmu, i, &ev);
+		if (pmurt_parse_event(pmu, ev.name, &s, NULL) || s.type != RAW)
+			continue; /* perf's generic and cache spellings come first */
+		char name[128], str[160], twin[160];
+		snprintf(name, sizeof(name), "%s", ev.name);
+		for (size_t j = 0; name[j]; j++) /* a case of its own per event */
+			if ((i >> (j % 8)) & 1)
+				name[j] = (char)(name[j] ^ (('a' <= (name[j] | 0x20) &&
+							     (name[j] | 0x20) <= 'z') ? 0x20 : 0));
+		for (size_t m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
+			snprintf(str, sizeof(str), "%s%s", name, mods[m]);
+			snprintf(twin, sizeof(twin), "cpu/%s/%s", name, mods[m]);
+			same_spec(pmu, str, twin);
+			n++;
+		}
+	}
+	CHECK(n > 0, "no plain names tried");
+}
+
 /* The seed corpus: every string parses or fails with a message. */
 static void run_corpus(const struct pmurt_pmu *pmu, const char *dir)
 {
@@ -556,6 +615,8 @@ int main(int argc, char **argv)
 	RUN(toy, run_ok, toy_ok);
 	RUN(toy, run_err, toy_err);
 	run_api(p10);
+	run_plain_names(p10);
+	run_plain_names(toy);
 	run_corpus(p10, argv[2]);
 	run_corpus(toy, argv[2]);
 	pmurt_pmu_close(p10);

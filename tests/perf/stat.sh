@@ -157,6 +157,10 @@ assert len(d['groups']) == 2, d['groups']"
 	run 0 stat --dry-run -e PM_CYC
 	unset PMURT_SYSFS
 	has out "PM_CYC (cpu): type=4 config=0x100f0"
+	run 0 --sysfs "$t/sys" stat --dry-run --json -e 'PAPI_L1_DCM:u,task-clock'
+	json "assert [e['name'] for e in d['events']] == ['PM_LD_DEMAND_MISS_L1_FIN', 'PM_ST_MISS_L1', 'task-clock'], d['events']
+assert d['events'][1]['attr']['exclude_kernel'] and d['groups'][0]['check']['pmc'] == [4, 3], d
+assert d['derived'] == [{'name': 'PAPI_L1_DCM', 'formula': 'PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1', 'first_event': 0, 'nevents': 2}], d['derived']"
 	run 2 --sysfs "$t/sys" stat --dry-run -e 'task-clock,vpa_dtl/dtl_bogus/'
 	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl" ;;
 *)

@@ -2,7 +2,9 @@
  * stat_print_test.c - pmutool stat's output for what this machine cannot
  * produce for real (its software events never multiplex): a report with a
  * multiplexed event, one never counted and three runs, printed as text, CSV
- * and JSON, each compared with the expected lines.
+ * and JSON, each compared with the expected lines; and the derived PAPI
+ * presets: an -e list naming one becomes its events' group, and its value
+ * is computed from their counts (pmurt_preset_eval) and printed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "perf_int.h"
 #include "stat.h"
 
 static int failures;
@@ -32,8 +35,52 @@ static void capture(void (*print)(const struct tool *, const struct stat_report 
 	fclose(f);
 }
 
+/* PAPI_L1_DCM (POWER10: PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1) in a
+ * list: its events' group, then its value from their counts. */
+static void test_derived(void)
+{
+	struct tool t = {.prog = "pmutool"};
+	struct pmurt_error err;
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = "power10");
+	CHECK(pmurt_host_open(&t.host, &o, &err) == 0, "%s", err.message);
+	const char *ev[] = {"task-clock,PAPI_L1_DCM:u", "papi_l1_dcr"};
+	t.events = ev;
+	t.nevents = 2;
+	struct pmu_evlist list = {0};
+	double elapsed = 0.1;
+	struct stat_report r = {.runs = 1, .command = "x", .elapsed = &elapsed};
+	char *events = NULL;
+	CHECK(stat_events(&t, &list, &events, &r) == 0 && events, "stat_events");
+	CHECK(events && strcmp(events, "task-clock,{PM_LD_DEMAND_MISS_L1_FIN,PM_ST_MISS_L1}:u,"
+			   "{PM_LD_REF_L1,PM_LD_DEMAND_MISS_L1_FIN}") == 0, "%s", events);
+	CHECK(list.n == 5 && r.nderived == 2 && r.derived[0].first == 1 && r.derived[0].n == 2 &&
+	      r.derived[1].first == 3 && list.v[1].group_size == 2 && list.v[2].attr.exclude_kernel,
+	      "%d events, %d derived", list.n, r.nderived);
+	struct pmurt_count counts[5] = {{.scaled = 9}, {.scaled = 100}, {.scaled = 23},
+					{.scaled = 500}, {.scaled = 120}};
+	stat_compute_derived(&t, &r, counts, 0);
+	CHECK(r.nderived == 2 && r.derived[0].values[0] == 123 && r.derived[1].values[0] == 380 &&
+	      strcmp(r.derived[0].name, "PAPI_L1_DCM") == 0, "values");
+	counts[4].scaled = 501;
+	stat_compute_derived(&t, &r, counts, 0);
+	CHECK(r.derived[1].values[0] == -1, "sub may go below zero: %g", r.derived[1].values[0]);
+	json_t *j = stat_report_json(&r);
+	json_t *d = json_array_get(json_object_get(j, "derived"), 0);
+	CHECK(d && strcmp(json_string_value(json_object_get(d, "formula")),
+			  "PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1") == 0 &&
+	      json_real_value(json_object_get(d, "value")) == 123, "json derived");
+	json_decref(j);
+	for (int i = 0; i < r.nderived; i++)
+		free(r.derived[i].values);
+	free(r.derived);
+	free(events);
+	pmu_evlist_free(&list);
+	pmurt_host_close(t.host);
+}
+
 int main(void)
 {
+	test_derived();
 	double cycles[3] = {1000, 1100, 900}, clock[3] = {1.5, 1.5, 1.5}, none[3] = {0, 0, 0};
 	double elapsed[3] = {0.25, 0.25, 0.25};
 	struct stat_event ev[3] = {
@@ -44,8 +91,11 @@ int main(void)
 		{.name = "PM_LD_MISS_L1", .unit = "", .pmu = "cpu", .scale = 1, .values = none,
 		 .enabled = 800, .running = 0, .not_counted = true},
 	};
+	double dcm[3] = {123, 123, 123};
+	struct stat_derived derived[1] = {{.name = "PAPI_L1_DCM", .formula = "A + B", .first = 0,
+					   .n = 2, .values = dcm}};
 	struct stat_report r = {.command = "make -j2", .nevents = 3, .runs = 3, .ev = ev,
-				.elapsed = elapsed, .status = 0};
+				.elapsed = elapsed, .status = 0, .derived = derived, .nderived = 1};
 	struct tool t = {.prog = "pmutool", .sep = ","};
 	char out[4096];
 	double mean, rel;
@@ -60,13 +110,16 @@ int main(void)
 	      "%s", out);
 	CHECK(strstr(out, "     <not counted>       PM_LD_MISS_L1"), "%s", out);
 	CHECK(strstr(out, "       0.250000000 seconds time elapsed"), "%s", out);
+	CHECK(strstr(out, "               123       PAPI_L1_DCM                      # A + B\n"), "%s",
+	      out);
 	CHECK(strstr(out, "Some events were multiplexed: their counts are scaled by time_enabled / "
 			  "time_running; (N%) is the part of the time they were counted."), "%s", out);
 
 	capture(stat_print_csv, &t, &r, out, sizeof(out));
 	CHECK(strcmp(out, "1000,,PM_RUN_CYC,500,62.50,5.77%\n"
 			  "1.50,msec,task-clock,10,100.00,0.00%\n"
-			  "<not counted>,,PM_LD_MISS_L1,0,0.00,0.00%\n") == 0, "%s", out);
+			  "<not counted>,,PM_LD_MISS_L1,0,0.00,0.00%\n"
+			  "123,,PAPI_L1_DCM\n") == 0, "%s", out);
 
 	json_t *o = stat_report_json(&r);
 	json_t *e = json_array_get(json_object_get(o, "events"), 0);

@@ -1,0 +1,53 @@
+# vpa_dtl (dtl/, tools/cmd_dtl.c): tests/dtl/dtl_test.c checks the decoder
+# against payloads built from the documented layout and the generator's
+# streams, and writes the inputs the pmutool tests decode; check_report.py
+# recomputes `dtl report --json` from the raw bytes; html_test.sh renders the
+# --html page in headless Chromium (Debian package chromium); check_perfdata.py
+# the perf.data side (dtl dump, dtl report -i).
+set(DTL_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/dtl)
+set(DTL_OUT ${CMAKE_CURRENT_BINARY_DIR}/dtl)
+file(MAKE_DIRECTORY ${DTL_OUT})
+add_executable(dtl_test ${DTL_TESTS}/dtl_test.c)
+target_include_directories(dtl_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dtl_test PRIVATE pmurt_internal)
+set(DTL_TEST $<TARGET_FILE:dtl_test>)
+set(PMUTOOL $<TARGET_FILE:pmutool>)
+
+add_test(NAME dtl/decoder COMMAND dtl_test)
+
+add_test(NAME dtl/make-inputs COMMAND sh -c
+  "\"$0\" sample \"$1/sample.bin\" && \"$0\" gen \"$1/gen.bin\" 20000 &&
+   \"$0\" gen \"$1/gen-aux.bin\" 5000 4096" ${DTL_TEST} ${DTL_OUT})
+set_tests_properties(dtl/make-inputs PROPERTIES FIXTURES_SETUP dtl_inputs)
+
+# decode: exact text and JSON of the documented sample (golden/), and the
+# truncated-end error naming the offset
+foreach(form text json)
+  set(flag "")
+  if(form STREQUAL "json")
+    set(flag --json)
+  endif()
+  add_test(NAME dtl/decode-${form} COMMAND sh -c
+    "\"$0\" dtl decode $3 \"$1/sample.bin\" > \"$1/decode-$4.out\" && diff -u \"$2/golden/decode-$4.out\" \"$1/decode-$4.out\""
+    ${PMUTOOL} ${DTL_OUT} ${DTL_TESTS} "${flag}" ${form})
+endforeach()
+add_test(NAME dtl/decode-truncated COMMAND sh ${DTL_TESTS}/truncated.sh ${PMUTOOL} ${DTL_OUT})
+set_tests_properties(dtl/decode-text dtl/decode-json dtl/decode-truncated PROPERTIES
+  FIXTURES_REQUIRED dtl_inputs)
+
+# report: every figure recomputed from the raw bytes in Python
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME dtl/report-json COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_report.py
+  ${PMUTOOL} ${DTL_OUT}/gen.bin ${DTL_OUT}/sample.bin ${DTL_OUT}/gen-aux.bin:4096)
+add_test(NAME dtl/report-html COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL} ${DTL_OUT}
+  ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py)
+set_tests_properties(dtl/report-json dtl/report-html PROPERTIES FIXTURES_REQUIRED dtl_inputs)
+
+# perf.data: dtl dump against Debian's perf 6.1 (linux-perf) and the
+# documented format, dtl report -i per CPU (tests/dtl/check_perfdata.py)
+find_program(PERF_TOOL perf)
+if(NOT PERF_TOOL)
+  set(PERF_TOOL perf-is-missing-install-linux-perf)
+endif()
+add_test(NAME dtl/perfdata COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_perfdata.py
+  ${PMUTOOL} ${PERF_TOOL} ${DTL_OUT})

@@ -1,0 +1,54 @@
+/*
+ * fuzz_dtl_perf.c - libFuzzer target for pmutool's vpa_dtl side of a
+ * perf.data file (tools/dtl_perf.c over libpmurt's reader): any bytes open
+ * and yield their AUXTRACE records once an AUXTRACE_INFO of type 7 was
+ * read, each printed as perf report -D prints it (to /dev/null) and walked
+ * slot by slot, or fail with a negative errno and a message; never a crash
+ * or a sanitizer report.  Seeds: tests/fuzz/dtl-perfdata-corpus (a file
+ * check_perfdata.py's builder wrote: three CPUs, two buffers each).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dtl_perf.h"
+#include "fuzz_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *null_out;
+
+static void walk(const struct dtl_chunk *c)
+{
+	struct pmurt_dtl_cursor cursor;
+	struct pmurt_dtl_slot slot;
+	struct pmurt_error err;
+	pmurt_dtl_cursor_init(&cursor, c->data, c->size, c->aux_offset, 4096, true);
+	int rc;
+	while ((rc = pmurt_dtl_next(&cursor, &slot, &err)) != 0)
+		if (rc > 0 && slot.offset + slot.len > c->size)
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!null_out && !(null_out = fopen("/dev/null", "w")))
+		abort();
+	char path[64];
+	int fd = fuzz_file(data, size, path);
+	struct dtl_perf d;
+	struct dtl_chunk chunk;
+	struct pmurt_error err = {0};
+	int rc = dtl_perf_open(&d, path, &err);
+	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {
+		if (!d.is_dtl)
+			abort();
+		dtl_perf_dump(&d, &chunk, null_out);
+		walk(&chunk);
+	}
+	if (rc < 0 && !err.message[0])
+		abort();
+	dtl_perf_close(&d);
+	close(fd);
+	return 0;
+}
