@@ -22,8 +22,13 @@
 #define PD_HEADER_SIZE 104u
 #define PD_NAME_ALIGN 64u                  /* header.c NAME_ALIGN */
 
+/* glibc's setvbuf ignores the size when it allocates the buffer itself
+ * (it takes st_blksize, 4 KiB), so the writer brings its own. */
+#define PD_WRITE_BUFFER (1u << 18)
+
 struct pd_writer {
 	FILE *fp;
+	char *iobuf;               /* fp's buffer, PD_WRITE_BUFFER bytes */
 	char *path;
 	struct pd_event *events;   /* ids and names copied */
 	int nevents;
@@ -46,7 +51,8 @@ static int io_error(struct pd_writer *w, struct pmurt_error *err, const char *wh
 static int put(struct pd_writer *w, const void *p, size_t n, struct pmurt_error *err)
 {
 	errno = 0;
-	if (n && fwrite(p, 1, n, w->fp) != n)
+	/* one writer, one thread: the stream's lock is not needed per record */
+	if (n && fwrite_unlocked(p, 1, n, w->fp) != n)
 		return io_error(w, err, "write");
 	w->pos += n;
 	return 0;
@@ -122,6 +128,7 @@ static void free_writer(struct pd_writer *w)
 		return;
 	if (w->fp)
 		fclose(w->fp);
+	free(w->iobuf);
 	for (int e = 0; w->events && e < w->nevents; e++) {
 		free((void *)w->events[e].ids);
 		free((void *)w->events[e].name);
@@ -158,10 +165,14 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 	int rc = copy_events(w, events, nevents, err);
 	if (!rc) {
 		w->fp = fopen(path, "w+be");
+		w->iobuf = w->fp ? malloc(PD_WRITE_BUFFER) : NULL;
 		if (!w->fp)
 			rc = io_error(w, err, "cannot create");
-		else
-			setvbuf(w->fp, NULL, _IOFBF, 1 << 18);
+		else if (!w->iobuf) {
+			rc = -ENOMEM;
+			pmurt_set_error(err, rc, "%s: out of memory", path);
+		} else
+			setvbuf(w->fp, w->iobuf, _IOFBF, PD_WRITE_BUFFER);
 	}
 	if (!rc)
 		rc = write_attrs(w, err);
