@@ -28,22 +28,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
+
 #define MAX_ROUNDS 101
 #define PERIOD "20000"        /* ns of cpu-clock: 50,000 samples per second */
 #define WORKLOAD_SECONDS "1.5"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* Runs argv (output to /dev/null unless keep_output); its wall time in
  * seconds, or -1 when it did not exit 0; its CPU time (user + system) in
