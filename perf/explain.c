@@ -7,7 +7,9 @@
  * perf_event_open (a group's events on one PMU, software events excepted),
  * PERF_PMU_CAP_NO_INTERRUPT (no sampling), PERF_PMU_CAP_NO_EXCLUDE (exclude
  * bits refused) and perf_invalid_context PMUs (per CPU only), as perf's
- * evsel__open_strerror words them.
+ * evsel__open_strerror words them; vpa_dtl's own refusals follow its
+ * driver (arch/powerpc/perf/vpa-dtl.c vpa_dtl_event_init, and its
+ * registration only on a shared-processor LPAR, not a KVM guest).
  */
 #define _GNU_SOURCE /* strerrorname_np */
 #include <errno.h>
@@ -171,10 +173,77 @@ static void explain_unsupported(const struct pmu_evsel *e, char *out, size_t len
 			 "sample: give a period)", e->pmu);
 }
 
+#define DTL_WHERE "vpa_dtl exists only on a shared-processor LPAR under PowerVM " \
+	"(FW_FEATURE_SPLPAR, kernel CONFIG_PPC_SPLPAR, Linux 6.18 or later), not on a " \
+	"dedicated-processor LPAR, in a KVM guest or off POWER"
+
+void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *err)
+{
+	struct utsname u;
+	pmurt_set_error(err, -ENOENT, "no PMU 'vpa_dtl' in %s/bus/event_source/devices (this is "
+			"%s): %s", host->sysfs[0] ? host->sysfs : "/sys",
+			uname(&u) == 0 ? u.machine : "an unknown machine", DTL_WHERE);
+}
+
+/* vpa_dtl_event_init's refusals, in its order, and the core's for a
+ * perf_invalid_context, PERF_PMU_CAP_NO_EXCLUDE PMU. */
+static void explain_dtl(const struct pmu_evsel *e, int cpu, int code, char *out, size_t len)
+{
+	unsigned long long config = (unsigned long long)e->attr.config;
+	switch (code) {
+	case -ENOENT:
+		snprintf(out, len, "the kernel has no PMU of type %u: %s", e->attr.type, DTL_WHERE);
+		break;
+	case -EACCES:
+	case -EPERM: {
+		char level[32] = "unread";
+		if (pmu_read_small(PARANOID_PATH, level, sizeof(level)) == 0)
+			level[strcspn(level, "\n")] = '\0';
+		snprintf(out, len, "vpa_dtl needs CAP_PERFMON or CAP_SYS_ADMIN whatever "
+			 "kernel.perf_event_paranoid says (perfmon_capable() in vpa_dtl_event_init; "
+			 "kernel.perf_event_paranoid is %s); this process %s: run as root or grant "
+			 "CAP_PERFMON", level, perfmon_capable()
+			 ? "has one, so a security module (SELinux, lockdown) refused"
+			 : "lacks CAP_PERFMON and CAP_SYS_ADMIN");
+		break;
+	}
+	case -EOPNOTSUPP:
+		snprintf(out, len, "vpa_dtl only samples, without a branch stack: give a poll "
+			 "interval in ns (-c, at least 1000000)");
+		break;
+	case -EINVAL:
+		if (cpu < 0)
+			snprintf(out, len, "vpa_dtl is per CPU only (perf_invalid_context): it "
+				 "cannot follow a task; record CPUs (-a or -C CPUS)");
+		else if (has_exclude(&e->attr))
+			snprintf(out, len, "vpa_dtl refuses every exclude bit "
+				 "(PERF_PMU_CAP_NO_EXCLUDE): drop the :u/:k/:h modifier");
+		else
+			snprintf(out, len, "config 0x%llx: vpa_dtl takes dtl_cede (0x1), dtl_preempt "
+				 "(0x2), dtl_fault (0x4) or dtl_all (0x7) and no other value", config);
+		break;
+	case -EBUSY:
+		snprintf(out, len, "another user holds the Dispatch Trace Log of this CPU: the "
+			 "debugfs DTL files (/sys/kernel/debug/powerpc/dtl/cpu-*), "
+			 "/proc/powerpc/vcpudispatch_stats (echo 0 > it to stop) or another vpa_dtl "
+			 "session (one event per CPU: PERF_PMU_CAP_EXCLUSIVE); retry when it is free");
+		break;
+	case -ENOMEM:
+		snprintf(out, len, "the kernel could not allocate this CPU's DTL buffer");
+		break;
+	default:
+		snprintf(out, len, "%s", strerror(-code));
+	}
+}
+
 static void explain(const struct pmu_host *host, const struct pmu_evlist *list, int i, int cpu,
 		    int code, char *out, size_t len)
 {
 	const struct pmu_evsel *e = &list->v[i];
+	if (strcmp(e->pmu, "vpa_dtl") == 0) {
+		explain_dtl(e, cpu, code, out, len);
+		return;
+	}
 	switch (code) {
 	case -EACCES:
 	case -EPERM:

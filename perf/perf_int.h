@@ -49,6 +49,9 @@ PMURT_HIDDEN int pmu_group_check(const struct pmu_host *host, const struct pmu_e
 PMURT_HIDDEN void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list,
 				   int i, pid_t pid, int cpu, int code, struct pmurt_error *err);
 
+/* There is no vpa_dtl in host's sysfs: where it exists, in err (-ENOENT). */
+PMURT_HIDDEN void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *err);
+
 /* The read_format every counting event uses. */
 #define PMU_COUNT_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 			       PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)

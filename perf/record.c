@@ -39,6 +39,7 @@ struct pmu_session {
 	int *fds;                /* [event][cpu][thread], -1 when not open */
 	uint64_t *ids;           /* likewise */
 	struct pmu_ring *rings;  /* per CPU */
+	struct pmu_aux *auxes;   /* per CPU, with opts.aux_pages */
 	struct pollfd *pfds;     /* per CPU: the ring's fd */
 	struct pmu_record_stats stats;
 	int stop;                /* atomic: pmu_session_stop */
@@ -215,6 +216,9 @@ static int map_rings(struct pmu_session *s, struct pmurt_error *err)
 	for (int c = 0; c < s->ncpus; c++) {
 		int ring_fd = *fd_at(s, 0, c, 0);
 		int rc = pmu_ring_map(&s->rings[c], s->sys, ring_fd, pages, s->page_size, err);
+		if (rc == 0 && s->opts.aux_pages)
+			rc = pmu_aux_map(&s->auxes[c], &s->rings[c], s->opts.aux_pages, s->page_size,
+					 (uint32_t)c, s->cpus[c], err);
 		if (rc < 0)
 			return rc;
 		s->pfds[c] = (struct pollfd){.fd = ring_fd, .events = POLLIN};
@@ -248,12 +252,29 @@ static int alloc_session(struct pmu_session *s)
 	s->ids = calloc(nfds, sizeof *s->ids);
 	s->rings = calloc((size_t)s->ncpus, sizeof *s->rings);
 	s->pfds = calloc((size_t)s->ncpus, sizeof *s->pfds);
-	return s->attrs && s->ids && s->rings && s->pfds ? 0 : -ENOMEM;
+	s->auxes = calloc((size_t)s->ncpus, sizeof *s->auxes);
+	return s->attrs && s->ids && s->rings && s->pfds && s->auxes ? 0 : -ENOMEM;
+}
+
+/* A PMU without a task context (a cpumask: vpa_dtl, hv_24x7) cannot follow
+ * a task: refused before any system call, as the kernel would with -EINVAL
+ * (find_get_context for perf_invalid_context). */
+static int refuse_per_task(struct pmu_session *s, struct pmurt_error *err)
+{
+	for (int ev = 0; s->opts.pid >= 0 && ev < s->list->n; ev++)
+		if (s->list->v[ev].per_cpu_only) {
+			pmu_explain_open(s->host, s->list, ev, s->opts.pid, -1, -EINVAL, err);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 static int open_all(struct pmu_session *s, struct pmurt_error *err)
 {
-	int rc = alloc_session(s);
+	int rc = refuse_per_task(s, err);
+	if (rc < 0)
+		return rc;
+	rc = alloc_session(s);
 	if (rc < 0) {
 		pmurt_set_error(err, rc, "opening the recording: out of memory");
 		return rc;
@@ -319,6 +340,8 @@ void pmu_session_close(struct pmu_session *s)
 {
 	if (!s)
 		return;
+	for (int c = 0; s->auxes && c < s->ncpus; c++)
+		pmu_aux_unmap(&s->auxes[c]);
 	for (int c = 0; s->rings && c < s->ncpus; c++)
 		pmu_ring_unmap(&s->rings[c]);
 	if (s->fds)
@@ -332,6 +355,7 @@ void pmu_session_close(struct pmu_session *s)
 	free(s->ids);
 	free(s->rings);
 	free(s->pfds);
+	free(s->auxes);
 	free(s);
 }
 
@@ -354,9 +378,29 @@ size_t pmu_session_id_hdr_size(const struct pmu_session *s)
 	return pd_trailer_size(s->attrs[0].sample_type);
 }
 
+/* The AUX areas' counts summed into the session's. */
 const struct pmu_record_stats *pmu_session_stats(const struct pmu_session *s)
 {
+	struct pmu_session *m = (struct pmu_session *)s;
+	m->stats.aux = (struct pmu_aux_stats){0};
+	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++) {
+		const struct pmu_aux_stats *a = &s->auxes[c].stats;
+		struct pmu_aux_stats *t = &m->stats.aux;
+		t->chunks += a->chunks;
+		t->bytes += a->bytes;
+		t->stale_bytes += a->stale_bytes;
+		t->lost_entries += a->lost_entries;
+		t->lost_headers += a->lost_headers;
+		t->overruns += a->overruns;
+		t->torn_bytes += a->torn_bytes;
+	}
 	return &s->stats;
+}
+
+const int *pmu_session_cpus(const struct pmu_session *s, int *ncpus)
+{
+	*ncpus = s->ncpus;
+	return s->cpus;
 }
 
 /* --- records out -------------------------------------------------------------------- */
@@ -389,6 +433,18 @@ static int count_record(void *arg, const struct perf_event_header *rec,
 	case PERF_RECORD_LOST_SAMPLES:
 		if (rec->size >= sizeof *rec + 8)
 			st->lost_samples += body[0];
+		break;
+	case PERF_RECORD_AUX: /* aux_offset, aux_size, flags */
+		if (rec->size >= sizeof *rec + 24) {
+			st->aux_records++;
+			st->aux_truncated += (body[2] & PERF_AUX_FLAG_TRUNCATED) != 0;
+			st->aux_overwrite += (body[2] & PERF_AUX_FLAG_OVERWRITE) != 0;
+			st->aux_partial += (body[2] & PERF_AUX_FLAG_PARTIAL) != 0;
+			st->aux_collision += (body[2] & PERF_AUX_FLAG_COLLISION) != 0;
+		}
+		break;
+	case PMU_RECORD_AUXTRACE:
+		st->bytes += ((const struct pmu_auxtrace *)rec)->size;
 		break;
 	}
 	st->records++;
@@ -449,6 +505,10 @@ int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 	long total = 0;
 	for (int c = 0; c < s->ncpus; c++) {
 		long n = pmu_ring_drain(&s->rings[c], count_record, &cs, err);
+		if (n >= 0 && s->opts.aux_pages) {
+			long k = pmu_aux_drain(&s->auxes[c], count_record, &cs, err);
+			n = k < 0 ? k : n + k;
+		}
 		if (n < 0)
 			return (int)n;
 		total += n;

@@ -8,7 +8,11 @@
  * sink (pmu_record_fn, ring.h): the kernel's own from the rings, and COMM,
  * MMAP/MMAP2 and FORK synthesised for what already runs (synth.c), as perf's
  * synthesize.c does, so that processes and symbols resolve later.  The
- * perf.data writer is one sink; tests use others.
+ * perf.data writer is one sink; tests use others.  With an AUX area
+ * (opts.aux_pages), each drain of a CPU's ring is followed by the drain of
+ * its AUX area (aux.h), whose PERF_RECORD_AUXTRACE records reach the same
+ * sink as struct pmu_auxtrace (the payload by pointer), as perf record's
+ * record__mmap_read_evlist reads each mmap's ring, then its AUX area.
  *
  * The cpc provider's rules (minimum period, counters first come first
  * served) are checked by the caller before opening (cpc.h).
@@ -20,6 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "aux.h"
 #include "evlist.h"
 #include "ring.h"
 
@@ -37,6 +42,10 @@ struct pmu_record_opts {
 	                         default) */
 	bool callchain;       /* -g: PERF_SAMPLE_CALLCHAIN */
 	unsigned data_pages;  /* per ring, a power of two; 0: 128 */
+	unsigned aux_pages;   /* an AUX area of this many pages (a power of
+	                         two) on each CPU's ring; the first event is
+	                         then the AUX event (vpa_dtl), its period set
+	                         in its attr; 0: no AUX area */
 };
 
 struct pmu_record_stats {
@@ -46,6 +55,12 @@ struct pmu_record_stats {
 	uint64_t lost_records;  /* PERF_RECORD_LOST records */
 	uint64_t lost_samples;  /* the sum of PERF_RECORD_LOST_SAMPLES' counts */
 	uint64_t bytes;         /* bytes passed to the sink */
+	uint64_t aux_records;   /* PERF_RECORD_AUX */
+	uint64_t aux_truncated; /* ... with PERF_AUX_FLAG_TRUNCATED */
+	uint64_t aux_overwrite; /* ... OVERWRITE */
+	uint64_t aux_partial;   /* ... PARTIAL */
+	uint64_t aux_collision; /* ... COLLISION */
+	struct pmu_aux_stats aux; /* every CPU's AUX drain (aux.h) */
 };
 
 /* The attr event i of list is opened with for sampling under o (what
@@ -103,5 +118,7 @@ void pmu_session_stop(struct pmu_session *s);
 bool pmu_session_stopped(const struct pmu_session *s);
 
 const struct pmu_record_stats *pmu_session_stats(const struct pmu_session *s);
+/* The CPUs of the session, in mmap (AUXTRACE idx) order. */
+const int *pmu_session_cpus(const struct pmu_session *s, int *ncpus);
 
 #endif /* PMU_RECORD_H */

@@ -3,7 +3,12 @@
  * kernel/events/core.c: perf_init_event (-ENOENT for a type no PMU claims),
  * perf_event_open's group rules (-EINVAL for a group on two PMUs, software
  * events excepted), PERF_PMU_CAP_NO_EXCLUDE / NO_INTERRUPT, per-CPU-only
- * PMUs; reads follow perf_event_open(2)'s read_format layouts.
+ * PMUs; reads follow perf_event_open(2)'s read_format layouts; the AUX
+ * area is mapped as perf_mmap (kernel/events/core.c) maps it: at the
+ * aux_offset written into the control page, aux_size bytes, a power of two
+ * pages; a full data ring drops records and reports them in a
+ * PERF_RECORD_LOST before the next one (kernel/events/ring_buffer.c
+ * perf_output_begin).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +33,11 @@ struct sim_event {
 	                         fd's ring (-1: its own) */
 	size_t ring_len;
 	uint64_t lost;
+	uint64_t lost_pending; /* not yet reported in a PERF_RECORD_LOST */
+	unsigned char *aux;    /* the AUX area */
+	size_t aux_len;
+	bool woken;            /* a wake-up pending for poll */
+	int cpu;
 };
 
 struct pmu_sim {
@@ -39,6 +49,8 @@ struct pmu_sim {
 	uint32_t inject_type;
 	int inject_code;
 	uint64_t next_id;
+	void (*on_poll)(void *arg);
+	void *on_poll_arg;
 };
 
 static struct sim_event *sim_fd(struct pmu_sim *s, int fd)
@@ -104,7 +116,8 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	int i = s->nev++;
 	struct sim_event *e = &s->ev[i];
 	*e = (struct sim_event){.open = true, .attr = *attr, .pmu = p, .leader = i,
-				.enabled = !attr->disabled, .id = ++s->next_id, .output = -1};
+				.enabled = !attr->disabled, .id = ++s->next_id, .output = -1,
+				.cpu = cpu};
 	if (group_fd >= 0)
 		e->leader = group_fd - SIM_FD_BASE;
 	return SIM_FD_BASE + i;
@@ -195,12 +208,33 @@ static bool power_of_two(size_t n)
 	return n && !(n & (n - 1));
 }
 
+/* perf_mmap's AUX branch: the ring mapped first, aux_offset and aux_size
+ * from its control page, page multiples, a power of two pages. */
+static void *map_aux(struct sim_event *e, size_t len, off_t offset, size_t page, int *err)
+{
+	const struct perf_event_mmap_page *pc = e->ring;
+	*err = !pc || e->aux || (uint64_t)offset != pc->aux_offset || len != pc->aux_size ||
+			       len % page || (size_t)offset % page || !power_of_two(len / page)
+		       ? -EINVAL : 0;
+	void *p = NULL;
+	if (!*err && posix_memalign(&p, page, len))
+		*err = -ENOMEM;
+	if (*err)
+		return NULL;
+	memset(p, 0, len);
+	e->aux = p;
+	e->aux_len = len;
+	return p;
+}
+
 static void *sim_mmap(void *ctx, int fd, size_t len, off_t offset, int *err)
 {
 	struct pmu_sim *s = ctx;
 	struct sim_event *e = sim_fd(s, fd);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*err = !e ? -EBADF : offset || e->ring || len % page || !power_of_two(len / page - 1)
+	if (e && offset)
+		return map_aux(e, len, offset, page, err);
+	*err = !e ? -EBADF : e->ring || len % page || !power_of_two(len / page - 1)
 			     ? -EINVAL : 0;
 	if (*err)
 		return NULL;
@@ -221,12 +255,19 @@ static void *sim_mmap(void *ctx, int fd, size_t len, off_t offset, int *err)
 static int sim_munmap(void *ctx, void *addr, size_t len)
 {
 	struct pmu_sim *s = ctx;
-	for (int i = 0; i < s->nev; i++)
-		if (s->ev[i].ring == addr && s->ev[i].ring_len == len) {
+	for (int i = 0; i < s->nev; i++) {
+		struct sim_event *e = &s->ev[i];
+		if (e->aux == addr && e->aux_len == len) {
 			free(addr);
-			s->ev[i].ring = NULL;
+			e->aux = NULL;
 			return 0;
 		}
+		if (e->ring == addr && e->ring_len == len) {
+			free(addr);
+			e->ring = NULL;
+			return 0;
+		}
+	}
 	return -EINVAL;
 }
 
@@ -240,6 +281,27 @@ static int sim_close(void *ctx, int fd)
 	return 0;
 }
 
+/* A ring with unread data, or a wake-up pending (the AUX watermark), is
+ * readable; the hook (pmu_sim_on_poll) runs first, as time passing. */
+static int sim_poll(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms)
+{
+	struct pmu_sim *s = ctx;
+	(void)timeout_ms; /* simulated time: nothing to wait for */
+	if (s->on_poll)
+		s->on_poll(s->on_poll_arg);
+	int ready = 0;
+	for (nfds_t i = 0; i < nfds; i++) {
+		struct sim_event *e = sim_fd(s, fds[i].fd);
+		const struct perf_event_mmap_page *pc = e ? e->ring : NULL;
+		bool data = pc && pc->data_head != pc->data_tail;
+		fds[i].revents = !e ? POLLNVAL : (data || e->woken) ? POLLIN : 0;
+		if (e)
+			e->woken = false;
+		ready += fds[i].revents != 0;
+	}
+	return ready;
+}
+
 int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus)
 {
 	struct pmu_sim *s = calloc(1, sizeof(*s));
@@ -251,7 +313,7 @@ int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus)
 	s->npmus = npmus;
 	s->sys = (struct pmu_sys){.event_open = sim_open, .ioctl = sim_ioctl, .read = sim_read,
 				  .mmap = sim_mmap, .munmap = sim_munmap, .close = sim_close,
-				  .ctx = s};
+				  .poll = sim_poll, .ctx = s};
 	*sim = s;
 	return 0;
 }
@@ -260,8 +322,10 @@ void pmu_sim_free(struct pmu_sim *sim)
 {
 	if (!sim)
 		return;
-	for (int i = 0; i < sim->nev; i++)
+	for (int i = 0; i < sim->nev; i++) {
 		free(sim->ev[i].ring);
+		free(sim->ev[i].aux);
+	}
 	free(sim->pmus);
 	free(sim);
 }
@@ -321,24 +385,72 @@ const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd)
 	return i >= 0 && i < sim->nev && sim->ev[i].open ? &sim->ev[i].attr : NULL;
 }
 
-int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len)
+static void put_ring(struct perf_event_mmap_page *pc, const void *rec, size_t len)
 {
-	struct sim_event *e = sim_fd(sim, fd);
-	if (e && !e->ring && e->output >= 0)
-		e = sim_fd(sim, e->output); /* redirected (SET_OUTPUT) */
-	if (!e || !e->ring)
-		return -EINVAL;
-	struct perf_event_mmap_page *pc = e->ring;
-	unsigned char *data = (unsigned char *)e->ring + pc->data_offset;
-	uint64_t size = pc->data_size;
-	uint64_t head = pc->data_head, tail = __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE);
-	if (head - tail + len > size) {
-		e->lost++;
-		return -ENOSPC;
-	}
+	unsigned char *data = (unsigned char *)pc + pc->data_offset;
+	uint64_t size = pc->data_size, head = pc->data_head;
 	for (size_t k = 0; k < len; k++)
 		data[(head + k) % size] = ((const unsigned char *)rec)[k];
 	__atomic_store_n(&pc->data_head, head + len, __ATOMIC_RELEASE);
+}
+
+size_t pmu_sim_trailer(const struct pmu_sim *sim, int fd, uint32_t pid, uint32_t tid,
+		       uint64_t time, void *out)
+{
+	int i = fd - SIM_FD_BASE;
+	const struct sim_event *e = &sim->ev[i];
+	uint64_t st = e->attr.sample_id_all ? e->attr.sample_type : 0, v[6];
+	size_t n = 0;
+	if (st & PERF_SAMPLE_TID)
+		v[n++] = pid | (uint64_t)tid << 32;
+	if (st & PERF_SAMPLE_TIME)
+		v[n++] = time;
+	if (st & PERF_SAMPLE_ID)
+		v[n++] = e->id;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		v[n++] = e->id;
+	if (st & PERF_SAMPLE_CPU)
+		v[n++] = (uint32_t)e->cpu;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		v[n++] = e->id;
+	memcpy(out, v, n * 8);
+	return n * 8;
+}
+
+/* PERF_RECORD_LOST {id, lost} and the trailer of the ring's event. */
+static size_t lost_record(const struct pmu_sim *sim, int fd, const struct sim_event *e,
+			  uint64_t out[10])
+{
+	size_t len = 24 + pmu_sim_trailer(sim, fd, 0, 0, 0, out + 3);
+	struct perf_event_header h = {.type = PERF_RECORD_LOST, .size = (uint16_t)len};
+	memcpy(out, &h, sizeof h);
+	out[1] = e->id;
+	out[2] = e->lost_pending;
+	return len;
+}
+
+int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len)
+{
+	struct sim_event *e = sim_fd(sim, fd);
+	if (e && !e->ring && e->output >= 0) {
+		fd = e->output;
+		e = sim_fd(sim, fd); /* redirected (SET_OUTPUT) */
+	}
+	if (!e || !e->ring)
+		return -EINVAL;
+	struct perf_event_mmap_page *pc = e->ring;
+	uint64_t lost[10];
+	size_t lost_len = e->lost_pending ? lost_record(sim, fd, e, lost) : 0;
+	uint64_t tail = __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE);
+	if (pc->data_head - tail + lost_len + len > pc->data_size) {
+		e->lost++;
+		e->lost_pending++;
+		return -ENOSPC;
+	}
+	if (lost_len)
+		put_ring(pc, lost, lost_len);
+	e->lost_pending = 0;
+	put_ring(pc, rec, len);
 	return 0;
 }
 
@@ -346,4 +458,57 @@ uint64_t pmu_sim_ring_lost(const struct pmu_sim *sim, int fd)
 {
 	int i = fd - SIM_FD_BASE;
 	return i >= 0 && i < sim->nev ? sim->ev[i].lost : 0;
+}
+
+int pmu_sim_fds_of(const struct pmu_sim *sim, uint32_t type, int *fds, int max)
+{
+	int n = 0;
+	for (int i = 0; i < sim->nev && n < max; i++)
+		if (sim->ev[i].open && sim->ev[i].attr.type == type)
+			fds[n++] = SIM_FD_BASE + i;
+	return n;
+}
+
+int pmu_sim_aux(struct pmu_sim *sim, int fd, struct perf_event_mmap_page **ctl,
+		unsigned char **aux, uint64_t *size)
+{
+	struct sim_event *e = sim_fd(sim, fd);
+	if (!e || !e->ring || !e->aux)
+		return -EINVAL;
+	*ctl = e->ring;
+	*aux = e->aux;
+	*size = e->aux_len;
+	return 0;
+}
+
+int pmu_sim_cpu(const struct pmu_sim *sim, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < sim->nev ? sim->ev[i].cpu : -1;
+}
+
+bool pmu_sim_enabled(const struct pmu_sim *sim, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < sim->nev && counting(sim, &sim->ev[i]);
+}
+
+void pmu_sim_disable(struct pmu_sim *sim, int fd)
+{
+	struct sim_event *e = sim_fd(sim, fd);
+	if (e)
+		e->enabled = false;
+}
+
+void pmu_sim_wake(struct pmu_sim *sim, int fd)
+{
+	struct sim_event *e = sim_fd(sim, fd);
+	if (e)
+		e->woken = true;
+}
+
+void pmu_sim_on_poll(struct pmu_sim *sim, void (*fn)(void *arg), void *arg)
+{
+	sim->on_poll = fn;
+	sim->on_poll_arg = arg;
 }

@@ -4,7 +4,9 @@
  * per-CPU-only PMUs opened per task, exclude bits, sampling, groups spanning
  * PMUs), errnos injected into the next open, counts and times that advance
  * when told (multiplexed when a PMU has fewer counters than enabled events),
- * and a data ring for mmap (1+2^n pages) that records can be written into.
+ * a data ring for mmap (1+2^n pages) that records can be written into, an
+ * AUX area mapped at the control page's aux_offset (a driver model writes
+ * into it: sim_dtl.h), and poll with readiness and wake-ups.
  * Not installed.
  */
 #ifndef PMU_SYS_SIM_H
@@ -58,5 +60,26 @@ const struct perf_event_attr *pmu_sim_attr(const struct pmu_sim *sim, int fd);
 int pmu_sim_ring_write(struct pmu_sim *sim, int fd, const void *rec, size_t len);
 /* Records dropped for want of room. */
 uint64_t pmu_sim_ring_lost(const struct pmu_sim *sim, int fd);
+
+/* For a driver model (sim_dtl.c). */
+/* The sample_id_all trailer of fd's event for a record of the kernel's
+ * (the fields its sample_type asks for) into out (at most 48 bytes);
+ * returns its size. */
+size_t pmu_sim_trailer(const struct pmu_sim *sim, int fd, uint32_t pid, uint32_t tid,
+		       uint64_t time, void *out);
+/* The open fds of events of that PMU type, at most max. */
+int pmu_sim_fds_of(const struct pmu_sim *sim, uint32_t type, int *fds, int max);
+/* fd's control page and AUX area, once both are mapped; -EINVAL before. */
+int pmu_sim_aux(struct pmu_sim *sim, int fd, struct perf_event_mmap_page **ctl,
+		unsigned char **aux, uint64_t *size);
+int pmu_sim_cpu(const struct pmu_sim *sim, int fd);
+/* Whether fd's event counts (it and its leader enabled); the perf core's
+ * disabling (perf_event_disable_inatomic). */
+bool pmu_sim_enabled(const struct pmu_sim *sim, int fd);
+void pmu_sim_disable(struct pmu_sim *sim, int fd);
+/* The next poll reports fd readable (perf_output_wakeup). */
+void pmu_sim_wake(struct pmu_sim *sim, int fd);
+/* fn runs at the start of every poll: simulated time passing. */
+void pmu_sim_on_poll(struct pmu_sim *sim, void (*fn)(void *arg), void *arg);
 
 #endif /* PMU_SYS_SIM_H */

@@ -82,6 +82,11 @@ int pd_writer_open(struct pd_writer **w, const char *path,
 		   struct pmurt_error *err);
 /* rec starts with a struct perf_event_header whose size covers it. */
 int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err);
+/* An AUXTRACE record (its 48 bytes, header.size 48, the payload size at
+ * byte 8) whose payload lies elsewhere (a mapped AUX area): written as one
+ * record, the payload padded to 8 with zeros, indexed like the above. */
+int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *payload,
+			   struct pmurt_error *err);
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);

@@ -231,6 +231,32 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
 	return put(w, rec, h.size + (size_t)payload, err);
 }
 
+int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *payload,
+			   struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	uint8_t head[48];
+	struct perf_event_header h;
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PD_RECORD_AUXTRACE || h.size != sizeof(head)) {
+		pmurt_set_error(err, -EINVAL, "%s: record type %u of size %u is no 48-byte "
+				"AUXTRACE record", w->path, h.type, h.size);
+		return -EINVAL;
+	}
+	memcpy(head, rec, sizeof(head));
+	uint64_t size = pd_get64(head + 8), padded = (size + 7) & ~7ull;
+	memcpy(head + 8, &padded, 8); /* perf's record writes the padded size too */
+	int rc = note_auxtrace(w, err);
+	if (!rc)
+		rc = put(w, head, sizeof(head), err);
+	if (!rc)
+		rc = put(w, payload, (size_t)size, err);
+	if (!rc)
+		rc = put_zeros(w, (size_t)(padded - size), err);
+	w->round_pending = true;
+	return rc;
+}
+
 int pd_writer_add_synth(struct pd_writer *w, const void *rec, const struct pd_sample_id *id,
 			struct pmurt_error *err)
 {

@@ -1,5 +1,6 @@
 /*
  * cmd_dtl.c - `pmutool dtl SUBCOMMAND`: the vpa_dtl Dispatch Trace Log.
+ *   record [-a | -C CPUS] [-e EV] [-c NS] [-o FILE] [-- CMD]   (dtl_record.c)
  *   decode RAW [--json] [--aux-size N]   a raw AUX dump, slot by slot
  *   dump [-i FILE]                       perf report -D of its vpa_dtl records
  *   script [-i FILE]                     DTL entries between the samples
@@ -380,7 +381,9 @@ enum { OPT_HTML = 256, OPT_PERFETTO, OPT_AUX_SIZE };
 
 static void dtl_usage(FILE *out)
 {
-	fputs("Usage: pmutool dtl decode RAW [--json] [--aux-size N]\n"
+	fputs("Usage: pmutool dtl record [-a | -C CPUS] [-e vpa_dtl/dtl_all/] [-c NS] [-o FILE]\n"
+	      "                          [-- CMD] (see pmutool dtl record --help)\n"
+	      "       pmutool dtl decode RAW [--json] [--aux-size N]\n"
 	      "       pmutool dtl dump [-i FILE]\n"
 	      "       pmutool dtl script [-i FILE]\n"
 	      "       pmutool dtl report [-i] FILE [--json] [--html FILE] [--perfetto FILE]\n"
@@ -447,6 +450,8 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 {
 	struct dtl_opts o = {.t = t};
 	bool done = false;
+	if (argc > 1 && strcmp(argv[1], "record") == 0) /* options of its own */
+		return dtl_record(t, argc - 1, argv + 1);
 	int rc = parse_dtl_options(&o, argc, argv, &done);
 	if (rc || done)
 		return rc;

@@ -26,24 +26,12 @@
 #include "perfdata.h"
 #include "pmutool.h"
 #include "record.h"
+#include "record_tool.h"
 #include "workload.h"
 
 #define POLL_MS 100
 
 enum { OPT_MIN_PERIOD = 256, OPT_DRY_RUN };
-
-struct record_args {
-	const char *events[64];
-	int nevents;
-	bool all_cpus;
-	const char *cpu_list;
-	pid_t pid;
-	uint64_t period, freq, min_period;
-	bool callchain, dry_run, no_inherit;
-	unsigned data_pages;
-	const char *output;
-	char **cmd;
-};
 
 /* The session a signal stops: the handler may touch nothing else. */
 static struct pmu_session *volatile stop_target;
@@ -263,9 +251,26 @@ static void print_dry_run(const struct pmu_evlist *list, const struct pmu_record
 
 /* --- recording ------------------------------------------------------------------------ */
 
+/* AUXTRACE records come with their payload by pointer (aux.h). */
 static int write_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
 {
+	if (rec->type == PMU_RECORD_AUXTRACE)
+		return pd_writer_add_auxtrace(arg, rec, ((const struct pmu_auxtrace *)rec)->data, err);
 	return pd_writer_add(arg, rec, err);
+}
+
+/* PERF_RECORD_AUXTRACE_INFO (tools/perf/util/auxtrace.c
+ * perf_event__synthesize_auxtrace_info): u32 type, u32 reserved, then the
+ * PMU's priv[]; for vpa_dtl (powerpc-vpadtl.h) priv[0] is the PMU type. */
+static int write_auxtrace_info(struct pd_writer *w, uint32_t auxtrace_type, uint64_t pmu_type,
+			       struct pmurt_error *err)
+{
+	uint64_t rec[3];
+	struct perf_event_header h = {.type = PD_RECORD_AUXTRACE_INFO, .size = sizeof rec};
+	memcpy(rec, &h, sizeof h);
+	rec[1] = auxtrace_type; /* and reserved 0 */
+	rec[2] = pmu_type;
+	return pd_writer_add(w, rec, err);
 }
 
 static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
@@ -342,12 +347,34 @@ static void print_summary(const struct tool *t, const struct pmu_session *s, con
 		st->lost_samples, (double)st->bytes / 1e6, path);
 }
 
+/* The AUX side: what was drained, skipped and lost (aux.h). */
+static void print_aux_summary(const struct tool *t, const struct pmu_session *s)
+{
+	const struct pmu_record_stats *st = pmu_session_stats(s);
+	const struct pmu_aux_stats *a = &st->aux;
+	if (a->lost_entries || a->lost_headers || a->overruns || a->torn_bytes)
+		fprintf(stderr, "%s: warning: the AUX area filled %" PRIu64 " times (the reader was "
+			"slow: a larger -m/--aux-pages or -c helps): %" PRIu64 " DTL entries "
+			"overwritten before they were read%s, %" PRIu64 " bytes possibly torn; the "
+			"kernel disables the event while the area is full, so entries of those "
+			"intervals are lost too\n", t->prog, a->overruns, a->lost_entries,
+			a->lost_headers ? " (and the header)" : "", a->torn_bytes);
+	if (st->aux_truncated || st->aux_partial || st->aux_collision)
+		fprintf(stderr, "%s: warning: PERF_RECORD_AUX flags: %" PRIu64 " truncated, %" PRIu64
+			" partial, %" PRIu64 " collision\n", t->prog, st->aux_truncated,
+			st->aux_partial, st->aux_collision);
+	fprintf(stderr, "[ AUX: %" PRIu64 " PERF_RECORD_AUX, %" PRIu64 " AUXTRACE records, %"
+		PRIu64 " bytes (%" PRIu64 " slots), %" PRIu64 " stale bytes skipped at wraps, %"
+		PRIu64 " entries lost ]\n", st->aux_records, a->chunks, a->bytes,
+		a->bytes / PMURT_DTL_SLOT_SIZE, a->stale_bytes, a->lost_entries);
+}
+
 static int session_opts(const struct tool *t, const struct record_args *a, pid_t workload,
 			struct pmu_record_opts *o, int **cpus)
 {
 	*o = (struct pmu_record_opts){.pid = a->pid, .period = a->period, .freq = a->freq,
 				      .callchain = a->callchain, .data_pages = a->data_pages,
-				      .no_inherit = a->no_inherit};
+				      .aux_pages = a->aux_pages, .no_inherit = a->no_inherit};
 	if (a->cpu_list) {
 		struct pmurt_error err = {0};
 		int rc = pmu_cpulist_parse(a->cpu_list, cpus, &o->ncpus, &err);
@@ -390,7 +417,7 @@ static int record_active(const struct tool *t, const struct record_args *a,
 }
 
 /* Open, synthesize, start, loop, finish: the recording proper. */
-static int record_run(const struct tool *t, const struct record_args *a,
+int record_run(const struct tool *t, const struct record_args *a,
 		      const struct pmu_host *host, const struct pmu_evlist *list)
 {
 	struct pmu_workload wl = {.pid = 0, .go_fd = -1, .err_fd = -1};
@@ -409,6 +436,9 @@ static int record_run(const struct tool *t, const struct record_args *a,
 										 : EXIT_INTERNAL);
 	if (rc == EXIT_OK)
 		rc = open_writer(t, a->output, s, list, &w);
+	if (rc == EXIT_OK && a->aux_pages &&
+	    write_auxtrace_info(w, a->auxtrace_type, a->auxtrace_pmu, &err) < 0)
+		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)
@@ -418,6 +448,8 @@ static int record_run(const struct tool *t, const struct record_args *a,
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)
 		print_summary(t, s, a->output);
+	if (rc == EXIT_OK && a->aux_pages)
+		print_aux_summary(t, s);
 	pmu_session_close(s);
 	free(cpus);
 	return rc != EXIT_OK ? rc : status;

@@ -48,5 +48,7 @@ void dtl_perf_dump(const struct dtl_perf *d, const struct dtl_chunk *c, FILE *ou
 /* `pmutool dtl script` (dtl_script.c): an exit code. */
 struct tool;
 int dtl_script(const struct tool *t, const char *path);
+/* `pmutool dtl record` (dtl_record.c): argv[0] is "record"; an exit code. */
+int dtl_record(const struct tool *t, int argc, char **argv);
 
 #endif /* PMUTOOL_DTL_PERF_H */

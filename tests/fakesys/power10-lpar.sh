@@ -9,7 +9,8 @@
 #   hv_24x7   arch/powerpc/perf/hv-24x7.c (terms spread over config and
 #             config1, a cpumask)
 #   software, tracepoint, breakpoint (types 1, 2, 5)
-#   kernel/tracing/events/{sched/sched_switch,powerpc/hcall_entry}/id
+#   kernel/tracing/events/{sched/sched_switch,sched_wakeup,powerpc/hcall_entry}/id
+#   devices/system/cpu/online  0-7
 # With --test-pmu, also "splitpmu" (type 42): a format split over two ranges
 # (config:0-7,32-35) and config1/config2 terms, for the format tests.
 # Other tests and tools reuse this tree; keep what it holds documented here.
@@ -65,6 +66,8 @@ put "$dev/hv_24x7/events/PM_PB_CYC.unit" cycles
 pmu software 1
 pmu tracepoint 2
 pmu breakpoint 5
+
+put "$root/devices/system/cpu/online" 0-7
 
 tr=$root/kernel/tracing/events
 put "$tr/sched/sched_switch/id" 316

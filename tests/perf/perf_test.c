@@ -386,7 +386,18 @@ static void test_explain(struct pmurt_host *h, struct pmu_sim *sim)
 			  "has no POWER10 PMU: no PMU takes perf type 4");
 	expect_open_error(h, sim, "PM_CYC", false, -ENOENT, -ENOENT, "pmutool stat --dry-run");
 	expect_open_error(h, sim, "vpa_dtl/dtl_all/", false, 0, -EINVAL,
-			  "PMU 'vpa_dtl' counts per CPU only (it has a cpumask), not per task");
+			  "vpa_dtl is per CPU only (perf_invalid_context): it cannot follow a task");
+	/* vpa_dtl_event_init's refusals (arch/powerpc/perf/vpa-dtl.c) */
+	expect_open_error(h, sim, "vpa_dtl/dtl_all/", true, -EBUSY, -EBUSY,
+			  "another user holds the Dispatch Trace Log of this CPU");
+	expect_open_error(h, sim, "vpa_dtl/event=0x3/", true, -EINVAL, -EINVAL,
+			  "config 0x3: vpa_dtl takes dtl_cede (0x1), dtl_preempt (0x2), dtl_fault "
+			  "(0x4) or dtl_all (0x7)");
+	expect_open_error(h, sim, "vpa_dtl/dtl_all/", true, -EACCES, -EACCES,
+			  "vpa_dtl needs CAP_PERFMON or CAP_SYS_ADMIN whatever "
+			  "kernel.perf_event_paranoid says");
+	expect_open_error(h, sim, "vpa_dtl/dtl_all/", true, -ENOENT, -ENOENT,
+			  "not on a dedicated-processor LPAR, in a KVM guest or off POWER");
 	expect_open_error(h, sim, "{PM_CYC,energy}", false, 0, -EINVAL,
 			  "a group cannot span PMUs: 'energy' (splitpmu) and 'PM_CYC' (cpu)");
 	expect_open_error(h, sim, "splitpmu/energy,period=1000/", false, 0, -EOPNOTSUPP,
@@ -444,13 +455,21 @@ static void test_sim_ring(struct pmu_sim *sim)
 		written++;
 	CHECK(written == (int)(2 * page / 64) && pmu_sim_ring_lost(sim, fd) == 1 &&
 	      pc->data_head == 2 * page, "full after %d records", written);
+	/* the next record is preceded by PERF_RECORD_LOST {id, lost} (no
+	 * trailer: not sample_id_all), as perf_output_begin writes it */
 	__atomic_store_n(&pc->data_tail, 64, __ATOMIC_RELEASE);
 	rec.v[0] = 42;
-	CHECK(pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0 && pc->data_head == 2 * page + 64,
+	CHECK(pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == -ENOSPC &&
+	      pmu_sim_ring_lost(sim, fd) == 2, "no room for LOST and the record");
+	__atomic_store_n(&pc->data_tail, 128, __ATOMIC_RELEASE);
+	CHECK(pmu_sim_ring_write(sim, fd, &rec, sizeof(rec)) == 0 && pc->data_head == 2 * page + 88,
 	      "room made by the reader");
 	const unsigned char *data = (const unsigned char *)pc + page;
-	CHECK(((const struct perf_event_header *)data)->size == 64 &&
-	      ((const uint64_t *)data)[1] == 42, "wrapped to the start");
+	const struct perf_event_header *lost = (const void *)data;
+	CHECK(lost->type == PERF_RECORD_LOST && lost->size == 24 &&
+	      ((const uint64_t *)data)[2] == 2, "LOST first, counting 2");
+	CHECK(((const struct perf_event_header *)(data + 24))->size == 64 &&
+	      ((const uint64_t *)(data + 24))[1] == 42, "wrapped to the start");
 	CHECK(sys->munmap(sys->ctx, pc, 3 * page) == 0 && sys->close(sys->ctx, fd) == 0, "unmap");
 }
 

@@ -1,0 +1,161 @@
+/*
+ * aux.c - draining a vpa_dtl event's AUX area (aux.h).
+ *
+ * Positions are the kernel's free-running aux_head/aux_tail counters.  The
+ * driver (arch/powerpc/perf/vpa-dtl.c, the version with the "buffer full"
+ * logic) keeps its own write index in slots from the AUX base, wraps after
+ * (aux_size - 32) / 48 slots and ends that output with aux_head on the next
+ * multiple of aux_size; so every lap starts at a multiple of aux_size and
+ * its slots lie at 48-byte steps from there.  It never looks at the free
+ * space (handle->size): unread slots are overwritten, and only when
+ * aux_head - aux_tail reaches aux_size does perf_aux_output_begin
+ * (kernel/events/ring_buffer.c) refuse, disable the event and wake the
+ * reader.  It sets no PERF_AUX_FLAG_*; the PERF_RECORD_AUX records in the
+ * data ring are passed through as the kernel wrote them.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "aux.h"
+#include "internal.h"
+
+uint64_t pmu_aux_filled(uint64_t size)
+{
+	return size < 32 + PMURT_DTL_SLOT_SIZE
+		? size : (size - 32) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
+}
+
+int pmu_aux_map(struct pmu_aux *aux, const struct pmu_ring *ring, unsigned aux_pages,
+		size_t page_size, uint32_t idx, int cpu, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	*aux = (struct pmu_aux){.sys = ring->sys, .fd = -1, .idx = idx, .cpu = cpu};
+	if (aux_pages == 0 || (aux_pages & (aux_pages - 1)) != 0) {
+		pmurt_set_error(err, -EINVAL, "AUX area: %u pages is not a power of two", aux_pages);
+		return -EINVAL;
+	}
+	uint64_t size = (uint64_t)aux_pages * page_size;
+	/* after the data ring, page aligned (perf's auxtrace_mmap__mmap) */
+	uint64_t offset = ring->map_len;
+	ring->ctl->aux_offset = offset;
+	ring->ctl->aux_size = size;
+	int rc = 0;
+	void *p = ring->sys->mmap(ring->sys->ctx, ring->fd, (size_t)size, (off_t)offset, &rc);
+	if (!p) {
+		rc = rc ? rc : -EINVAL;
+		pmurt_set_error(err, rc, "AUX area: mmap of %llu bytes (%u pages) at offset %llu "
+				"failed: %s (the limit is /proc/sys/kernel/perf_event_mlock_kb)",
+				(unsigned long long)size, aux_pages, (unsigned long long)offset,
+				strerror(-rc));
+		return rc;
+	}
+	aux->fd = ring->fd;
+	aux->ctl = ring->ctl;
+	aux->data = p;
+	aux->size = size;
+	aux->filled = pmu_aux_filled(size);
+	return 0;
+}
+
+void pmu_aux_unmap(struct pmu_aux *aux)
+{
+	if (aux->data)
+		aux->sys->munmap(aux->sys->ctx, (void *)aux->data, (size_t)aux->size);
+	aux->data = NULL;
+	aux->fd = -1;
+}
+
+uint64_t pmu_aux_pending(const struct pmu_aux *aux)
+{
+	return pmu_ring_load_head(&aux->ctl->aux_head) - aux->ctl->aux_tail;
+}
+
+/* The driver's slots in [from, to): per lap, the 48-byte steps below the
+ * filled limit; the header is slot 0 of lap 0. */
+static void count_lost(struct pmu_aux *aux, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		uint64_t lap = from & ~(aux->size - 1), off = from - lap;
+		uint64_t end = to - lap < aux->filled ? to - lap : aux->filled;
+		if (off < end) {
+			uint64_t first = (off + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
+			uint64_t past = (end + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
+			uint64_t n = past > first ? past - first : 0;
+			bool header = lap == 0 && off == 0;
+			aux->stats.lost_entries += n - header;
+			aux->stats.lost_headers += header;
+		}
+		from = lap + aux->size;
+	}
+}
+
+static int hand_out(struct pmu_aux *aux, uint64_t pos, uint64_t len, pmu_record_fn fn,
+		    void *arg, struct pmurt_error *err)
+{
+	struct pmu_auxtrace rec = {
+		.header = {.type = PMU_RECORD_AUXTRACE, .size = PMU_AUXTRACE_RECORD_SIZE},
+		.size = len, .offset = pos, .idx = aux->idx, .tid = (uint32_t)-1,
+		.cpu = (uint32_t)aux->cpu, .data = aux->data + (pos & (aux->size - 1)),
+	};
+	int rc = fn(arg, &rec.header, err);
+	if (rc < 0)
+		return rc;
+	aux->stats.chunks++;
+	aux->stats.bytes += len;
+	return 0;
+}
+
+long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmurt_error *err)
+{
+	uint64_t head = pmu_ring_load_head(&aux->ctl->aux_head);
+	uint64_t pos = aux->ctl->aux_tail, start;
+	bool full = head - pos >= aux->size;
+	if (head - pos > aux->size) { /* the driver wrote over what was unread */
+		count_lost(aux, pos, head - aux->size);
+		pos = head - aux->size;
+	}
+	start = pos;
+	long n = 0;
+	int rc = 0;
+	while (pos < head) {
+		uint64_t lap = pos & ~(aux->size - 1), off = pos - lap;
+		if (off >= aux->filled) { /* the stale tail up to the next lap */
+			uint64_t skip = (lap + aux->size < head ? lap + aux->size : head) - pos;
+			aux->stats.stale_bytes += skip;
+			pos += skip;
+			continue;
+		}
+		if (off % PMURT_DTL_SLOT_SIZE) { /* never from this driver: resynchronise */
+			uint64_t next = off + PMURT_DTL_SLOT_SIZE - off % PMURT_DTL_SLOT_SIZE;
+			count_lost(aux, pos, lap + next);
+			pos = lap + next;
+			continue;
+		}
+		uint64_t end = head - lap < aux->filled ? head - lap : aux->filled;
+		uint64_t len = (end - off) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
+		if (len == 0)
+			break; /* a slot not whole yet */
+		if ((rc = hand_out(aux, pos, len, fn, arg, err)) < 0)
+			break;
+		pos += len;
+		n++;
+	}
+	/* what a concurrent writer may have overwritten while it was read */
+	uint64_t now = pmu_ring_load_head(&aux->ctl->aux_head);
+	if (now - start > aux->size)
+		aux->stats.torn_bytes += now - aux->size - start < pos - start
+					 ? now - aux->size - start : pos - start;
+	if (pos != aux->ctl->aux_tail)
+		pmu_ring_store_tail(&aux->ctl->aux_tail, pos);
+	if (full) {
+		aux->stats.overruns++;
+		int erc = aux->sys->ioctl(aux->sys->ctx, aux->fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (erc < 0 && rc == 0) {
+			rc = erc;
+			pmurt_set_error(err, rc, "AUX area of CPU %d: enabling the event again "
+					"after it filled failed: %s", aux->cpu, strerror(-rc));
+		}
+	}
+	return rc < 0 ? rc : n;
+}

@@ -1,0 +1,321 @@
+/*
+ * dtl_record.c - `pmutool dtl record`: the vpa_dtl PMU's Dispatch Trace Log
+ * captured through its AUX area into perf.data, as `perf record -e
+ * vpa_dtl/dtl_all/ -a` writes it (tools/perf/arch/powerpc/util/auxtrace.c:
+ * the vpa_dtl event first, an AUX area of 128 KiB and a data ring of
+ * 256 KiB per CPU), with the sched tracepoints beside it so that `dtl
+ * script` can put dispatches next to the scheduler's switches.
+ *
+ *   pmutool dtl record [-a | -C CPUS] [-e vpa_dtl/dtl_all/] [-c NS] [-o FILE]
+ *                      [-m PAGES] [--aux-pages PAGES] [--no-sched]
+ *                      [--sysfs DIR] [--tracefs DIR] [-- CMD...]
+ *
+ * vpa_dtl is per CPU only: without -a or -C every online CPU is recorded
+ * while CMD runs (or until SIGINT).  -c is the driver's poll interval in
+ * ns (its hrtimer; sample_period), at least 1 ms as the driver enforces.
+ *
+ * Test-only: PMUTOOL_TEST_SIM_DTL=SEED,ENTRIES,POLLS records from the
+ * simulated kernel (perf/sys_sim.c with the driver model perf/sim_dtl.c)
+ * instead of the real one: each poll is one hrtimer expiry bringing
+ * ENTRIES new entries per CPU, and after POLLS polls a SIGINT stops the
+ * recording; the model's own counts are printed at the end.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtl_perf.h"
+#include "perf_int.h"
+#include "record_tool.h"
+#include "sim_dtl.h"
+#include "sys_sim.h"
+
+#define DTL_MIN_PERIOD_NS 1000000ull    /* vpa-dtl.c: max(1 ms, sample_period) */
+#define DTL_DEFAULT_PERIOD_NS 10000000ull
+#define AUX_DEFAULT_BYTES (128u << 10)   /* perf's default for vpa_dtl */
+#define DATA_DEFAULT_BYTES (256u << 10)
+#define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
+#define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup"
+
+enum { OPT_AUX_PAGES = 256, OPT_NO_SCHED, OPT_SYSFS, OPT_TRACEFS };
+
+struct dtl_record_args {
+	struct record_args r;
+	const char *event;
+	bool no_sched;
+	const char *sysfs, *tracefs;
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage: pmutool dtl record [-a | -C CPUS] [-e vpa_dtl/dtl_all/] [-c NS] [-o FILE]\n"
+	      "                          [-m PAGES] [--aux-pages PAGES] [--no-sched]\n"
+	      "                          [--sysfs DIR] [--tracefs DIR] [-- CMD [ARG]...]\n"
+	      "Capture the vpa_dtl Dispatch Trace Log into perf.data (AUXTRACE records),\n"
+	      "with sched:sched_switch and sched:sched_wakeup beside it.\n\n"
+	      "  -a, --all-cpus       every online CPU (the default: vpa_dtl is per CPU)\n"
+	      "  -C, --cpu=CPUS       these CPUs (0-3,8)\n"
+	      "  -e, --event=EVENT    vpa_dtl/dtl_cede/, dtl_preempt, dtl_fault or dtl_all\n"
+	      "                       (the default)\n"
+	      "  -c, --count=NS       the driver's poll interval in ns, at least 1000000\n"
+	      "                       (default 10000000)\n"
+	      "  -o, --output=FILE    the perf.data file (default perf.data)\n"
+	      "  -m, --mmap-pages=N   data pages per CPU, a power of two (default 256 KiB)\n"
+	      "      --aux-pages=N    AUX pages per CPU, a power of two (default 128 KiB)\n"
+	      "      --no-sched       without the sched tracepoints\n"
+	      "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
+	      "      --tracefs=DIR    the tracefs root\n"
+	      "Without CMD, it records until SIGINT.  See pmutool(1).\n", out);
+}
+
+static int parse_pages(const struct tool *t, const char *opt, const char *s, unsigned *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 0);
+	if (errno || end == s || *end || n == 0 || n > (1u << 20) || (n & (n - 1))) {
+		tool_error(t, "dtl record: %s: '%s' pages is not a power of two up to 1048576", opt, s);
+		return EXIT_USAGE;
+	}
+	*v = (unsigned)n;
+	return EXIT_OK;
+}
+
+static int parse_period(const struct tool *t, const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-') {
+		tool_error(t, "dtl record: -c: '%s' is not a number of ns", s);
+		return EXIT_USAGE;
+	}
+	if (n < DTL_MIN_PERIOD_NS) {
+		tool_error(t, "dtl record: -c %llu: the poll interval is in ns and vpa_dtl polls "
+			   "at most every 1 ms (vpa-dtl.c: max(1 ms, sample_period)); give at least "
+			   "1000000", n);
+		return EXIT_USAGE;
+	}
+	*v = n;
+	return EXIT_OK;
+}
+
+static int parse_option(const struct tool *t, struct dtl_record_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case 'a': a->r.all_cpus = true; return EXIT_OK;
+	case 'C': a->r.cpu_list = arg; return EXIT_OK;
+	case 'e': a->event = arg; return EXIT_OK;
+	case 'c': return parse_period(t, arg, &a->r.period);
+	case 'o': a->r.output = arg; return EXIT_OK;
+	case 'm': return parse_pages(t, "-m", arg, &a->r.data_pages);
+	case OPT_AUX_PAGES: return parse_pages(t, "--aux-pages", arg, &a->r.aux_pages);
+	case OPT_NO_SCHED: a->no_sched = true; return EXIT_OK;
+	case OPT_SYSFS: a->sysfs = arg; return EXIT_OK;
+	case OPT_TRACEFS: a->tracefs = arg; return EXIT_OK;
+	}
+	return EXIT_USAGE;
+}
+
+static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_record_args *a,
+		      bool *done)
+{
+	static const struct option longopts[] = {
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"event", required_argument, NULL, 'e'},
+		{"count", required_argument, NULL, 'c'},
+		{"output", required_argument, NULL, 'o'},
+		{"mmap-pages", required_argument, NULL, 'm'},
+		{"aux-pages", required_argument, NULL, OPT_AUX_PAGES},
+		{"no-sched", no_argument, NULL, OPT_NO_SCHED},
+		{"sysfs", required_argument, NULL, OPT_SYSFS},
+		{"tracefs", required_argument, NULL, OPT_TRACEFS},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/"};
+	a->r = (struct record_args){.pid = -1, .output = "perf.data",
+				    .period = DTL_DEFAULT_PERIOD_NS, .min_period = 1,
+				    .auxtrace_type = AUXTRACE_VPA_DTL,
+				    .aux_pages = AUX_DEFAULT_BYTES > page ? AUX_DEFAULT_BYTES / page : 1,
+				    .data_pages = DATA_DEFAULT_BYTES > page ? DATA_DEFAULT_BYTES / page
+									    : 1};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+:aC:e:c:o:m:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			*done = true;
+			return EXIT_OK;
+		}
+		if (c == ':' || c == '?') {
+			tool_error(t, c == ':' ? "dtl record: option '%s' needs an argument"
+					       : "dtl record: unknown option '%s' (see pmutool dtl "
+						 "record --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		int rc = parse_option(t, a, c, optarg);
+		if (rc)
+			return rc;
+	}
+	a->r.cmd = optind < argc ? argv + optind : NULL;
+	if (a->r.all_cpus && a->r.cpu_list) {
+		tool_error(t, "dtl record: -a and -C exclude each other");
+		return EXIT_USAGE;
+	}
+	if (!a->r.all_cpus && !a->r.cpu_list && !a->r.cmd) {
+		tool_error(t, "dtl record: nothing to record: give -a, -C CPUS or a command");
+		return EXIT_USAGE;
+	}
+	a->r.all_cpus = !a->r.cpu_list; /* per CPU only */
+	return EXIT_OK;
+}
+
+/* The vpa_dtl event first (the AUX area is on it), its poll interval as
+ * its period; the tracepoints one sample per hit. */
+static int build_list(const struct tool *t, const struct dtl_record_args *a,
+		      const struct pmu_host *host, struct pmu_evlist *list)
+{
+	struct pmurt_error err = {0};
+	int rc = pmu_evlist_parse(list, host, a->event, &err);
+	if (rc == 0 && (list->n != 1 || strcmp(list->v[0].pmu, "vpa_dtl") != 0)) {
+		tool_error(t, "dtl record: -e '%s': one vpa_dtl event (vpa_dtl/dtl_all/, "
+			   "vpa_dtl/dtl_cede/, ...)", a->event);
+		return EXIT_USAGE;
+	}
+	struct perf_event_attr *dtl = rc == 0 ? &list->v[0].attr : NULL;
+	if (dtl && (dtl->exclude_user || dtl->exclude_kernel || dtl->exclude_hv ||
+		    dtl->exclude_idle || dtl->exclude_guest || dtl->exclude_host)) {
+		tool_error(t, "dtl record: -e '%s': vpa_dtl refuses every exclude bit "
+			   "(PERF_PMU_CAP_NO_EXCLUDE): drop the modifier", a->event);
+		return EXIT_USAGE;
+	}
+	if (dtl) {
+		dtl->sample_period = a->r.period;
+		dtl->freq = 0;
+	}
+	if (rc == 0 && !a->no_sched)
+		rc = pmu_evlist_parse(list, host, SCHED_EVENTS, &err);
+	for (int i = 1; rc == 0 && i < list->n; i++) {
+		list->v[i].attr.sample_period = 1;
+		list->v[i].attr.freq = 0;
+	}
+	if (rc < 0) {
+		tool_error(t, "dtl record: %s", err.message[0] ? err.message : strerror(-rc));
+		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* --- the simulated kernel (test-only) ----------------------------------------------- */
+
+struct sim_run {
+	struct pmu_sim *sim;
+	struct pmu_sim_dtl *dtl;
+	unsigned entries, polls, done;
+};
+
+static void sim_poll(void *arg)
+{
+	struct sim_run *r = arg;
+	if (r->done >= r->polls)
+		return;
+	pmu_sim_dtl_tick(r->dtl, r->entries);
+	if (++r->done == r->polls)
+		raise(SIGINT); /* the recording stops as a user's ^C stops it */
+}
+
+static int sim_open(const struct tool *t, const char *spec, uint32_t dtl_type, struct sim_run *r)
+{
+	unsigned long long seed;
+	if (sscanf(spec, "%llu,%u,%u", &seed, &r->entries, &r->polls) != 3 || r->polls == 0) {
+		tool_error(t, "PMUTOOL_TEST_SIM_DTL: '%s' is not SEED,ENTRIES,POLLS", spec);
+		return EXIT_USAGE;
+	}
+	const struct pmu_sim_pmu pmus[] = {
+		{.type = dtl_type, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		 .sampling_only = true},
+		{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint"},
+		{.type = PERF_TYPE_SOFTWARE, .name = "software"},
+	};
+	struct pmu_sim_dtl_opts o = {.seed = seed};
+	if (pmu_sim_new(&r->sim, pmus, 3) < 0 ||
+	    pmu_sim_dtl_new(&r->dtl, r->sim, dtl_type, &o) < 0) {
+		tool_error(t, "dtl record: out of memory");
+		return EXIT_INTERNAL;
+	}
+	pmu_sim_on_poll(r->sim, sim_poll, r);
+	return EXIT_OK;
+}
+
+static void sim_close(struct sim_run *r)
+{
+	if (r->dtl) {
+		const struct pmu_sim_dtl_stats *s = pmu_sim_dtl_stats(r->dtl);
+		fprintf(stderr, "[ simulated vpa_dtl: %" PRIu64 " entries logged, %" PRIu64
+			" written to AUX, %" PRIu64 " dropped by the hypervisor buffer, %" PRIu64
+			" at wraps, %" PRIu64 " while full or disabled; %" PRIu64 " headers, %"
+			PRIu64 " wraps ]\n", s->generated, s->written, s->hv_dropped,
+			s->batch_dropped, s->core_dropped, s->headers, s->wraps);
+	}
+	pmu_sim_dtl_free(r->dtl);
+	pmu_sim_free(r->sim);
+}
+
+/* --- the run ------------------------------------------------------------------------ */
+
+static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmurt_host *hh)
+{
+	struct pmu_host host = hh->h;
+	struct pmurt_error err = {0};
+	char path[512];
+	snprintf(path, sizeof path, "%s/bus/event_source/devices/vpa_dtl/type", host.sysfs);
+	if (access(path, R_OK) != 0) {
+		pmu_explain_dtl_missing(&host, &err);
+		tool_error(t, "dtl record: %s", err.message);
+		return EXIT_OPEN_FAILED;
+	}
+	struct pmu_evlist list = {0};
+	struct sim_run sim = {0};
+	int rc = build_list(t, a, &host, &list);
+	const char *spec = getenv("PMUTOOL_TEST_SIM_DTL");
+	if (rc == EXIT_OK && spec && *spec) {
+		rc = sim_open(t, spec, list.v[0].attr.type, &sim);
+		host.sys = sim.sim ? pmu_sim_sys(sim.sim) : host.sys;
+	}
+	if (rc == EXIT_OK) {
+		a->r.auxtrace_pmu = list.v[0].attr.type;
+		rc = record_run(t, &a->r, &host, &list);
+	}
+	sim_close(&sim);
+	pmu_evlist_free(&list);
+	return rc;
+}
+
+int dtl_record(const struct tool *t, int argc, char **argv)
+{
+	struct dtl_record_args a;
+	bool done = false;
+	int rc = parse_args(t, argc, argv, &a, &done);
+	if (rc || done)
+		return rc;
+	struct pmurt_host *host = NULL;
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts ho = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = a.sysfs,
+						    .tracefs = a.tracefs);
+	if (pmurt_host_open(&host, &ho, &err) < 0) {
+		tool_error(t, "dtl record: cannot open the host: %s", err.message);
+		return EXIT_NOPMU;
+	}
+	rc = record_on(t, &a, host);
+	pmurt_host_close(host);
+	return rc;
+}
