@@ -51,3 +51,15 @@ if(NOT PERF_TOOL)
 endif()
 add_test(NAME dtl/perfdata COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_perfdata.py
   ${PMUTOOL} ${PERF_TOOL} ${DTL_OUT})
+
+# capture: every entry the simulated vpa_dtl driver (perf/sim_dtl.c) wrote
+# is delivered in the recorded file or counted lost, across seeds, wraps,
+# bursts and slow readers (tests/dtl/capture_test.c)
+add_executable(dtl_capture_test ${DTL_TESTS}/capture_test.c)
+target_include_directories(dtl_capture_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dtl_capture_test PRIVATE pmurt_internal pmusim)
+add_test(NAME dtl/capture
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-dtl.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$2\" \"$t/sys\" && \"$1\" \"$t/sys\" \"$t\"" sh
+    $<TARGET_FILE:dtl_capture_test> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)

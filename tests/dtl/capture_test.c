@@ -1,0 +1,378 @@
+/*
+ * capture_test.c - the vpa_dtl capture (perf/aux.c through the recording
+ * session, perf/record.c) against the simulated kernel's driver model
+ * (perf/sim_dtl.c) on the fake POWER10 LPAR sysfs.
+ *
+ * Accounting: for many seeds, AUX sizes and reader speeds (bursts larger
+ * than the area, the hypervisor buffer overflowing, wraps with stale tails
+ * of 32 and 64 bytes, a reader that skips drains so the driver overwrites
+ * unread slots and the core refuses output), every entry the driver wrote
+ * into an AUX area is either decoded from the recorded perf.data file
+ * (byte for byte the slot it wrote, on its CPU) or counted lost by the
+ * capture; none is delivered twice, none misaligned (a misaligned slot
+ * would match no entry written).  The driver's own drops (hypervisor
+ * buffer, rest of a batch at a wrap, output refused) sum up with the
+ * written ones to what the hypervisor logged, and refused outputs are
+ * always seen by the capture as an overrun.
+ *
+ * Also: the file's AUXTRACE_INFO (type 7, priv[0] the PMU type), the
+ * PERF_RECORD_AUX records passed through, PERF_RECORD_LOST when the data
+ * ring is slow too, the attr vpa_dtl is opened with, and the refusals
+ * made before any system call (a per-task open; a bad AUX page count).
+ *
+ * usage: dtl_capture_test SYSFS TMPDIR
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "perf_int.h"
+#include "perfdata.h"
+#include "record.h"
+#include "sim_dtl.h"
+#include "sys_sim.h"
+
+#define DTL_TYPE 14   /* the fake tree's vpa_dtl type */
+#define NCPUS 2
+#define MAX_WRITTEN 200000
+
+static int failures;
+
+struct written {
+	uint64_t tb;
+	uint8_t slot[PMURT_DTL_SLOT_SIZE];
+	bool seen;
+};
+
+struct ledger {
+	struct written *w[NCPUS];
+	size_t n[NCPUS];
+	uint64_t delivered, duplicates, unmatched, headers;
+};
+
+static uint64_t be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void on_write(void *arg, int cpu, uint64_t pos, const uint8_t *slot)
+{
+	struct ledger *l = arg;
+	(void)pos;
+	if (cpu < 0 || cpu >= NCPUS || l->n[cpu] == MAX_WRITTEN)
+		return;
+	struct written *w = &l->w[cpu][l->n[cpu]++];
+	w->tb = be64(slot + 16);
+	memcpy(w->slot, slot, PMURT_DTL_SLOT_SIZE);
+	w->seen = false;
+}
+
+/* The entry written on cpu with this timebase (they only grow). */
+static struct written *find(struct ledger *l, int cpu, uint64_t tb)
+{
+	size_t lo = 0, hi = l->n[cpu];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->w[cpu][mid].tb < tb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->n[cpu] && l->w[cpu][lo].tb == tb ? &l->w[cpu][lo] : NULL;
+}
+
+static void deliver(struct ledger *l, int cpu, const uint8_t *slot)
+{
+	struct written *w = cpu >= 0 && cpu < NCPUS ? find(l, cpu, be64(slot + 16)) : NULL;
+	if (!w || memcmp(w->slot, slot, PMURT_DTL_SLOT_SIZE) != 0)
+		l->unmatched++;
+	else if (w->seen)
+		l->duplicates++;
+	else
+		l->delivered++;
+	if (w)
+		w->seen = true;
+}
+
+static int write_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	if (rec->type == PMU_RECORD_AUXTRACE)
+		return pd_writer_add_auxtrace(arg, rec, ((const struct pmu_auxtrace *)rec)->data, err);
+	return pd_writer_add(arg, rec, err);
+}
+
+struct file_counts {
+	uint64_t aux_records, lost, auxtrace, info_type, info_pmu;
+};
+
+/* Every slot of every AUXTRACE payload, decoded without an AUX size: the
+ * capture split the stale tails off already. */
+static void read_back(const char *path, struct ledger *l, struct file_counts *fc)
+{
+	struct pmurt_perf_file *f = NULL;
+	struct pmurt_error err = {0};
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s: %s", path, err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record rec = {.sz = sizeof rec};
+	bool first[NCPUS] = {true, true};
+	int rc;
+	while ((rc = pmurt_perf_next(f, &rec, &err)) > 0) {
+		const uint8_t *p = rec.data;
+		if (rec.type == 70) {
+			fc->info_type = pd_get32(p + 8);
+			fc->info_pmu = pd_get64(p + 16);
+		}
+		fc->aux_records += rec.type == PERF_RECORD_AUX;
+		if (rec.type == PERF_RECORD_LOST)
+			fc->lost += pd_get64(p + 16);
+		if (rec.type != 71)
+			continue;
+		fc->auxtrace++;
+		int cpu = (int)pd_get32(p + 40);
+		struct pmurt_dtl_cursor c;
+		struct pmurt_dtl_slot s;
+		bool at_start = pd_get64(p + 16) == 0 && cpu >= 0 && cpu < NCPUS && first[cpu];
+		pmurt_dtl_cursor_init(&c, rec.payload, rec.payload_size, 0, 0, at_start);
+		if (cpu >= 0 && cpu < NCPUS)
+			first[cpu] = false;
+		while ((rc = pmurt_dtl_next(&c, &s, &err)) > 0) {
+			if (s.kind == PMURT_DTL_HEADER)
+				l->headers++;
+			else
+				deliver(l, cpu, (const uint8_t *)rec.payload + s.offset);
+		}
+		CHECK(rc == 0, "AUXTRACE at %#llx: %s", (unsigned long long)rec.offset, err.message);
+	}
+	CHECK(rc == 0, "%s: %s", path, err.message);
+	pmurt_perf_close(f);
+}
+
+struct scenario {
+	uint64_t seed;
+	unsigned aux_pages, data_pages;
+	unsigned max_burst;     /* entries per expiry: 0 .. max_burst */
+	unsigned max_ticks;     /* expiries between drains: 0 .. max_ticks */
+	unsigned steps;
+};
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void open_dtl(struct pmurt_host *host, struct pmu_evlist *list, uint64_t period)
+{
+	struct pmurt_error err = {0};
+	CHECK(pmu_evlist_parse(list, &host->h, "vpa_dtl/dtl_all/", &err) == 0, "%s", err.message);
+	if (list->n) {
+		list->v[0].attr.sample_period = period;
+		list->v[0].attr.freq = 0;
+	}
+}
+
+struct totals {
+	uint64_t written, lost, wraps, refused, hv_dropped, batch_dropped, stale, lost_ring;
+};
+
+static void run(struct pmurt_host *host, const char *dir, const struct scenario *sc,
+		struct totals *t)
+{
+	static const struct pmu_sim_pmu pmus[] = {
+		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		 .sampling_only = true},
+	};
+	struct pmu_sim *sim = NULL;
+	struct pmu_sim_dtl *drv = NULL;
+	struct ledger l = {0};
+	for (int c = 0; c < NCPUS; c++)
+		l.w[c] = malloc(MAX_WRITTEN * sizeof(struct written));
+	struct pmu_sim_dtl_opts o = {.seed = sc->seed, .on_write = on_write, .arg = &l,
+				     .swapped_header = sc->seed & 1};
+	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
+	      "setup");
+	host->h.sys = pmu_sim_sys(sim);
+	struct pmu_evlist list = {0};
+	open_dtl(host, &list, 1000000);
+	const int cpus[NCPUS] = {0, 1};
+	struct pmu_record_opts ro = {.pid = -1, .cpus = cpus, .ncpus = NCPUS,
+				     .data_pages = sc->data_pages, .aux_pages = sc->aux_pages};
+	struct pmu_session *s = NULL;
+	struct pmurt_error err = {0};
+	struct pd_writer *w = NULL;
+	char path[512];
+	snprintf(path, sizeof path, "%s/capture-%llu.data", dir, (unsigned long long)sc->seed);
+	int rc = pmu_session_open(&s, &host->h, &list, &ro, &err);
+	CHECK(rc == 0, "seed %llu: open: %s", (unsigned long long)sc->seed, err.message);
+	if (rc == 0) {
+		int nids;
+		struct pd_event ev = {.attr = *pmu_session_attr(s, 0), .name = "vpa_dtl/dtl_all/"};
+		ev.ids = pmu_session_ids(s, 0, &nids);
+		ev.nids = nids;
+		CHECK(pd_writer_open(&w, path, &ev, 1, &err) == 0, "%s", err.message);
+		uint64_t info[3] = {0, 7, DTL_TYPE};
+		struct perf_event_header h = {.type = 70, .size = sizeof info};
+		memcpy(info, &h, sizeof h);
+		CHECK(w && pd_writer_add(w, info, &err) == 0, "%s", err.message);
+		CHECK(pmu_session_enable(s, &err) == 0, "%s", err.message);
+	}
+	uint64_t r = sc->seed * 0x9e3779b97f4a7c15ull + 1;
+	for (unsigned step = 0; w && step < sc->steps; step++) {
+		unsigned ticks = (unsigned)(rnd(&r) % (sc->max_ticks + 1));
+		for (unsigned k = 0; k < ticks; k++)
+			pmu_sim_dtl_tick(drv, (unsigned)(rnd(&r) % (sc->max_burst + 1)));
+		CHECK(pmu_session_drain(s, write_record, w, &err) == 0, "drain: %s", err.message);
+	}
+	if (w) {
+		CHECK(pmu_session_drain(s, write_record, w, &err) == 0, "drain: %s", err.message);
+		CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	}
+	const struct pmu_sim_dtl_stats *ds = pmu_sim_dtl_stats(drv);
+	const struct pmu_record_stats *st = s ? pmu_session_stats(s) : NULL;
+	struct file_counts fc = {0};
+	if (st) {
+		read_back(path, &l, &fc);
+		const struct pmu_aux_stats *a = &st->aux;
+		uint64_t written = l.n[0] + l.n[1];
+		CHECK(written == ds->written, "seed %llu: ledger %llu of %llu",
+		      (unsigned long long)sc->seed, (unsigned long long)written,
+		      (unsigned long long)ds->written);
+		CHECK(l.unmatched == 0 && l.duplicates == 0, "seed %llu: %llu misaligned or foreign "
+		      "slots, %llu delivered twice", (unsigned long long)sc->seed,
+		      (unsigned long long)l.unmatched, (unsigned long long)l.duplicates);
+		CHECK(l.delivered + a->lost_entries == ds->written, "seed %llu: %llu delivered + "
+		      "%llu lost != %llu written", (unsigned long long)sc->seed,
+		      (unsigned long long)l.delivered, (unsigned long long)a->lost_entries,
+		      (unsigned long long)ds->written);
+		CHECK(l.headers + a->lost_headers == ds->headers, "seed %llu: headers %llu + %llu "
+		      "lost of %llu", (unsigned long long)sc->seed, (unsigned long long)l.headers,
+		      (unsigned long long)a->lost_headers, (unsigned long long)ds->headers);
+		CHECK(ds->generated == ds->written + ds->hv_dropped + ds->batch_dropped +
+		      ds->core_dropped, "seed %llu: the driver's counts", (unsigned long long)sc->seed);
+		CHECK(!ds->refused || a->overruns, "seed %llu: %llu refused outputs unseen",
+		      (unsigned long long)sc->seed, (unsigned long long)ds->refused);
+		CHECK(fc.info_type == 7 && fc.info_pmu == DTL_TYPE, "AUXTRACE_INFO");
+		CHECK(fc.auxtrace == a->chunks && fc.aux_records == st->aux_records &&
+		      st->aux_records == ds->aux_records && fc.lost == st->lost, "seed %llu: records in the file",
+		      (unsigned long long)sc->seed);
+		CHECK(st->aux_truncated == 0 && st->aux_partial == 0, "vpa-dtl.c sets no flag");
+		CHECK(a->stale_bytes % (sc->aux_pages * 4096 - pmu_aux_filled(sc->aux_pages * 4096)) == 0,
+		      "stale tails whole");
+		t->written += ds->written;
+		t->lost += a->lost_entries;
+		t->wraps += ds->wraps;
+		t->refused += ds->refused;
+		t->hv_dropped += ds->hv_dropped;
+		t->batch_dropped += ds->batch_dropped;
+		t->stale += a->stale_bytes;
+		t->lost_ring += st->lost;
+	}
+	pmu_session_close(s);
+	pmu_evlist_free(&list);
+	pmu_sim_dtl_free(drv);
+	pmu_sim_free(sim);
+	for (int c = 0; c < NCPUS; c++)
+		free(l.w[c]);
+	unlink(path);
+}
+
+/* What the kernel is handed, and what is refused before it. */
+static void test_open(struct pmurt_host *host)
+{
+	static const struct pmu_sim_pmu pmus[] = {
+		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		 .sampling_only = true},
+	};
+	struct pmu_sim *sim = NULL;
+	CHECK(pmu_sim_new(&sim, pmus, 1) == 0, "sim");
+	host->h.sys = pmu_sim_sys(sim);
+	struct pmu_evlist list = {0};
+	open_dtl(host, &list, 5000000);
+	struct pmu_session *s = NULL;
+	struct pmurt_error err = {0};
+	struct pmu_record_opts task = {.pid = getpid(), .aux_pages = 4};
+	CHECK(pmu_session_open(&s, &host->h, &list, &task, &err) == -EINVAL &&
+	      pmu_sim_opens(sim) == 0 && strstr(err.message, "vpa_dtl is per CPU only"),
+	      "per task: %d opens: %s", pmu_sim_opens(sim), err.message);
+	const int cpus[] = {3};
+	struct pmu_record_opts bad = {.pid = -1, .cpus = cpus, .ncpus = 1, .aux_pages = 3};
+	CHECK(pmu_session_open(&s, &host->h, &list, &bad, &err) == -EINVAL &&
+	      strstr(err.message, "AUX area: 3 pages is not a power of two"), "%s", err.message);
+	CHECK(pmu_sim_open_fds(sim) == 0, "closed after a failure");
+	struct pmu_record_opts ok = {.pid = -1, .cpus = cpus, .ncpus = 1, .aux_pages = 2};
+	CHECK(pmu_session_open(&s, &host->h, &list, &ok, &err) == 0, "%s", err.message);
+	const struct perf_event_attr *a = pmu_sim_attr(sim, 1001);
+	CHECK(a && a->type == DTL_TYPE && a->config == 7 && a->sample_period == 5000000 &&
+	      !a->freq && !a->exclude_user && !a->exclude_kernel && !a->exclude_hv &&
+	      !a->exclude_idle && !a->exclude_guest && !a->exclude_host && a->sample_id_all &&
+	      (a->sample_type & PERF_SAMPLE_TIME), "the attr vpa_dtl is opened with");
+	pmu_session_close(s);
+	pmu_evlist_free(&list);
+	pmu_sim_free(sim);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: dtl_capture_test SYSFS TMPDIR\n");
+		return 2;
+	}
+	if (sysconf(_SC_PAGESIZE) != 4096) {
+		fprintf(stderr, "the scenarios assume 4 KiB pages\n");
+		return 1;
+	}
+	struct pmurt_host *host = NULL;
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = argv[1],
+						   .pmu = "power10");
+	if (pmurt_host_open(&host, &o, &err) < 0) {
+		fprintf(stderr, "setup: %s\n", err.message);
+		return 1;
+	}
+	test_open(host);
+	/* aux 1 page: 84 slots and a 64-byte stale tail; 2: 170 and 32; 8:
+	 * 682 and 32.  Bursts up to 200 overflow the hypervisor's 85 and a
+	 * one-page area; up to 6 expiries between drains is a slow reader; 90
+	 * outputs of 64 bytes overflow a one-page data ring. */
+	static const struct scenario shapes[] = {
+		{0, 1, 1, 60, 1, 60},     /* a fast reader, small bursts */
+		{0, 1, 1, 200, 6, 40},    /* bursts past everything, slow */
+		{0, 2, 1, 120, 3, 80},
+		{0, 8, 2, 90, 4, 120},
+		{0, 2, 1, 40, 12, 50},    /* very slow: the core refuses */
+		{0, 8, 1, 10, 90, 30},    /* many small outputs: the data ring
+		                             fills too (PERF_RECORD_LOST) */
+	};
+	struct totals t = {0};
+	int runs = 0;
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct scenario sc = shapes[seed % (sizeof shapes / sizeof shapes[0])];
+		sc.seed = seed;
+		run(host, argv[2], &sc, &t);
+		runs++;
+	}
+	/* the scenarios must have reached every case they claim to test */
+	CHECK(t.wraps > 100 && t.stale > 0 && t.lost > 0 && t.refused > 0 && t.hv_dropped > 0 &&
+	      t.batch_dropped > 0 && t.lost_ring > 0, "coverage: wraps %llu stale %llu lost %llu "
+	      "refused %llu hv %llu batch %llu ring lost %llu", (unsigned long long)t.wraps,
+	      (unsigned long long)t.stale, (unsigned long long)t.lost,
+	      (unsigned long long)t.refused, (unsigned long long)t.hv_dropped,
+	      (unsigned long long)t.batch_dropped, (unsigned long long)t.lost_ring);
+	printf("%d runs: %llu entries written, %llu lost to a slow reader, %llu wraps, %llu "
+	       "refused outputs\n", runs, (unsigned long long)t.written,
+	       (unsigned long long)t.lost, (unsigned long long)t.wraps,
+	       (unsigned long long)t.refused);
+	pmurt_host_close(host);
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
