@@ -63,3 +63,13 @@ add_test(NAME dtl/capture
                  trap 'rm -rf \"$t\"' EXIT
                  sh \"$2\" \"$t/sys\" && \"$1\" \"$t/sys\" \"$t\"" sh
     $<TARGET_FILE:dtl_capture_test> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)
+
+# pmutool dtl record end to end on the fake LPAR sysfs with the simulated
+# kernel, Debian's perf 6.1 on its files, the refusals, this machine's
+# real sysfs (tests/dtl/check_record.py)
+add_test(NAME dtl/record
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-dtlrec.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 \"$0\" \"$1\" \"$2\" \"$3\" \"$4\" \"$t\""
+    ${Python3_EXECUTABLE} ${DTL_TESTS}/check_record.py ${PMUTOOL} ${PERF_TOOL}
+    ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)

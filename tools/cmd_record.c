@@ -354,7 +354,7 @@ static void print_aux_summary(const struct tool *t, const struct pmu_session *s)
 	const struct pmu_aux_stats *a = &st->aux;
 	if (a->lost_entries || a->lost_headers || a->overruns || a->torn_bytes)
 		fprintf(stderr, "%s: warning: the AUX area filled %" PRIu64 " times (the reader was "
-			"slow: a larger -m/--aux-pages or -c helps): %" PRIu64 " DTL entries "
+			"slow: a larger --aux-pages helps): %" PRIu64 " DTL entries "
 			"overwritten before they were read%s, %" PRIu64 " bytes possibly torn; the "
 			"kernel disables the event while the area is full, so entries of those "
 			"intervals are lost too\n", t->prog, a->overruns, a->lost_entries,

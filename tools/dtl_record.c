@@ -14,11 +14,12 @@
  * while CMD runs (or until SIGINT).  -c is the driver's poll interval in
  * ns (its hrtimer; sample_period), at least 1 ms as the driver enforces.
  *
- * Test-only: PMUTOOL_TEST_SIM_DTL=SEED,ENTRIES,POLLS records from the
- * simulated kernel (perf/sys_sim.c with the driver model perf/sim_dtl.c)
- * instead of the real one: each poll is one hrtimer expiry bringing
- * ENTRIES new entries per CPU, and after POLLS polls a SIGINT stops the
- * recording; the model's own counts are printed at the end.
+ * Test-only: PMUTOOL_TEST_SIM_DTL=SEED,ENTRIES,POLLS[,EXPIRIES] records
+ * from the simulated kernel (perf/sys_sim.c with the driver model
+ * perf/sim_dtl.c) instead of the real one: each poll is EXPIRIES (default
+ * 1; more makes a slow reader) hrtimer expiries, each bringing ENTRIES new
+ * entries per CPU, and after POLLS polls a SIGINT stops the recording; the
+ * model's own counts are printed at the end.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -47,6 +48,8 @@ enum { OPT_AUX_PAGES = 256, OPT_NO_SCHED, OPT_SYSFS, OPT_TRACEFS };
 struct dtl_record_args {
 	struct record_args r;
 	const char *event;
+	uint64_t period;      /* -c: the vpa_dtl event's own (r.period would
+	                         set every event's) */
 	bool no_sched;
 	const char *sysfs, *tracefs;
 };
@@ -111,7 +114,7 @@ static int parse_option(const struct tool *t, struct dtl_record_args *a, int c, 
 	case 'a': a->r.all_cpus = true; return EXIT_OK;
 	case 'C': a->r.cpu_list = arg; return EXIT_OK;
 	case 'e': a->event = arg; return EXIT_OK;
-	case 'c': return parse_period(t, arg, &a->r.period);
+	case 'c': return parse_period(t, arg, &a->period);
 	case 'o': a->r.output = arg; return EXIT_OK;
 	case 'm': return parse_pages(t, "-m", arg, &a->r.data_pages);
 	case OPT_AUX_PAGES: return parse_pages(t, "--aux-pages", arg, &a->r.aux_pages);
@@ -140,9 +143,8 @@ static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_re
 		{NULL, 0, NULL, 0},
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/"};
-	a->r = (struct record_args){.pid = -1, .output = "perf.data",
-				    .period = DTL_DEFAULT_PERIOD_NS, .min_period = 1,
+	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = DTL_DEFAULT_PERIOD_NS};
+	a->r = (struct record_args){.pid = -1, .output = "perf.data", .min_period = 1,
 				    .auxtrace_type = AUXTRACE_VPA_DTL,
 				    .aux_pages = AUX_DEFAULT_BYTES > page ? AUX_DEFAULT_BYTES / page : 1,
 				    .data_pages = DATA_DEFAULT_BYTES > page ? DATA_DEFAULT_BYTES / page
@@ -198,8 +200,14 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 			   "(PERF_PMU_CAP_NO_EXCLUDE): drop the modifier", a->event);
 		return EXIT_USAGE;
 	}
+	if (dtl && dtl->config != 1 && dtl->config != 2 && dtl->config != 4 && dtl->config != 7) {
+		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes dtl_cede (0x1), "
+			   "dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7) and no other value "
+			   "(vpa_dtl_event_init)", a->event, (unsigned long long)dtl->config);
+		return EXIT_USAGE;
+	}
 	if (dtl) {
-		dtl->sample_period = a->r.period;
+		dtl->sample_period = a->period;
 		dtl->freq = 0;
 	}
 	if (rc == 0 && !a->no_sched)
@@ -220,7 +228,7 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 struct sim_run {
 	struct pmu_sim *sim;
 	struct pmu_sim_dtl *dtl;
-	unsigned entries, polls, done;
+	unsigned entries, polls, expiries, done;
 };
 
 static void sim_poll(void *arg)
@@ -228,7 +236,8 @@ static void sim_poll(void *arg)
 	struct sim_run *r = arg;
 	if (r->done >= r->polls)
 		return;
-	pmu_sim_dtl_tick(r->dtl, r->entries);
+	for (unsigned i = 0; i < r->expiries; i++)
+		pmu_sim_dtl_tick(r->dtl, r->entries);
 	if (++r->done == r->polls)
 		raise(SIGINT); /* the recording stops as a user's ^C stops it */
 }
@@ -236,8 +245,10 @@ static void sim_poll(void *arg)
 static int sim_open(const struct tool *t, const char *spec, uint32_t dtl_type, struct sim_run *r)
 {
 	unsigned long long seed;
-	if (sscanf(spec, "%llu,%u,%u", &seed, &r->entries, &r->polls) != 3 || r->polls == 0) {
-		tool_error(t, "PMUTOOL_TEST_SIM_DTL: '%s' is not SEED,ENTRIES,POLLS", spec);
+	r->expiries = 1;
+	int n = sscanf(spec, "%llu,%u,%u,%u", &seed, &r->entries, &r->polls, &r->expiries);
+	if (n < 3 || r->polls == 0 || r->expiries == 0) {
+		tool_error(t, "PMUTOOL_TEST_SIM_DTL: '%s' is not SEED,ENTRIES,POLLS[,EXPIRIES]", spec);
 		return EXIT_USAGE;
 	}
 	const struct pmu_sim_pmu pmus[] = {
