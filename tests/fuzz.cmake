@@ -37,7 +37,9 @@ if(PMU_FUZZ)
   # AUX stream with a wrap (tests/fuzz/dtl-corpus, from dtl_test)
   pmu_fuzz_target(fuzz_dtl ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-corpus LINK pmurt_internal)
-  # the perf.data side: AUXTRACE_INFO/AUXTRACE records, perf report -D
+  # the perf.data side: AUXTRACE_INFO/AUXTRACE records, perf report -D;
+  # recorded-aux.data (also a fuzz_perfdata seed) is a capture from the
+  # simulated vpa_dtl driver, made by `dtl_capture_test SYSFS DIR SEED_OUT`
   pmu_fuzz_target(fuzz_dtl_perf ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl_perf.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus LINK pmurt_internal
     SOURCES ${CMAKE_SOURCE_DIR}/tools/dtl_perf.c)

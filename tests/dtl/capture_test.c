@@ -20,7 +20,10 @@
  * ring is slow too, the attr vpa_dtl is opened with, and the refusals
  * made before any system call (a per-task open; a bad AUX page count).
  *
- * usage: dtl_capture_test SYSFS TMPDIR
+ * usage: dtl_capture_test SYSFS TMPDIR [SEED_OUT]
+ * With SEED_OUT, one small recording (a one-page AUX area, two CPUs, wraps
+ * and a slow reader's losses) is also kept there: the fuzz seed
+ * tests/fuzz/dtl-perfdata-corpus/recorded-aux.data was made so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -160,6 +163,7 @@ struct scenario {
 	unsigned max_burst;     /* entries per expiry: 0 .. max_burst */
 	unsigned max_ticks;     /* expiries between drains: 0 .. max_ticks */
 	unsigned steps;
+	const char *keep;       /* keep the recording there (a fuzz seed) */
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -282,6 +286,8 @@ static void run(struct pmurt_host *host, const char *dir, const struct scenario 
 	pmu_sim_free(sim);
 	for (int c = 0; c < NCPUS; c++)
 		free(l.w[c]);
+	if (sc->keep && rename(path, sc->keep) != 0)
+		CHECK(false, "keeping %s as %s", path, sc->keep);
 	unlink(path);
 }
 
@@ -322,8 +328,8 @@ static void test_open(struct pmurt_host *host)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: dtl_capture_test SYSFS TMPDIR\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: dtl_capture_test SYSFS TMPDIR [SEED_OUT]\n");
 		return 2;
 	}
 	if (sysconf(_SC_PAGESIZE) != 4096) {
@@ -344,13 +350,13 @@ int main(int argc, char **argv)
 	 * one-page area; up to 6 expiries between drains is a slow reader; 90
 	 * outputs of 64 bytes overflow a one-page data ring. */
 	static const struct scenario shapes[] = {
-		{0, 1, 1, 60, 1, 60},     /* a fast reader, small bursts */
-		{0, 1, 1, 200, 6, 40},    /* bursts past everything, slow */
-		{0, 2, 1, 120, 3, 80},
-		{0, 8, 2, 90, 4, 120},
-		{0, 2, 1, 40, 12, 50},    /* very slow: the core refuses */
-		{0, 8, 1, 10, 90, 30},    /* many small outputs: the data ring
-		                             fills too (PERF_RECORD_LOST) */
+		{0, 1, 1, 60, 1, 60, NULL},     /* a fast reader, small bursts */
+		{0, 1, 1, 200, 6, 40, NULL},    /* bursts past everything, slow */
+		{0, 2, 1, 120, 3, 80, NULL},
+		{0, 8, 2, 90, 4, 120, NULL},
+		{0, 2, 1, 40, 12, 50, NULL},    /* very slow: the core refuses */
+		{0, 8, 1, 10, 90, 30, NULL},    /* many small outputs: the data
+		                                   ring fills too (PERF_RECORD_LOST) */
 	};
 	struct totals t = {0};
 	int runs = 0;
@@ -359,6 +365,10 @@ int main(int argc, char **argv)
 		sc.seed = seed;
 		run(host, argv[2], &sc, &t);
 		runs++;
+	}
+	if (argc == 4) {
+		struct scenario small = {1000, 1, 1, 120, 3, 6, argv[3]};
+		run(host, argv[2], &small, &t);
 	}
 	/* the scenarios must have reached every case they claim to test */
 	CHECK(t.wraps > 100 && t.stale > 0 && t.lost > 0 && t.refused > 0 && t.hv_dropped > 0 &&
