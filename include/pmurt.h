@@ -604,6 +604,66 @@ PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_recor
 PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
 PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
 
+/* --- vpa_dtl capture, since 0.4 ---------------------------------------------------
+ * The Dispatch Trace Log captured live through the vpa_dtl PMU's AUX area,
+ * per CPU (the PMU has no task context).  Each drain hands out the bytes the
+ * driver wrote, in whole 48-byte slots on its grid: the stale tail it
+ * reports at each wrap is split off, slots it overwrote before they were
+ * read (a slow reader) are counted, never handed out; the event is enabled
+ * again when the perf core disabled it for a full area.  The chunks decode
+ * with pmurt_dtl_cursor_init (first_chunk when aux_offset is 0, aux_size 0)
+ * and pmurt_dtl_next.  Errors are the driver's, explained: no vpa_dtl (not a
+ * shared-processor LPAR, a KVM guest, off POWER), EACCES without
+ * CAP_PERFMON, EBUSY while another DTL user holds the log. */
+struct pmurt_dtl_capture;
+
+struct pmurt_dtl_capture_opts {
+	size_t sz;
+	const int *cpus;        /* NULL: every online CPU */
+	int ncpus;
+	uint64_t config;        /* 0x1 dtl_cede, 0x2 dtl_preempt, 0x4 dtl_fault,
+	                           0x7 dtl_all; 0: dtl_all */
+	uint64_t period_ns;     /* the driver's poll interval, at least 1000000;
+	                           0: 10000000 */
+	unsigned aux_pages;     /* AUX pages per CPU, a power of two; 0: 128 KiB */
+	unsigned data_pages;    /* data ring pages per CPU; 0: 256 KiB */
+};
+
+/* A chunk of DTL bytes from cpu's AUX area at AUX position aux_offset
+ * (0: the area's start, with the header slot); a negative return stops the
+ * poll with it. */
+typedef int (*pmurt_dtl_chunk_fn)(void *arg, int cpu, uint64_t aux_offset, const void *data,
+				  size_t len);
+
+struct pmurt_dtl_capture_stats {
+	size_t sz;
+	uint64_t chunks, bytes;     /* handed out */
+	uint64_t stale_bytes;       /* stale tails skipped at the driver's wraps */
+	uint64_t lost_entries;      /* slots overwritten before they were read */
+	uint64_t lost_headers;
+	uint64_t overruns;          /* drains that found an area full */
+	uint64_t aux_records;       /* PERF_RECORD_AUX seen (the driver sets no flag) */
+	uint64_t aux_truncated;     /* ... with PERF_AUX_FLAG_TRUNCATED */
+	uint64_t lost_records;      /* PERF_RECORD_LOST's counts (the data ring) */
+};
+
+/* Open vpa_dtl on the CPUs (disabled); *c NULL on failure. */
+PMURT_API int pmurt_dtl_capture_open(struct pmurt_dtl_capture **c, struct pmurt_host *host,
+				     const struct pmurt_dtl_capture_opts *opts,
+				     struct pmurt_error *err);
+PMURT_API int pmurt_dtl_capture_enable(struct pmurt_dtl_capture *c, struct pmurt_error *err);
+PMURT_API int pmurt_dtl_capture_disable(struct pmurt_dtl_capture *c, struct pmurt_error *err);
+/* Wait up to timeout_ms for an area past its watermark (or for
+ * pmurt_dtl_capture_stop), then drain every CPU to fn.  0 or -errno. */
+PMURT_API int pmurt_dtl_capture_poll(struct pmurt_dtl_capture *c, int timeout_ms,
+				     pmurt_dtl_chunk_fn fn, void *arg, struct pmurt_error *err);
+/* Async-signal-safe: the next poll returns at once. */
+PMURT_API void pmurt_dtl_capture_stop(struct pmurt_dtl_capture *c);
+/* Fills stats up to stats->sz. */
+PMURT_API void pmurt_dtl_capture_stats(const struct pmurt_dtl_capture *c,
+				       struct pmurt_dtl_capture_stats *stats);
+PMURT_API void pmurt_dtl_capture_close(struct pmurt_dtl_capture *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -181,7 +181,7 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	a->disabled = leader;
 	a->enable_on_exec = leader && o->workload;
 	a->inherit = o->pid >= 0 && !o->no_inherit;
-	bool first = i == 0;
+	bool first = i == 0 && !o->no_side_band;
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = first;
 }
 

@@ -46,6 +46,8 @@ struct pmu_record_opts {
 	                         two) on each CPU's ring; the first event is
 	                         then the AUX event (vpa_dtl), its period set
 	                         in its attr; 0: no AUX area */
+	bool no_side_band;    /* no COMM/MMAP/task records (the first event
+	                         asks for them otherwise) */
 };
 
 struct pmu_record_stats {

@@ -18,7 +18,9 @@
  * Also: the file's AUXTRACE_INFO (type 7, priv[0] the PMU type), the
  * PERF_RECORD_AUX records passed through, PERF_RECORD_LOST when the data
  * ring is slow too, the attr vpa_dtl is opened with, and the refusals
- * made before any system call (a per-task open; a bad AUX page count).
+ * made before any system call (a per-task open; a bad AUX page count);
+ * the public capture API (pmurt_dtl_capture_*) on the same model, and its
+ * answer on this machine's real sysfs, which has no vpa_dtl.
  *
  * usage: dtl_capture_test SYSFS TMPDIR [SEED_OUT]
  * With SEED_OUT, one small recording (a one-page AUX area, two CPUs, wraps
@@ -326,6 +328,107 @@ static void test_open(struct pmurt_host *host)
 	pmu_sim_free(sim);
 }
 
+/* The public API (pmurt_dtl_capture_*): the chunks it hands out decode to
+ * every entry written, its options refused as the driver would. */
+struct api_run {
+	struct pmu_sim_dtl *drv;
+	uint64_t entries, headers;
+	int polls;
+};
+
+static void api_tick(void *arg)
+{
+	struct api_run *r = arg;
+	pmu_sim_dtl_tick(r->drv, 50);
+	r->polls++;
+}
+
+static int api_chunk(void *arg, int cpu, uint64_t aux_offset, const void *data, size_t len)
+{
+	struct api_run *r = arg;
+	struct pmurt_dtl_cursor c;
+	struct pmurt_dtl_slot s;
+	struct pmurt_error err = {0};
+	pmurt_dtl_cursor_init(&c, data, len, aux_offset, 0, aux_offset == 0);
+	int rc;
+	while ((rc = pmurt_dtl_next(&c, &s, &err)) > 0) {
+		r->headers += s.kind == PMURT_DTL_HEADER;
+		r->entries += s.kind == PMURT_DTL_ENTRY;
+	}
+	CHECK(rc == 0 && cpu >= 0 && cpu < 4 && len % PMURT_DTL_SLOT_SIZE == 0,
+	      "chunk of CPU %d: %s", cpu, err.message);
+	return 0;
+}
+
+static void test_public_api(struct pmurt_host *host)
+{
+	static const struct pmu_sim_pmu pmus[] = {
+		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		 .sampling_only = true},
+	};
+	struct pmu_sim *sim = NULL;
+	struct api_run r = {0};
+	struct pmu_sim_dtl_opts o = {.seed = 77};
+	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&r.drv, sim, DTL_TYPE, &o) == 0,
+	      "setup");
+	pmu_sim_on_poll(sim, api_tick, &r);
+	host->h.sys = pmu_sim_sys(sim);
+	struct pmurt_dtl_capture *c = NULL;
+	struct pmurt_error err = {0};
+	const int cpus[] = {1, 3};
+	struct pmurt_dtl_capture_opts co = PMURT_OPTS_INIT(pmurt_dtl_capture_opts, .cpus = cpus,
+							   .ncpus = 2, .config = 3);
+	CHECK(pmurt_dtl_capture_open(&c, host, &co, &err) == -EINVAL && !c &&
+	      strstr(err.message, "config must be dtl_cede (0x1)") && pmu_sim_opens(sim) == 0,
+	      "config 3: %s", err.message);
+	co.config = 0;
+	co.period_ns = 999999;
+	CHECK(pmurt_dtl_capture_open(&c, host, &co, &err) == -EINVAL &&
+	      strstr(err.message, "at most every 1 ms"), "period: %s", err.message);
+	co.period_ns = 0;
+	co.aux_pages = 2;
+	CHECK(pmurt_dtl_capture_open(&c, host, &co, &err) == 0, "open: %s", err.message);
+	const struct perf_event_attr *a = pmu_sim_attr(sim, 1000);
+	CHECK(a && a->config == 7 && a->sample_period == 10000000 && !a->mmap && !a->comm &&
+	      !a->task, "dtl_all, 10 ms, no side band");
+	CHECK(c && pmurt_dtl_capture_enable(c, &err) == 0, "enable: %s", err.message);
+	for (int i = 0; c && i < 40; i++)
+		CHECK(pmurt_dtl_capture_poll(c, 10, api_chunk, &r, &err) == 0, "poll: %s",
+		      err.message);
+	struct pmurt_dtl_capture_stats st = PMURT_OPTS_INIT(pmurt_dtl_capture_stats);
+	if (c)
+		pmurt_dtl_capture_stats(c, &st);
+	const struct pmu_sim_dtl_stats *ds = pmu_sim_dtl_stats(r.drv);
+	CHECK(r.polls == 40 && r.entries == ds->written && r.headers == 2 && ds->wraps > 0 &&
+	      st.lost_entries == 0 && st.stale_bytes > 0 && st.aux_records == ds->aux_records,
+	      "%llu entries of %llu written, %llu headers, %llu wraps",
+	      (unsigned long long)r.entries, (unsigned long long)ds->written,
+	      (unsigned long long)r.headers, (unsigned long long)ds->wraps);
+	pmurt_dtl_capture_close(c);
+	CHECK(pmu_sim_open_fds(sim) == 0, "closed");
+	pmu_sim_dtl_free(r.drv);
+	pmu_sim_free(sim);
+}
+
+/* This machine's sysfs has no vpa_dtl (x86): the driver's absence
+ * explained before any system call. */
+static void test_no_vpa_dtl(void)
+{
+	struct pmurt_host *real = NULL;
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = "/sys");
+	CHECK(pmurt_host_open(&real, &o, &err) == 0, "%s", err.message);
+	if (!real || access("/sys/bus/event_source/devices/vpa_dtl", F_OK) == 0) {
+		CHECK(!real, "this host has vpa_dtl: not the machine this test is for");
+		pmurt_host_close(real);
+		return;
+	}
+	struct pmurt_dtl_capture *c = NULL;
+	CHECK(pmurt_dtl_capture_open(&c, real, NULL, &err) == -ENOENT && !c &&
+	      strstr(err.message, "shared-processor LPAR under PowerVM"), "%s", err.message);
+	pmurt_host_close(real);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3 && argc != 4) {
@@ -345,6 +448,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	test_open(host);
+	test_public_api(host);
+	test_no_vpa_dtl();
 	/* aux 1 page: 84 slots and a 64-byte stale tail; 2: 170 and 32; 8:
 	 * 682 and 32.  Bursts up to 200 overflow the hypervisor's 85 and a
 	 * one-page area; up to 6 expiries between drains is a slow reader; 90
