@@ -378,22 +378,8 @@ size_t pmu_session_id_hdr_size(const struct pmu_session *s)
 	return pd_trailer_size(s->attrs[0].sample_type);
 }
 
-/* The AUX areas' counts summed into the session's. */
 const struct pmu_record_stats *pmu_session_stats(const struct pmu_session *s)
 {
-	struct pmu_session *m = (struct pmu_session *)s;
-	m->stats.aux = (struct pmu_aux_stats){0};
-	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++) {
-		const struct pmu_aux_stats *a = &s->auxes[c].stats;
-		struct pmu_aux_stats *t = &m->stats.aux;
-		t->chunks += a->chunks;
-		t->bytes += a->bytes;
-		t->stale_bytes += a->stale_bytes;
-		t->lost_entries += a->lost_entries;
-		t->lost_headers += a->lost_headers;
-		t->overruns += a->overruns;
-		t->torn_bytes += a->torn_bytes;
-	}
 	return &s->stats;
 }
 
@@ -497,6 +483,23 @@ int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err)
 	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "disabling", err);
 }
 
+/* The AUX areas' counts summed into the session's. */
+static void sum_aux_stats(struct pmu_session *s)
+{
+	struct pmu_aux_stats *t = &s->stats.aux;
+	*t = (struct pmu_aux_stats){0};
+	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++) {
+		const struct pmu_aux_stats *a = &s->auxes[c].stats;
+		t->chunks += a->chunks;
+		t->bytes += a->bytes;
+		t->stale_bytes += a->stale_bytes;
+		t->lost_entries += a->lost_entries;
+		t->lost_headers += a->lost_headers;
+		t->overruns += a->overruns;
+		t->torn_bytes += a->torn_bytes;
+	}
+}
+
 int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 		      struct pmurt_error *err)
 {
@@ -509,10 +512,13 @@ int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 			long k = pmu_aux_drain(&s->auxes[c], count_record, &cs, err);
 			n = k < 0 ? k : n + k;
 		}
-		if (n < 0)
+		if (n < 0) {
+			sum_aux_stats(s);
 			return (int)n;
+		}
 		total += n;
 	}
+	sum_aux_stats(s);
 	if (total == 0)
 		return 0;
 	/* tools/perf/builtin-record.c record__mmap_read_all: one round marker
