@@ -20,7 +20,8 @@
  * ring is slow too, the attr vpa_dtl is opened with, and the refusals
  * made before any system call (a per-task open; a bad AUX page count);
  * the public capture API (pmurt_dtl_capture_*) on the same model, and its
- * answer on this machine's real sysfs, which has no vpa_dtl.
+ * answer on this machine's real sysfs, which has no vpa_dtl; the AUX
+ * mapping's set-up checked by this machine's kernel.
  *
  * usage: dtl_capture_test SYSFS TMPDIR [SEED_OUT]
  * With SEED_OUT, one small recording (a one-page AUX area, two CPUs, wraps
@@ -410,6 +411,40 @@ static void test_public_api(struct pmurt_host *host)
 	pmu_sim_free(sim);
 }
 
+/* The AUX mapping against this machine's kernel, on a software event,
+ * which has no AUX support: the kernel checks aux_offset (past the data
+ * ring, equal to the mmap offset), aux_size and the power of two before it
+ * finds the PMU cannot have an AUX area (perf_mmap, rb_alloc_aux):
+ * EOPNOTSUPP says the control page and the mapping were set up right, where
+ * an offset off by a page gives EINVAL. */
+static void test_real_aux_map(void)
+{
+	const struct pmu_sys *sys = pmu_sys_real();
+	struct perf_event_attr a = {.size = sizeof a, .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = 1000000,
+				    .disabled = 1, .exclude_kernel = 1};
+	int fd = sys->event_open(NULL, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	CHECK(fd >= 0, "task-clock on this kernel: %s", strerror(-fd));
+	if (fd < 0)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct pmu_ring ring;
+	struct pmu_aux aux;
+	struct pmurt_error err = {0};
+	CHECK(pmu_ring_map(&ring, sys, fd, 2, page, &err) == 0, "ring: %s", err.message);
+	if (ring.base) {
+		int rc = pmu_aux_map(&aux, &ring, 4, page, 0, 0, &err);
+		CHECK(rc == -EOPNOTSUPP && strstr(err.message, "AUX area: mmap of 16384 bytes (4 "
+						 "pages) at offset 12288 failed"),
+		      "%d: %s", rc, err.message);
+		int e = 0;
+		void *p = sys->mmap(NULL, fd, 4 * page, (off_t)(4 * page), &e);
+		CHECK(!p && e == -EINVAL, "an offset the control page does not give: %d", e);
+		pmu_ring_unmap(&ring);
+	}
+	sys->close(NULL, fd);
+}
+
 /* This machine's sysfs has no vpa_dtl (x86): the driver's absence
  * explained before any system call. */
 static void test_no_vpa_dtl(void)
@@ -450,6 +485,7 @@ int main(int argc, char **argv)
 	test_open(host);
 	test_public_api(host);
 	test_no_vpa_dtl();
+	test_real_aux_map();
 	/* aux 1 page: 84 slots and a 64-byte stale tail; 2: 170 and 32; 8:
 	 * 682 and 32.  Bursts up to 200 overflow the hypervisor's 85 and a
 	 * one-page area; up to 6 expiries between drains is a slow reader; 90
