@@ -19,6 +19,7 @@
  * PERF_RECORD_AUX records passed through, PERF_RECORD_LOST when the data
  * ring is slow too, the attr vpa_dtl is opened with, and the refusals
  * made before any system call (a per-task open; a bad AUX page count);
+ * PERF_RECORD_AUX flags counted, poll's wake-up at the AUX watermark;
  * the public capture API (pmurt_dtl_capture_*) on the same model, and its
  * answer on this machine's real sysfs, which has no vpa_dtl; the AUX
  * mapping's set-up checked by this machine's kernel.
@@ -329,6 +330,70 @@ static void test_open(struct pmurt_host *host)
 	pmu_sim_free(sim);
 }
 
+static int ignore(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	(void)arg, (void)rec, (void)err;
+	return 0;
+}
+
+/* PERF_RECORD_AUX flags counted as they come (the driver sets none; other
+ * AUX PMUs and later drivers do), and the AUX wake-up: poll reports the
+ * ring readable when aux_head passed half the area, not before. */
+static void test_flags_and_wakeup(struct pmurt_host *host)
+{
+	static const struct pmu_sim_pmu pmus[] = {
+		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		 .sampling_only = true},
+	};
+	struct pmu_sim *sim = NULL;
+	struct pmu_sim_dtl *drv = NULL;
+	struct pmu_sim_dtl_opts o = {.seed = 5};
+	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
+	      "setup");
+	host->h.sys = pmu_sim_sys(sim);
+	struct pmu_evlist list = {0};
+	open_dtl(host, &list, 1000000);
+	const int cpus[] = {2};
+	struct pmu_record_opts ro = {.pid = -1, .cpus = cpus, .ncpus = 1, .aux_pages = 2};
+	struct pmu_session *s = NULL;
+	struct pmurt_error err = {0};
+	CHECK(pmu_session_open(&s, &host->h, &list, &ro, &err) == 0, "%s", err.message);
+	if (!s)
+		goto out;
+	int fd = 1000;
+	uint64_t rec[4 + 6];
+	struct perf_event_header h = {.type = PERF_RECORD_AUX};
+	for (uint64_t flags = 0; flags < 16; flags++) {
+		rec[1] = flags * 48;
+		rec[2] = 48;
+		rec[3] = flags;
+		h.size = (uint16_t)(32 + pmu_sim_trailer(sim, fd, 0, 0, flags, rec + 4));
+		memcpy(rec, &h, sizeof h);
+		CHECK(pmu_sim_ring_write(sim, fd, rec, h.size) == 0, "AUX record");
+	}
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0, "%s", err.message);
+	const struct pmu_record_stats *st = pmu_session_stats(s);
+	CHECK(st->aux_records == 16 && st->aux_truncated == 8 && st->aux_overwrite == 8 &&
+	      st->aux_partial == 8 && st->aux_collision == 8, "flags counted");
+	CHECK(pmu_session_enable(s, &err) == 0, "%s", err.message);
+	/* 8 KiB area: the mark is 4096 bytes, 86 slots with the header */
+	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	pmu_sim_dtl_tick(drv, 80);
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0, "%s", err.message);
+	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 0, "81 slots: not yet");
+	pmu_sim_dtl_tick(drv, 10);
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0, "%s", err.message);
+	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 1 && pfd.revents == POLLIN,
+	      "91 slots: past the watermark");
+	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 0, "woken once");
+out:
+	pmu_session_close(s);
+	pmu_evlist_free(&list);
+	pmu_sim_dtl_free(drv);
+	pmu_sim_free(sim);
+}
+
 /* The public API (pmurt_dtl_capture_*): the chunks it hands out decode to
  * every entry written, its options refused as the driver would. */
 struct api_run {
@@ -483,6 +548,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	test_open(host);
+	test_flags_and_wakeup(host);
 	test_public_api(host);
 	test_no_vpa_dtl();
 	test_real_aux_map();
