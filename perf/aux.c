@@ -148,8 +148,8 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 					 ? now - aux->size - start : pos - start;
 	if (pos != aux->ctl->aux_tail)
 		pmu_ring_store_tail(&aux->ctl->aux_tail, pos);
-	if (full) {
-		aux->stats.overruns++;
+	aux->stats.overruns += full;
+	if (full && aux->reenable) {
 		int erc = aux->sys->ioctl(aux->sys->ctx, aux->fd, PERF_EVENT_IOC_ENABLE, 0);
 		if (erc < 0 && rc == 0) {
 			rc = erc;

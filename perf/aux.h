@@ -65,6 +65,8 @@ struct pmu_aux {
 	uint64_t filled;        /* bytes of slots the driver fills per lap */
 	uint32_t idx;           /* the mmap index (AUXTRACE idx) */
 	int cpu;
+	bool reenable;          /* the owner enabled the event: enable it again
+	                           after the core disabled it for a full area */
 	struct pmu_aux_stats stats;
 };
 
@@ -85,7 +87,8 @@ uint64_t pmu_aux_pending(const struct pmu_aux *aux);
 /* Hand every whole-slot run of [aux_tail, aux_head) to fn as a
  * PERF_RECORD_AUXTRACE (rec->header.type PMU_RECORD_AUXTRACE, the record
  * a struct pmu_auxtrace), count what was stale or lost, advance aux_tail,
- * and enable the event again if the area was found full.  Returns the
+ * and, with reenable set, enable the event again if the area was found
+ * full.  Returns the
  * number of records, or a negative errno (fn's, aux_tail then before the
  * run fn refused). */
 long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmurt_error *err);

@@ -473,13 +473,24 @@ static int ioctl_leaders(struct pmu_session *s, unsigned long request, const cha
 	return 0;
 }
 
+/* The AUX drains enable a full area's event again only while the session
+ * is enabled (not in the last drain after pmu_session_disable). */
+static void aux_reenable(struct pmu_session *s, bool on)
+{
+	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++)
+		s->auxes[c].reenable = on;
+}
+
 int pmu_session_enable(struct pmu_session *s, struct pmurt_error *err)
 {
-	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "enabling", err);
+	int rc = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "enabling", err);
+	aux_reenable(s, rc == 0);
+	return rc;
 }
 
 int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err)
 {
+	aux_reenable(s, false);
 	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "disabling", err);
 }
 

@@ -387,6 +387,17 @@ static void test_flags_and_wakeup(struct pmurt_host *host)
 	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 1 && pfd.revents == POLLIN,
 	      "91 slots: past the watermark");
 	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 0, "woken once");
+	/* a full area: the core disables the event, the drain enables it
+	 * again, but not after the session was disabled */
+	for (int i = 0; i < 6; i++)
+		pmu_sim_dtl_tick(drv, 84);
+	CHECK(!pmu_sim_enabled(sim, fd), "the core disabled the full area's event");
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0 && pmu_sim_enabled(sim, fd) &&
+	      pmu_session_stats(s)->aux.overruns == 1, "enabled again: %s", err.message);
+	for (int i = 0; i < 6; i++)
+		pmu_sim_dtl_tick(drv, 84);
+	CHECK(pmu_session_disable(s, &err) == 0 && pmu_session_drain(s, ignore, NULL, &err) == 0 &&
+	      !pmu_sim_enabled(sim, fd), "left disabled after the session's end");
 out:
 	pmu_session_close(s);
 	pmu_evlist_free(&list);
