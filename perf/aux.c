@@ -11,9 +11,13 @@
  * aux_head - aux_tail reaches aux_size does perf_aux_output_begin
  * (kernel/events/ring_buffer.c) refuse, disable the event and wake the
  * reader.  It sets no PERF_AUX_FLAG_*; the PERF_RECORD_AUX records in the
- * data ring are passed through as the kernel wrote them.
+ * data ring are passed through as the kernel wrote them, and what the
+ * drain finds lost is written as a PERF_RECORD_AUXTRACE_ERROR, so that the
+ * file says so (perf report warns of them, perf script prints them).
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -106,18 +110,48 @@ static int hand_out(struct pmu_aux *aux, uint64_t pos, uint64_t len, pmu_record_
 	return 0;
 }
 
+/* tools/lib/perf/include/perf/event.h struct perf_record_auxtrace_error,
+ * fmt 1 (with time): the message ends the record, padded to 8. */
+struct auxtrace_error {
+	struct perf_event_header header;
+	uint32_t type, code, cpu, pid, tid, fmt;
+	uint64_t ip, time;
+	char msg[64];
+};
+#define AUXTRACE_ERROR_ITRACE 1   /* PERF_AUXTRACE_ERROR_ITRACE */
+
+static int report_loss(struct pmu_aux *aux, uint64_t lost, pmu_record_fn fn, void *arg,
+		       struct pmurt_error *err)
+{
+	struct auxtrace_error e = {.header = {.type = PMU_RECORD_AUXTRACE_ERROR},
+				   .type = AUXTRACE_ERROR_ITRACE, .code = PMU_AUX_LOST_CODE,
+				   .cpu = (uint32_t)aux->cpu, .pid = (uint32_t)-1,
+				   .tid = (uint32_t)-1, .fmt = 1};
+	if (lost)
+		snprintf(e.msg, sizeof(e.msg), "vpa_dtl: %llu entries overwritten unread",
+			 (unsigned long long)lost);
+	else
+		snprintf(e.msg, sizeof(e.msg), "vpa_dtl: AUX area full, output dropped");
+	size_t size = offsetof(struct auxtrace_error, msg) + strlen(e.msg) + 1;
+	e.header.size = (uint16_t)((size + 7) & ~(size_t)7);
+	return fn(arg, &e.header, err);
+}
+
 long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmurt_error *err)
 {
 	uint64_t head = pmu_ring_load_head(&aux->ctl->aux_head);
 	uint64_t pos = aux->ctl->aux_tail, start;
 	bool full = head - pos >= aux->size;
+	uint64_t lost_before = aux->stats.lost_entries;
 	if (head - pos > aux->size) { /* the driver wrote over what was unread */
 		count_lost(aux, pos, head - aux->size);
 		pos = head - aux->size;
 	}
 	start = pos;
 	long n = 0;
-	int rc = 0;
+	int rc = full ? report_loss(aux, aux->stats.lost_entries - lost_before, fn, arg, err) : 0;
+	if (rc < 0)
+		return rc;
 	while (pos < head) {
 		uint64_t lap = pos & ~(aux->size - 1), off = pos - lap;
 		if (off >= aux->filled) { /* the stale tail up to the next lap */

@@ -18,7 +18,10 @@
  *   - it never checks the free space: a slow reader finds aux_head more than
  *     aux_size past its tail.  The overwritten slots are counted as lost and
  *     skipped; when the area is full the perf core disables the event
- *     (perf_aux_output_begin), and the drain enables it again.
+ *     (perf_aux_output_begin), and the drain enables it again.  Each
+ *     drain that finds the area full hands a PERF_RECORD_AUXTRACE_ERROR
+ *     (type PERF_AUXTRACE_ERROR_ITRACE, code PMU_AUX_LOST_CODE, the lost
+ *     count in its message) to the sink before the data.
  */
 #ifndef PMU_AUX_H
 #define PMU_AUX_H
@@ -44,6 +47,8 @@ struct pmu_auxtrace {
 };
 #define PMU_AUXTRACE_RECORD_SIZE 48
 #define PMU_RECORD_AUXTRACE 71
+#define PMU_RECORD_AUXTRACE_ERROR 72
+#define PMU_AUX_LOST_CODE 1       /* our code in its AUXTRACE_ERROR records */
 
 struct pmu_aux_stats {
 	uint64_t chunks;        /* AUXTRACE records handed out */

@@ -15,6 +15,8 @@
  * written ones to what the hypervisor logged, and refused outputs are
  * always seen by the capture as an overrun.
  *
+ * Each loss is in the file too: one PERF_RECORD_AUXTRACE_ERROR per drain
+ * that found the area full, their counts adding up to the lost entries.
  * Also: the file's AUXTRACE_INFO (type 7, priv[0] the PMU type), the
  * PERF_RECORD_AUX records passed through, PERF_RECORD_LOST when the data
  * ring is slow too, the attr vpa_dtl is opened with, and the refusals
@@ -116,6 +118,7 @@ static int write_record(void *arg, const struct perf_event_header *rec, struct p
 
 struct file_counts {
 	uint64_t aux_records, lost, auxtrace, info_type, info_pmu;
+	uint64_t errors, error_lost;   /* AUXTRACE_ERROR records, their counts */
 };
 
 /* Every slot of every AUXTRACE payload, decoded without an AUX size: the
@@ -137,6 +140,14 @@ static void read_back(const char *path, struct ledger *l, struct file_counts *fc
 			fc->info_pmu = pd_get64(p + 16);
 		}
 		fc->aux_records += rec.type == PERF_RECORD_AUX;
+		if (rec.type == PMU_RECORD_AUXTRACE_ERROR) { /* type, code, cpu ..., msg at 48 */
+			unsigned long long n = 0;
+			fc->errors++;
+			CHECK(pd_get32(p + 8) == 1 && pd_get32(p + 12) == PMU_AUX_LOST_CODE &&
+			      pd_get32(p + 28) == 1, "AUXTRACE_ERROR fields");
+			if (sscanf((const char *)p + 48, "vpa_dtl: %llu entries overwritten", &n) == 1)
+				fc->error_lost += n;
+		}
 		if (rec.type == PERF_RECORD_LOST)
 			fc->lost += pd_get64(p + 16);
 		if (rec.type != 71)
@@ -273,6 +284,11 @@ static void run(struct pmurt_host *host, const char *dir, const struct scenario 
 		      st->aux_records == ds->aux_records && fc.lost == st->lost, "seed %llu: records in the file",
 		      (unsigned long long)sc->seed);
 		CHECK(st->aux_truncated == 0 && st->aux_partial == 0, "vpa-dtl.c sets no flag");
+		CHECK(fc.errors == a->overruns && fc.error_lost == a->lost_entries, "seed %llu: "
+		      "%llu AUXTRACE_ERROR records saying %llu lost, for %llu overruns, %llu lost",
+		      (unsigned long long)sc->seed, (unsigned long long)fc.errors,
+		      (unsigned long long)fc.error_lost, (unsigned long long)a->overruns,
+		      (unsigned long long)a->lost_entries);
 		CHECK(a->stale_bytes % (sc->aux_pages * 4096 - pmu_aux_filled(sc->aux_pages * 4096)) == 0,
 		      "stale tails whole");
 		t->written += ds->written;
