@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 3
+#define PMURT_VERSION_MINOR 4
 #define PMURT_VERSION_PATCH 0
 
 #if defined(__GNUC__)
