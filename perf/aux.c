@@ -75,23 +75,35 @@ uint64_t pmu_aux_pending(const struct pmu_aux *aux)
 	return pmu_ring_load_head(&aux->ctl->aux_head) - aux->ctl->aux_tail;
 }
 
+/* The driver's slots in [from, to) of one lap (from and to in it). */
+static void count_lost_in_lap(struct pmu_aux *aux, uint64_t from, uint64_t to)
+{
+	uint64_t lap = from & ~(aux->size - 1), off = from - lap;
+	uint64_t end = to - lap < aux->filled ? to - lap : aux->filled;
+	if (off >= end)
+		return;
+	uint64_t first = (off + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
+	uint64_t past = (end + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
+	bool header = lap == 0 && off == 0;
+	aux->stats.lost_entries += past - first - header;
+	aux->stats.lost_headers += header;
+}
+
 /* The driver's slots in [from, to): per lap, the 48-byte steps below the
- * filled limit; the header is slot 0 of lap 0. */
+ * filled limit; the header is slot 0 of lap 0.  Whole laps in between are
+ * counted at once. */
 static void count_lost(struct pmu_aux *aux, uint64_t from, uint64_t to)
 {
-	while (from < to) {
-		uint64_t lap = from & ~(aux->size - 1), off = from - lap;
-		uint64_t end = to - lap < aux->filled ? to - lap : aux->filled;
-		if (off < end) {
-			uint64_t first = (off + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
-			uint64_t past = (end + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
-			uint64_t n = past > first ? past - first : 0;
-			bool header = lap == 0 && off == 0;
-			aux->stats.lost_entries += n - header;
-			aux->stats.lost_headers += header;
-		}
-		from = lap + aux->size;
+	uint64_t first_end = (from & ~(aux->size - 1)) + aux->size;
+	if (to <= first_end) {
+		count_lost_in_lap(aux, from, to);
+		return;
 	}
+	count_lost_in_lap(aux, from, first_end);
+	uint64_t last = to & ~(aux->size - 1), laps = (last - first_end) / aux->size;
+	aux->stats.lost_entries += laps * (aux->filled / PMURT_DTL_SLOT_SIZE);
+	if (last < to)
+		count_lost_in_lap(aux, last, to);
 }
 
 static int hand_out(struct pmu_aux *aux, uint64_t pos, uint64_t len, pmu_record_fn fn,
@@ -141,6 +153,11 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 {
 	uint64_t head = pmu_ring_load_head(&aux->ctl->aux_head);
 	uint64_t pos = aux->ctl->aux_tail, start;
+	if ((int64_t)(head - pos) < 0) {
+		pmurt_set_error(err, -EBADMSG, "AUX area of CPU %d: aux_head %llu is behind aux_tail "
+				"%llu", aux->cpu, (unsigned long long)head, (unsigned long long)pos);
+		return -EBADMSG;
+	}
 	bool full = head - pos >= aux->size;
 	uint64_t lost_before = aux->stats.lost_entries;
 	if (head - pos > aux->size) { /* the driver wrote over what was unread */

@@ -311,6 +311,57 @@ static void run(struct pmurt_host *host, const char *dir, const struct scenario 
 	unlink(path);
 }
 
+struct drained {
+	uint64_t slots, chunks, errors;
+	char msg[64];
+};
+
+static int count_drained(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	(void)err;
+	struct drained *d = arg;
+	if (rec->type == PMU_RECORD_AUXTRACE) {
+		const struct pmu_auxtrace *a = (const struct pmu_auxtrace *)rec;
+		d->slots += a->size / PMURT_DTL_SLOT_SIZE;
+		d->chunks++;
+	} else if (rec->type == PMU_RECORD_AUXTRACE_ERROR) {
+		d->errors++;
+		snprintf(d->msg, sizeof d->msg, "%s", (const char *)rec + 48);
+	}
+	return 0;
+}
+
+/* The drain's arithmetic on a hand-set control page: an overrun of many
+ * laps counted lap by lap and in whole laps, the newest area's worth
+ * delivered, a head behind the tail refused. */
+static void test_drain_edges(void)
+{
+	static struct perf_event_mmap_page ctl;
+	static unsigned char area[8192];
+	struct pmu_aux aux = {.fd = -1, .ctl = &ctl, .data = area, .size = sizeof area,
+			      .filled = pmu_aux_filled(sizeof area), .cpu = 5};
+	uint64_t slots = aux.filled / PMURT_DTL_SLOT_SIZE;   /* 170 */
+	struct drained d = {0};
+	struct pmurt_error err = {0};
+	ctl.aux_tail = 0;
+	ctl.aux_head = 10 * sizeof area + 5 * PMURT_DTL_SLOT_SIZE;
+	long n = pmu_aux_drain(&aux, count_drained, &d, &err);
+	CHECK(n == 2 && d.slots == slots && d.chunks == 2, "%ld chunks, %llu slots: %s", n,
+	      (unsigned long long)d.slots, err.message);
+	CHECK(aux.stats.lost_headers == 1 && aux.stats.lost_entries == slots - 1 + 8 * slots + 5,
+	      "lost %llu", (unsigned long long)aux.stats.lost_entries);
+	CHECK(aux.stats.stale_bytes == sizeof area - aux.filled && ctl.aux_tail == ctl.aux_head,
+	      "stale %llu", (unsigned long long)aux.stats.stale_bytes);
+	char want[64];
+	snprintf(want, sizeof want, "vpa_dtl: %llu entries overwritten unread",
+		 (unsigned long long)aux.stats.lost_entries);
+	CHECK(d.errors == 1 && strcmp(d.msg, want) == 0, "'%s'", d.msg);
+	ctl.aux_head = ctl.aux_tail - 48;
+	CHECK(pmu_aux_drain(&aux, count_drained, &d, &err) == -EBADMSG &&
+	      strstr(err.message, "AUX area of CPU 5: aux_head") && strstr(err.message, "behind"),
+	      "%s", err.message);
+}
+
 /* What the kernel is handed, and what is refused before it. */
 static void test_open(struct pmurt_host *host)
 {
@@ -574,6 +625,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "setup: %s\n", err.message);
 		return 1;
 	}
+	test_drain_edges();
 	test_open(host);
 	test_flags_and_wakeup(host);
 	test_public_api(host);
