@@ -75,35 +75,38 @@ uint64_t pmu_aux_pending(const struct pmu_aux *aux)
 	return pmu_ring_load_head(&aux->ctl->aux_head) - aux->ctl->aux_tail;
 }
 
-/* The driver's slots in [from, to) of one lap (from and to in it). */
-static void count_lost_in_lap(struct pmu_aux *aux, uint64_t from, uint64_t to)
+/* The driver's slots among len bytes at from, all in one lap. */
+static void count_lost_in_lap(struct pmu_aux *aux, uint64_t from, uint64_t len)
 {
-	uint64_t lap = from & ~(aux->size - 1), off = from - lap;
-	uint64_t end = to - lap < aux->filled ? to - lap : aux->filled;
-	if (off >= end)
+	uint64_t off = from & (aux->size - 1);
+	uint64_t end = len < aux->filled - off ? off + len : aux->filled;
+	if (off >= aux->filled || off >= end)
 		return;
 	uint64_t first = (off + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
 	uint64_t past = (end + PMURT_DTL_SLOT_SIZE - 1) / PMURT_DTL_SLOT_SIZE;
-	bool header = lap == 0 && off == 0;
+	bool header = from == 0; /* slot 0 of lap 0 */
 	aux->stats.lost_entries += past - first - header;
 	aux->stats.lost_headers += header;
 }
 
-/* The driver's slots in [from, to): per lap, the 48-byte steps below the
- * filled limit; the header is slot 0 of lap 0.  Whole laps in between are
- * counted at once. */
-static void count_lost(struct pmu_aux *aux, uint64_t from, uint64_t to)
+/* The driver's slots among len bytes at from: per lap, the 48-byte steps
+ * below the filled limit; the header is slot 0 of lap 0.  Whole laps in
+ * between are counted at once.  Positions are free-running, so only their
+ * differences are compared. */
+static void count_lost(struct pmu_aux *aux, uint64_t from, uint64_t len)
 {
-	uint64_t first_end = (from & ~(aux->size - 1)) + aux->size;
-	if (to <= first_end) {
-		count_lost_in_lap(aux, from, to);
+	uint64_t to_lap_end = aux->size - (from & (aux->size - 1));
+	if (len <= to_lap_end) {
+		count_lost_in_lap(aux, from, len);
 		return;
 	}
-	count_lost_in_lap(aux, from, first_end);
-	uint64_t last = to & ~(aux->size - 1), laps = (last - first_end) / aux->size;
+	count_lost_in_lap(aux, from, to_lap_end);
+	from += to_lap_end;
+	len -= to_lap_end;
+	uint64_t laps = len / aux->size;
 	aux->stats.lost_entries += laps * (aux->filled / PMURT_DTL_SLOT_SIZE);
-	if (last < to)
-		count_lost_in_lap(aux, last, to);
+	if (len % aux->size)
+		count_lost_in_lap(aux, from + laps * aux->size, len % aux->size);
 }
 
 static int hand_out(struct pmu_aux *aux, uint64_t pos, uint64_t len, pmu_record_fn fn,
@@ -161,7 +164,7 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 	bool full = head - pos >= aux->size;
 	uint64_t lost_before = aux->stats.lost_entries;
 	if (head - pos > aux->size) { /* the driver wrote over what was unread */
-		count_lost(aux, pos, head - aux->size);
+		count_lost(aux, pos, head - aux->size - pos);
 		pos = head - aux->size;
 	}
 	start = pos;
@@ -169,22 +172,24 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 	int rc = full ? report_loss(aux, aux->stats.lost_entries - lost_before, fn, arg, err) : 0;
 	if (rc < 0)
 		return rc;
-	while (pos < head) {
-		uint64_t lap = pos & ~(aux->size - 1), off = pos - lap;
+	while (pos != head) {
+		uint64_t left = head - pos, off = pos & (aux->size - 1);
 		if (off >= aux->filled) { /* the stale tail up to the next lap */
-			uint64_t skip = (lap + aux->size < head ? lap + aux->size : head) - pos;
+			uint64_t skip = aux->size - off < left ? aux->size - off : left;
 			aux->stats.stale_bytes += skip;
 			pos += skip;
 			continue;
 		}
 		if (off % PMURT_DTL_SLOT_SIZE) { /* never from this driver: resynchronise */
-			uint64_t next = off + PMURT_DTL_SLOT_SIZE - off % PMURT_DTL_SLOT_SIZE;
-			count_lost(aux, pos, lap + next);
-			pos = lap + next;
+			uint64_t skip = PMURT_DTL_SLOT_SIZE - off % PMURT_DTL_SLOT_SIZE;
+			if (skip > left)
+				break;
+			count_lost(aux, pos, skip);
+			pos += skip;
 			continue;
 		}
-		uint64_t end = head - lap < aux->filled ? head - lap : aux->filled;
-		uint64_t len = (end - off) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
+		uint64_t room = aux->filled - off;
+		uint64_t len = (left < room ? left : room) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
 		if (len == 0)
 			break; /* a slot not whole yet */
 		if ((rc = hand_out(aux, pos, len, fn, arg, err)) < 0)

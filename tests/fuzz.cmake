@@ -37,6 +37,9 @@ if(PMU_FUZZ)
   # AUX stream with a wrap (tests/fuzz/dtl-corpus, from dtl_test)
   pmu_fuzz_target(fuzz_dtl ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-corpus LINK pmurt_internal)
+  # the AUX drain's arithmetic on any head and tail (perf/aux.c)
+  pmu_fuzz_target(fuzz_aux ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_aux.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/aux-corpus LINK pmurt_internal)
   # the perf.data side: AUXTRACE_INFO/AUXTRACE records, perf report -D;
   # recorded-aux.data (also a fuzz_perfdata seed) is a capture from the
   # simulated vpa_dtl driver, made by `dtl_capture_test SYSFS DIR SEED_OUT`
