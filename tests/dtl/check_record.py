@@ -12,6 +12,8 @@ model raises after its last poll, so SIGINT's flush is what is checked):
   the poll interval as its period, no exclude bit), the sched tracepoints
   after it, the event description names, the AUXTRACE index pointing at
   every AUXTRACE record;
+- a command (`-- CMD`) ends the recording when it exits, its exit status
+  pmutool's;
 - every entry the model wrote is decoded by `dtl report` or counted lost in
   the summary; `dtl dump` prints each AUXTRACE record, `dtl script` each
   entry; a slow reader's losses are reported;
@@ -141,6 +143,14 @@ check("warning: the AUX area filled" in err, f"slow reader reported: {err}")
 rep = report_json(path)
 check(rep["overall"]["dispatches"] + lost == written,
       f"slow: {rep['overall']['dispatches']} + {lost} lost != {written}")
+
+# 2b. a command bounds the recording (SIGCHLD), its exit status is ours
+path = os.path.join(TMP, "cmd.data")
+r = run([PMUTOOL, "dtl", "record", "--sysfs", SYS, "-o", path, "-C", "0", "--no-sched", "--",
+         "sh", "-c", "exit 3"], "4,1,100000000")
+check(r.returncode == 3, f"the command's exit status: {r.returncode} {r.stderr}")
+written, chunks, lost = summary(r.stderr)
+check(report_json(path)["overall"]["dispatches"] == written, "the command's recording")
 
 # 3. Debian's perf 6.1 on a file without tracepoints
 path, err = record("ns.data", "9,30,20", "-C", "0", "--no-sched")
