@@ -50,6 +50,12 @@
 
 static int failures;
 
+/* vpa_dtl as the kernel takes it: per CPU, no exclude bit, sampling only */
+static const struct pmu_sim_pmu dtl_pmu = {
+	.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+	.sampling_only = true,
+};
+
 struct written {
 	uint64_t tb;
 	uint8_t slot[PMURT_DTL_SLOT_SIZE];
@@ -206,10 +212,6 @@ struct totals {
 static void run(struct pmurt_host *host, const char *dir, const struct scenario *sc,
 		struct totals *t)
 {
-	static const struct pmu_sim_pmu pmus[] = {
-		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-	};
 	struct pmu_sim *sim = NULL;
 	struct pmu_sim_dtl *drv = NULL;
 	struct ledger l = {0};
@@ -217,7 +219,7 @@ static void run(struct pmurt_host *host, const char *dir, const struct scenario 
 		l.w[c] = malloc(MAX_WRITTEN * sizeof(struct written));
 	struct pmu_sim_dtl_opts o = {.seed = sc->seed, .on_write = on_write, .arg = &l,
 				     .swapped_header = sc->seed & 1};
-	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
+	CHECK(pmu_sim_new(&sim, &dtl_pmu, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
 	      "setup");
 	host->h.sys = pmu_sim_sys(sim);
 	struct pmu_evlist list = {0};
@@ -365,12 +367,8 @@ static void test_drain_edges(void)
 /* What the kernel is handed, and what is refused before it. */
 static void test_open(struct pmurt_host *host)
 {
-	static const struct pmu_sim_pmu pmus[] = {
-		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-	};
 	struct pmu_sim *sim = NULL;
-	CHECK(pmu_sim_new(&sim, pmus, 1) == 0, "sim");
+	CHECK(pmu_sim_new(&sim, &dtl_pmu, 1) == 0, "sim");
 	host->h.sys = pmu_sim_sys(sim);
 	struct pmu_evlist list = {0};
 	open_dtl(host, &list, 5000000);
@@ -408,14 +406,10 @@ static int ignore(void *arg, const struct perf_event_header *rec, struct pmurt_e
  * ring readable when aux_head passed half the area, not before. */
 static void test_flags_and_wakeup(struct pmurt_host *host)
 {
-	static const struct pmu_sim_pmu pmus[] = {
-		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-	};
 	struct pmu_sim *sim = NULL;
 	struct pmu_sim_dtl *drv = NULL;
 	struct pmu_sim_dtl_opts o = {.seed = 5};
-	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
+	CHECK(pmu_sim_new(&sim, &dtl_pmu, 1) == 0 && pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) == 0,
 	      "setup");
 	host->h.sys = pmu_sim_sys(sim);
 	struct pmu_evlist list = {0};
@@ -506,14 +500,10 @@ static int api_chunk(void *arg, int cpu, uint64_t aux_offset, const void *data, 
 
 static void test_public_api(struct pmurt_host *host)
 {
-	static const struct pmu_sim_pmu pmus[] = {
-		{.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-	};
 	struct pmu_sim *sim = NULL;
 	struct api_run r = {0};
 	struct pmu_sim_dtl_opts o = {.seed = 77};
-	CHECK(pmu_sim_new(&sim, pmus, 1) == 0 && pmu_sim_dtl_new(&r.drv, sim, DTL_TYPE, &o) == 0,
+	CHECK(pmu_sim_new(&sim, &dtl_pmu, 1) == 0 && pmu_sim_dtl_new(&r.drv, sim, DTL_TYPE, &o) == 0,
 	      "setup");
 	pmu_sim_on_poll(sim, api_tick, &r);
 	host->h.sys = pmu_sim_sys(sim);
