@@ -58,7 +58,7 @@ static inline uint64_t span_hash(const char *s, size_t n)
  * case: compared as they are, lowered only when they differ. */
 static inline bool words_match(uint64_t a, uint64_t b)
 {
-	return a == b || pmu_tbl_lower64(a) == pmu_tbl_lower64(b);
+	return __builtin_expect(a == b, 1) || pmu_tbl_lower64(a) == pmu_tbl_lower64(b);
 }
 
 /* name equals s[0..n) without case; the slot's tag said that name is n
