@@ -15,7 +15,7 @@
  * The body is written to a memory stream while strings are added to the
  * pool; the pool is then written first, the body after it.
  */
-#define _GNU_SOURCE /* fwrite_unlocked */
+#define _GNU_SOURCE /* fputs_unlocked, fputc_unlocked */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -172,34 +172,20 @@ static const char *comment_text(const char *s)
 	return s;
 }
 
-/* v in decimal (base 10) or lower-case hex (base 16), as printf's %llu and
- * %llx spell it, written without printf: the per-event rows and the name
- * index made fprintf's format parsing most of this emitter's cost. */
-static void put_digits(FILE *out, uint64_t v, unsigned base)
-{
-	char buf[24], *p = buf + sizeof(buf);
-
-	do {
-		*--p = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
-}
-
 /* v in decimal, right-aligned in width columns (printf's %5zu for 5). */
 static void put_padded(FILE *out, uint64_t v, int width)
 {
 	for (uint64_t tens = 10; --width > 0; tens *= 10)
 		if (v < tens)
 			fputc_unlocked(' ', out);
-	put_digits(out, v, 10);
+	emit_digits(out, v, 10);
 }
 
 static void put_int(FILE *out, int v)
 {
 	if (v < 0)
 		fputc('-', out);
-	put_digits(out, v < 0 ? -(uint64_t)v : (uint64_t)v, 10);
+	emit_digits(out, v < 0 ? -(uint64_t)v : (uint64_t)v, 10);
 }
 
 /* A string reference: its pool offset, or PMU_TBL_NOSTR. */
@@ -210,13 +196,13 @@ static void put_str(FILE *out, struct pool *p, const char *s)
 	if (off == PMU_TBL_NOSTR)
 		fputs("PMU_TBL_NOSTR", out);
 	else
-		put_digits(out, off, 10);
+		emit_digits(out, off, 10);
 }
 
 static void put_u64(FILE *out, uint64_t v)
 {
 	fputs("0x", out);
-	put_digits(out, v, 16);
+	emit_digits(out, v, 16);
 	fputs("ull", out);
 }
 
@@ -665,7 +651,7 @@ static int emit_name_index(struct ctx *c, uint32_t *size_out)
 		fputs(j % 8 ? " " : "\n\t", c->out);
 		if (slots[j]) /* %#x: "0x" before all but 0 */
 			fputs("0x", c->out);
-		put_digits(c->out, slots[j], 16);
+		emit_digits(c->out, slots[j], 16);
 		fputc(',', c->out);
 	}
 	fputs("\n};\n", c->out);
