@@ -22,7 +22,7 @@
  * 9 (POWER10's 654 take 5,891), so a 30,000-event import takes 270,000 and
  * about 55,000 events fit.  Bounds the memory and time of any input (about
  * 160 bytes and a few allocations per node: 10 MB of keys stops here after
- * 0.4 s of CPU and 80 MB; schema/description-format.md, Limits). */
+ * about 0.5 s of CPU and 80 MB; schema/description-format.md, Limits). */
 #define Y_MAX_NODES 500000
 
 /* One parsed file. */
