@@ -168,6 +168,8 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	*a = e->attr;
 	a->size = sizeof *a;
 	a->sample_type = SAMPLE_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW;   /* the tracepoint's fields, as evsel__config */
 	a->sample_id_all = 1;
 	if (o->period) {
 		a->freq = 0;

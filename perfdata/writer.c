@@ -3,9 +3,10 @@
  * perf_session__write_header and perf_header__adds_write): the header's
  * place is zero while records are written and filled in last; after the
  * attrs' ids and the attrs come the records, then one section entry per
- * feature and the features' payloads.  Features written: hostname,
- * osrelease, version, arch, nrcpus, cpudesc, cmdline, event_desc, and the
- * AUXTRACE index when AUXTRACE records were added.
+ * feature and the features' payloads.  Features written: tracing data
+ * when asked for (tracing.c), hostname, osrelease, version, arch, nrcpus,
+ * cpudesc, cmdline, event_desc, and the AUXTRACE index when AUXTRACE
+ * records were added.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,6 +36,8 @@ struct pd_writer {
 	uint64_t attrs_offset, data_offset, pos;
 	uint64_t *aux_offsets;     /* AUXTRACE records, for the index feature */
 	size_t naux, aux_cap;
+	uint8_t *tracing;          /* the tracing-data feature, or NULL */
+	size_t tracing_len;
 	uint64_t features[4];
 	bool round_pending;        /* records since the last FINISHED_ROUND */
 	bool failed;
@@ -135,6 +138,7 @@ static void free_writer(struct pd_writer *w)
 	}
 	free(w->events);
 	free(w->aux_offsets);
+	free(w->tracing);
 	free(w->path);
 	free(w);
 }
@@ -182,6 +186,16 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 	}
 	*out = w;
 	return 0;
+}
+
+int pd_writer_add_tracing(struct pd_writer *w, const char *tracefs, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	free(w->tracing);
+	w->tracing = NULL;
+	w->tracing_len = 0;
+	return pd_tracing_data(tracefs, w->events, w->nevents, &w->tracing, &w->tracing_len,
+			       err);
 }
 
 /* --- records ---------------------------------------------------------------- */
@@ -384,21 +398,23 @@ static int put_feature(struct pd_writer *w, int bit, struct pmurt_error *err)
 		return put_string(w, text, err);
 	case PD_FEAT_CMDLINE: return put_cmdline(w, err);
 	case PD_FEAT_EVENT_DESC: return put_event_desc(w, err);
+	case PD_FEAT_TRACING_DATA: return put(w, w->tracing, w->tracing_len, err);
 	default: return put_auxtrace_index(w, err);
 	}
 }
 
 static int write_features(struct pd_writer *w, struct pmurt_error *err)
 {
-	static const int bits[] = {
-		PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
+	static const int bits[] = {    /* in bit order, as readers walk them */
+		PD_FEAT_TRACING_DATA, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
 		PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC,
 		PD_FEAT_AUXTRACE,
 	};
 	struct feature_out out[sizeof(bits) / sizeof(bits[0])];
 	int n = 0, rc = 0;
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		if (bits[i] == PD_FEAT_AUXTRACE && !w->naux)
+		if ((bits[i] == PD_FEAT_AUXTRACE && !w->naux) ||
+		    (bits[i] == PD_FEAT_TRACING_DATA && !w->tracing))
 			continue;
 		out[n++].bit = bits[i];
 		w->features[bits[i] / 64] |= 1ull << (bits[i] % 64);

@@ -5,7 +5,10 @@
  *
  *               sh 22835 [001]  9913.882107:     250000 cpu-clock:  ffffffff8177539a elf_load+0x28a ([kernel.kallsyms])
  *
- * A field whose sample_type bit is absent is left out, as perf does.
+ * A field whose sample_type bit is absent is left out, as perf does.  A
+ * tracepoint's sample has perf's tracepoint fields (comm, tid, cpu, time,
+ * event, trace): no period and no IP; its trace fields (the raw data
+ * formatted by its print fmt) are not decoded here.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +26,10 @@ void script_print_sample(const struct session_sample *smp, int name_width)
 	if (r->has & PERF_SAMPLE_TIME)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " %5" PRIu64 ".%06" PRIu64 ":",
 			      r->time / 1000000000, r->time % 1000000000 / 1000);
+	if (smp->event_type == PERF_TYPE_TRACEPOINT) {
+		printf("%s %*s: \n", line, name_width, smp->event);
+		return;
+	}
 	if (r->has & PERF_SAMPLE_PERIOD)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " %10" PRIu64, r->period);
 	printf("%s %*s:  %16" PRIx64 " %s", line, name_width, smp->event, r->ip, smp->at.sym);

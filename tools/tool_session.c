@@ -44,12 +44,14 @@ static int read_error(const struct session *s, const struct pmurt_error *err, in
 static int name_events(struct session *s)
 {
 	s->event_names = calloc((size_t)s->info.nevents, sizeof(*s->event_names));
-	if (!s->event_names)
+	s->event_types = calloc((size_t)s->info.nevents, sizeof(*s->event_types));
+	if (!s->event_names || !s->event_types)
 		return -ENOMEM;
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
 		pmurt_perf_event(s->file, e, &ev);
 		s->event_names[e] = ev.name;   /* lives as long as the file */
+		memcpy(&s->event_types[e], ev.attr, sizeof(uint32_t)); /* attr.type leads */
 	}
 	return 0;
 }
@@ -81,6 +83,7 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 void session_close(struct session *s)
 {
 	free(s->event_names);
+	free(s->event_types);
 	symbols_free(s->syms);
 	pmurt_perf_close(s->file);
 }
@@ -153,7 +156,8 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 		}
 		return EXIT_OK;
 	}
-	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event]};
+	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
+				     .event_type = s->event_types[rec->event]};
 	if (symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, &smp.at) < 0) {
 		tool_error(s->tool, "out of memory");
 		return EXIT_INTERNAL;

@@ -15,6 +15,7 @@
 struct session_sample {
 	const struct pmurt_perf_record *rec;
 	const char *event;          /* the event's name */
+	uint32_t event_type;        /* its attr.type (PERF_TYPE_*) */
 	struct resolved at;         /* where rec->ip is */
 };
 
@@ -24,6 +25,7 @@ struct session {
 	struct pmurt_perf_file *file;
 	struct pmurt_perf_info info;
 	const char **event_names;   /* per event index */
+	uint32_t *event_types;      /* attr.type per event index */
 	struct symbols *syms;
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
 };

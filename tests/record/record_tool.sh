@@ -17,8 +17,12 @@
 #             (overflow-counter-unknown) lets one enabling hold counters;
 #   ours      pmutool script prints what perf script prints, line for line,
 #             and pmutool report puts the same function on top;
-#   tracepoint sched:sched_switch samples of the workload (read by pmutool
-#             script: Debian's perf also wants the tracing-data feature).
+#   tracepoint sched:sched_switch beside cpu-clock: Debian's perf reads the
+#             file (the tracing-data feature) and decodes the raw fields
+#             (prev_comm/prev_pid name the sample's comm and tid); perf
+#             script and pmutool script give the same sched_switch lines up
+#             to the event name (pmutool does not decode the fields) and as
+#             many cpu-clock samples.
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-}
@@ -138,11 +142,23 @@ ours)
 		fail "main of record_spin is not on top of pmutool report"
 	;;
 tracepoint)
-	record -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
+	record -e cpu-clock -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
 		fail "record exited $?"
-	"$pmutool" script -i "$t/p.data" >"$t/script.txt" || fail "pmutool script"
-	grep -q '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: *1 sched:sched_switch: ' "$t/script.txt" ||
-		fail "no sched_switch sample of sleep"
+	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
+	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
+	[ "$n" -ge 2 ] || fail "$n sched_switch samples of sleep decoded by perf script"
+	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
+	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
+	     END { exit bad > 0 || n == 0 }' "$t/perf.txt" || fail "prev_pid is not the sample's tid"
+	sed -n 's/\(sched:sched_switch: \).*/\1/p' "$t/perf.txt" >"$t/perf-cut.txt"
+	grep 'sched:sched_switch: $' "$t/ours.txt" >"$t/ours-tp.txt"
+	[ "$(grep -c cpu-clock "$t/ours.txt")" = "$(grep -c cpu-clock "$t/perf.txt")" ] ||
+		fail "not as many cpu-clock samples as perf script shows"
+	diff "$t/perf-cut.txt" "$t/ours-tp.txt" >"$t/diff.txt" ||
+		fail "pmutool script's sched_switch lines differ from perf script's"
+	perf report -i "$t/p.data" --stdio --sort comm 2>/dev/null >"$t/report.txt"
+	grep -q "of event 'sched:sched_switch'" "$t/report.txt" || fail "perf report has no sched:sched_switch"
 	;;
 *)
 	echo "unknown case $case_name"
