@@ -1,8 +1,10 @@
 /*
  * bench_record.c - recording against its baselines, measured in the same run:
- *   a. draining a full data ring into a perf.data file (pmu_ring_drain, the
- *      session's record walk, pd_writer_add) against one raw write() of the
- *      same bytes to a file: the throughput ratio (goal: at least 0.5).  The
+ *   a. draining a full data ring into a perf.data file as pmutool record
+ *      does (pmu_ring_drain_spans: each record counted, the ring's runs
+ *      written whole by pd_writer_add_span) against one raw write() of the
+ *      same bytes to a file: the throughput ratio (goal: at least 0.5); and
+ *      the per-record path (pmu_ring_drain, one pd_writer_add each).  The
  *      ring is the simulated kernel's (perf/sys_sim.c, which writes records
  *      as the kernel does), 128 data pages filled with 56-byte samples (IP,
  *      TID, TIME, CPU, PERIOD, IDENTIFIER) and again with 256-byte ones (the
@@ -20,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +69,85 @@ static int to_writer(void *arg, const struct perf_event_header *rec, struct pmur
 	return pd_writer_add(arg, rec, err);
 }
 
+/* What the session does per record on the span path: count it. */
+static int count_record(void *arg, const struct perf_event_header *rec,
+			struct pmurt_error *err)
+{
+	(void)err;
+	uint64_t *counts = arg;
+	counts[rec->type == PERF_RECORD_SAMPLE]++;
+	return 0;
+}
+
+struct span_sink {
+	uint64_t counts[2];
+	struct pd_writer *w;
+};
+
+static int note_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	return count_record(((struct span_sink *)arg)->counts, rec, err);
+}
+
+static int to_writer_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	return pd_writer_add_span(((struct span_sink *)arg)->w, recs, len, err);
+}
+
+static void write_raw(int raw, const struct pmu_ring *ring, uint64_t off, uint64_t len,
+		      ssize_t *n, double *t)
+{
+	uint64_t first = len < ring->size - off ? len : ring->size - off;
+	double t0 = now();
+	*n = write(raw, ring->data + off, first);
+	if (first < len)
+		*n += write(raw, ring->data, len - first);
+	*t += now() - t0;
+}
+
+/* One ring-full: filled, then drained into w in spans or record by record,
+ * and (when t_raw is not NULL) the same bytes written raw: the baseline.
+ * Which of the two goes first alternates with the fill (raw_first), so
+ * that neither always meets the page cache the other left. */
+static int drain_once(struct pmu_sim *sim, int fd, struct pmu_ring *ring, uint64_t *seq,
+		      size_t size, int raw, bool raw_first, struct pd_writer *w, bool spans,
+		      double *t_raw, double *t_drain, uint64_t *bytes)
+{
+	struct pmurt_error err = {0};
+	fill_ring(sim, fd, seq, size);
+	uint64_t len = ring->ctl->data_head - ring->ctl->data_tail;
+	uint64_t off = ring->ctl->data_tail & (ring->size - 1);
+	ssize_t n = (ssize_t)len;
+	if (t_raw && raw_first)
+		write_raw(raw, ring, off, len, &n, t_raw);
+	struct span_sink sink = {.w = w};
+	double t0 = now();
+	long recs = spans ? pmu_ring_drain_spans(ring, note_record, to_writer_span, &sink, &err)
+			  : pmu_ring_drain(ring, to_writer, w, &err);
+	*t_drain += now() - t0;
+	/* the drained bytes stay in the ring's memory until the next fill */
+	if (t_raw && !raw_first)
+		write_raw(raw, ring, off, len, &n, t_raw);
+	if (n != (ssize_t)len || recs < 0) {
+		fprintf(stderr, "bench_record: write %zd of %llu, drain %ld %s\n", n,
+			(unsigned long long)len, recs, err.message);
+		return -1;
+	}
+	*bytes += len;
+	return 0;
+}
+
+static int finish(struct pd_writer *w, double *t)
+{
+	struct pmurt_error err = {0};
+	double t0 = now();
+	int rc = pd_writer_finish(w, &err);
+	*t += now() - t0;
+	if (rc < 0)
+		fprintf(stderr, "bench_record: %s\n", err.message);
+	return rc;
+}
+
 static int bench_drain(int rounds, const char *dir, size_t size)
 {
 	static const struct pmu_sim_pmu software = {.type = PERF_TYPE_SOFTWARE,
@@ -87,63 +169,58 @@ static int bench_drain(int rounds, const char *dir, size_t size)
 		fprintf(stderr, "bench_record: %s\n", err.message);
 		return 1;
 	}
-	char data_path[512], raw_path[512];
-	snprintf(data_path, sizeof data_path, "%s/drain.data", dir);
+	char span_path[512], rec_path[512], raw_path[512];
+	snprintf(span_path, sizeof span_path, "%s/spans.data", dir);
+	snprintf(rec_path, sizeof rec_path, "%s/records.data", dir);
 	snprintf(raw_path, sizeof raw_path, "%s/raw.bin", dir);
 	uint64_t id = 1000, seq = 0;
 	struct pd_event ev = {.attr = attr, .ids = &id, .nids = 1, .name = EVENT};
-	double t_drain[MAX_ROUNDS], t_raw[MAX_ROUNDS];
-	uint64_t bytes = 0;
+	double t_span[MAX_ROUNDS], t_rec[MAX_ROUNDS], t_raw[MAX_ROUNDS];
+	uint64_t bytes = 0, rec_bytes = 0;
 	for (int r = 0; r < rounds; r++) {
-		struct pd_writer *w;
+		struct pd_writer *ws, *wr = NULL;
 		int raw = open(raw_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (raw < 0 || pd_writer_open(&w, data_path, &ev, 1, &err) < 0) {
+		if (raw < 0 || pd_writer_open(&ws, span_path, &ev, 1, &err) < 0 ||
+		    pd_writer_open(&wr, rec_path, &ev, 1, &err) < 0) {
 			fprintf(stderr, "bench_record: %s\n", raw < 0 ? strerror(errno) : err.message);
 			return 1;
 		}
-		t_drain[r] = t_raw[r] = 0;
-		bytes = 0;
-		for (int f = 0; f < RING_FILLS; f++) {
-			fill_ring(sim, fd, &seq, size);
-			uint64_t len = ring.ctl->data_head - ring.ctl->data_tail;
-			/* baseline: the same bytes, written raw (two pieces when they wrap) */
-			uint64_t off = ring.ctl->data_tail & (ring.size - 1);
-			uint64_t first = len < ring.size - off ? len : ring.size - off;
-			double t0 = now();
-			ssize_t n = write(raw, ring.data + off, first);
-			if (first < len)
-				n += write(raw, ring.data, len - first);
-			double t1 = now();
-			long recs = pmu_ring_drain(&ring, to_writer, w, &err);
-			double t2 = now();
-			if (n != (ssize_t)len || recs < 0) {
-				fprintf(stderr, "bench_record: write %zd of %llu, drain %ld %s\n", n,
-					(unsigned long long)len, recs, err.message);
+		t_span[r] = t_rec[r] = t_raw[r] = 0;
+		bytes = rec_bytes = 0;
+		for (int f = 0; f < RING_FILLS; f++)
+			if (drain_once(sim, fd, &ring, &seq, size, raw, f % 2, ws, true, &t_raw[r],
+				       &t_span[r], &bytes) < 0 ||
+			    drain_once(sim, fd, &ring, &seq, size, raw, false, wr, false, NULL,
+				       &t_rec[r], &rec_bytes) < 0)
 				return 1;
-			}
-			t_raw[r] += t1 - t0;
-			t_drain[r] += t2 - t1;
-			bytes += len;
-		}
-		double t3 = now();
-		int rc = pd_writer_finish(w, &err);
-		t_drain[r] += now() - t3;
 		close(raw);
-		if (rc < 0) {
-			fprintf(stderr, "bench_record: %s\n", err.message);
+		if (finish(ws, &t_span[r]) < 0 || finish(wr, &t_rec[r]) < 0)
 			return 1;
-		}
 	}
 	pmu_ring_unmap(&ring);
 	pmu_sim_free(sim);
-	unlink(data_path);
+	unlink(span_path);
+	unlink(rec_path);
 	unlink(raw_path);
-	double md = median(t_drain, rounds), mr = median(t_raw, rounds);
-	printf("a. drain %d full rings (%.1f MB of %zu-byte samples) to a perf.data file: "
-	       "%.1f ms (%.0f MB/s); raw write() of the same bytes: %.1f ms (%.0f MB/s)\n",
-	       RING_FILLS, (double)bytes / 1e6, size, md * 1e3, (double)bytes / md / 1e6,
-	       mr * 1e3, (double)bytes / mr / 1e6);
-	printf("   drain throughput / raw write() throughput: %.2f (goal >= 0.50)\n", mr / md);
+	/* paired per round: each round's drain against its own raw writes,
+	 * which shared the machine's load of that moment */
+	double pair_span[MAX_ROUNDS], pair_rec[MAX_ROUNDS];
+	for (int r = 0; r < rounds; r++) {
+		pair_span[r] = t_raw[r] / t_span[r];
+		pair_rec[r] = t_raw[r] / t_rec[r] * (double)rec_bytes / (double)bytes;
+	}
+	double ps = median(pair_span, rounds), pr = median(pair_rec, rounds);
+	double ms = median(t_span, rounds), mr = median(t_raw, rounds);
+	double mp = median(t_rec, rounds);
+	printf("a. drain %d full rings (%.1f MB of %zu-byte samples) to a perf.data file in "
+	       "spans: %.1f ms (%.0f MB/s); raw write() of the same bytes: %.1f ms (%.0f MB/s); "
+	       "record by record: %.1f ms (%.0f MB/s)\n",
+	       RING_FILLS, (double)bytes / 1e6, size, ms * 1e3, (double)bytes / ms / 1e6,
+	       mr * 1e3, (double)bytes / mr / 1e6, mp * 1e3, (double)rec_bytes / mp / 1e6);
+	printf("   drain throughput / raw write() throughput: %.2f in spans (goal >= 0.50), "
+	       "%.2f record by record (ratios of medians); paired per round: %.2f in spans, "
+	       "%.2f record by record\n", mr / ms, (double)rec_bytes / mp / ((double)bytes / mr),
+	       ps, pr);
 	return 0;
 }
 
@@ -255,7 +332,10 @@ int main(int argc, char **argv)
 			"[ROUNDS 1..%d]\n", MAX_ROUNDS);
 		return 2;
 	}
-	char dir[] = "/tmp/pmurt-bench-record.XXXXXX";
+	/* the files go to $TMPDIR (default /tmp) */
+	const char *tmp = getenv("TMPDIR");
+	char dir[256];
+	snprintf(dir, sizeof dir, "%.200s/pmurt-bench-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

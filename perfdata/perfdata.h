@@ -83,6 +83,12 @@ int pd_writer_open(struct pd_writer **w, const char *path,
 		   struct pmurt_error *err);
 /* rec starts with a struct perf_event_header whose size covers it. */
 int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err);
+/* Records laid out back to back as a kernel ring holds them (len the sum
+ * of their sizes, each checked by the caller: pmu_ring_drain_spans), in one
+ * write, as perf record writes the ring.  No AUXTRACE record among them
+ * (the kernel's rings hold none). */
+int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
+		       struct pmurt_error *err);
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);

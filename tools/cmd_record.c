@@ -268,6 +268,12 @@ static int write_record(void *arg, const struct perf_event_header *rec, struct p
 	return pd_writer_add(arg, rec, err);
 }
 
+/* The rings' records, written as the kernel laid them out (perf record's way). */
+static int write_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	return pd_writer_add_span(arg, recs, len, err);
+}
+
 static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
 		       const struct pmu_host *host, const struct pmu_evlist *list,
 		       struct pd_writer **w)
@@ -415,6 +421,8 @@ static int record_run(const struct tool *t, const struct record_args *a,
 										 : EXIT_INTERNAL);
 	if (rc == EXIT_OK)
 		rc = open_writer(t, a->output, s, host, list, &w);
+	if (s)
+		pmu_session_span_sink(s, write_span);
 	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)

@@ -324,6 +324,52 @@ static void writer_refusals(void)
 	      "unwritable: %s", err.message);
 }
 
+/* Records given one by one and in spans (one larger than half the
+ * writer's buffer, written past it) come back in the order given. */
+static void spans_written(void)
+{
+	enum { N = 4000, SIZE = 40 };   /* 160 KB of samples of event 1 */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/spans.data", dir);
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	uint64_t *recs = malloc((size_t)(N + 2) * SIZE);
+	for (uint64_t i = 0; i < N + 2; i++) {
+		uint64_t *r = recs + i * (SIZE / 8);
+		struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SIZE};
+		memcpy(r, &h, 8);
+		r[1] = 21, r[2] = 0x400000 + i, r[3] = 7 | 7ull << 32, r[4] = 1000 + i;
+	}
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, recs, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_span(w, recs + SIZE / 8, 2, &err) == -EINVAL &&
+	      strstr(err.message, "not a multiple of 8"), "a span of 2 bytes: %s", err.message);
+	CHECK(pd_writer_add_span(w, recs + SIZE / 8, (size_t)N * SIZE, &err) == 0, "%s",
+	      err.message);
+	CHECK(pd_writer_add(w, recs + (N + 1) * (SIZE / 8), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	free(recs);
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	uint64_t n = 0;
+	int rc;
+	while ((rc = pmurt_perf_next(f, &r, &err)) == 1) {
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		CHECK(r.time == 1000 + n && r.ip == 0x400000 + n, "sample %llu: time %llu",
+		      (unsigned long long)n, (unsigned long long)r.time);
+		n++;
+	}
+	CHECK(rc == 0 && n == N + 2, "%llu samples read back: %s", (unsigned long long)n,
+	      err.message);
+	pmurt_perf_close(f);
+}
+
 static void make_file(const char *rel, const char *text)
 {
 	char path[700];
@@ -442,5 +488,6 @@ int main(int argc, char **argv)
 	damaged(good);
 	writer_refusals();
 	tracing_feature();
+	spans_written();
 	return failures ? 1 : 0;
 }
