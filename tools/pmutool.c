@@ -211,13 +211,25 @@ static bool takes_own_options(const char *name)
 	return strcmp(name, "record") == 0;
 }
 
+/* Subcommands that run a command: their options end at the command's name,
+ * as perf stat's do (parse-options.c, PARSE_OPT_STOP_AT_NON_OPTION), so that
+ * `stat -e E ls -l /` runs `ls -l /`. */
+static bool runs_a_command(const char *name)
+{
+	return strcmp(name, "stat") == 0;
+}
+
 /* Options may come before or after the subcommand (getopt permutes), except
- * after one that takes its own options. */
+ * after one that takes its own options or runs a command. */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
 	int rc = parse_global_options(t, argc, argv, done, true);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
+	if (t->nargs > 0 && runs_a_command(t->args[0])) {
+		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
+		return parse_global_options(t, t->nargs, t->args, done, true);
+	}
 	t->nevents = 0; /* the second pass sees the first's -e again */
 	return parse_global_options(t, argc, argv, done, false);
 }
@@ -306,17 +318,20 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 
 static int dispatch(struct tool *t)
 {
-	if (t->nargs < 1) {
+	if (!t->subcommand && t->nargs < 1) {
 		tool_error(t, "no subcommand (list, describe, check, stat, record, report or script; see %s --help)",
 			   t->prog);
 		return EXIT_USAGE;
 	}
-	const char *name = t->args[0];
+	if (!t->subcommand) {
+		t->subcommand = t->args[0];
+		t->args++;
+		t->nargs--;
+	}
+	const char *name = t->subcommand;
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) != 0)
 			continue;
-		t->args++;
-		t->nargs--;
 		int rc = refuse_unused(t, &subcommands[i]);
 		if (!rc)
 			rc = refuse_unused_perfdata(t, &subcommands[i]);

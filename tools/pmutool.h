@@ -35,6 +35,7 @@ struct tool {
 	const char *comm;           /* report: --comm NAME */
 	char **args;                /* the subcommand's operands */
 	int nargs;
+	const char *subcommand;     /* its name when taken off args already (stat) */
 	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;

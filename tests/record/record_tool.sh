@@ -10,7 +10,8 @@
 #   period    the minimum period (5000, --min-period) from -c and a probe's
 #             COUNT, refused before anything opens;
 #   fcfs      counters first come, first served, the holder named;
-#   status    the workload's exit status is record's;
+#   status    the workload's exit status is record's; the workload's own
+#             options need no --;
 #   papi      a PAPI preset of one event in the probe form is sampled, a
 #             derived one refused saying why;
 #   single    a description whose PMU cannot tell which counter overflowed
@@ -110,6 +111,9 @@ fcfs)
 status)
 	record -e cpu-clock -o "$t/p.data" -- sh -c 'exit 7'
 	[ $? -eq 7 ] || fail "workload status not kept"
+	# the command's own options need no --: record's end at it
+	record -e cpu-clock -o "$t/p.data" ls -l / || fail "record ls -l / exited $?"
+	grep -q ' tmp$' "$t/out.txt" || fail "ls did not get -l"
 	record -e cpu-clock -o "$t/p.data" -- /nonexistent/cmd
 	[ $? -eq 2 ] && grep -q "cannot run '/nonexistent/cmd'" "$t/err.txt" || fail "missing command"
 	;;
