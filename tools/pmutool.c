@@ -31,7 +31,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
-		"       pmutool script [-i FILE]\n"
+		"       pmutool script [-i FILE] [-G]\n"
 		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
@@ -59,6 +59,7 @@ static void usage(FILE *out)
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
+		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -131,6 +132,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"input", required_argument, NULL, 'i'},
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
+		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -138,7 +140,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	int c;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:hV" : ":p:jb:e:aC:I:r:x:i:hV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:GhV" : ":p:jb:e:aC:I:r:x:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
@@ -165,6 +167,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'i': t->input = optarg; break;
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
+		case 'G': t->hide_call_graph = true; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -300,7 +303,7 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	return EXIT_USAGE;
 }
 
-/* -i, --sort, --comm belong to report (-i also to script); --batch and
+/* -i, --sort, --comm belong to report (-i also to script, -G to script); --batch and
  * --json to the description's subcommands (--json also to report). */
 static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
 {
@@ -308,6 +311,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	const char *opt = t->input && !report && !script ? "-i"
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
+			  : t->hide_call_graph && !script ? "-G"
 			  : t->batch && (report || script) ? "--batch"
 			  : t->json && script            ? "--json"
 							 : NULL;
