@@ -65,7 +65,7 @@ callchain)
 	perf script -i "$t/p.data" 2>/dev/null >"$t/script.txt"
 	grep -q '^[[:space:]]*[0-9a-f]* main+0x[0-9a-f]* (.*record_spin)$' "$t/script.txt" || fail "no user frame main"
 	grep -q '__libc_start' "$t/script.txt" || fail "no user stack below main"
-	record -e cpu-clock -c 50000 -g -o "$t/p.data" -- "$plt_spin" || fail "record exited $?"
+	record -e cpu-clock -c 20000 -g -o "$t/p.data" -- "$plt_spin" || fail "record exited $?"
 	perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" || fail "perf script"
 	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
 	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script -g differs from perf script"
