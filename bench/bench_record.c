@@ -1,8 +1,10 @@
 /*
  * bench_record.c - recording against its baselines, measured in the same run:
- *   a. draining a full data ring into a perf.data file (pmu_ring_drain, the
- *      session's record walk, pd_writer_add) against one raw write() of the
- *      same bytes to a file: the throughput ratio (goal: at least 0.5).  The
+ *   a. draining a full data ring into a perf.data file as pmutool record
+ *      does (pmu_ring_drain_spans: each record counted, the ring's runs
+ *      written whole by pd_writer_add_span) against one raw write() of the
+ *      same bytes to a file: the throughput ratio (goal: at least 0.5); and
+ *      the per-record path (pmu_ring_drain, one pd_writer_add each).  The
  *      ring is the simulated kernel's (perf/sys_sim.c, which writes records
  *      as the kernel does), 128 data pages filled with 56-byte samples (IP,
  *      TID, TIME, CPU, PERIOD, IDENTIFIER) and again with 256-byte ones (the
@@ -11,8 +13,9 @@
  *      and under `perf record`, same event, period and workload: the
  *      workload's slowdown (wall time over its time alone) and the samples
  *      written and lost (both files read by libpmurt's perf.data reader).
- * Figures are medians over ROUNDS rounds; the ratios are ratios of medians,
- * printed, never asserted.
+ * Figures are medians over ROUNDS rounds (a. in the thread's CPU time);
+ * the ratios are ratios of medians and, for a., also medians of each
+ * round's own ratio; printed, never asserted.
  *
  * usage: bench_record [--pmutool PATH --perf PATH --workload PATH] [ROUNDS]
  *        (default 9 rounds; b. needs the three paths)
@@ -20,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +44,16 @@
 #define PERIOD "100000"   /* ns of cpu-clock: 10 kHz */
 
 /* --- a. ring drain ------------------------------------------------------------- */
+
+/* Part a. times the CPU this thread spends: writing to the page cache and
+ * walking the ring are CPU work, and on a shared machine wall time also
+ * counts the time other processes ran. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* The kernel's side: samples of size bytes until the ring is full; past
  * the six fixed fields, a callchain. */
@@ -66,84 +80,177 @@ static int to_writer(void *arg, const struct perf_event_header *rec, struct pmur
 	return pd_writer_add(arg, rec, err);
 }
 
+/* What the session does per record on the span path: count it. */
+static int count_record(void *arg, const struct perf_event_header *rec,
+			struct pmurt_error *err)
+{
+	(void)err;
+	uint64_t *counts = arg;
+	counts[rec->type == PERF_RECORD_SAMPLE]++;
+	return 0;
+}
+
+struct span_sink {
+	uint64_t counts[2];
+	struct pd_writer *w;
+};
+
+static int note_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	return count_record(((struct span_sink *)arg)->counts, rec, err);
+}
+
+static int to_writer_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	return pd_writer_add_span(((struct span_sink *)arg)->w, recs, len, err);
+}
+
+static void write_raw(int raw, const struct pmu_ring *ring, uint64_t off, uint64_t len,
+		      ssize_t *n, double *t)
+{
+	uint64_t first = len < ring->size - off ? len : ring->size - off;
+	double t0 = cpu_now();
+	*n = write(raw, ring->data + off, first);
+	if (first < len)
+		*n += write(raw, ring->data, len - first);
+	*t += cpu_now() - t0;
+}
+
+/* One ring-full: filled, then drained into w in spans or record by record,
+ * and (when t_raw is not NULL) the same bytes written raw: the baseline.
+ * Which of the two goes first alternates with the fill (raw_first), so
+ * that neither always meets the page cache the other left. */
+static int drain_once(struct pmu_sim *sim, int fd, struct pmu_ring *ring, uint64_t *seq,
+		      size_t size, int raw, bool raw_first, struct pd_writer *w, bool spans,
+		      double *t_raw, double *t_drain, uint64_t *bytes)
+{
+	struct pmurt_error err = {0};
+	fill_ring(sim, fd, seq, size);
+	uint64_t len = ring->ctl->data_head - ring->ctl->data_tail;
+	uint64_t off = ring->ctl->data_tail & (ring->size - 1);
+	ssize_t n = (ssize_t)len;
+	if (t_raw && raw_first)
+		write_raw(raw, ring, off, len, &n, t_raw);
+	struct span_sink sink = {.w = w};
+	double t0 = cpu_now();
+	long recs = spans ? pmu_ring_drain_spans(ring, note_record, to_writer_span, &sink, &err)
+			  : pmu_ring_drain(ring, to_writer, w, &err);
+	*t_drain += cpu_now() - t0;
+	/* the drained bytes stay in the ring's memory until the next fill */
+	if (t_raw && !raw_first)
+		write_raw(raw, ring, off, len, &n, t_raw);
+	if (n != (ssize_t)len || recs < 0) {
+		fprintf(stderr, "bench_record: write %zd of %llu, drain %ld %s\n", n,
+			(unsigned long long)len, recs, err.message);
+		return -1;
+	}
+	*bytes += len;
+	return 0;
+}
+
+static int finish(struct pd_writer *w, double *t)
+{
+	struct pmurt_error err = {0};
+	double t0 = cpu_now();
+	int rc = pd_writer_finish(w, &err);
+	*t += cpu_now() - t0;
+	if (rc < 0)
+		fprintf(stderr, "bench_record: %s\n", err.message);
+	return rc;
+}
+
+/* The ring of the simulated kernel, with its event's writer view. */
+struct drain_bench {
+	struct pmu_sim *sim;
+	int fd;
+	struct pmu_ring ring;
+	struct pd_event ev;
+	uint64_t id, seq;
+	size_t size;
+	char path[512], raw_path[512];
+};
+
+/* rounds rounds of RING_FILLS ring-fulls, each drained into a perf.data
+ * file (in spans or record by record) and written raw: the CPU time of each
+ * per round.  The two paths run in rounds of their own, so that neither
+ * shares the page cache's work with the other. */
+static int measure(struct drain_bench *b, int rounds, bool spans, double *t_drain, double *t_raw,
+		   uint64_t *bytes)
+{
+	struct pmurt_error err = {0};
+	for (int r = 0; r < rounds; r++) {
+		struct pd_writer *w;
+		int raw = open(b->raw_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (raw < 0 || pd_writer_open(&w, b->path, &b->ev, 1, &err) < 0) {
+			fprintf(stderr, "bench_record: %s\n", raw < 0 ? strerror(errno) : err.message);
+			return -1;
+		}
+		t_drain[r] = t_raw[r] = 0;
+		*bytes = 0;
+		for (int f = 0; f < RING_FILLS; f++)
+			if (drain_once(b->sim, b->fd, &b->ring, &b->seq, b->size, raw, f % 2, w, spans,
+				       &t_raw[r], &t_drain[r], bytes) < 0)
+				return -1;
+		close(raw);
+		if (finish(w, &t_drain[r]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Medians and the median of each round's own ratio (raw time / drain
+ * time: the drain's throughput as a part of write()'s). */
+static void print_drain(const char *how, int rounds, double *t_drain, double *t_raw,
+			uint64_t bytes)
+{
+	double pair[MAX_ROUNDS];
+	for (int r = 0; r < rounds; r++)
+		pair[r] = t_raw[r] / t_drain[r];
+	double p = median(pair, rounds), md = median(t_drain, rounds), mr = median(t_raw, rounds);
+	printf("   %s: %.2f ms (%.0f MB/s), raw write() %.2f ms (%.0f MB/s): %.2f of write()'s "
+	       "throughput (ratio of medians), %.2f (paired per round)%s\n", how, md * 1e3,
+	       (double)bytes / md / 1e6, mr * 1e3, (double)bytes / mr / 1e6, mr / md, p,
+	       !strcmp(how, "in spans") ? " (goal >= 0.50)" : "");
+}
+
 static int bench_drain(int rounds, const char *dir, size_t size)
 {
 	static const struct pmu_sim_pmu software = {.type = PERF_TYPE_SOFTWARE,
 						    .name = "software"};
-	struct pmu_sim *sim;
-	if (pmu_sim_new(&sim, &software, 1) < 0)
+	struct drain_bench b = {.id = 1000, .size = size};
+	if (pmu_sim_new(&b.sim, &software, 1) < 0)
 		return 1;
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmu_sys *sys = pmu_sim_sys(b.sim);
 	struct perf_event_attr attr = {.size = sizeof attr, .type = PERF_TYPE_SOFTWARE,
 				       .sample_period = 100000, .sample_id_all = 1,
 				       .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 						      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 						      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 						      (size > 56 ? PERF_SAMPLE_CALLCHAIN : 0)};
-	int fd = sys->event_open(sys->ctx, &attr, -1, 0, -1, 0);
-	struct pmu_ring ring;
+	b.fd = sys->event_open(sys->ctx, &attr, -1, 0, -1, 0);
 	struct pmurt_error err = {0};
-	if (pmu_ring_map(&ring, sys, fd, DATA_PAGES, (size_t)sysconf(_SC_PAGESIZE), &err) < 0) {
+	if (pmu_ring_map(&b.ring, sys, b.fd, DATA_PAGES, (size_t)sysconf(_SC_PAGESIZE), &err) < 0) {
 		fprintf(stderr, "bench_record: %s\n", err.message);
 		return 1;
 	}
-	char data_path[512], raw_path[512];
-	snprintf(data_path, sizeof data_path, "%s/drain.data", dir);
-	snprintf(raw_path, sizeof raw_path, "%s/raw.bin", dir);
-	uint64_t id = 1000, seq = 0;
-	struct pd_event ev = {.attr = attr, .ids = &id, .nids = 1, .name = EVENT};
-	double t_drain[MAX_ROUNDS], t_raw[MAX_ROUNDS];
-	uint64_t bytes = 0;
-	for (int r = 0; r < rounds; r++) {
-		struct pd_writer *w;
-		int raw = open(raw_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (raw < 0 || pd_writer_open(&w, data_path, &ev, 1, &err) < 0) {
-			fprintf(stderr, "bench_record: %s\n", raw < 0 ? strerror(errno) : err.message);
-			return 1;
-		}
-		t_drain[r] = t_raw[r] = 0;
-		bytes = 0;
-		for (int f = 0; f < RING_FILLS; f++) {
-			fill_ring(sim, fd, &seq, size);
-			uint64_t len = ring.ctl->data_head - ring.ctl->data_tail;
-			/* baseline: the same bytes, written raw (two pieces when they wrap) */
-			uint64_t off = ring.ctl->data_tail & (ring.size - 1);
-			uint64_t first = len < ring.size - off ? len : ring.size - off;
-			double t0 = now();
-			ssize_t n = write(raw, ring.data + off, first);
-			if (first < len)
-				n += write(raw, ring.data, len - first);
-			double t1 = now();
-			long recs = pmu_ring_drain(&ring, to_writer, w, &err);
-			double t2 = now();
-			if (n != (ssize_t)len || recs < 0) {
-				fprintf(stderr, "bench_record: write %zd of %llu, drain %ld %s\n", n,
-					(unsigned long long)len, recs, err.message);
-				return 1;
-			}
-			t_raw[r] += t1 - t0;
-			t_drain[r] += t2 - t1;
-			bytes += len;
-		}
-		double t3 = now();
-		int rc = pd_writer_finish(w, &err);
-		t_drain[r] += now() - t3;
-		close(raw);
-		if (rc < 0) {
-			fprintf(stderr, "bench_record: %s\n", err.message);
-			return 1;
-		}
-	}
-	pmu_ring_unmap(&ring);
-	pmu_sim_free(sim);
-	unlink(data_path);
-	unlink(raw_path);
-	double md = median(t_drain, rounds), mr = median(t_raw, rounds);
-	printf("a. drain %d full rings (%.1f MB of %zu-byte samples) to a perf.data file: "
-	       "%.1f ms (%.0f MB/s); raw write() of the same bytes: %.1f ms (%.0f MB/s)\n",
-	       RING_FILLS, (double)bytes / 1e6, size, md * 1e3, (double)bytes / md / 1e6,
-	       mr * 1e3, (double)bytes / mr / 1e6);
-	printf("   drain throughput / raw write() throughput: %.2f (goal >= 0.50)\n", mr / md);
+	snprintf(b.path, sizeof b.path, "%s/drain.data", dir);
+	snprintf(b.raw_path, sizeof b.raw_path, "%s/raw.bin", dir);
+	b.ev = (struct pd_event){.attr = attr, .ids = &b.id, .nids = 1, .name = EVENT};
+	double t_span[MAX_ROUNDS], t_rec[MAX_ROUNDS], raw_span[MAX_ROUNDS], raw_rec[MAX_ROUNDS];
+	uint64_t bytes = 0, rec_bytes = 0;
+	int rc = measure(&b, rounds, true, t_span, raw_span, &bytes);
+	if (!rc)
+		rc = measure(&b, rounds, false, t_rec, raw_rec, &rec_bytes);
+	pmu_ring_unmap(&b.ring);
+	pmu_sim_free(b.sim);
+	unlink(b.path);
+	unlink(b.raw_path);
+	if (rc)
+		return 1;
+	printf("a. drain %d full rings (%.1f MB of %zu-byte samples) to a perf.data file, "
+	       "CPU time:\n", RING_FILLS, (double)bytes / 1e6, size);
+	print_drain("in spans", rounds, t_span, raw_span, bytes);
+	print_drain("record by record", rounds, t_rec, raw_rec, rec_bytes);
 	return 0;
 }
 
@@ -255,7 +362,10 @@ int main(int argc, char **argv)
 			"[ROUNDS 1..%d]\n", MAX_ROUNDS);
 		return 2;
 	}
-	char dir[] = "/tmp/pmurt-bench-record.XXXXXX";
+	/* the files go to $TMPDIR (default /tmp) */
+	const char *tmp = getenv("TMPDIR");
+	char dir[256];
+	snprintf(dir, sizeof dir, "%.200s/pmurt-bench-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

@@ -467,6 +467,14 @@ struct pmurt_counter_opts {
 	const int *cpus;      /* count these CPUs (all tasks) instead */
 	int ncpus;
 	bool enable_on_exec;  /* start counting when the task calls exec */
+	bool skip_unsupported; /* leave out an event the host cannot count, as
+	                          perf stat does (its open fails with EINVAL,
+	                          ENOSYS, ENOENT, EOPNOTSUPP or ENXIO; a group
+	                          member of a leader left out goes too): see
+	                          pmurt_count.skipped.  Only when every event is
+	                          left out is the open an error (the first
+	                          failure's).  A caller's smaller struct (its
+	                          sz short of this field) means false. */
 };
 
 /* Parse events and open them (each group's leader disabled until
@@ -496,6 +504,11 @@ struct pmurt_count {
 	uint64_t time_running;
 	uint64_t scaled;        /* value * enabled / running (multiplexing),
 	                           exact, saturating; 0 when it never ran */
+	int skipped;            /* 0: opened; else the errno that left it out
+	                           (skip_unsupported): its own open's (perf's
+	                           <not supported>), or ECANCELED for a member
+	                           of a group whose leader was left out;
+	                           written when count_sz holds it */
 };
 
 /* Read every event (PERF_FORMAT_GROUP | PERF_FORMAT_ID, one read per group

@@ -5,6 +5,7 @@
  * events is checked with pmurt_group_check before any system call.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -100,6 +101,8 @@ static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pm
 	const char *mask = c->list.v[e->leader].cpumask;
 	if (cpu >= 0 && mask[0] && !pmu_cpulist_has(mask, cpu))
 		return 0; /* not one of its PMU's CPUs: the group stays closed there */
+	if (c->skipped[i])
+		return 0;
 	struct perf_event_attr attr;
 	pmu_count_attr(&c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
 	int group_fd = e->leader == i ? -1 : c->fds[base + e->leader];
@@ -130,7 +133,8 @@ static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opt
 	c->ids = calloc(nfd, sizeof(uint64_t));
 	c->buf = malloc(c->buf_len);
 	c->sum = calloc((size_t)c->list.n, sizeof(*c->sum));
-	if (!c->cpus || !c->fds || !c->ids || !c->buf || !c->sum)
+	c->skipped = calloc((size_t)c->list.n, sizeof(*c->skipped));
+	if (!c->cpus || !c->fds || !c->ids || !c->buf || !c->sum || !c->skipped)
 		return -ENOMEM;
 	for (size_t k = 0; k < nfd; k++)
 		c->fds[k] = -1;
@@ -139,9 +143,14 @@ static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opt
 	return 0;
 }
 
+/* The size of 0.3.0's struct, which lacked skip_unsupported. */
+#define COUNTER_OPTS_SIZE_0_3_0 offsetof(struct pmurt_counter_opts, skip_unsupported)
+/* And of its struct pmurt_count, which lacked skipped. */
+#define COUNT_SIZE_0_3_0 offsetof(struct pmurt_count, skipped)
+
 static int check_opts(const struct pmurt_counter_opts *o, struct pmurt_error *err)
 {
-	if (o->sz < sizeof(*o)) {
+	if (o->sz < COUNTER_OPTS_SIZE_0_3_0) {
 		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: opts->sz is %zu; set it with "
 				"PMURT_OPTS_INIT", o->sz);
 		return -EINVAL;
@@ -158,6 +167,24 @@ static int check_opts(const struct pmurt_counter_opts *o, struct pmurt_error *er
 	return 0;
 }
 
+/* builtin-stat.c stat_handle_error: the errnos perf stat takes for an
+ * event the kernel does not support, counting the others. */
+static bool not_supported(int rc)
+{
+	return rc == -EINVAL || rc == -ENOSYS || rc == -ENOENT || rc == -EOPNOTSUPP ||
+	       rc == -ENXIO;
+}
+
+/* Leaves event i out (rc its open's error): a leader with its members. */
+static void skip_event(struct pmurt_counter *c, int i, int rc)
+{
+	c->skipped[i] = -rc;
+	if (c->list.v[i].leader != i)
+		return;
+	for (int m = i + 1; m < i + c->list.v[i].group_size; m++)
+		c->skipped[m] = ECANCELED;
+}
+
 /* Opens a parsed list (taken over by c); the library's and the tools' entry. */
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
@@ -170,9 +197,28 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 		return -ENOMEM;
 	}
 	c->pid = o->cpus ? -1 : o->pid;
+	struct pmurt_error first = {0};   /* the first event left out: why */
+	int first_rc = 0, left_out = 0;
 	for (int k = 0; k < c->ncpus && !rc; k++)
-		for (int i = 0; i < c->list.n && !rc; i++)
+		for (int i = 0; i < c->list.n && !rc; i++) {
 			rc = open_one(c, k, i, o, err);
+			if (rc < 0 && o->skip_unsupported && not_supported(rc)) {
+				if (!first_rc && err)
+					first = *err;
+				first_rc = first_rc ? first_rc : rc;
+				skip_event(c, i, rc);
+				rc = 0;
+			}
+		}
+	for (int i = 0; i < c->list.n; i++)
+		left_out += c->skipped[i] != 0;
+	if (!rc && left_out == c->list.n) {
+		if (err)
+			*err = first;
+		rc = first_rc;
+	}
+	if (!rc)
+		pmurt_clear_error(err);
 	return rc;
 }
 
@@ -188,8 +234,9 @@ int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, cons
 	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts);
 	if (opts && check_opts(opts, err))
 		return -EINVAL;
-	if (opts)
-		o = *opts;
+	if (opts)   /* a smaller, older struct: the fields it lacks keep their defaults */
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
 	struct pmurt_counter *c = calloc(1, sizeof(*c));
 	if (!c) {
 		pmurt_set_error(err, -ENOMEM, "pmurt_counter_open: out of memory");
@@ -266,22 +313,24 @@ uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running)
 static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_error *err)
 {
 	const struct pmu_sys *sys = c->host->sys;
-	int n = c->list.n, size = c->list.v[leader].group_size;
+	int n = c->list.n, size = c->list.v[leader].group_size, opened = 0;
+	for (int m = leader; m < leader + size; m++)
+		opened += c->fds[k * n + m] >= 0;   /* members left out are not read */
 	ssize_t got = sys->read(sys->ctx, c->fds[k * n + leader], c->buf, c->buf_len);
 	const uint64_t *b = c->buf;
-	if (got < 0 || got < 3 * 8 || b[0] != (uint64_t)size ||
-	    (size_t)got < (3 + 2 * (size_t)size) * 8) {
+	if (got < 0 || got < 3 * 8 || b[0] != (uint64_t)opened ||
+	    (size_t)got < (3 + 2 * (size_t)opened) * 8) {
 		int rc = got < 0 ? (int)got : -EIO;
 		pmurt_set_error(err, rc, "reading the group led by '%s': %s", c->list.v[leader].name,
 				got < 0 ? strerror(-rc) : "short or malformed read");
 		return rc;
 	}
 	const uint64_t *ids = &c->ids[k * n + leader];
-	for (int j = 0; j < size; j++) {
+	for (int j = 0; j < opened; j++) {
 		uint64_t value = b[3 + 2 * j], id = b[4 + 2 * j];
 		int m = ids[j] == id ? j : -1;
 		for (int s = 0; m < 0 && s < size; s++)
-			if (ids[s] == id)
+			if (ids[s] == id && c->fds[k * n + leader + s] >= 0)
 				m = s;
 		if (m < 0) {
 			pmurt_set_error(err, -EIO, "group led by '%s': unknown event id %llu",
@@ -299,7 +348,7 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 		       size_t count_sz, struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
-	if (!c || (n && !counts) || n < 0 || count_sz < sizeof(struct pmurt_count)) {
+	if (!c || (n && !counts) || n < 0 || count_sz < COUNT_SIZE_0_3_0) {
 		pmurt_set_error(err, -EINVAL, "pmurt_counter_read: bad argument");
 		return -EINVAL;
 	}
@@ -313,14 +362,18 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 				return rc;
 		}
 	for (int i = 0; i < n && i < c->list.n; i++) {
-		struct pmurt_count *out = (struct pmurt_count *)((char *)counts + (size_t)i * count_sz);
 		const struct pmu_evsel *e = &c->list.v[i];
-		*out = (struct pmurt_count){
-			.sz = sizeof(*out), .name = e->name, .pmu = e->pmu, .unit = e->unit,
+		struct pmurt_count v = {
+			.sz = sizeof(v), .name = e->name, .pmu = e->pmu, .unit = e->unit,
 			.scale = e->scale, .leader = e->leader, .value = c->sum[i].value,
 			.time_enabled = c->sum[i].enabled, .time_running = c->sum[i].running,
 			.scaled = pmurt_count_scale(c->sum[i].value, c->sum[i].enabled,
-						    c->sum[i].running)};
+						    c->sum[i].running),
+			.skipped = c->skipped[i]};
+		/* an older caller's smaller struct gets what it holds */
+		size_t sz = count_sz < sizeof(v) ? count_sz : sizeof(v);
+		v.sz = sz;
+		memcpy((char *)counts + (size_t)i * count_sz, &v, sz);
 	}
 	return c->list.n;
 }
@@ -341,5 +394,6 @@ void pmurt_counter_close(struct pmurt_counter *c)
 	free(c->ids);
 	free(c->buf);
 	free(c->sum);
+	free(c->skipped);
 	free(c);
 }

@@ -70,6 +70,7 @@ struct pmurt_counter {
 	struct {
 		uint64_t value, enabled, running;
 	} *sum;
+	int *skipped;       /* per event: 0, or the errno that left it out */
 };
 
 /* The attr an event of the list is opened with for counting. */

@@ -42,6 +42,7 @@ struct pmu_session {
 	struct pmu_aux *auxes;   /* per CPU, with opts.aux_pages */
 	struct pollfd *pfds;     /* per CPU: the ring's fd */
 	struct pmu_record_stats stats;
+	pmu_span_fn span;        /* the rings' records in spans, or NULL */
 	int stop;                /* atomic: pmu_session_stop */
 	bool hung_up;            /* every ring's task events exited */
 	size_t page_size;
@@ -169,6 +170,8 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	*a = e->attr;
 	a->size = sizeof *a;
 	a->sample_type = SAMPLE_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW;   /* the tracepoint's fields, as evsel__config */
 	a->sample_id_all = 1;
 	if (o->period) {
 		a->freq = 0;
@@ -397,12 +400,12 @@ struct counting_sink {
 	void *arg;
 };
 
-/* Counts every record on its way to the sink: samples, and the losses the
- * kernel reports (PERF_RECORD_LOST {id, lost}, PERF_RECORD_LOST_SAMPLES
- * {lost}). */
-static int count_record(void *arg, const struct perf_event_header *rec,
-			struct pmurt_error *err)
+/* Counts a record: samples, and the losses the kernel reports
+ * (PERF_RECORD_LOST {id, lost}, PERF_RECORD_LOST_SAMPLES {lost}). */
+static int count_only(void *arg, const struct perf_event_header *rec,
+		      struct pmurt_error *err)
 {
+	(void)err;
 	struct counting_sink *cs = arg;
 	struct pmu_record_stats *st = &cs->s->stats;
 	const uint64_t *body = (const uint64_t *)(rec + 1);
@@ -435,7 +438,27 @@ static int count_record(void *arg, const struct perf_event_header *rec,
 	}
 	st->records++;
 	st->bytes += rec->size;
+	return 0;
+}
+
+/* Counts every record on its way to the sink. */
+static int count_record(void *arg, const struct perf_event_header *rec,
+			struct pmurt_error *err)
+{
+	struct counting_sink *cs = arg;
+	count_only(arg, rec, err);
 	return cs->sink(cs->arg, rec, err);
+}
+
+static int span_out(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	struct counting_sink *cs = arg;
+	return cs->s->span(cs->arg, recs, len, err);
+}
+
+void pmu_session_span_sink(struct pmu_session *s, pmu_span_fn span)
+{
+	s->span = span;
 }
 
 int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
@@ -518,7 +541,9 @@ int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 	struct counting_sink cs = {s, sink, arg};
 	long total = 0;
 	for (int c = 0; c < s->ncpus; c++) {
-		long n = pmu_ring_drain(&s->rings[c], count_record, &cs, err);
+		struct pmu_ring *ring = &s->rings[c];
+		long n = s->span ? pmu_ring_drain_spans(ring, count_only, span_out, &cs, err)
+				 : pmu_ring_drain(ring, count_record, &cs, err);
 		if (n >= 0 && s->opts.aux_pages) {
 			long k = pmu_aux_drain(&s->auxes[c], count_record, &cs, err);
 			n = k < 0 ? k : n + k;

@@ -108,6 +108,11 @@ int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err);
  * drained (perf's ordering barrier).  Returns 0, or a negative errno. */
 int pmu_session_poll(struct pmu_session *s, int timeout_ms, pmu_record_fn sink,
 		     void *arg, struct pmurt_error *err);
+/* From now on the rings' records leave in spans, as the kernel laid them
+ * out (pmu_ring_drain_spans), to span with the arg given to poll and drain,
+ * each still counted in the stats; synthesised records and the round
+ * markers still go to the record sink.  NULL: every record to the sink. */
+void pmu_session_span_sink(struct pmu_session *s, pmu_span_fn span);
 /* Drain every ring once, then the FINISHED_ROUND as above. */
 int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 		      struct pmurt_error *err);

@@ -108,30 +108,48 @@ static const struct perf_event_header *record_at(struct pmu_ring *ring, uint64_t
 	return (const struct perf_event_header *)ring->bounce;
 }
 
+static __attribute__((noinline)) int bad_size(const struct perf_event_header *h, uint64_t pos,
+					      struct pmurt_error *err)
+{
+	pmurt_set_error(err, -EBADMSG, "ring buffer: record of type %u at ring position %llu "
+			"has a bad size %u", h->type, (unsigned long long)pos, h->size);
+	return -EBADMSG;
+}
+
+/* Whether the record at pos is whole: 1, 0 when it is not whole yet (or no
+ * header is there), or -EBADMSG for a bad size.  Its header in *h.  The
+ * walk's per-record cost, so kept small: records are multiples of 8 bytes
+ * from position 0, so a header never wraps the end. */
+static inline int whole_record(const struct pmu_ring *ring, uint64_t pos, uint64_t head,
+			       struct perf_event_header *h, struct pmurt_error *err)
+{
+	if (head - pos < sizeof *h)
+		return 0;
+	memcpy(h, ring->data + (pos & (ring->size - 1)), sizeof *h);
+	if (h->size < sizeof *h || h->size > ring->size || (h->size & 7) != 0)
+		return bad_size(h, pos, err);
+	return head - pos >= h->size; /* else not whole yet */
+}
+
+static int no_memory(const struct perf_event_header *h, struct pmurt_error *err)
+{
+	pmurt_set_error(err, -ENOMEM, "ring buffer: no memory for a record of %u bytes",
+			h->size);
+	return -ENOMEM;
+}
+
 long pmu_ring_drain(struct pmu_ring *ring, pmu_record_fn fn, void *arg,
 		    struct pmurt_error *err)
 {
 	uint64_t head = pmu_ring_load_head(&ring->ctl->data_head);
 	uint64_t pos = ring->ctl->data_tail;
 	long n = 0;
-	int rc = 0;
-	while (head - pos >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-		pmu_ring_copy(&h, ring->data, ring->size, pos, sizeof h);
-		if (h.size < sizeof h || h.size > ring->size || (h.size & 7) != 0) {
-			rc = -EBADMSG;
-			pmurt_set_error(err, rc, "ring buffer: record of type %u at ring position "
-					"%llu has a bad size %u", h.type,
-					(unsigned long long)pos, h.size);
-			break;
-		}
-		if (head - pos < h.size)
-			break; /* not whole yet */
+	int rc;
+	struct perf_event_header h;
+	while ((rc = whole_record(ring, pos, head, &h, err)) > 0) {
 		const struct perf_event_header *rec = record_at(ring, pos, h.size);
 		if (!rec) {
-			rc = -ENOMEM;
-			pmurt_set_error(err, rc, "ring buffer: no memory for a record of %u bytes",
-					h.size);
+			rc = no_memory(&h, err);
 			break;
 		}
 		rc = fn(arg, rec, err);
@@ -142,5 +160,65 @@ long pmu_ring_drain(struct pmu_ring *ring, pmu_record_fn fn, void *arg,
 	}
 	if (pos != ring->ctl->data_tail)
 		pmu_ring_store_tail(&ring->ctl->data_tail, pos);
+	return rc < 0 ? rc : n;
+}
+
+/* The run of records not yet handed out: ring positions [start, end). */
+struct run {
+	uint64_t start, end;
+};
+
+static int flush_run(struct pmu_ring *ring, struct run *r, pmu_span_fn span, void *arg,
+		     struct pmurt_error *err)
+{
+	int rc = 0;
+	if (r->end != r->start)
+		rc = span(arg, ring->data + (r->start & (ring->size - 1)),
+			  (size_t)(r->end - r->start), err);
+	if (rc >= 0)
+		r->start = r->end;
+	return rc;
+}
+
+long pmu_ring_drain_spans(struct pmu_ring *ring, pmu_record_fn note, pmu_span_fn span,
+			  void *arg, struct pmurt_error *err)
+{
+	uint64_t head = pmu_ring_load_head(&ring->ctl->data_head);
+	struct run r = {ring->ctl->data_tail, ring->ctl->data_tail};
+	long n = 0;
+	int rc;
+	bool refused = false;   /* by span: what it refused stays in the ring */
+	struct perf_event_header h;
+	while ((rc = whole_record(ring, r.end, head, &h, err)) > 0) {
+		uint64_t off = r.end & (ring->size - 1);
+		bool wraps = off + h.size > ring->size;
+		/* a run ends where the ring does: the next record is at its start */
+		if ((wraps || off == 0) && (rc = flush_run(ring, &r, span, arg, err)) < 0) {
+			refused = true;
+			break;
+		}
+		const struct perf_event_header *rec = record_at(ring, r.end, h.size);
+		if (!rec) {
+			rc = no_memory(&h, err);
+			break;
+		}
+		if (note && (rc = note(arg, rec, err)) < 0)
+			break;
+		n++;
+		if (wraps && (rc = span(arg, rec, h.size, err)) < 0) {
+			refused = true;
+			break;
+		}
+		r.end += h.size;
+		if (wraps)
+			r.start = r.end;
+	}
+	/* the records before a bad or refused one still go out */
+	if (!refused) {
+		int flushed = flush_run(ring, &r, span, arg, err);
+		rc = rc < 0 ? rc : flushed;
+	}
+	if (r.start != ring->ctl->data_tail)
+		pmu_ring_store_tail(&ring->ctl->data_tail, r.start);
 	return rc < 0 ? rc : n;
 }

@@ -64,6 +64,22 @@ typedef int (*pmu_record_fn)(void *arg, const struct perf_event_header *rec,
 long pmu_ring_drain(struct pmu_ring *ring, pmu_record_fn fn, void *arg,
 		    struct pmurt_error *err);
 
+/* Called with whole records laid out back to back, len the sum of their
+ * sizes: a run of the ring as the kernel wrote it, or one record that
+ * wrapped its end, copied whole.  A negative return stops the drain. */
+typedef int (*pmu_span_fn)(void *arg, const void *recs, size_t len,
+			   struct pmurt_error *err);
+
+/* As pmu_ring_drain, but the records leave in spans, as perf record writes
+ * the ring (builtin-record.c record__pushfn: whole contiguous pieces): note
+ * (NULL: none) sees each record, contiguous, for per-record accounting
+ * (its negative return stops the drain before that record); span gets the
+ * runs.  A span is cut where the ring wraps.  data_tail stays before the
+ * span that was refused.  Returns the number of records, or a negative
+ * errno as pmu_ring_drain. */
+long pmu_ring_drain_spans(struct pmu_ring *ring, pmu_record_fn note, pmu_span_fn span,
+			  void *arg, struct pmurt_error *err);
+
 /* Bytes waiting in the data area. */
 uint64_t pmu_ring_pending(const struct pmu_ring *ring);
 

@@ -29,6 +29,7 @@ enum {
 
 /* Feature bits of the header (tools/perf/util/header.h, HEADER_*). */
 enum {
+	PD_FEAT_TRACING_DATA = 1,
 	PD_FEAT_HOSTNAME = 3,
 	PD_FEAT_OSRELEASE = 4,
 	PD_FEAT_VERSION = 5,
@@ -87,9 +88,28 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
  * record, the payload padded to 8 with zeros, indexed like the above. */
 int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *payload,
 			   struct pmurt_error *err);
+/* Records laid out back to back as a kernel ring holds them (len the sum
+ * of their sizes, each checked by the caller: pmu_ring_drain_spans), in one
+ * write, as perf record writes the ring.  No AUXTRACE record among them
+ * (the kernel's rings hold none). */
+int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
+		       struct pmurt_error *err);
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);
+
+/* The tracing-data feature (HEADER_TRACING_DATA) for the writer's
+ * tracepoint events (attr.type PERF_TYPE_TRACEPOINT, the id in config):
+ * the formats perf needs to decode their samples, read now from the tracefs
+ * root (the directory standing for /sys/kernel/tracing) and written by
+ * finish.  Without tracepoint events, nothing.  perf refuses a file with
+ * tracepoints but without this feature.  -errno when tracefs lacks a file
+ * perf must have (header_page, header_event, a format). */
+int pd_writer_add_tracing(struct pd_writer *w, const char *tracefs, struct pmurt_error *err);
+/* tracing.c: that feature's bytes for these events (*data NULL, *len 0
+ * without tracepoints); the caller frees *data. */
+int pd_tracing_data(const char *tracefs, const struct pd_event *events, int nevents,
+		    uint8_t **data, size_t *len, struct pmurt_error *err);
 
 /* The sample_id_all trailer of a record the caller synthesises (COMM, MMAP2,
  * FORK of processes that existed before recording): the fields the first

@@ -3,11 +3,13 @@
  * perf_session__write_header and perf_header__adds_write): the header's
  * place is zero while records are written and filled in last; after the
  * attrs' ids and the attrs come the records, then one section entry per
- * feature and the features' payloads.  Features written: hostname,
- * osrelease, version, arch, nrcpus, cpudesc, cmdline, event_desc, and the
- * AUXTRACE index when AUXTRACE records were added.
+ * feature and the features' payloads.  Features written: tracing data
+ * when asked for (tracing.c), hostname, osrelease, version, arch, nrcpus,
+ * cpudesc, cmdline, event_desc, and the AUXTRACE index when AUXTRACE
+ * records were added.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,19 +24,23 @@
 #define PD_HEADER_SIZE 104u
 #define PD_NAME_ALIGN 64u                  /* header.c NAME_ALIGN */
 
-/* glibc's setvbuf ignores the size when it allocates the buffer itself
- * (it takes st_blksize, 4 KiB), so the writer brings its own. */
+/* The writer's own buffer (stdio's would be st_blksize, 4 KiB, and copy
+ * every byte of a large piece once more); a piece of at least half of it,
+ * such as a span of a ring, is written straight from the caller's memory. */
 #define PD_WRITE_BUFFER (1u << 18)
 
 struct pd_writer {
-	FILE *fp;
-	char *iobuf;               /* fp's buffer, PD_WRITE_BUFFER bytes */
+	int fd;
+	uint8_t *buf;              /* PD_WRITE_BUFFER bytes, buffered of them */
+	size_t buffered;
 	char *path;
 	struct pd_event *events;   /* ids and names copied */
 	int nevents;
 	uint64_t attrs_offset, data_offset, pos;
 	uint64_t *aux_offsets;     /* AUXTRACE records, for the index feature */
 	size_t naux, aux_cap;
+	uint8_t *tracing;          /* the tracing-data feature, or NULL */
+	size_t tracing_len;
 	uint64_t features[4];
 	bool round_pending;        /* records since the last FINISHED_ROUND */
 	bool failed;
@@ -48,14 +54,53 @@ static int io_error(struct pd_writer *w, struct pmurt_error *err, const char *wh
 	return rc;
 }
 
+static int write_all(struct pd_writer *w, const void *p, size_t n, struct pmurt_error *err)
+{
+	const uint8_t *at = p;
+	while (n) {
+		errno = 0;
+		ssize_t k = write(w->fd, at, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return io_error(w, err, "write");
+		at += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int flush(struct pd_writer *w, struct pmurt_error *err)
+{
+	int rc = write_all(w, w->buf, w->buffered, err);
+	w->buffered = 0;
+	return rc;
+}
+
 static int put(struct pd_writer *w, const void *p, size_t n, struct pmurt_error *err)
 {
+	int rc = 0;
+	bool large = n >= PD_WRITE_BUFFER / 2;
+	if (large || w->buffered + n > PD_WRITE_BUFFER)
+		rc = flush(w, err);   /* what came before goes first */
+	if (!rc && large)
+		rc = write_all(w, p, n, err);
+	else if (!rc) {
+		memcpy(w->buf + w->buffered, p, n);
+		w->buffered += n;
+	}
+	w->pos += rc ? 0 : n;
+	return rc;
+}
+
+/* Continue writing at offset (the buffer flushed first). */
+static int seek_to(struct pd_writer *w, uint64_t offset, struct pmurt_error *err)
+{
+	int rc = flush(w, err);
 	errno = 0;
-	/* one writer, one thread: the stream's lock is not needed per record */
-	if (n && fwrite_unlocked(p, 1, n, w->fp) != n)
-		return io_error(w, err, "write");
-	w->pos += n;
-	return 0;
+	if (!rc && lseek(w->fd, (off_t)offset, SEEK_SET) < 0)
+		rc = io_error(w, err, "seek");
+	return rc;
 }
 
 static int put_zeros(struct pd_writer *w, size_t n, struct pmurt_error *err)
@@ -126,15 +171,16 @@ static void free_writer(struct pd_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fp)
-		fclose(w->fp);
-	free(w->iobuf);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->buf);
 	for (int e = 0; w->events && e < w->nevents; e++) {
 		free((void *)w->events[e].ids);
 		free((void *)w->events[e].name);
 	}
 	free(w->events);
 	free(w->aux_offsets);
+	free(w->tracing);
 	free(w->path);
 	free(w);
 }
@@ -157,6 +203,8 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 		}
 	}
 	struct pd_writer *w = calloc(1, sizeof(*w));
+	if (w)
+		w->fd = -1;
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
 		pmurt_set_error(err, -ENOMEM, "%s: out of memory", path);
@@ -164,15 +212,14 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 	}
 	int rc = copy_events(w, events, nevents, err);
 	if (!rc) {
-		w->fp = fopen(path, "w+be");
-		w->iobuf = w->fp ? malloc(PD_WRITE_BUFFER) : NULL;
-		if (!w->fp)
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		w->buf = w->fd >= 0 ? malloc(PD_WRITE_BUFFER) : NULL;
+		if (w->fd < 0)
 			rc = io_error(w, err, "cannot create");
-		else if (!w->iobuf) {
+		else if (!w->buf) {
 			rc = -ENOMEM;
 			pmurt_set_error(err, rc, "%s: out of memory", path);
-		} else
-			setvbuf(w->fp, w->iobuf, _IOFBF, PD_WRITE_BUFFER);
+		}
 	}
 	if (!rc)
 		rc = write_attrs(w, err);
@@ -182,6 +229,16 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 	}
 	*out = w;
 	return 0;
+}
+
+int pd_writer_add_tracing(struct pd_writer *w, const char *tracefs, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	free(w->tracing);
+	w->tracing = NULL;
+	w->tracing_len = 0;
+	return pd_tracing_data(tracefs, w->events, w->nevents, &w->tracing, &w->tracing_len,
+			       err);
 }
 
 /* --- records ---------------------------------------------------------------- */
@@ -255,6 +312,19 @@ int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *pay
 		rc = put_zeros(w, (size_t)(padded - size), err);
 	w->round_pending = true;
 	return rc;
+}
+
+int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
+		       struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (len % 8) {
+		pmurt_set_error(err, -EINVAL, "%s: a span of records of %zu bytes: not a multiple "
+				"of 8", w->path, len);
+		return -EINVAL;
+	}
+	w->round_pending |= len != 0;
+	return put(w, recs, len, err);
 }
 
 int pd_writer_add_synth(struct pd_writer *w, const void *rec, const struct pd_sample_id *id,
@@ -410,21 +480,23 @@ static int put_feature(struct pd_writer *w, int bit, struct pmurt_error *err)
 		return put_string(w, text, err);
 	case PD_FEAT_CMDLINE: return put_cmdline(w, err);
 	case PD_FEAT_EVENT_DESC: return put_event_desc(w, err);
+	case PD_FEAT_TRACING_DATA: return put(w, w->tracing, w->tracing_len, err);
 	default: return put_auxtrace_index(w, err);
 	}
 }
 
 static int write_features(struct pd_writer *w, struct pmurt_error *err)
 {
-	static const int bits[] = {
-		PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
+	static const int bits[] = {    /* in bit order, as readers walk them */
+		PD_FEAT_TRACING_DATA, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
 		PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC,
 		PD_FEAT_AUXTRACE,
 	};
 	struct feature_out out[sizeof(bits) / sizeof(bits[0])];
 	int n = 0, rc = 0;
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		if (bits[i] == PD_FEAT_AUXTRACE && !w->naux)
+		if ((bits[i] == PD_FEAT_AUXTRACE && !w->naux) ||
+		    (bits[i] == PD_FEAT_TRACING_DATA && !w->tracing))
 			continue;
 		out[n++].bit = bits[i];
 		w->features[bits[i] / 64] |= 1ull << (bits[i] % 64);
@@ -437,9 +509,8 @@ static int write_features(struct pd_writer *w, struct pmurt_error *err)
 		rc = put_feature(w, out[i].bit, err);
 		out[i].size = w->pos - out[i].offset;
 	}
-	errno = 0;
-	if (!rc && fseek(w->fp, (long)table, SEEK_SET) != 0)
-		return io_error(w, err, "seek");
+	if (!rc)
+		rc = seek_to(w, table, err);
 	for (int i = 0; i < n && !rc; i++)
 		rc = put(w, &out[i].offset, 16, err);
 	return rc;
@@ -454,10 +525,8 @@ static int write_header(struct pd_writer *w, uint64_t data_size, struct pmurt_er
 		0, 0,   /* event_types: unused */
 		w->features[0], w->features[1], w->features[2], w->features[3],
 	};
-	errno = 0;
-	if (fseek(w->fp, 0, SEEK_SET) != 0)
-		return io_error(w, err, "seek");
-	return put(w, h, sizeof(h), err);
+	int rc = seek_to(w, 0, err);
+	return rc ? rc : put(w, h, sizeof(h), err);
 }
 
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err)
@@ -480,12 +549,12 @@ int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err)
 		rc = write_features(w, err);
 	if (!rc)
 		rc = write_header(w, data_size, err);
-	errno = 0;
-	if (!rc && fflush(w->fp) != 0)
-		rc = io_error(w, err, "flush");
+	if (!rc)
+		rc = flush(w, err);
 	if (!rc) {
-		int closed = fclose(w->fp);
-		w->fp = NULL;
+		errno = 0;
+		int closed = close(w->fd);
+		w->fd = -1;
 		if (closed != 0)
 			rc = io_error(w, err, "close");
 	}

@@ -30,7 +30,7 @@ add_test(NAME perf/library-unprivileged
     $<TARGET_FILE:perf_test> ${FAKESYS})
 
 foreach(case software exit-status group msr tracepoint repeat interval json cpus no-hardware
-    paranoid dry-run-power10)
+    missing-event paranoid dry-run-power10)
   add_test(NAME perf/stat-${case}
     COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})
 endforeach()

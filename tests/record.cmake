@@ -16,15 +16,23 @@ endforeach()
 # On this machine's kernel, as root: cpu-clock on a workload (samples of its
 # pid, COMM/MMAP2/FORK/EXIT, callchains) and the tracepoint sched:sched_switch.
 add_executable(record_spin ${CMAKE_SOURCE_DIR}/bench/spin.c)
-target_compile_options(record_spin PRIVATE -fno-omit-frame-pointer) # -g walks its frames
-# plain C without the sanitizer runtime, whose C++ symbols perf demangles and
-# pmutool script does not (as tests/perfdata.cmake builds pd_spin)
-foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
-  get_target_property(opts record_spin ${prop})
-  if(opts)
-    list(FILTER opts EXCLUDE REGEX "sanitize")
-    set_target_properties(record_spin PROPERTIES ${prop} "${opts}")
-  endif()
+# the call-graph comparison's workload: PLT entries and the vdso on its path.
+# -fno-plt: no .plt of its own, where _init (size 0, its end fixed up to the
+# next symbol) and an entry overlap and perf's answer depends on the shape of
+# its symbol tree (gcc and clang builds differ); libc's own PLT stays on the path
+add_executable(record_plt_spin ${CMAKE_CURRENT_LIST_DIR}/record/plt_spin.c)
+target_compile_options(record_plt_spin PRIVATE -fno-plt)
+foreach(spin record_spin record_plt_spin)
+  target_compile_options(${spin} PRIVATE -fno-omit-frame-pointer) # -g walks its frames
+  # plain C without the sanitizer runtime, whose C++ symbols perf demangles and
+  # pmutool script does not (as tests/perfdata.cmake builds pd_spin)
+  foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(opts ${spin} ${prop})
+    if(opts)
+      list(FILTER opts EXCLUDE REGEX "sanitize")
+      set_target_properties(${spin} PROPERTIES ${prop} "${opts}")
+    endif()
+  endforeach()
 endforeach()
 add_executable(record_live_test ${CMAKE_CURRENT_LIST_DIR}/record/live_test.c)
 target_include_directories(record_live_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
@@ -49,6 +57,7 @@ add_test(NAME record/sim
 foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint)
   add_test(NAME record/tool-${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/record_tool.sh ${case}
-      $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+      $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
+      $<TARGET_FILE:record_plt_spin>)
 endforeach()
 set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SERIAL TRUE)

@@ -273,8 +273,15 @@ static int write_auxtrace_info(struct pd_writer *w, uint32_t auxtrace_type, uint
 	return pd_writer_add(w, rec, err);
 }
 
+/* The rings' records, written as the kernel laid them out (perf record's way). */
+static int write_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	return pd_writer_add_span(arg, recs, len, err);
+}
+
 static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
-		       const struct pmu_evlist *list, struct pd_writer **w)
+		       const struct pmu_host *host, const struct pmu_evlist *list,
+		       struct pd_writer **w)
 {
 	struct pd_event *ev = calloc((size_t)list->n, sizeof *ev);
 	if (!ev) {
@@ -289,6 +296,11 @@ static int open_writer(const struct tool *t, const char *path, const struct pmu_
 	struct pmurt_error err = {0};
 	int rc = pd_writer_open(w, path, ev, list->n, &err);
 	free(ev);
+	/* perf reads tracepoint samples only with their formats */
+	if (rc == 0 && (rc = pd_writer_add_tracing(*w, host->tracefs, &err)) < 0) {
+		pd_writer_finish(*w, NULL);
+		*w = NULL;
+	}
 	if (rc < 0) {
 		tool_error(t, "record: %s", err.message);
 		return EXIT_INTERNAL;
@@ -435,10 +447,12 @@ int record_run(const struct tool *t, const struct record_args *a,
 		rc = fail(t, &err, strncmp(err.message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
 										 : EXIT_INTERNAL);
 	if (rc == EXIT_OK)
-		rc = open_writer(t, a->output, s, list, &w);
+		rc = open_writer(t, a->output, s, host, list, &w);
 	if (rc == EXIT_OK && a->aux_pages &&
 	    write_auxtrace_info(w, a->auxtrace_type, a->auxtrace_pmu, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
+	if (s)
+		pmu_session_span_sink(s, write_span);
 	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)

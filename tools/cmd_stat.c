@@ -125,9 +125,11 @@ static int open_counters(struct tool *t, const char *events, pid_t pid, const in
 			 struct pmurt_counter **c)
 {
 	struct pmurt_error err = {0};
+	/* an event the host lacks is <not supported>, the others counted */
 	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = cpus ? 0 : pid,
 						      .inherit = !cpus, .cpus = cpus,
-						      .ncpus = ncpus, .enable_on_exec = !cpus);
+						      .ncpus = ncpus, .enable_on_exec = !cpus,
+						      .skip_unsupported = true);
 	int rc = pmurt_counter_open(c, t->host, events, &o, &err);
 	if (rc == 0 && cpus)
 		rc = pmurt_counter_enable(*c, &err);
@@ -220,6 +222,7 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 		e->enabled = s->now[i].time_enabled;
 		e->running = s->now[i].time_running;
 		e->not_counted |= !s->now[i].time_running;
+		e->not_supported |= s->now[i].skipped && s->now[i].skipped != ECANCELED;
 	}
 	if (!rc)
 		stat_compute_derived(t, r, s->now, k);

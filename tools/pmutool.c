@@ -31,7 +31,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
-		"       pmutool script [-i FILE]\n"
+		"       pmutool script [-i FILE] [-G]\n"
 		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
@@ -59,6 +59,7 @@ static void usage(FILE *out)
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
+		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -131,6 +132,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"input", required_argument, NULL, 'i'},
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
+		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -138,7 +140,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	int c;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:hV" : ":p:jb:e:aC:I:r:x:i:hV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:GhV" : ":p:jb:e:aC:I:r:x:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
@@ -165,6 +167,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'i': t->input = optarg; break;
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
+		case 'G': t->hide_call_graph = true; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -211,13 +214,25 @@ static bool takes_own_options(const char *name)
 	return strcmp(name, "record") == 0;
 }
 
+/* Subcommands that run a command: their options end at the command's name,
+ * as perf stat's do (parse-options.c, PARSE_OPT_STOP_AT_NON_OPTION), so that
+ * `stat -e E ls -l /` runs `ls -l /`. */
+static bool runs_a_command(const char *name)
+{
+	return strcmp(name, "stat") == 0;
+}
+
 /* Options may come before or after the subcommand (getopt permutes), except
- * after one that takes its own options. */
+ * after one that takes its own options or runs a command. */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
 	int rc = parse_global_options(t, argc, argv, done, true);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
+	if (t->nargs > 0 && runs_a_command(t->args[0])) {
+		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
+		return parse_global_options(t, t->nargs, t->args, done, true);
+	}
 	t->nevents = 0; /* the second pass sees the first's -e again */
 	return parse_global_options(t, argc, argv, done, false);
 }
@@ -288,7 +303,7 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	return EXIT_USAGE;
 }
 
-/* -i, --sort, --comm belong to report (-i also to script); --batch and
+/* -i, --sort, --comm belong to report (-i also to script, -G to script); --batch and
  * --json to the description's subcommands (--json also to report). */
 static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
 {
@@ -296,6 +311,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	const char *opt = t->input && !report && !script ? "-i"
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
+			  : t->hide_call_graph && !script ? "-G"
 			  : t->batch && (report || script) ? "--batch"
 			  : t->json && script            ? "--json"
 							 : NULL;
@@ -306,17 +322,20 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 
 static int dispatch(struct tool *t)
 {
-	if (t->nargs < 1) {
+	if (!t->subcommand && t->nargs < 1) {
 		tool_error(t, "no subcommand (list, describe, check, stat, record, report or script; see %s --help)",
 			   t->prog);
 		return EXIT_USAGE;
 	}
-	const char *name = t->args[0];
+	if (!t->subcommand) {
+		t->subcommand = t->args[0];
+		t->args++;
+		t->nargs--;
+	}
+	const char *name = t->subcommand;
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) != 0)
 			continue;
-		t->args++;
-		t->nargs--;
 		int rc = refuse_unused(t, &subcommands[i]);
 		if (!rc)
 			rc = refuse_unused_perfdata(t, &subcommands[i]);

@@ -33,8 +33,10 @@ struct tool {
 	const char *input;          /* report, script: -i FILE (perf.data) */
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
+	bool hide_call_graph;       /* script: -G */
 	char **args;                /* the subcommand's operands */
 	int nargs;
+	const char *subcommand;     /* its name when taken off args already (stat) */
 	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;

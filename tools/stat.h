@@ -22,6 +22,8 @@ struct stat_event {
 	double *values;        /* per run: scaled count * scale */
 	uint64_t enabled, running;  /* the last run's */
 	bool not_counted;      /* never ran in some run */
+	bool not_supported;    /* the host cannot count it (its open failed as
+	                          perf stat's <not supported>) */
 };
 
 /* A derived PAPI preset: computed from the counts of its events

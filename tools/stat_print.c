@@ -4,6 +4,7 @@
  * multiplexed), CSV with -x SEP (perf's first columns: value, unit, event,
  * run time, percent), -I intervals, and JSON with a "version" key.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,19 @@ static void format_value(double v, const char *unit, char *out, size_t len)
 	snprintf(out, len, unit[0] ? "%.2f" : "%.0f", v);
 }
 
+/* An event's value as perf stat prints it: <not supported> when the host
+ * cannot count it, <not counted> when it never ran (or its group's leader
+ * could not be opened), else the mean. */
+static void event_value(const struct stat_event *e, double mean, char *out, size_t len)
+{
+	if (e->not_supported)
+		snprintf(out, len, "<not supported>");
+	else if (e->not_counted)
+		snprintf(out, len, "<not counted>");
+	else
+		format_value(mean, e->unit, out, len);
+}
+
 void stat_print_text(const struct tool *t, const struct stat_report *r)
 {
 	(void)t;
@@ -48,10 +62,7 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 		double mean, rel;
 		char value[48], extra[64] = "";
 		stat_spread(e->values, r->runs, &mean, &rel);
-		if (e->not_counted)
-			snprintf(value, sizeof(value), "<not counted>");
-		else
-			format_value(mean, e->unit, value, sizeof(value));
+		event_value(e, mean, value, sizeof(value));
 		size_t n = 0;
 		if (r->runs > 1 && !e->not_counted)
 			n += (size_t)snprintf(extra, sizeof(extra), "( +- %5.2f%% )", rel);
@@ -91,10 +102,7 @@ void stat_print_csv(const struct tool *t, const struct stat_report *r)
 		double mean, rel;
 		char value[48];
 		stat_spread(e->values, r->runs, &mean, &rel);
-		if (e->not_counted)
-			snprintf(value, sizeof(value), "<not counted>");
-		else
-			format_value(mean, e->unit, value, sizeof(value));
+		event_value(e, mean, value, sizeof(value));
 		fprintf(stderr, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", value, s, e->unit, s, e->name, s, e->running,
 		       s, percent(e->running, e->enabled));
 		if (r->runs > 1)
@@ -123,8 +131,9 @@ json_t *stat_report_json(const struct stat_report *r)
 		for (int k = 0; k < r->runs; k++)
 			json_array_append_new(runs, json_real(e->values[k]));
 		json_array_append_new(events, json_pack(
-			"{s:s, s:s, s:s, s:f, s:b, s:I, s:I, s:f, s:b, s:f, s:o}", "name", e->name,
+			"{s:s, s:s, s:s, s:f, s:b, s:b, s:I, s:I, s:f, s:b, s:f, s:o}", "name", e->name,
 			"pmu", e->pmu, "unit", e->unit, "value", mean, "counted", !e->not_counted,
+			"supported", !e->not_supported,
 			"time_enabled", (json_int_t)e->enabled, "time_running", (json_int_t)e->running,
 			"percent_counted", percent(e->running, e->enabled),
 			"multiplexed", e->running < e->enabled, "stddev_percent", rel, "runs", runs));
@@ -161,11 +170,13 @@ void stat_print_interval(const struct tool *t, double when, const struct pmurt_c
 		uint64_t en = c->time_enabled - prev[i].time_enabled;
 		uint64_t run = c->time_running - prev[i].time_running;
 		char value[48];
-		format_value(v, c->unit, value, sizeof(value));
+		struct stat_event e = {.unit = c->unit, .not_counted = c->skipped != 0,
+				       .not_supported = c->skipped && c->skipped != ECANCELED};
+		event_value(&e, v, value, sizeof(value));
 		if (events)
-			json_array_append_new(events, json_pack("{s:s, s:f, s:I, s:I}", "name", c->name,
-				"value", v, "time_enabled", (json_int_t)en, "time_running",
-				(json_int_t)run));
+			json_array_append_new(events, json_pack("{s:s, s:f, s:b, s:I, s:I}", "name",
+				c->name, "value", v, "supported", !e.not_supported, "time_enabled",
+				(json_int_t)en, "time_running", (json_int_t)run));
 		else if (t->sep)
 			fprintf(stderr, "%.9f%s%s%s%s%s%s%s%" PRIu64 "%s%.2f\n", when, t->sep, value, t->sep,
 			       c->unit, t->sep, c->name, t->sep, run, t->sep, percent(run, en));

@@ -44,12 +44,18 @@ static int read_error(const struct session *s, const struct pmurt_error *err, in
 static int name_events(struct session *s)
 {
 	s->event_names = calloc((size_t)s->info.nevents, sizeof(*s->event_names));
-	if (!s->event_names)
+	s->event_types = calloc((size_t)s->info.nevents, sizeof(*s->event_types));
+	s->event_periods = calloc((size_t)s->info.nevents, sizeof(*s->event_periods));
+	if (!s->event_names || !s->event_types || !s->event_periods)
 		return -ENOMEM;
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
 		pmurt_perf_event(s->file, e, &ev);
 		s->event_names[e] = ev.name;   /* lives as long as the file */
+		struct perf_event_attr attr = {0};
+		memcpy(&attr, ev.attr, ev.attr_size < sizeof(attr) ? ev.attr_size : sizeof(attr));
+		s->event_types[e] = attr.type;
+		s->event_periods[e] = attr.sample_period;
 	}
 	return 0;
 }
@@ -81,6 +87,8 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 void session_close(struct session *s)
 {
 	free(s->event_names);
+	free(s->event_types);
+	free(s->event_periods);
 	symbols_free(s->syms);
 	pmurt_perf_close(s->file);
 }
@@ -153,7 +161,10 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 		}
 		return EXIT_OK;
 	}
-	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event]};
+	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
+				     .event_type = s->event_types[rec->event],
+				     .period = rec->has & PERF_SAMPLE_PERIOD ? rec->period
+									: s->event_periods[rec->event]};
 	if (symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, &smp.at) < 0) {
 		tool_error(s->tool, "out of memory");
 		return EXIT_INTERNAL;

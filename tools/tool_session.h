@@ -15,6 +15,9 @@
 struct session_sample {
 	const struct pmurt_perf_record *rec;
 	const char *event;          /* the event's name */
+	uint32_t event_type;        /* its attr.type (PERF_TYPE_*) */
+	uint64_t period;            /* the sample's, else its attr's sample_period
+	                               (perf's evsel__parse_sample default) */
 	struct resolved at;         /* where rec->ip is */
 };
 
@@ -24,6 +27,8 @@ struct session {
 	struct pmurt_perf_file *file;
 	struct pmurt_perf_info info;
 	const char **event_names;   /* per event index */
+	uint32_t *event_types;      /* attr.type per event index */
+	uint64_t *event_periods;    /* attr.sample_period per event index */
 	struct symbols *syms;
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
 };

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,6 +136,7 @@ struct sym {
 	uint64_t start, end;
 	const char *name;      /* in the ELF file's or kallsyms' text */
 	int binding;           /* STB_* */
+	uint32_t seq;          /* the order it was read in */
 	const char *dso;       /* kernel symbols: "[kernel.kallsyms]", "[mod]" */
 };
 
@@ -172,7 +174,7 @@ struct thread {
 	const char *comm;      /* interned */
 };
 
-#define KCACHE_MAGIC "PMUKSYM1"
+#define KCACHE_MAGIC "PMUKSYM2"   /* 2: kernel aliases as perf 6.1 picks them */
 
 struct kcache_head {
 	char magic[8];
@@ -279,14 +281,19 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const cha
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n++] = (struct sym){start, start + size, name, binding, NULL};
+	t->v[t->n] = (struct sym){start, start + size, name, binding, (uint32_t)t->n, NULL};
+	t->n++;
 	return 0;
 }
 
+/* By address, then in the order read (perf's rbtree puts an equal start
+ * after those inserted before it). */
 static int by_start(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int underscores(const char *name)
@@ -466,25 +473,111 @@ static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
 	return rc < 0 ? rc : found;
 }
 
+static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *shdr)
+{
+	size_t strndx;
+	Elf_Scn *scn = NULL;
+	if (elf_getshdrstrndx(e, &strndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *n = gelf_getshdr(scn, shdr) ? elf_strptr(e, strndx, shdr->sh_name) : NULL;
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* symbol-elf.c dso__synthesize_plt_symbols (perf 6.1): one "NAME@plt" per
+ * .rela.plt (or .rel.plt) entry, in order, each sh_entsize bytes of .plt
+ * after a header of the same size (perf's default; the ARM, AArch64 and
+ * SPARC layouts are its exceptions), NAME the relocation's .dynsym symbol
+ * ("" for none, as for IRELATIVE: "@plt").  Names are interned.  perf adds
+ * them after the ends of the file's symbols were fixed, so a size-0 symbol
+ * before .plt (_init) may already cover an entry; which of the two perf's
+ * tree lookup then finds depends on the tree's shape; the file's symbol is
+ * kept here (what perf 6.1 shows for a PIE's _init). */
+static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
+{
+	GElf_Shdr rel, plt, dynsym;
+	Elf_Scn *rscn = section_named(e, ".rela.plt", &rel);
+	if (!rscn)
+		rscn = section_named(e, ".rel.plt", &rel);
+	Elf_Scn *dscn = rscn ? elf_getscn(e, rel.sh_link) : NULL;
+	GElf_Ehdr eh;
+	if (!dscn || !gelf_getshdr(dscn, &dynsym) || dynsym.sh_type != SHT_DYNSYM ||
+	    !section_named(e, ".plt", &plt) || !rel.sh_entsize || !gelf_getehdr(e, &eh) ||
+	    eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64 || eh.e_machine == EM_SPARC ||
+	    eh.e_machine == EM_SPARCV9)
+		return 0;
+	Elf_Data *rdata = elf_getdata(rscn, NULL), *syms = elf_getdata(dscn, NULL);
+	size_t n = rel.sh_size / rel.sh_entsize, nfile = d->syms.n;
+	uint64_t at = plt.sh_addr + plt.sh_entsize;
+	for (size_t i = 0; rdata && syms && i < n; i++, at += plt.sh_entsize) {
+		struct symtab file = {d->syms.v, nfile, nfile};
+		if (symtab_find(&file, at))
+			continue;
+		GElf_Rela ra;
+		GElf_Rel r;
+		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
+							 : (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
+		GElf_Sym sym;
+		const char *name = gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
+					   ? elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		const char *interned = intern(s, buf);
+		if (!interned || symtab_add(&d->syms, at, plt.sh_entsize, interned, STB_GLOBAL))
+			return -ENOMEM;
+	}
+	symtab_dedupe(&d->syms);
+	symtab_fixup_end(&d->syms);
+	return 0;
+}
+
+static int elf_load(struct symbols *s, Elf *e, struct dso *d)
+{
+	int rc = 0;
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		rc = elf_segments(e, d);
+		if (!rc)
+			rc = elf_functions(s, e, d);
+		if (!rc && d->syms.n)   /* perf synthesizes them when it found symbols */
+			rc = plt_symbols(s, e, d);
+	}
+	return rc;
+}
+
+/* "[vdso]" maps: perf reads the vdso of its own process (vdso.c writes the
+ * running image out as their file); so does this, in memory. */
+static int vdso_load(struct symbols *s, struct dso *d)
+{
+	const unsigned char *image = (const void *)getauxval(AT_SYSINFO_EHDR);
+	GElf_Ehdr eh;
+	/* the image's size: its section headers come last */
+	Elf *e = image ? elf_memory((char *)image, sizeof(Elf64_Ehdr)) : NULL;
+	size_t size = e && gelf_getehdr(e, &eh) ? eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize
+					       : 0;
+	elf_end(e);
+	e = size ? elf_memory((char *)image, size) : NULL;
+	d->elf[0] = e;
+	return elf_load(s, e, d);
+}
+
 /* A file that cannot be read or is not ELF has no symbols: its samples
  * show "[unknown]", as in perf. */
 static int dso_load(struct symbols *s, struct dso *d)
 {
 	d->loaded = true;
+	elf_version(EV_CURRENT);
+	if (!strcmp(d->path, "[vdso]"))
+		return vdso_load(s, d);
 	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 0;
-	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	int rc = 0;
 	d->elf[0] = e;
 	d->fd[0] = fd;
-	if (e && elf_kind(e) == ELF_K_ELF) {
-		rc = elf_segments(e, d);
-		if (!rc)
-			rc = elf_functions(s, e, d);
-	}
-	return rc;
+	return elf_load(s, e, d);
 }
 
 static struct dso *dso_get(struct symbols *s, const char *path)
@@ -716,6 +809,23 @@ static void kcache_store(const struct symbols *s, const char *path)
 	free(dso_at);
 }
 
+/* Kernel aliases (__x64_sys_vfork and __ia32_sys_vfork): perf's
+ * __dso__load_kallsyms fixes the ends before it drops duplicates, so all
+ * but the last read of an address are empty, and the last one stays
+ * (choose_best_symbol prefers a symbol with a size). */
+static void kernel_keep_last(struct symtab *t)
+{
+	size_t k = 0;
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_start);
+	for (size_t i = 0; i < t->n; i++) {
+		if (k && t->v[k - 1].start == t->v[i].start)
+			k--;
+		t->v[k++] = t->v[i];
+	}
+	t->n = k;
+}
+
 static int kallsyms_parse(struct symbols *s)
 {
 	s->kallsyms_text = read_text(s->kallsyms_path);
@@ -726,7 +836,7 @@ static int kallsyms_parse(struct symbols *s)
 			*next++ = 0;
 		rc = kallsyms_line(s, line);
 	}
-	symtab_dedupe(&s->kernel);
+	kernel_keep_last(&s->kernel);
 	kernel_fixup_end(&s->kernel, s->kernel_name);
 	return rc;
 }

@@ -152,12 +152,14 @@ check(r.returncode == 3, f"the command's exit status: {r.returncode} {r.stderr}"
 written, chunks, lost = summary(r.stderr)
 check(report_json(path)["overall"]["dispatches"] == written, "the command's recording")
 
-# 3. Debian's perf 6.1 on a file without tracepoints
-path, err = record("ns.data", "9,30,20", "-C", "0", "--no-sched")
+# 3. Debian's perf 6.1 on a file with the sched tracepoints (their formats
+# in the tracing-data feature)
+path, err = record("perf61.data", "9,30,20", "-C", "0")
 try:
     head = subprocess.run([PERF, "report", "--header-only", "-i", path], capture_output=True,
                           text=True)
     check(head.returncode == 0 and "event : name = vpa_dtl/dtl_all/" in head.stdout and
+          "event : name = sched:sched_switch" in head.stdout and
           "contains AUX area data" in head.stdout, f"perf header: {head.stdout}{head.stderr}")
     dumped = subprocess.run([PERF, "report", "-D", "-i", path], capture_output=True, text=True)
     check(dumped.returncode == 0 and "PERF_RECORD_AUXTRACE_INFO type: 7" in dumped.stdout,

@@ -9,7 +9,8 @@
 #   hv_24x7   arch/powerpc/perf/hv-24x7.c (terms spread over config and
 #             config1, a cpumask)
 #   software, tracepoint, breakpoint (types 1, 2, 5)
-#   kernel/tracing/events/{sched/sched_switch,sched_wakeup,powerpc/hcall_entry}/id
+#   kernel/tracing/events/{sched/sched_switch,sched_wakeup,powerpc/hcall_entry}/id,
+#   header_page, header_event and the two sched formats
 #   devices/system/cpu/online  0-7
 # With --test-pmu, also "splitpmu" (type 42): a format split over two ranges
 # (config:0-7,32-35) and config1/config2 terms, for the format tests.
@@ -73,6 +74,62 @@ tr=$root/kernel/tracing/events
 put "$tr/sched/sched_switch/id" 316
 put "$tr/sched/sched_wakeup/id" 318
 put "$tr/powerpc/hcall_entry/id" 147
+
+# what perf's tracing-data feature reads (tools/perf/util/trace-event-info.c):
+# the ring buffer's headers and the recorded tracepoints' formats, as a
+# 64-bit kernel shows them (copied from Linux 6.1's tracefs)
+cat > "$tr/header_page" <<'END'
+	field: u64 timestamp;	offset:0;	size:8;	signed:0;
+	field: local_t commit;	offset:8;	size:8;	signed:1;
+	field: int overwrite;	offset:8;	size:1;	signed:1;
+	field: char data;	offset:16;	size:4080;	signed:0;
+END
+cat > "$tr/header_event" <<'END'
+# compressed entry header
+	type_len    :    5 bits
+	time_delta  :   27 bits
+	array       :   32 bits
+
+	padding     : type == 29
+	time_extend : type == 30
+	time_stamp : type == 31
+	data max type_len  == 28
+END
+cat > "$tr/sched/sched_switch/format" <<'END'
+name: sched_switch
+ID: 316
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+
+	field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+	field:pid_t prev_pid;	offset:24;	size:4;	signed:1;
+	field:int prev_prio;	offset:28;	size:4;	signed:1;
+	field:long prev_state;	offset:32;	size:8;	signed:1;
+	field:char next_comm[16];	offset:40;	size:16;	signed:0;
+	field:pid_t next_pid;	offset:56;	size:4;	signed:1;
+	field:int next_prio;	offset:60;	size:4;	signed:1;
+
+print fmt: "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), "|", { 0x00000001, "S" }, { 0x00000002, "D" }, { 0x00000004, "T" }, { 0x00000008, "t" }, { 0x00000010, "X" }, { 0x00000020, "Z" }, { 0x00000040, "P" }, { 0x00000080, "I" }) : "R", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? "+" : "", REC->next_comm, REC->next_pid, REC->next_prio
+END
+cat > "$tr/sched/sched_wakeup/format" <<'END'
+name: sched_wakeup
+ID: 318
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+
+	field:char comm[16];	offset:8;	size:16;	signed:0;
+	field:pid_t pid;	offset:24;	size:4;	signed:1;
+	field:int prio;	offset:28;	size:4;	signed:1;
+	field:int target_cpu;	offset:32;	size:4;	signed:1;
+
+print fmt: "comm=%s pid=%d prio=%d target_cpu=%03d", REC->comm, REC->pid, REC->prio, REC->target_cpu
+END
 
 if [ "${2:-}" = --test-pmu ]; then
 	pmu splitpmu 42

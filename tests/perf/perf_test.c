@@ -11,6 +11,7 @@
  *                                                EACCES explanations)
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +358,82 @@ static void test_count(struct pmurt_host *h, struct pmu_sim *sim)
 	CHECK(pmurt_count_scale(5, 0, 0) == 0 && pmurt_count_scale(5, 7, 7) == 5, "edges");
 }
 
+/* skip_unsupported: an event the host refuses as not supported is left
+ * out (perf stat's <not supported>), a leader with its group, the others
+ * counted; every event left out is the first failure's error. */
+static struct pmurt_counter *open_skipping(struct pmurt_host *h, const char *ev, size_t sz,
+					   struct pmurt_error *err)
+{
+	struct pmurt_counter *c = NULL;
+	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = 0,
+						      .inherit = true, .skip_unsupported = true);
+	o.sz = sz;
+	int rc = pmurt_counter_open(&c, h, ev, &o, err);
+	CHECK((rc == 0) == (c != NULL), "'%s': rc %d", ev, rc);
+	return c;
+}
+
+static void test_skip_unsupported(struct pmurt_host *h, struct pmu_sim *sim)
+{
+	struct pmurt_error err;
+	struct pmurt_count v[5];
+	/* ENOENT for cycles (injected: no hardware PMU), EOPNOTSUPP for a
+	 * group member; the group's leader and the rest count */
+	pmu_sim_inject(sim, PERF_TYPE_HARDWARE, -ENOENT);
+	struct pmurt_counter *c = open_skipping(h, "cycles,task-clock", sizeof(struct pmurt_counter_opts), &err);
+	CHECK(c && !err.message[0], "mixed: %s", err.message);
+	CHECK(c && pmurt_counter_enable(c, &err) == 0, "%s", err.message);
+	pmu_sim_advance(sim, 1000000);
+	CHECK(c && pmurt_counter_read(c, v, 2, sizeof(v[0]), &err) == 2 && v[0].skipped == ENOENT &&
+	      v[0].time_running == 0 && v[1].skipped == 0 && v[1].value == 1000,
+	      "cycles skipped %d, task-clock %llu", v[0].skipped, (unsigned long long)v[1].value);
+	pmurt_counter_close(c);
+	pmu_sim_inject(sim, PERF_TYPE_RAW, -EOPNOTSUPP);
+	c = open_skipping(h, "{task-clock,PM_CYC,page-faults},cpu-clock", sizeof(struct pmurt_counter_opts), &err);
+	CHECK(c && pmurt_counter_enable(c, &err) == 0, "member: %s", err.message);
+	pmu_sim_advance(sim, 1000000);
+	CHECK(c && pmurt_counter_read(c, v, 4, sizeof(v[0]), &err) == 4, "group read without its "
+	      "member: %s", err.message);
+	CHECK(v[0].skipped == 0 && v[0].value == 1000 && v[1].skipped == EOPNOTSUPP &&
+	      v[2].skipped == 0 && v[2].time_running == 1000000 && v[3].time_running == 1000000,
+	      "member left out: %d %d %d, %llu", v[0].skipped, v[1].skipped, v[2].skipped,
+	      (unsigned long long)v[3].time_running);
+	pmurt_counter_close(c);
+	/* a leader left out takes its members along */
+	pmu_sim_inject(sim, PERF_TYPE_RAW, -EOPNOTSUPP);
+	c = open_skipping(h, "{PM_CYC,task-clock},page-faults", sizeof(struct pmurt_counter_opts), &err);
+	CHECK(c && pmu_sim_open_fds(sim) == 1, "leader: %d fds open", pmu_sim_open_fds(sim));
+	CHECK(c && pmurt_counter_read(c, v, 3, sizeof(v[0]), &err) == 3 && v[0].skipped == EOPNOTSUPP &&
+	      v[1].skipped == ECANCELED && v[2].skipped == 0, "leader left out: %d %d %d",
+	      v[0].skipped, v[1].skipped, v[2].skipped);
+	pmurt_counter_close(c);
+	/* nothing left: the first failure, explained (energy:u: the PMU
+	 * refuses exclude bits, EINVAL) */
+	pmu_sim_inject(sim, PERF_TYPE_HARDWARE, -ENOENT);
+	c = open_skipping(h, "cycles,energy:u", sizeof(struct pmurt_counter_opts), &err);
+	CHECK(!c && err.code == -ENOENT && strstr(err.message, "cannot open 'cycles'") &&
+	      pmu_sim_open_fds(sim) == 0, "all left out: %d %s", err.code, err.message);
+	pmurt_counter_close(c);
+	/* EBUSY, EACCES are no lack of support: the open fails */
+	pmu_sim_inject(sim, PERF_TYPE_RAW, -EBUSY);
+	c = open_skipping(h, "task-clock,PM_CYC", sizeof(struct pmurt_counter_opts), &err);
+	CHECK(!c && err.code == -EBUSY && pmu_sim_open_fds(sim) == 0, "EBUSY: %d", err.code);
+	pmurt_counter_close(c);
+	/* an older caller: opts without skip_unsupported (false), counts
+	 * without skipped (not written past their size) */
+	pmu_sim_inject(sim, PERF_TYPE_HARDWARE, -ENOENT);
+	c = open_skipping(h, "cycles,task-clock", offsetof(struct pmurt_counter_opts, skip_unsupported), &err);
+	CHECK(!c && err.code == -ENOENT, "older opts skip nothing: %d", err.code);
+	pmurt_counter_close(c);
+	c = open_skipping(h, "task-clock", sizeof(struct pmurt_counter_opts), &err);
+	size_t old = offsetof(struct pmurt_count, skipped);
+	unsigned char raw[2 * sizeof(struct pmurt_count)];
+	memset(raw, 0xa5, sizeof(raw));
+	CHECK(c && pmurt_counter_read(c, (struct pmurt_count *)(void *)raw, 1, old, &err) == 1 &&
+	      raw[old] == 0xa5, "a count of %zu bytes written past its end", old);
+	pmurt_counter_close(c);
+}
+
 /* --- errno explanations ---------------------------------------------------------- */
 
 static void expect_open_error(struct pmurt_host *h, struct pmu_sim *sim, const char *ev,
@@ -522,6 +599,7 @@ int main(int argc, char **argv)
 		test_parse_errors(h);
 		test_pick(argv[2], argv[3]);
 		test_count(h, sim);
+		test_skip_unsupported(h, sim);
 		test_explain(h, sim);
 		test_api(h);
 		test_sim_ring(sim);

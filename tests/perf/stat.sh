@@ -91,7 +91,7 @@ json)
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
 	json "assert d['version'] == 1 and d['exit_status'] == 3 and d['command'] == 'sh -c exit 3'
 e = d['events'][1]; assert e['name'] == 'page-faults' and e['value'] > 0 and e['counted'] and e['percent_counted'] == 100.0 and not e['multiplexed'], e
-assert sorted(d['events'][0]) == sorted(['name','pmu','unit','value','counted','time_enabled','time_running','percent_counted','multiplexed','stddev_percent','runs'])" ;;
+assert sorted(d['events'][0]) == sorted(['name','pmu','unit','value','counted','supported','time_enabled','time_running','percent_counted','multiplexed','stddev_percent','runs'])" ;;
 cpus)
 	run 0 stat -a -x, -e cpu-clock -- sleep 0.05
 	v=$(csv_value cpu-clock)
@@ -108,6 +108,35 @@ no-hardware)
 	run 5 --pmu power10 stat -e PM_RUN_INST_CMPL -- true
 	has err "has no POWER10 PMU: no PMU takes perf type 4"
 	has err "pmutool stat --dry-run shows the attr it would open" ;;
+missing-event)
+	# cycles: no hardware PMU in this guest, <not supported>; task-clock
+	# counts; the command's own options need no -- (stat's end at it)
+	run 0 stat -e cycles,task-clock ls -l /
+	has out ' tmp$'
+	grep -q '^ *<not supported>  *cycles *$' "$t/err" || fail "no '<not supported> cycles' line"
+	grep -Eq '^ *[0-9]+\.[0-9]{2} msec  task-clock *$' "$t/err" || fail "task-clock not counted"
+	run 0 stat -x, -e cycles,task-clock -- true
+	has err '^<not supported>,,cycles,0,'
+	v=$(csv_value task-clock)
+	awk -v v="${v:-0}" 'BEGIN { exit !(v + 0 > 0) }' || fail "task-clock counted '$v'"
+	run 0 stat --json -e '{task-clock,cycles},page-faults' -- true
+	json "e = d['events']; assert d['version'] == 1, d['version']
+assert [x['name'] for x in e] == ['task-clock', 'cycles', 'page-faults'], e
+assert e[1]['supported'] is False and e[1]['counted'] is False, e[1]
+assert e[0]['supported'] and e[0]['counted'] and e[0]['value'] > 0, e[0]
+assert e[2]['supported'] and e[2]['counted'], e[2]"
+	# a leader the host lacks: its group is not counted, the rest is
+	run 0 stat -x, -e '{cycles,task-clock},page-faults' -- true
+	has err '^<not supported>,,cycles,'
+	has err '^<not counted>,msec,task-clock,'
+	has err ',,page-faults,'
+	# -I: each interval says so too
+	run 0 stat -I 100 -e cycles,task-clock sleep 0.25
+	has err '<not supported>  *cycles'
+	# nothing the host can count: an error, explained
+	run 5 stat -e cycles,instructions ls -l /
+	has err "cannot open 'cycles'"
+	has err "has no hardware PMU for perf type 0" ;;
 paranoid)
 	need setpriv util-linux
 	level=$(cat /proc/sys/kernel/perf_event_paranoid)

@@ -8,8 +8,8 @@
                                      by row
 
 Lines and rows must be equal, except where perf names a symbol pmutool does
-not resolve by design (PLT stubs "f@plt", demangled C++ names, the vdso) or
-perf report picks another alias of an address than perf script; those are
+not resolve by design (demangled C++ names) or perf report picks another
+alias of an address than perf script; those are
 counted and shown; for the samples of command COMM (the workload, whose
 code is known: C) they may be at most a tenth (a system-wide recording also
 holds whatever else ran, C++ compilers included).  Report totals per
@@ -23,8 +23,7 @@ import sys
 
 def perf_only(sym):
     """A symbol perf names and pmutool, by design, does not."""
-    return "@plt" in sym or "::" in sym or "<" in sym or sym.startswith("operator") \
-        or sym.startswith("__vdso") or " " in sym
+    return "::" in sym or "<" in sym or sym.startswith("operator") or " " in sym
 
 
 def script_fields(line):

@@ -6,7 +6,9 @@
 #                              process: perf script = pmutool script, perf
 #                              report rows = pmutool report rows, perf report
 #                              -D shows its samples and comm
-#   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`;
+#   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
+#                              (pmutool script -G = perf script -G; without
+#                              -G both print the call graphs, identically);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
@@ -24,7 +26,7 @@ trap 'rm -rf "$t"' EXIT
 
 # pmutool's and perf's script and report of one file agree (workload $2)
 agree() {
-	"$bin/pmutool" script -i "$1" >"$t/ours.script"
+	"$bin/pmutool" script -G -i "$1" >"$t/ours.script"
 	perf script -G -i "$1" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" script "$t/ours.script" "$t/perf.script" "$2"
 	"$bin/pmutool" report --json -i "$1" >"$t/ours.json"
@@ -64,6 +66,12 @@ record-g | record-a)
 	perf script -i "$t/p.data" >"$t/orig.full"
 	perf script -i "$t/copy.data" >"$t/copy.full"
 	diff "$t/orig.full" "$t/copy.full"
+	# with the call graphs: exactly perf's (-a also holds whatever else ran,
+	# C++ that perf demangles and pmutool does not)
+	if [ "$mode" = record-g ]; then
+		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
+		diff "$t/orig.full" "$t/ours.full"
+	fi
 	agree "$t/copy.data" pd_spin
 	;;
 kcache)

@@ -5,7 +5,8 @@
  * payloads and their index, the feature sections; then every truncation of
  * the file and every single-byte corruption of its header, attrs and
  * records, each an error naming the offset or a clean read, never a crash
- * (ASan in CI); and the writer's refusals.
+ * (ASan in CI); the writer's refusals; and the tracing-data feature written
+ * from a tracefs tree the test builds, byte for byte in perf's layout.
  *
  * usage: reader_test DIR   (scratch files go there)
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -322,6 +324,157 @@ static void writer_refusals(void)
 	      "unwritable: %s", err.message);
 }
 
+/* Records given one by one and in spans (one larger than half the
+ * writer's buffer, written past it) come back in the order given. */
+static void spans_written(void)
+{
+	enum { N = 4000, SIZE = 40 };   /* 160 KB of samples of event 1 */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/spans.data", dir);
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	uint64_t *recs = malloc((size_t)(N + 2) * SIZE);
+	for (uint64_t i = 0; i < N + 2; i++) {
+		uint64_t *r = recs + i * (SIZE / 8);
+		struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SIZE};
+		memcpy(r, &h, 8);
+		r[1] = 21, r[2] = 0x400000 + i, r[3] = 7 | 7ull << 32, r[4] = 1000 + i;
+	}
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, recs, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_span(w, recs + SIZE / 8, 2, &err) == -EINVAL &&
+	      strstr(err.message, "not a multiple of 8"), "a span of 2 bytes: %s", err.message);
+	CHECK(pd_writer_add_span(w, recs + SIZE / 8, (size_t)N * SIZE, &err) == 0, "%s",
+	      err.message);
+	CHECK(pd_writer_add(w, recs + (N + 1) * (SIZE / 8), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	free(recs);
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	uint64_t n = 0;
+	int rc;
+	while ((rc = pmurt_perf_next(f, &r, &err)) == 1) {
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		CHECK(r.time == 1000 + n && r.ip == 0x400000 + n, "sample %llu: time %llu",
+		      (unsigned long long)n, (unsigned long long)r.time);
+		n++;
+	}
+	CHECK(rc == 0 && n == N + 2, "%llu samples read back: %s", (unsigned long long)n,
+	      err.message);
+	pmurt_perf_close(f);
+}
+
+static void make_file(const char *rel, const char *text)
+{
+	char path[700];
+	snprintf(path, sizeof(path), "%s/tracefs/%s", dir, rel);
+	for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	spit(path, (const uint8_t *)text, strlen(text));
+}
+
+/* A tracefs tree: two recorded tracepoints (one of them twice, one named
+ * so that only its id finds it), an unrecorded ftrace event, saved_cmdlines
+ * and no printk_formats. */
+static void make_tracefs(void)
+{
+	make_file("events/header_page", "field: u64 timestamp;\n");
+	make_file("events/header_event", "type_len : 5 bits\n");
+	make_file("events/sched/sched_switch/id", "316\n");
+	make_file("events/sched/sched_switch/format", "name: sched_switch\nID: 316\n");
+	make_file("events/sched/sched_wakeup/id", "317\n");
+	make_file("events/sched/sched_wakeup/format", "name: sched_wakeup\n");
+	make_file("events/irq/irq_handler_entry/id", "40\n");
+	make_file("events/irq/irq_handler_entry/format", "name: irq_handler_entry\n");
+	make_file("events/ftrace/function/id", "1\n");
+	make_file("events/ftrace/function/format", "name: function\n");
+	make_file("saved_cmdlines", "1 init\n");
+}
+
+/* trace-event-read.c's order: preamble, header files, ftrace formats,
+ * systems with their formats, kallsyms, printk formats, saved_cmdlines. */
+static size_t expected_tracing(struct buf *b)
+{
+	static const char magic[] = "\027\010\104tracing0.6";
+	const uint16_t probe = 1;
+	uint8_t endian = *(const uint8_t *)&probe == 0, long_size = sizeof(long);
+	b->n = 0;
+	put(b, magic, sizeof(magic));   /* the version's NUL too */
+	put(b, &endian, 1), put(b, &long_size, 1);
+	put32(b, (uint32_t)sysconf(_SC_PAGESIZE));
+	put(b, "header_page", 12), put64(b, 22), put(b, "field: u64 timestamp;\n", 22);
+	put(b, "header_event", 13), put64(b, 18), put(b, "type_len : 5 bits\n", 18);
+	put32(b, 0);                                      /* no ftrace event recorded */
+	put32(b, 2);                                      /* systems */
+	put(b, "sched", 6), put32(b, 1), put64(b, 27), put(b, "name: sched_switch\nID: 316\n", 27);
+	put(b, "irq", 4), put32(b, 1), put64(b, 24), put(b, "name: irq_handler_entry\n", 24);
+	put32(b, 0);                                      /* kallsyms */
+	put32(b, 0);                                      /* no printk_formats */
+	put64(b, 7), put(b, "1 init\n", 7);               /* saved_cmdlines */
+	return b->n;
+}
+
+static void tracing_feature(void)
+{
+	char path[600], tracefs[600];
+	snprintf(path, sizeof(path), "%s/tracing.data", dir);
+	snprintf(tracefs, sizeof(tracefs), "%s/tracefs", dir);
+	make_tracefs();
+	struct pd_event ev[3];
+	uint64_t ids[3] = {1, 2, 3};
+	memset(ev, 0, sizeof(ev));
+	for (int e = 0; e < 3; e++) {
+		ev[e].attr.type = PERF_TYPE_TRACEPOINT;
+		ev[e].attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_RAW;
+		ev[e].ids = &ids[e], ev[e].nids = 1;
+	}
+	ev[0].attr.config = 316, ev[0].name = "sched:sched_switch";
+	ev[1].attr.config = 40, ev[1].name = "irq-entry";
+	ev[2].attr.config = 316, ev[2].name = "sched:sched_switch:u";
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	CHECK(pd_writer_open(&w, path, ev, 3, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_tracing(w, tracefs, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	uint64_t data_end = pd_get64(v + 40) + pd_get64(v + 48), features = pd_get64(v + 72);
+	CHECK(features & 2, "no tracing-data bit in %#llx", (unsigned long long)features);
+	/* bit 1 is the lowest set: the first section entry */
+	uint64_t at = pd_get64(v + data_end), size = pd_get64(v + data_end + 8);
+	static struct buf want;
+	size_t want_n = expected_tracing(&want);
+	CHECK(size == want_n && at + size <= n && memcmp(v + at, want.b, want_n) == 0,
+	      "tracing data differs: %llu bytes, want %zu", (unsigned long long)size, want_n);
+	free(v);
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "our reader: %s", err.message);
+	pmurt_perf_close(f);
+	/* a format perf must have, missing */
+	snprintf(path, sizeof(path), "%s/tracefs/events/irq/irq_handler_entry/format", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tracing2.data", dir);
+	CHECK(pd_writer_open(&w, path, ev, 3, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_tracing(w, tracefs, &err) == -ENOENT &&
+	      strstr(err.message, "irq_handler_entry/format"), "missing format: %s", err.message);
+	ev[1].attr.config = 99;   /* no such id */
+	pd_writer_finish(w, NULL);
+	CHECK(pd_writer_open(&w, path, ev, 3, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_tracing(w, tracefs, &err) == -ENOENT &&
+	      strstr(err.message, "no tracepoint of id 99 (event irq-entry)"), "id 99: %s",
+	      err.message);
+	pd_writer_finish(w, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -334,5 +487,7 @@ int main(int argc, char **argv)
 	named_errors(good);
 	damaged(good);
 	writer_refusals();
+	tracing_feature();
+	spans_written();
 	return failures ? 1 : 0;
 }

@@ -3,25 +3,33 @@
 # it), its files read by Debian's perf (linux-perf):
 #   workload  samples of the workload's pid and comm, MMAP2 of its binary,
 #             FORK and EXIT, the user function on top in `perf report`;
-#   callchain -g: `perf script` shows the user stack through main;
+#   callchain -g: `perf script` shows the user stack through main; of a
+#             workload through libc's PLT and the vdso, pmutool script
+#             prints what perf script prints, frame for frame (symbols
+#             "@plt" and __vdso_* included);
 #   pid       -p PID: stops when the process exits, its name and binary
 #             resolve from the synthesized COMM and MMAP2;
 #   sigint    -a until SIGINT: exit 0, the file finished with its samples;
 #   period    the minimum period (5000, --min-period) from -c and a probe's
 #             COUNT, refused before anything opens;
 #   fcfs      counters first come, first served, the holder named;
-#   status    the workload's exit status is record's;
+#   status    the workload's exit status is record's; the workload's own
+#             options need no --;
 #   papi      a PAPI preset of one event in the probe form is sampled, a
 #             derived one refused saying why;
 #   single    a description whose PMU cannot tell which counter overflowed
 #             (overflow-counter-unknown) lets one enabling hold counters;
 #   ours      pmutool script prints what perf script prints, line for line,
 #             and pmutool report puts the same function on top;
-#   tracepoint sched:sched_switch samples of the workload (read by pmutool
-#             script: Debian's perf also wants the tracing-data feature).
-# usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml]
+#   tracepoint sched:sched_switch beside cpu-clock: Debian's perf reads the
+#             file (the tracing-data feature) and decodes the raw fields
+#             (prev_comm/prev_pid name the sample's comm and tid); perf
+#             script and pmutool script give the same lines, the
+#             sched_switch ones up to the event name (pmutool does not
+#             decode the fields).
+# usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
-case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-}
+case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
 command -v perf >/dev/null || { echo "perf is missing: install the Debian package linux-perf"; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-record.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
@@ -57,6 +65,15 @@ callchain)
 	perf script -i "$t/p.data" 2>/dev/null >"$t/script.txt"
 	grep -q '^[[:space:]]*[0-9a-f]* main+0x[0-9a-f]* (.*record_spin)$' "$t/script.txt" || fail "no user frame main"
 	grep -q '__libc_start' "$t/script.txt" || fail "no user stack below main"
+	record -e cpu-clock -c 20000 -g -o "$t/p.data" -- "$plt_spin" || fail "record exited $?"
+	perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" || fail "perf script"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script -g differs from perf script"
+	grep -q '^	 *[0-9a-f]* main+0x[0-9a-f]* (.*record_plt_spin)$' "$t/ours.txt" || fail "no frame main"
+	grep -q '^	 *[0-9a-f]* __vdso_clock_gettime+0x[0-9a-f]* (\[vdso\])$' "$t/ours.txt" ||
+		fail "no __vdso_clock_gettime frame"
+	grep -q '@plt+0x[0-9a-f]* (' "$t/ours.txt" || fail "no PLT frame"
+	[ "$(grep -c '^$' "$t/ours.txt")" -ge 1000 ] || fail "fewer than 1000 samples with call graphs"
 	;;
 pid)
 	"$spin" 300000000 >/dev/null &
@@ -106,6 +123,9 @@ fcfs)
 status)
 	record -e cpu-clock -o "$t/p.data" -- sh -c 'exit 7'
 	[ $? -eq 7 ] || fail "workload status not kept"
+	# the command's own options need no --: record's end at it
+	record -e cpu-clock -o "$t/p.data" ls -l / || fail "record ls -l / exited $?"
+	grep -q ' tmp$' "$t/out.txt" || fail "ls did not get -l"
 	record -e cpu-clock -o "$t/p.data" -- /nonexistent/cmd
 	[ $? -eq 2 ] && grep -q "cannot run '/nonexistent/cmd'" "$t/err.txt" || fail "missing command"
 	;;
@@ -138,11 +158,20 @@ ours)
 		fail "main of record_spin is not on top of pmutool report"
 	;;
 tracepoint)
-	record -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
+	record -e cpu-clock -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
 		fail "record exited $?"
-	"$pmutool" script -i "$t/p.data" >"$t/script.txt" || fail "pmutool script"
-	grep -q '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: *1 sched:sched_switch: ' "$t/script.txt" ||
-		fail "no sched_switch sample of sleep"
+	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
+	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
+	[ "$n" -ge 2 ] || fail "$n sched_switch samples of sleep decoded by perf script"
+	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
+	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
+	     END { exit bad > 0 || n == 0 }' "$t/perf.txt" || fail "prev_pid is not the sample's tid"
+	sed 's/\(sched:sched_switch: \).*/\1/' "$t/perf.txt" >"$t/perf-cut.txt"
+	diff "$t/perf-cut.txt" "$t/ours.txt" >"$t/diff.txt" ||
+		fail "pmutool script differs from perf script (trace fields cut)"
+	perf report -i "$t/p.data" --stdio --sort comm 2>/dev/null >"$t/report.txt"
+	grep -q "of event 'sched:sched_switch'" "$t/report.txt" || fail "perf report has no sched:sched_switch"
 	;;
 *)
 	echo "unknown case $case_name"

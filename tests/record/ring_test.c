@@ -2,7 +2,9 @@
  * ring_test.c - the data ring reader and the recording session against a
  * kernel in memory (mem_kernel.h): records in order, a record wrapping the
  * ring's end handed over whole, a record not yet whole left for later, bad
- * sizes refused, a refusing sink keeping its record, and a session's attrs,
+ * sizes refused, a refusing sink keeping its record; the drain in spans
+ * (runs cut where the ring ends, a wrapping record whole, every record
+ * noted, a refused span left in the ring); and a session's attrs,
  * ids, ring redirection, loss counts and round markers.
  */
 #include <errno.h>
@@ -143,6 +145,129 @@ static void test_in_order_and_wrap(struct mem_kernel *k)
 	}
 	pmu_ring_unmap(&ring);
 	CHECK(k->unmapped == 1, "munmap calls %d", k->unmapped);
+}
+
+/* What the span drain handed out: the spans' bytes back to back, their
+ * lengths, and the types note saw. */
+struct spans {
+	unsigned char bytes[8192];
+	size_t len, lens[16];
+	int n, noted, refuse_at;   /* refuse span refuse_at (-1: none) */
+	uint32_t types[64];
+};
+
+static int note_span_record(void *arg, const struct perf_event_header *rec,
+			    struct pmurt_error *err)
+{
+	(void)err;
+	struct spans *sp = arg;
+	if (sp->noted < 64)
+		sp->types[sp->noted] = rec->type;
+	sp->noted++;
+	return 0;
+}
+
+static int take_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
+{
+	struct spans *sp = arg;
+	if (sp->n == sp->refuse_at) {
+		snprintf(err->message, sizeof err->message, "span refused");
+		return -ENOSPC;
+	}
+	if (sp->n < 16)
+		sp->lens[sp->n] = len;
+	if (sp->len + len <= sizeof sp->bytes)
+		memcpy(sp->bytes + sp->len, recs, len);
+	sp->len += len;
+	sp->n++;
+	return 0;
+}
+
+/* count records of len bytes written to the ring, and appended to want. */
+static void put_records(struct perf_event_mmap_page *ctl, size_t count, size_t len,
+			uint32_t type, unsigned char *want, size_t *want_len)
+{
+	unsigned char rec[512];
+	for (size_t i = 0; i < count; i++) {
+		make_record(rec, type, len, (unsigned)(*want_len + i));
+		mem_ring_put(ctl, rec, len);
+		memcpy(want + *want_len, rec, len);
+		*want_len += len;
+	}
+}
+
+static void test_spans(struct mem_kernel *k)
+{
+	struct pmu_ring ring;
+	struct pmurt_error err = {0};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (pmu_ring_map(&ring, &k->sys, 0, 1, page, &err) < 0) {
+		CHECK(0, "map: %s", err.message);
+		return;
+	}
+	ring.ctl->data_head = ring.ctl->data_tail = 0;
+	struct spans sp = {.refuse_at = -1};
+	unsigned char want[8192];
+	size_t want_len = 0;
+	/* two records, drained: one span */
+	put_records(ring.ctl, 2, 256, PERF_RECORD_SAMPLE, want, &want_len);
+	long n = pmu_ring_drain_spans(&ring, note_span_record, take_span, &sp, &err);
+	CHECK(n == 2 && sp.noted == 2 && sp.n == 1 && sp.len == 512 &&
+	      memcmp(sp.bytes, want, 512) == 0, "two records: %ld, %d spans", n, sp.n);
+	/* records up to the ring's end and past it: cut where the ring ends */
+	want_len = 0;
+	put_records(ring.ctl, (page - 512) / 256 + 2, 256, PERF_RECORD_SAMPLE, want, &want_len);
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, note_span_record, take_span, &sp, &err);
+	CHECK(n == sp.noted && sp.n == 2 && sp.lens[0] == page - 512 && sp.lens[1] == 512 &&
+	      sp.len == want_len && memcmp(sp.bytes, want, want_len) == 0,
+	      "to the end: %ld records, %d spans (%zu, %zu)", n, sp.n, sp.lens[0], sp.lens[1]);
+	/* up to 48 bytes before the end, a record wrapping it, one after it */
+	want_len = 0;
+	size_t upto = page - 48 - 512;   /* the tail is at page + 512 */
+	put_records(ring.ctl, upto / 136, 136, PERF_RECORD_SAMPLE, want, &want_len);
+	CHECK(upto % 136 == 0 && ring.ctl->data_head == 2 * page - 48, "layout: head %llu",
+	      (unsigned long long)ring.ctl->data_head);
+	put_records(ring.ctl, 1, 96, PERF_RECORD_MMAP2, want, &want_len);
+	put_records(ring.ctl, 1, 64, PERF_RECORD_SAMPLE, want, &want_len);
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, note_span_record, take_span, &sp, &err);
+	long runs = (long)(upto / 136);
+	CHECK(n == runs + 2 && sp.noted == n, "%ld records, %d noted", n, sp.noted);
+	CHECK(sp.n == 3 && sp.lens[0] == upto && sp.lens[1] == 96 && sp.lens[2] == 64,
+	      "spans: %d: %zu %zu %zu", sp.n, sp.lens[0], sp.lens[1], sp.lens[2]);
+	CHECK(sp.len == want_len && memcmp(sp.bytes, want, want_len) == 0,
+	      "spans' bytes differ from the records' (%zu of %zu)", sp.len, want_len);
+	CHECK(sp.types[runs] == PERF_RECORD_MMAP2, "the wrapping record noted as type %u",
+	      sp.types[runs]);
+	CHECK(ring.ctl->data_tail == ring.ctl->data_head, "tail %llu head %llu",
+	      (unsigned long long)ring.ctl->data_tail, (unsigned long long)ring.ctl->data_head);
+
+	/* a refused span stays in the ring, with what follows it */
+	want_len = 0;
+	put_records(ring.ctl, 3, 32, PERF_RECORD_SAMPLE, want, &want_len);
+	uint64_t before = ring.ctl->data_tail;
+	sp = (struct spans){.refuse_at = 0};
+	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
+	CHECK(n == -ENOSPC && ring.ctl->data_tail == before && !strcmp(err.message, "span refused"),
+	      "refused span: rc %ld, tail advanced %llu", n,
+	      (unsigned long long)(ring.ctl->data_tail - before));
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
+	CHECK(n == 3 && sp.n == 1 && sp.len == 96, "after the refusal: %ld records, %zu bytes", n,
+	      sp.len);
+	/* a record not yet whole is left; one of a bad size stops the drain
+	 * after the good ones before it */
+	size_t ignored = 0;
+	put_records(ring.ctl, 1, 64, PERF_RECORD_SAMPLE, want, &ignored);
+	before = ring.ctl->data_head;
+	struct perf_event_header bad = {.type = PERF_RECORD_SAMPLE, .size = 12};
+	mem_ring_put_partial(ring.ctl, &bad, sizeof bad, 16);
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
+	CHECK(n == -EBADMSG && sp.len == 64 && ring.ctl->data_tail == before,
+	      "bad size after a good record: rc %ld, %zu bytes out", n, sp.len);
+	pmu_ring_unmap(&ring);
 }
 
 static void test_map_errors(struct mem_kernel *k)
@@ -296,6 +421,7 @@ int main(void)
 	struct perf_event_attr attr = {.type = PERF_TYPE_SOFTWARE};
 	k.sys.event_open(k.sys.ctx, &attr, -1, 0, -1, 0); /* fd 0 to map */
 	test_in_order_and_wrap(&k);
+	test_spans(&k);
 	test_map_errors(&k);
 	test_session();
 	test_workload_and_failure();
