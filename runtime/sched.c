@@ -90,6 +90,13 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 			.slot_mask = pmu_bits_mask(c->slot_lo, c->slot_hi),
 		};
 		pmu_condition_compile(m, &c->when, &k->when);
+		k->has_flag = c->has_flag;
+		if (c->has_flag)
+			pmu_condition_compile(m, &c->flag, &k->flag);
+		if (c->kind == PMU_CONS_EQUAL && c->group_reason) {
+			e->grp_mask |= k->slot_mask;
+			e->grp_val |= (c->group_require << c->slot_lo) & k->slot_mask;
+		}
 		int rc = 0;
 		if (c->kind == PMU_CONS_COUNT)
 			rc = add_adder_slot(e, c, c->slot_lo, err);
@@ -181,9 +188,11 @@ static uint64_t pmc_of(const struct pmu_engine *e, uint64_t config)
 	return pmu_extract(&e->pmc, config, 0);
 }
 
-static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
-			    uint64_t config1)
+static uint64_t equal_value(const struct pmu_model *m, const struct pmu_constraint *c,
+			    uint64_t config, uint64_t config1)
 {
+	if (c->has_flag)
+		return pmu_condition_holds(m, &c->flag, config, config1);
 	uint64_t word = c->source == PMU_SRC_CONFIG1 ? config1 : config;
 	uint64_t v = (word & pmu_bits_mask(c->src_lo, c->src_hi)) >> c->src_lo;
 	return pmu_transform_apply(c->transform, &c->encoding, v);
@@ -199,7 +208,8 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 			continue;
 		switch (c->kind) {
 		case PMU_CONS_EQUAL: {
-			uint64_t v = pmu_extract(&c->src, config, config1);
+			uint64_t v = c->has_flag ? pmu_ccond_holds(&c->flag, config, config1)
+						 : pmu_extract(&c->src, config, config1);
 			if (c->transform != PMU_XF_NONE)
 				v = pmu_transform_apply(c->transform, &c->encoding, v);
 			mask |= c->slot_mask;
@@ -223,17 +233,43 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 	*valuep = value;
 }
 
-/* The kernel's test: add (m, v) to the running (mask, value) or fail. */
-static bool combine(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
-		    uint64_t m, uint64_t v)
+/* The kernel's test: add (m, v) to the running (mask, value) or fail,
+ * ignoring the slots in `ignore` (the as-is pass ignores the group-rule
+ * slots, power_check_constraints' ~grp_mask; the search does not). */
+static bool combine_ignoring(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+			     uint64_t m, uint64_t v, uint64_t ignore)
 {
 	uint64_t nv = (*value | v) + (*value & v & e->add_fields);
-	if ((((nv + e->test_adder) ^ *value) & *mask) ||
-	    (((nv + e->test_adder) ^ v) & m))
+	if ((((nv + e->test_adder) ^ *value) & *mask & ~ignore) ||
+	    (((nv + e->test_adder) ^ v) & m & ~ignore))
 		return false;
 	*value = nv;
 	*mask |= m;
 	return true;
+}
+
+static bool combine(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+		    uint64_t m, uint64_t v)
+{
+	return combine_ignoring(e, mask, value, m, v, 0);
+}
+
+/* The as-is pass's pairwise test. */
+static bool combine_as_is(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+			  uint64_t m, uint64_t v)
+{
+	return combine_ignoring(e, mask, value, m, v, e->grp_mask);
+}
+
+/* The group rule on the as-is pass's combined words: -1 when it holds, else
+ * the index of the first constraint whose slot breaks it. */
+static int group_rule_broken(const struct pmu_engine *e, uint64_t mask, uint64_t value)
+{
+	uint64_t bad = (value & mask & e->grp_mask) ^ (mask & e->grp_val);
+	for (int i = 0; bad && i < e->ncons; i++)
+		if (bad & e->cons[i].slot_mask)
+			return i;
+	return -1;
 }
 
 /* --- alternatives ----------------------------------------------------------- */
@@ -255,7 +291,10 @@ static int append_partners(const struct pmu_alternative *a, uint64_t code,
 }
 
 /* isa207_get_alternatives: the first table row holding the code gives its
- * partners; per-task rows then add a partner for each code found so far. */
+ * partners (find_alternative stops at the first row whose first code is
+ * above the code: the kernel's tables are sorted by their first column);
+ * per-task rows then add a partner for each code found so far, in order,
+ * duplicates included. */
 int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
 			    uint64_t alt[PMU_SCHED_MAX_ALTS])
 {
@@ -263,7 +302,11 @@ int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_
 	int n = 0;
 	alt[n++] = code;
 	for (int i = 0; i < m->nalternatives; i++) {
-		if (!m->alternatives[i].per_task_only && alt_has(&m->alternatives[i], code)) {
+		if (m->alternatives[i].per_task_only)
+			continue;
+		if (code < m->alternatives[i].codes[0])
+			break;
+		if (alt_has(&m->alternatives[i], code)) {
 			n = append_partners(&m->alternatives[i], code, alt, n);
 			break;
 		}
@@ -314,8 +357,8 @@ struct group {
 	uint64_t config1[PMU_SCHED_MAX_EVENTS];
 };
 
-/* The group's constraint words combined in order; false at the first event
- * that does not fit. */
+/* The group's constraint words combined in order as the as-is pass does;
+ * false at the first event that does not fit. */
 static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const struct group *g,
 			uint64_t *maskp, uint64_t *valuep)
 {
@@ -323,7 +366,7 @@ static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const 
 	for (int i = 0; i < g->n; i++) {
 		uint64_t m, v;
 		cached_constraint(e, c, g->code[i], g->config1[i], &m, &v);
-		if (!combine(e, &mask, &value, m, v))
+		if (!combine_as_is(e, &mask, &value, m, v))
 			return false;
 	}
 	*maskp = mask;
@@ -331,11 +374,6 @@ static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const 
 	return true;
 }
 
-static bool fits_as_is(const struct pmu_engine *e, struct word_cache *c, const struct group *g)
-{
-	uint64_t mask, value;
-	return combine_all(e, c, g, &mask, &value);
-}
 
 /* Depth-first search over each event's alternatives in order; on success the
  * chosen codes replace g->code. */
@@ -386,14 +424,23 @@ static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c
 	return true;
 }
 
-static bool check_constraints(const struct pmu_engine *e, struct word_cache *c,
-			      struct group *g, bool per_task)
+/* power_check_constraints: CHECK_FITS, CHECK_CONFLICT, or the index of the
+ * group-rule constraint that refused the group on the as-is pass (which
+ * then ends the check: no search). */
+#define CHECK_FITS (-1)
+#define CHECK_CONFLICT (-2)
+static int check_constraints(const struct pmu_engine *e, struct word_cache *c,
+			     struct group *g, bool per_task)
 {
 	if (g->n > (int)e->m->max_group)
-		return false;
-	if (fits_as_is(e, c, g))
-		return true;
-	return e->m->nalternatives > 0 && search_alternatives(e, c, g, per_task);
+		return CHECK_CONFLICT;
+	uint64_t mask, value;
+	if (combine_all(e, c, g, &mask, &value)) {
+		int broken = group_rule_broken(e, mask, value);
+		return broken >= 0 ? broken : CHECK_FITS;
+	}
+	return e->m->nalternatives > 0 && search_alternatives(e, c, g, per_task)
+		       ? CHECK_FITS : CHECK_CONFLICT;
 }
 
 /* --- explaining a conflict ------------------------------------------------- */
@@ -419,11 +466,11 @@ static bool explain_equal(const struct pmu_engine *e, const struct pmu_sched_eve
 			  struct pmu_sched_result *r)
 {
 	const struct pmu_model *m = e->m;
-	uint64_t mine = equal_value(c, g->code[k], g->config1[k]);
+	uint64_t mine = equal_value(m, c, g->code[k], g->config1[k]);
 	for (int j = 0; j < k; j++) {
 		if (!pmu_condition_holds(m, &c->when, g->code[j], g->config1[j]))
 			continue;
-		uint64_t theirs = equal_value(c, g->code[j], g->config1[j]);
+		uint64_t theirs = equal_value(m, c, g->code[j], g->config1[j]);
 		if (theirs == mine)
 			continue;
 		char a[96], b[96];
@@ -669,6 +716,18 @@ static void reject_check(const struct pmu_engine *e, const struct pmu_sched_even
 	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, c->description, c->name);
 }
 
+/* The as-is pass fitted but the group rule of constraint `cons` failed. */
+static void reject_group_rule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			      int k, int cons, struct pmu_sched_result *r)
+{
+	const struct pmu_constraint *c = &e->m->constraints[cons];
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	reject(r, k, c->group_reason);
+	snprintf(r->message, sizeof(r->message), "%s: the group fails the rule of '%s' (%s)",
+		 a, c->name, c->description);
+}
+
 /* A branch-stack request with more than one filter or one the PMU lacks:
  * power_pmu_event_init returns EOPNOTSUPP. */
 static bool reject_branch_filter(const struct pmu_engine *e, const struct pmu_sched_event *ev,
@@ -723,19 +782,23 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
 		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
 		bool as_is = k < (int)e->m->max_group && run_valid &&
-			     combine(e, &tm, &tv, mk, vk);
+			     combine_as_is(e, &tm, &tv, mk, vk);
 		struct group g;
-		bool fits = as_is;
+		int verdict = as_is ? group_rule_broken(e, tm, tv) : CHECK_FITS;
 		if (!as_is) { /* the search, on the stored codes and this event */
 			g = stored;
 			g.code[k] = ev[k].config;
 			g.config1[k] = ev[k].config1;
 			g.n = k + 1;
-			fits = check_constraints(e, &cache, &g, o->per_task);
+			verdict = check_constraints(e, &cache, &g, o->per_task);
 		}
 		if (ev[k].branch_sample_type && reject_branch_filter(e, ev, k, r))
 			return 0;
-		if (!fits) {
+		if (verdict >= 0) {
+			reject_group_rule(e, ev, k, verdict, r);
+			return 0;
+		}
+		if (verdict == CHECK_CONFLICT) {
 			reject(r, k, "constraint_conflict");
 			g.code[k] = ev[k].config;
 			explain_conflict(e, ev, &g, k, r);
@@ -752,9 +815,15 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			run_valid = combine_all(e, &cache, &stored, &run_mask, &run_value);
 		}
 	}
-	/* power_pmu_commit_txn: the whole group once more (as-is it fits exactly
-	 * when the running words are valid) */
-	if (!run_valid && !check_constraints(e, &cache, &stored, o->per_task)) {
+	/* power_pmu_commit_txn: the whole group once more on the stored codes
+	 * (as-is it fits pairwise exactly when the running words are valid) */
+	int verdict = run_valid ? group_rule_broken(e, run_mask, run_value)
+				: check_constraints(e, &cache, &stored, o->per_task);
+	if (verdict >= 0) {
+		reject_group_rule(e, ev, n - 1, verdict, r);
+		return 0;
+	}
+	if (verdict == CHECK_CONFLICT) {
 		reject(r, n - 1, "group_unschedulable");
 		snprintf(r->message, sizeof(r->message),
 			 "the events open one by one but do not fit together");

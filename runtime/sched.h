@@ -35,6 +35,8 @@ struct pmu_ccons {
 	enum pmu_constraint_kind kind;
 	struct pmu_ccond when;
 	struct pmu_extract src;         /* EQUAL */
+	bool has_flag;                  /* EQUAL: the value is flag's truth */
+	struct pmu_ccond flag;
 	enum pmu_transform transform;
 	uint64_t transform_arg;
 	struct pmu_thresh_encoding encoding;
@@ -62,6 +64,8 @@ struct pmu_engine {
 	struct pmu_extract pmc, mark;
 	uint64_t add_fields;    /* the kernel's ppmu->add_fields */
 	uint64_t test_adder;    /* the kernel's ppmu->test_adder */
+	uint64_t grp_mask;      /* ppmu->group_constraint_mask: group-rule slots */
+	uint64_t grp_val;       /* ppmu->group_constraint_val */
 	int nprogrammable;      /* PMC1..PMCn take any event */
 	int ncons;
 	struct pmu_ccons cons[PMU_SCHED_MAX_CONS];

@@ -38,6 +38,15 @@ add_test(NAME pmutool/sources-agree
 set_tests_properties(pmutool/mmcr-vectors-dtb pmutool/sources-agree PROPERTIES
   FIXTURES_REQUIRED pmutool_dtb)
 
+# (1b) every vector of p9_mmcr_sample.json (POWER9 DD2.2, Linux 6.12) the
+#      same way.  POWER9 has no MMCR3 (ISA 3.1): --absent=mmcr3 lets the
+#      runner take the missing register as compute_mmcr's 0.
+set(P9_YAML ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+set(P9_VECTORS ${TESTDATA}/kernel/p9_mmcr_sample.json)
+set(P9_VECTOR_COUNT 500)
+add_test(NAME pmutool/p9-mmcr-vectors-yaml
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_YAML})
+
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested
 #     (it checks MMCR0 PMAO/PMAE, set at interrupt time, not by compute_mmcr)

@@ -65,6 +65,7 @@ static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 	case PMU_CHECK_FIXED_COUNTER: ctx->has_fixed = true; break;
 	case PMU_CHECK_GROUP_SIZE: ctx->has_size = true; break;
 	case PMU_CHECK_GROUP_AGREE: ctx->agree[ctx->nagree++] = c->field; break;
+	case PMU_CHECK_REFUSED_CODE: ctx->has_refused = true; break;
 	case PMU_CHECK_KIND_COUNT: break;
 	}
 }
@@ -75,7 +76,7 @@ static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ct
 			    uint64_t config, uint64_t config1, uint64_t pmc,
 			    const struct pmu_group_place *place)
 {
-	if (ctx->has_complex || (ctx->has_reserved && (config & ~ctx->covered)) ||
+	if (ctx->has_complex || ctx->has_refused || (ctx->has_reserved && (config & ~ctx->covered)) ||
 	    (ctx->has_size && place->index >= (int)m->max_group))
 		return true;
 	if ((ctx->has_counter || ctx->has_fixed) && pmc &&
@@ -107,19 +108,38 @@ int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m)
 		const struct pmu_check *k = &m->checks[i];
 		struct pmu_ccheck *c = &ctx->checks[i];
 		c->kind = k->kind;
+		c->inactive = !pmu_check_applies(k, m->pvr);
+		if (c->inactive)
+			continue;
 		pmu_condition_compile(m, &k->when, &c->when);
 		if (k->field >= 0)
 			c->field = pmu_field_extract(&m->fields[k->field]);
+		c->codes = k->codes;
+		c->ncodes = k->ncodes;
 		screen_add(ctx, c);
 	}
 	return 0;
+}
+
+/* A linear scan, as the kernel's is_event_blacklisted: the lists are short
+ * (16 codes on POWER9 DD2.2) and checked once per perf_event_open. */
+static bool code_listed(const uint64_t *codes, int n, uint64_t code)
+{
+	for (int i = 0; i < n; i++)
+		if (codes[i] == code)
+			return true;
+	return false;
 }
 
 static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
 			const struct pmu_ccheck *k, uint64_t config, uint64_t config1,
 			uint64_t pmc, const struct pmu_group_place *place)
 {
+	if (k->inactive)
+		return false;
 	switch (k->kind) {
+	case PMU_CHECK_REFUSED_CODE:
+		return code_listed(k->codes, k->ncodes, config);
 	case PMU_CHECK_RESERVED_BITS:
 		return (config & ~ctx->covered) != 0;
 	case PMU_CHECK_REJECT_WHEN:
@@ -407,7 +427,9 @@ static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ct
 				 (unsigned long long)m->counters[pmc - 1].fixed_code) == PMU_SEV_ERROR;
 	struct pmu_group_place alone = {e->code, 0};
 	int k = pmu_event_first_failing_check(m, ctx, e->code, 0, &alone);
-	if (k >= 0)
+	/* a processor revision refusing an event on purpose is no fault of
+	 * the description */
+	if (k >= 0 && m->checks[k].kind != PMU_CHECK_REFUSED_CODE)
 		rc |= pmu_report(d, PMU_CHK_UNSCHEDULABLE, &e->pos,
 				 "event '%s' (0x%llx) cannot be scheduled even alone: %s (%s)",
 				 e->name, (unsigned long long)e->code, m->checks[k].description,

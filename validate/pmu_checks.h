@@ -36,7 +36,7 @@ struct pmu_check_ctx {
 	int nsimple;
 	struct { uint64_t mask[2], value[2]; } simple[PMU_MAX_CHECKS];
 	bool has_complex; /* reject-when checks that are not simple */
-	bool has_reserved, has_counter, has_fixed, has_size;
+	bool has_reserved, has_counter, has_fixed, has_size, has_refused;
 	int nagree;
 	struct pmu_extract agree[PMU_MAX_CHECKS];
 	int nchecks;
@@ -44,10 +44,15 @@ struct pmu_check_ctx {
 		enum pmu_check_kind kind;
 		struct pmu_ccond when;    /* REJECT_WHEN */
 		struct pmu_extract field; /* GROUP_AGREE */
+		bool inactive;            /* not for the model's processor revision */
+		int ncodes;               /* REFUSED_CODE: the model's codes */
+		const uint64_t *codes;
 	} checks[PMU_MAX_CHECKS];
 };
 
-/* 0, or -E2BIG when the model has more than PMU_MAX_CHECKS checks. */
+/* 0, or -E2BIG when the model has more than PMU_MAX_CHECKS checks.  Checks
+ * whose pvr-mask/pvr-value do not match the model's pvr are left out.  The
+ * context points into the model (refused codes). */
 int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m);
 
 /*
