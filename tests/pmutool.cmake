@@ -44,8 +44,17 @@ set_tests_properties(pmutool/mmcr-vectors-dtb pmutool/sources-agree PROPERTIES
 set(P9_YAML ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
 set(P9_VECTORS ${TESTDATA}/kernel/p9_mmcr_sample.json)
 set(P9_VECTOR_COUNT 500)
+set(P9_DTB ${PMUTOOL_OUT}/power9-all.dtb)
+add_test(NAME pmutool/p9-make-dtb
+  COMMAND ${PMUGEN} -q --all-events -W no-kernel-limits -f dtb -o ${P9_DTB} ${P9_YAML})
+set_tests_properties(pmutool/p9-make-dtb PROPERTIES FIXTURES_SETUP p9_dtb)
+add_test(NAME pmutool/p9-mmcr-vectors
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu power9)
 add_test(NAME pmutool/p9-mmcr-vectors-yaml
   COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_YAML})
+add_test(NAME pmutool/p9-mmcr-vectors-dtb
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_DTB})
+set_tests_properties(pmutool/p9-mmcr-vectors-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
 
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested
