@@ -1094,8 +1094,8 @@ static int constraint_source(struct dl *L, int node, struct pmu_constraint *c)
 	rc = get_range(L, node, "bits", false, &c->src_lo, &c->src_hi);
 	if (rc <= 0)
 		return rc;
-	if (c->kind == PMU_CONS_EQUAL)
-		return fail(L, node, NULL, "an equal constraint needs 'field' or 'bits'");
+	if (c->kind == PMU_CONS_EQUAL && !has_prop(L, node, "flag"))
+		return fail(L, node, NULL, "an equal constraint needs 'field', 'bits' or 'flag'");
 	return 0;
 }
 

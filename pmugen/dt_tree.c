@@ -556,7 +556,7 @@ static int constraint_source(struct walk *w, const struct pmu_constraint *c)
 {
 	int f;
 
-	if (c->kind != PMU_CONS_EQUAL && c->src_lo == 0 && c->src_hi == 0)
+	if ((c->kind != PMU_CONS_EQUAL || c->has_flag) && c->src_lo == 0 && c->src_hi == 0)
 		return 0;
 	TRY(check_range(w, "constraint", c->name, c->src_lo, c->src_hi));
 	f = constraint_source_field(w->m, c);
@@ -570,7 +570,7 @@ static int constraint_rfc(struct walk *w, const struct pmu_constraint *c)
 {
 	uint32_t width = c->src_hi - c->src_lo + 1;
 
-	if (c->kind == PMU_CONS_EQUAL && c->source == PMU_SRC_CONFIG &&
+	if (c->kind == PMU_CONS_EQUAL && !c->has_flag && c->source == PMU_SRC_CONFIG &&
 	    width <= 32) {
 		TRY(u32p(w, "event-mask", (uint32_t)pmu_bits_mask(0, width - 1),
 			 DT_HEX));
