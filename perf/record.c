@@ -66,7 +66,7 @@ int pmu_cpulist_parse(const char *text, int **cpus, int *ncpus, struct pmurt_err
 	while (*p && *p != '\n') {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p || lo < 0)
+		if (end == p || lo < 0 || lo > 65535)
 			goto bad;
 		if (*end == '-') {
 			p = end + 1;

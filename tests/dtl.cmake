@@ -38,7 +38,8 @@ set_tests_properties(dtl/decode-text dtl/decode-json dtl/decode-truncated PROPER
 # report: every figure recomputed from the raw bytes in Python
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME dtl/report-json COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_report.py
-  ${PMUTOOL} ${DTL_OUT}/gen.bin ${DTL_OUT}/sample.bin ${DTL_OUT}/gen-aux.bin:4096)
+  ${PMUTOOL} ${DTL_OUT}/gen.bin ${DTL_OUT}/sample.bin ${DTL_OUT}/gen-aux.bin:4096
+  random:1:4000 random:2:8000 random:3:300)
 add_test(NAME dtl/report-html COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL} ${DTL_OUT}
   ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py)
 set_tests_properties(dtl/report-json dtl/report-html PROPERTIES FIXTURES_REQUIRED dtl_inputs)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "perf_int.h"
+#include "record.h"
 #include "stat.h"
 
 /* A forked command waiting for "go" (builtin-stat.c's workload). */
@@ -91,36 +92,32 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* "0,2-3" or every configured CPU for -a; *n CPUs in a malloc'd array. */
+/* "0,2-3" (pmu_cpulist_parse) or every configured CPU for -a; *n CPUs in a
+ * malloc'd array, each below the number of configured CPUs. */
 static int *cpu_list(const struct tool *t, int *n)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int *cpus = malloc((size_t)(ncpu > 0 ? ncpu : 1) * sizeof(int) * 4 + sizeof(int));
+	int *cpus;
 	*n = 0;
-	if (!cpus)
-		return NULL;
 	if (!t->cpu_list) {
-		for (int c = 0; c < ncpu; c++)
+		cpus = malloc((size_t)(ncpu > 0 ? ncpu : 1) * sizeof(int));
+		for (int c = 0; cpus && c < ncpu; c++)
 			cpus[(*n)++] = c;
 		return cpus;
 	}
-	const char *p = t->cpu_list;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end != p && *end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (end == p || a < 0 || b < a || b >= ncpu || (*end && *end != ',') ||
-		    *n + (b - a + 1) > ncpu * 4) {
-			tool_error(t, "-C '%s': want CPU numbers below %ld such as 0,2-3", t->cpu_list,
-				   ncpu);
+	struct pmurt_error err = {0};
+	if (pmu_cpulist_parse(t->cpu_list, &cpus, n, &err) < 0) {
+		tool_error(t, "-C: %s", err.message);
+		return NULL;
+	}
+	for (int i = 0; i < *n; i++)
+		if (cpus[i] >= ncpu) {
+			tool_error(t, "-C '%s': CPU %d does not exist (this host has %ld)",
+				   t->cpu_list, cpus[i], ncpu);
 			free(cpus);
+			*n = 0;
 			return NULL;
 		}
-		for (long c = a; c <= b; c++)
-			cpus[(*n)++] = (int)c;
-		p = *end ? end + 1 : end;
-	}
 	return cpus;
 }
 

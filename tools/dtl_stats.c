@@ -1,7 +1,7 @@
 /*
  * dtl_stats.c - the figures of `pmutool dtl report` (dtl_stats.h).  The
  * entries' times are kept per CPU so that percentiles are exact, found by
- * a two-pass radix selection (select_ranks).  Steal is
+ * a radix selection over 12 bits of the values at a time (fill_dist).  Steal is
  * enqueue_to_dispatch + ready_to_enqueue, the time the kernel counts as
  * stolen from each DTL entry (arch/powerpc/kernel/time.c scan_dispatch_log).
  */
@@ -50,10 +50,9 @@ void dtl_stats_header(struct dtl_stats *s, const struct pmurt_dtl_header *h)
 	}
 }
 
-static struct dtl_cpu *find_cpu(struct dtl_stats *s, int cpu)
+/* The CPU's figures, added on first sight. */
+static struct dtl_cpu *add_cpu(struct dtl_stats *s, int cpu)
 {
-	if (s->last < s->ncpus && s->cpus[s->last].cpu == cpu)
-		return &s->cpus[s->last];
 	for (size_t i = 0; i < s->ncpus; i++)
 		if (s->cpus[i].cpu == cpu)
 			return &s->cpus[s->last = i];
@@ -66,6 +65,14 @@ static struct dtl_cpu *find_cpu(struct dtl_stats *s, int cpu)
 	memset(c, 0, sizeof(*c));
 	c->cpu = cpu;
 	return c;
+}
+
+/* Most entries go to the CPU the last one went to. */
+static inline struct dtl_cpu *find_cpu(struct dtl_stats *s, int cpu)
+{
+	if (s->last < s->ncpus && s->cpus[s->last].cpu == cpu)
+		return &s->cpus[s->last];
+	return add_cpu(s, cpu);
 }
 
 /* The first allocation of an array: on 2 MiB boundaries, asking for
@@ -133,9 +140,15 @@ int dtl_stats_add(struct dtl_stats *s, int cpu, const struct pmurt_dtl_slot *slo
 	c->dispatch_mix[e->dispatch_reason]++;
 	c->preempt_mix[e->preempt_reason]++;
 	c->steal += (uint64_t)e->enqueue_to_dispatch_time + e->ready_to_enqueue_time;
-	c->times[DTL_ENQUEUE_TO_DISPATCH][c->n] = e->enqueue_to_dispatch_time;
-	c->times[DTL_READY_TO_ENQUEUE][c->n] = e->ready_to_enqueue_time;
-	c->times[DTL_WAITING_TO_READY][c->n] = e->waiting_to_ready_time;
+	const uint32_t times[DTL_NTIMES] = {
+		[DTL_ENQUEUE_TO_DISPATCH] = e->enqueue_to_dispatch_time,
+		[DTL_READY_TO_ENQUEUE] = e->ready_to_enqueue_time,
+		[DTL_WAITING_TO_READY] = e->waiting_to_ready_time,
+	};
+	for (int k = 0; k < DTL_NTIMES; k++) {
+		c->times[k][c->n] = times[k];
+		c->max[k] = times[k] > c->max[k] ? times[k] : c->max[k];
+	}
 	if (s->keep_timeline) {
 		c->tb[c->n] = e->timebase;
 		c->reasons[2 * c->n] = e->dispatch_reason;
@@ -152,9 +165,11 @@ static uint64_t rank_of(unsigned p, uint64_t n)
 	return r ? r - 1 : 0;
 }
 
-#define RADIX 65536
+/* Rank selection looks at SELECT_BITS bits of the values per pass. */
+#define SELECT_BITS 12
+#define SELECT_BUCKETS (1u << SELECT_BITS)
 
-/* Where rank falls in hist[RADIX]: the bucket, and the rank inside it. */
+/* Where rank falls in hist: the bucket, and the rank inside it. */
 static uint32_t find_rank(const uint64_t *hist, uint64_t rank, uint64_t *inside)
 {
 	uint32_t b = 0;
@@ -162,37 +177,6 @@ static uint32_t find_rank(const uint64_t *hist, uint64_t rank, uint64_t *inside)
 		rank -= hist[b++];
 	*inside = rank;
 	return b;
-}
-
-/* Values of arrays[0..narrays) (lengths lens, none above max) at three
- * ranks, exactly, in two passes: a histogram of the high 16 bits finds each
- * rank's bucket, a histogram of the low 16 bits of that bucket's values the
- * value.  radix holds 4 * RADIX counters, reused from call to call. */
-static void select_ranks(uint64_t *radix, uint32_t *const *arrays, const size_t *lens,
-			 size_t narrays, uint32_t max, const uint64_t ranks[3], uint32_t out[3])
-{
-	uint64_t *hist = radix, *low[3] = {radix + RADIX, radix + 2 * RADIX, radix + 3 * RADIX};
-	memset(hist, 0, ((max >> 16) + 1) * sizeof(*hist));
-	for (size_t a = 0; a < narrays; a++)
-		for (size_t i = 0; i < lens[a]; i++)
-			hist[arrays[a][i] >> 16]++;
-	uint32_t high[3];
-	uint64_t inside[3];
-	for (int r = 0; r < 3; r++) {
-		high[r] = find_rank(hist, ranks[r], &inside[r]);
-		memset(low[r], 0, RADIX * sizeof(*low[r]));
-	}
-	for (size_t a = 0; a < narrays; a++)
-		for (size_t i = 0; i < lens[a]; i++) {
-			uint32_t v = arrays[a][i], h = v >> 16;
-			low[0][v & 0xffff] += h == high[0];
-			low[1][v & 0xffff] += h == high[1];
-			low[2][v & 0xffff] += h == high[2];
-		}
-	for (int r = 0; r < 3; r++) {
-		uint64_t unused;
-		out[r] = high[r] << 16 | find_rank(low[r], inside[r], &unused);
-	}
 }
 
 /* 0 for [0,1) us, k for [2^(k-1), 2^k) us */
@@ -252,32 +236,130 @@ static inline int us_bucket_fast(const struct us_buckets *u, uint32_t v)
 	return u->base[b] + (v >= u->first[b]);
 }
 
-/* d from arrays[0..narrays) of one time: counts, max, histogram, ranks. */
-static void fill_dist(struct dtl_stats *s, struct dtl_dist *d, uint32_t *const *arrays,
+/* The microsecond bucket of a tick value; it never decreases as v grows. */
+static inline int us_of(const struct us_buckets *u, uint32_t v)
+{
+	return u->fast ? us_bucket_fast(u, v) : bucket_of(u, v);
+}
+
+/* One refining pass over the values: for each rank, the next SELECT_BITS
+ * bits (below shift) of its value, given the bits above shift (prefix[r])
+ * and its rank among the values that have them (inside[r]).  The pass
+ * histograms, for each distinct prefix, the next bits of the values that
+ * have it; low holds 3 * SELECT_BUCKETS counters.  On the first pass, mark
+ * (indexed by the prefix) tells the values to look at, and also those of
+ * buckets that straddle a microsecond boundary, which go into us_hist;
+ * later passes (mark NULL) compare prefixes. */
+struct refine {
+	uint64_t *low;
+	uint8_t *mark;
+	const struct us_buckets *u;
+	uint64_t *us_hist;
+};
+
+#define MARK_KEY 3      /* 1 + the histogram of the bucket's values, or 0 */
+#define MARK_STRADDLE 4 /* the bucket's values fall in two microsecond buckets */
+
+static int refine_ranks(const struct refine *f, int shift, uint32_t *const *arrays,
+			const size_t *lens, size_t narrays, uint32_t prefix[3], uint64_t inside[3])
+{
+	int next = shift > SELECT_BITS ? shift - SELECT_BITS : 0;
+	uint32_t mask = (1u << (shift - next)) - 1;
+	int of[3], n = 0; /* the histogram of each rank; n distinct prefixes */
+	uint32_t key[3];
+	for (int r = 0; r < 3; r++) {
+		of[r] = r && prefix[r] == prefix[r - 1] ? of[r - 1] : n++;
+		key[of[r]] = prefix[r];
+		if (f->mark)
+			f->mark[prefix[r]] |= (uint8_t)(of[r] + 1);
+	}
+	memset(f->low, 0, (size_t)n * SELECT_BUCKETS * sizeof(*f->low));
+	for (size_t a = 0; a < narrays; a++)
+		for (size_t i = 0, len = lens[a]; i < len; i++) {
+			uint32_t v = arrays[a][i], p = v >> shift;
+			if (f->mark) {
+				uint8_t m = f->mark[p];
+				if (m & MARK_KEY)
+					f->low[((m & MARK_KEY) - 1) * SELECT_BUCKETS + (v >> next & mask)]++;
+				if (m & MARK_STRADDLE)
+					f->us_hist[us_of(f->u, v)]++;
+				continue;
+			}
+			for (int k = 0; k < n; k++)
+				if (p == key[k])
+					f->low[k * SELECT_BUCKETS + (v >> next & mask)]++;
+		}
+	for (int r = 0; r < 3; r++)
+		prefix[r] = prefix[r] << (shift - next) |
+			    find_rank(f->low + of[r] * SELECT_BUCKETS, inside[r], &inside[r]);
+	return next;
+}
+
+/* The first pass: sum and top, the histogram of the values shifted right
+ * by shift bits.  len is a local: the counters' stores could alias lens[]. */
+static void count_top(struct dtl_dist *d, uint64_t *top, int shift, uint32_t *const *arrays,
 		      const size_t *lens, size_t narrays)
 {
-	struct us_buckets u;
-	us_buckets_init(&u, dtl_tb_freq(s));
-	memset(d, 0, sizeof(*d));
 	for (size_t a = 0; a < narrays; a++) {
 		const uint32_t *vals = arrays[a];
 		uint64_t sum = 0;
-		uint32_t max = d->max;
-		for (size_t i = 0; i < lens[a]; i++) {
-			uint32_t v = vals[i];
-			sum += v;
-			max = v > max ? v : max;
-			d->hist[u.fast ? us_bucket_fast(&u, v) : bucket_of(&u, v)]++;
+		for (size_t i = 0, len = lens[a]; i < len; i++) {
+			sum += vals[i];
+			top[vals[i] >> shift]++;
 		}
 		d->sum += sum;
-		d->max = max;
 		d->count += lens[a];
 	}
+}
+
+/* The microsecond histogram from top's buckets: a bucket whose values all
+ * fall in one microsecond bucket adds its count there; one that straddles
+ * a boundary is marked, for refine_ranks's first pass to sort its values. */
+static void spread_us(const struct us_buckets *u, const uint64_t *top, size_t nbuckets, int shift,
+		      uint64_t *us_hist, uint8_t *mark)
+{
+	for (size_t t = 0; t < nbuckets; t++) {
+		uint32_t lo = (uint32_t)t << shift, hi = lo | ((1u << shift) - 1);
+		int b = us_of(u, lo);
+		mark[t] = 0;
+		if (b == us_of(u, hi))
+			us_hist[b] += top[t];
+		else if (top[t])
+			mark[t] = MARK_STRADDLE;
+	}
+}
+
+/* d from arrays[0..narrays) of one time (none above max): counts,
+ * histogram, ranks.  Knowing the maximum, the first pass's histogram covers
+ * 0..max in at most SELECT_BUCKETS buckets (each an exact value when max <
+ * SELECT_BUCKETS).  That histogram gives the microsecond histogram
+ * (spread_us) and each rank's top bits; further passes, over the few values
+ * whose bucket needs them, the rest (refine_ranks). */
+static void fill_dist(struct dtl_stats *s, struct dtl_dist *d, uint32_t *const *arrays,
+		      const size_t *lens, size_t narrays, uint32_t max)
+{
+	struct us_buckets u;
+	uint64_t *top = s->radix + 3 * SELECT_BUCKETS;
+	uint8_t *mark = (uint8_t *)(s->radix + 4 * SELECT_BUCKETS);
+	us_buckets_init(&u, dtl_tb_freq(s));
+	memset(d, 0, sizeof(*d));
+	d->max = max;
+	int bits = max ? 32 - __builtin_clz(max) : 0;
+	int shift = bits > SELECT_BITS ? bits - SELECT_BITS : 0;
+	size_t nbuckets = ((size_t)max >> shift) + 1;
+	memset(top, 0, nbuckets * sizeof(*top));
+	count_top(d, top, shift, arrays, lens, narrays);
 	if (!d->count)
 		return;
+	spread_us(&u, top, nbuckets, shift, d->hist, mark);
 	uint64_t ranks[3] = {rank_of(50, d->count), rank_of(90, d->count), rank_of(99, d->count)};
+	uint64_t inside[3];
 	uint32_t out[3];
-	select_ranks(s->radix, arrays, lens, narrays, d->max, ranks, out);
+	for (int r = 0; r < 3; r++)
+		out[r] = find_rank(top, ranks[r], &inside[r]);
+	struct refine f = {.low = s->radix, .mark = mark, .u = &u, .us_hist = d->hist};
+	for (; shift > 0; f.mark = NULL)
+		shift = refine_ranks(&f, shift, arrays, lens, narrays, out, inside);
 	d->p50 = out[0];
 	d->p90 = out[1];
 	d->p99 = out[2];
@@ -293,6 +375,8 @@ static void add_counts(struct dtl_cpu *all, const struct dtl_cpu *c)
 	all->skipped += c->skipped;
 	all->stale_bytes += c->stale_bytes;
 	all->steal += c->steal;
+	for (int k = 0; k < DTL_NTIMES; k++)
+		all->max[k] = c->max[k] > all->max[k] ? c->max[k] : all->max[k];
 	for (int r = 0; r < 256; r++) {
 		all->dispatch_mix[r] += c->dispatch_mix[r];
 		all->preempt_mix[r] += c->preempt_mix[r];
@@ -312,21 +396,23 @@ int dtl_stats_finish(struct dtl_stats *s)
 	s->overall.cpu = -1;
 	size_t *lens = calloc(s->ncpus + 1, sizeof(*lens));
 	uint32_t **arrays = calloc(s->ncpus + 1, sizeof(*arrays));
-	s->radix = array_alloc(NULL, 4 * RADIX * sizeof(*s->radix));
+	/* refine_ranks's three histograms, fill_dist's first one, its marks */
+	s->radix = malloc(4 * SELECT_BUCKETS * sizeof(*s->radix) + SELECT_BUCKETS);
 	int rc = lens && arrays && s->radix ? 0 : -ENOMEM;
 	for (size_t i = 0; i < s->ncpus; i++)
 		add_counts(&s->overall, &s->cpus[i]);
 	for (int k = 0; k < DTL_NTIMES && !rc; k++) {
 		for (size_t i = 0; i < s->ncpus; i++) {
 			struct dtl_cpu *c = &s->cpus[i];
-			fill_dist(s, &c->dist[k], &c->times[k], &c->n, 1);
+			fill_dist(s, &c->dist[k], &c->times[k], &c->n, 1, c->max[k]);
 			arrays[i] = c->times[k];
 			lens[i] = c->n;
 		}
 		if (s->ncpus == 1) /* the same values: the same figures */
 			s->overall.dist[k] = s->cpus[0].dist[k];
 		else
-			fill_dist(s, &s->overall.dist[k], arrays, lens, s->ncpus);
+			fill_dist(s, &s->overall.dist[k], arrays, lens, s->ncpus,
+				  s->overall.max[k]);
 	}
 	free(lens);
 	free(arrays);

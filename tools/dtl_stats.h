@@ -41,6 +41,7 @@ struct dtl_cpu {
 	 * the timebase and the dispatch and preempt reasons (two bytes an entry) */
 	uint64_t *tb;
 	uint32_t *times[DTL_NTIMES];
+	uint32_t max[DTL_NTIMES];     /* the largest of each time so far */
 	uint8_t *reasons;
 	size_t n, cap;
 };

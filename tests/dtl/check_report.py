@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Recompute `pmutool dtl report --json` from the raw DTL bytes.
 
-usage: check_report.py PMUTOOL RAW[:AUX_SIZE]...
+usage: check_report.py PMUTOOL RAW[:AUX_SIZE]... [random:SEED:N]...
+
+random:SEED:N writes N entries whose times span every magnitude from 0 to
+2^32-1, with runs of equal values (the report's rank selection works on
+bit ranges of the values, several passes deep for large ones), to a
+temporary file and checks that.
 
 For each file, the entries are decoded here from the documented layout
 (header slot at 0 with a zero timebase, big-endian entries, entries with a
@@ -12,9 +17,12 @@ report is compared: dispatches, skipped, stale bytes, the reason mix, steal
 mean and the log2 microsecond histograms.
 """
 import json
+import os
+import random
 import struct
 import subprocess
 import sys
+import tempfile
 
 TIMES = ["enqueue_to_dispatch", "ready_to_enqueue", "waiting_to_ready"]
 
@@ -101,17 +109,44 @@ def check(c, rep, entries, skipped, stale, freq):
              [(0 if i == 0 else 1 << (i - 1), 1 << i) for i in range(len(hist))])
 
 
+def random_file(seed, n):
+    rnd = random.Random(seed)
+    ties = [rnd.getrandbits(32) for _ in range(4)]
+
+    def value():
+        if rnd.random() < 0.2:
+            return rnd.choice(ties)
+        return rnd.getrandbits(rnd.randint(0, 32))
+
+    data = struct.pack("=QQQ", 1000, 512000000, 0) + bytes(24)
+    for i in range(n):
+        data += struct.pack(">BBHIIIQQQQ", i % 11, i % 10, 0, value(), value(), value(),
+                            2000 + i, 0, 0, 0)
+    f = tempfile.NamedTemporaryFile(suffix=".bin", delete=False)
+    f.write(data)
+    f.close()
+    return f.name
+
+
 def main():
     pmutool = sys.argv[1]
     failures = 0
     for arg in sys.argv[2:]:
-        path, _, aux = arg.partition(":")
-        aux_size = int(aux) if aux else 0
+        made = None
+        if arg.startswith("random:"):
+            _, seed, n = arg.split(":")
+            path = made = random_file(int(seed), int(n))
+            aux_size = 0
+        else:
+            path, _, aux = arg.partition(":")
+            aux_size = int(aux) if aux else 0
         cmd = [pmutool, "dtl", "report", "--json", path]
         if aux_size:
             cmd += ["--aux-size", str(aux_size)]
         rep = json.loads(subprocess.run(cmd, check=True, capture_output=True).stdout)
         hdr, entries, skipped, stale = decode(open(path, "rb").read(), aux_size)
+        if made:
+            os.unlink(made)
         freq = hdr[1] if hdr else 512000000
         c = Checker(arg)
         c.eq("version", rep["version"], 1)

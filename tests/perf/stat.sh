@@ -98,7 +98,9 @@ cpus)
 	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"
 	run 0 stat -C 0 -x, -e cpu-clock -- sleep 0.05
 	run 2 stat -C 9999 -e cpu-clock -- true
-	has err "-C '9999': want CPU numbers below" ;;
+	has err "-C '9999': CPU 9999 does not exist (this host has"
+	run 2 stat -C 0-x -e cpu-clock -- true
+	has err "-C: '0-x' is not a CPU list (such as 0-3,8)" ;;
 no-hardware)
 	# this KVM guest has no hardware PMU and no POWER PMU
 	run 5 stat -e cycles -- true
