@@ -55,6 +55,18 @@ add_test(NAME pmutool/p9-mmcr-vectors-yaml
 add_test(NAME pmutool/p9-mmcr-vectors-dtb
   COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_DTB})
 set_tests_properties(pmutool/p9-mmcr-vectors-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
+# POWER9 cases derived by hand (kernel_cases_power9.txt), from each source,
+# and the refused codes by processor revision (DD2.1, DD2.2, Cumulus, DD2.3).
+set(P9_CASES ${PMUTOOL_TESTS}/kernel_cases_power9.txt)
+add_test(NAME pmutool/p9-kernel-cases
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu power9)
+add_test(NAME pmutool/p9-kernel-cases-yaml
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_YAML})
+add_test(NAME pmutool/p9-kernel-cases-dtb
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_DTB})
+set_tests_properties(pmutool/p9-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
+add_test(NAME pmutool/p9-revisions
+  COMMAND sh ${PMUTOOL_TESTS}/p9_revisions.sh ${PMUTOOL} ${P9_YAML})
 
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested
@@ -104,6 +116,10 @@ pmutool_runner_fails(dangling-in "an 'in' line but no 'out' line"
   ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/dangling-in.txt)
 pmutool_runner_fails(accepted-without-mmcr3 "an accepted case must state mmcr3"
   ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/accepted-without-mmcr3.txt)
+# --absent=REG only excuses the register named: without it POWER9's missing
+# MMCR3 fails every accepted vector.
+pmutool_runner_fails(absent-register-not-named "mmcr3 (none), expected 0x0"
+  ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --pmu power9)
 
 # (4) exact outputs: one test per golden/NAME.cmd (exit status and arguments),
 #     compared with golden/NAME.out (and NAME.err when present).
