@@ -18,6 +18,8 @@
 #include "sched.h"
 
 /* --- compile --------------------------------------------------------------- */
+static void compile_alternatives(struct pmu_engine *e);
+
 static int role_field(const struct pmu_model *m, enum pmu_field_role role)
 {
 	for (int i = 0; i < m->nfields; i++)
@@ -177,8 +179,10 @@ int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
 	int rc = compile_constraints(e, err);
 	if (!rc)
 		rc = compile_placements(e, err);
-	if (!rc)
+	if (!rc) {
 		compile_registers(e);
+		compile_alternatives(e);
+	}
 	return rc;
 }
 
@@ -295,8 +299,8 @@ static int append_partners(const struct pmu_alternative *a, uint64_t code,
  * above the code: the kernel's tables are sorted by their first column);
  * per-task rows then add a partner for each code found so far, in order,
  * duplicates included. */
-int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
-			    uint64_t alt[PMU_SCHED_MAX_ALTS])
+static int compute_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
+				uint64_t alt[PMU_SCHED_MAX_ALTS])
 {
 	const struct pmu_model *m = e->m;
 	int n = 0;
@@ -320,6 +324,66 @@ int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_
 	return n;
 }
 
+/* One bit of a 64-bit filter per listed code: most codes are not listed. */
+static unsigned alt_filter_bit(uint64_t code)
+{
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* The compiled list of a code of the table, or NULL. */
+static const struct pmu_alt_list *alt_list_of(const struct pmu_engine *e, uint64_t code)
+{
+	if (!(e->alt_filter >> alt_filter_bit(code) & 1))
+		return NULL;
+	for (int i = 0; i < e->nalt_codes; i++)
+		if (e->alt_lists[i].code == code)
+			return &e->alt_lists[i];
+	return NULL;
+}
+
+int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
+			    uint64_t alt[PMU_SCHED_MAX_ALTS])
+{
+	if (e->nalt_codes < 0)
+		return compute_alternatives(e, code, per_task, alt);
+	const struct pmu_alt_list *l = alt_list_of(e, code);
+	if (!l) {
+		alt[0] = code;
+		return 1;
+	}
+	memcpy(alt, l->alt[per_task], (size_t)l->n[per_task] * sizeof(*alt));
+	return l->n[per_task];
+}
+
+/* The alternatives of every code the table names, once. */
+static void compile_alternatives(struct pmu_engine *e)
+{
+	const struct pmu_model *m = e->m;
+	for (int i = 0; i < m->nalternatives; i++) {
+		for (int j = 0; j < m->alternatives[i].ncodes; j++) {
+			uint64_t code = m->alternatives[i].codes[j];
+			int k = 0;
+			while (k < e->nalt_codes && e->alt_lists[k].code != code)
+				k++;
+			if (k < e->nalt_codes)
+				continue;
+			if (e->nalt_codes == PMU_SCHED_MAX_ALT_CODES) {
+				e->nalt_codes = -1;
+				return;
+			}
+			struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes++];
+			l->code = code;
+			e->alt_filter |= 1ull << alt_filter_bit(code);
+			for (int t = 0; t < 2; t++) {
+				l->n[t] = compute_alternatives(e, code, t, l->alt[t]);
+				for (int a = 0; a < l->n[t]; a++)
+					pmu_engine_constraint(e, l->alt[t][a], 0, &l->mask[t][a],
+							      &l->value[t][a]);
+			}
+		}
+	}
+}
+
 /* --- power_check_constraints --------------------------------------------- */
 /* Constraint words already computed in one schedule call: the search over
  * alternatives and the re-checks of the group flow ask for the same codes
@@ -338,6 +402,20 @@ static void cache_words(struct word_cache *c, uint64_t code, uint64_t config1,
 		c->w[c->n++] = (typeof(c->w[0])){code, config1, mask, value};
 }
 
+/* The constraint words of a code, compiled when the alternatives table
+ * lists it (config1 0), else computed. */
+static void code_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
+		       uint64_t *mask, uint64_t *value)
+{
+	const struct pmu_alt_list *l = config1 ? NULL : alt_list_of(e, code);
+	if (l) {
+		*mask = l->mask[0][0];
+		*value = l->value[0][0];
+		return;
+	}
+	pmu_engine_constraint(e, code, config1, mask, value);
+}
+
 static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			      uint64_t code, uint64_t config1, uint64_t *mask, uint64_t *value)
 {
@@ -347,7 +425,7 @@ static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			*value = c->w[i].value;
 			return;
 		}
-	pmu_engine_constraint(e, code, config1, mask, value);
+	code_words(e, code, config1, mask, value);
 	cache_words(c, code, config1, *mask, *value);
 }
 
@@ -386,6 +464,16 @@ static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c
 	uint64_t smask[PMU_SCHED_MAX_EVENTS], svalue[PMU_SCHED_MAX_EVENTS];
 	int nalt[PMU_SCHED_MAX_EVENTS], choice[PMU_SCHED_MAX_EVENTS];
 	for (int i = 0; i < g->n; i++) {
+		/* a listed code without config1: everything is compiled */
+		const struct pmu_alt_list *l = g->config1[i] ? NULL : alt_list_of(e, g->code[i]);
+		if (l) {
+			size_t len = (size_t)l->n[per_task] * sizeof(uint64_t);
+			nalt[i] = l->n[per_task];
+			memcpy(alt[i], l->alt[per_task], len);
+			memcpy(amask[i], l->mask[per_task], len);
+			memcpy(avalue[i], l->value[per_task], len);
+			continue;
+		}
 		nalt[i] = pmu_engine_alternatives(e, g->code[i], per_task, alt[i]);
 		for (int j = 0; j < nalt[i]; j++)
 			cached_constraint(e, c, alt[i][j], g->config1[i], &amask[i][j],
@@ -779,7 +867,7 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		}
 		uint64_t mk, vk, tm = run_mask, tv = run_value;
 		/* a member's own code is new to the call: compute, keep for a search */
-		pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+		code_words(e, ev[k].config, ev[k].config1, &mk, &vk);
 		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
 		bool as_is = k < (int)e->m->max_group && run_valid &&
 			     combine_as_is(e, &tm, &tv, mk, vk);

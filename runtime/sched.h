@@ -22,6 +22,7 @@
 #define PMU_SCHED_MAX_PMC 15      /* counters the compiled tables cover */
 #define PMU_SCHED_MAX_CONS 32
 #define PMU_SCHED_MAX_PLACED 64
+#define PMU_SCHED_MAX_ALT_CODES 32 /* distinct codes of alternatives kept compiled */
 
 /* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
  * field has the same mask for every pmc). */
@@ -80,6 +81,19 @@ struct pmu_engine {
 	struct pmu_creg_bits branch_clear;
 	struct pmu_creg_bits branch_filter;
 	uint64_t reset[PMU_SCHED_MAX_REGS];
+	/* every code of the alternatives table with its alternatives, computed
+	 * once (isa207_get_alternatives), [0] not per task, [1] per task; a code
+	 * not listed has only itself.  nalt_codes < 0: the table has more
+	 * codes than fit, alternatives are computed on each call. */
+	int nalt_codes;
+	uint64_t alt_filter;    /* bit pmu_alt_filter_bit(code) of each listed code */
+	struct pmu_alt_list {
+		uint64_t code;
+		int n[2];
+		uint64_t alt[2][PMU_SCHED_MAX_ALTS];
+		/* their constraint words with config1 0 */
+		uint64_t mask[2][PMU_SCHED_MAX_ALTS], value[2][PMU_SCHED_MAX_ALTS];
+	} alt_lists[PMU_SCHED_MAX_ALT_CODES];
 };
 
 /* One group member as perf_event_attr describes it. */

@@ -47,6 +47,38 @@ static int pmc_field(const struct pmu_model *m)
 	return -1;
 }
 
+/* One bit of a 64-bit Bloom filter per refused code. */
+static unsigned refused_bloom_bit(uint64_t code)
+{
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* A condition that is not one masked compare: what must hold for it to
+ * hold ("FIELD is N" and "FIELD is nonzero" terms); false when no term
+ * narrows it (the screen then lets every event through). */
+static bool guard_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
+{
+	typeof(ctx->guarded[0]) *g = &ctx->guarded[ctx->nguarded];
+	*g = (typeof(*g)){0};
+	for (int i = 0; i < c->n; i++) {
+		const struct pmu_extract *x = &c->t[i].x;
+		uint64_t m = x->mask << x->shift;
+		if (c->t[i].span != 0)
+			continue;
+		if (!c->t[i].negate) {
+			g->mask[x->word] |= m;
+			g->value[x->word] |= (c->t[i].lo << x->shift) & m;
+		} else if (c->t[i].lo == 0) {
+			g->nonzero[g->nnonzero].mask = m;
+			g->nonzero[g->nnonzero++].word = x->word;
+		}
+	}
+	if (!g->mask[0] && !g->mask[1] && !g->nnonzero)
+		return false;
+	ctx->nguarded++;
+	return true;
+}
+
 /* Put one compiled check into the quick screen. */
 static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 {
@@ -56,18 +88,36 @@ static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 			memcpy(ctx->simple[ctx->nsimple].mask, c->when.eq_mask, sizeof(c->when.eq_mask));
 			memcpy(ctx->simple[ctx->nsimple++].value, c->when.eq_value,
 			       sizeof(c->when.eq_value));
-		} else {
+		} else if (!guard_add(ctx, &c->when)) {
 			ctx->has_complex = true;
 		}
+		break;
+	case PMU_CHECK_REFUSED_CODE:
+		ctx->has_refused = true;
+		for (int i = 0; i < c->ncodes; i++)
+			ctx->refused_bloom |= 1ull << refused_bloom_bit(c->codes[i]);
 		break;
 	case PMU_CHECK_RESERVED_BITS: ctx->has_reserved = true; break;
 	case PMU_CHECK_COUNTER_EXISTS: ctx->has_counter = true; break;
 	case PMU_CHECK_FIXED_COUNTER: ctx->has_fixed = true; break;
 	case PMU_CHECK_GROUP_SIZE: ctx->has_size = true; break;
 	case PMU_CHECK_GROUP_AGREE: ctx->agree[ctx->nagree++] = c->field; break;
-	case PMU_CHECK_REFUSED_CODE: ctx->has_refused = true; break;
 	case PMU_CHECK_KIND_COUNT: break;
 	}
+}
+
+/* The guard of complex check i: can its condition hold? */
+static bool guard_holds(const struct pmu_check_ctx *ctx, int i, uint64_t config,
+			uint64_t config1)
+{
+	const uint64_t w[2] = {config, config1};
+	const typeof(ctx->guarded[0]) *g = &ctx->guarded[i];
+	if ((config & g->mask[0]) != g->value[0] || (config1 & g->mask[1]) != g->value[1])
+		return false;
+	for (int k = 0; k < g->nnonzero; k++)
+		if (!(w[g->nonzero[k].word] & g->nonzero[k].mask))
+			return false;
+	return true;
 }
 
 /* Could any check fail?  false means the event passes them all; true sends
@@ -76,15 +126,24 @@ static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ct
 			    uint64_t config, uint64_t config1, uint64_t pmc,
 			    const struct pmu_group_place *place)
 {
-	if (ctx->has_complex || ctx->has_refused || (ctx->has_reserved && (config & ~ctx->covered)) ||
+	if (ctx->has_complex || (ctx->has_reserved && (config & ~ctx->covered)) ||
+	    (ctx->has_refused && (ctx->refused_bloom >> refused_bloom_bit(config) & 1)) ||
 	    (ctx->has_size && place->index >= (int)m->max_group))
 		return true;
-	if ((ctx->has_counter || ctx->has_fixed) && pmc &&
-	    (pmc > (uint64_t)m->ncounters || !m->counters[pmc - 1].programmable))
+	/* the counter checks fail exactly so: a counter past the last, or a
+	 * fixed counter's code other than its own (Linux bits aside) */
+	if (ctx->has_counter && pmc > (uint64_t)m->ncounters)
+		return true;
+	if (ctx->has_fixed && pmc && pmc <= (uint64_t)m->ncounters &&
+	    !m->counters[pmc - 1].programmable &&
+	    (config & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code)
 		return true;
 	for (int i = 0; i < ctx->nsimple; i++)
 		if ((config & ctx->simple[i].mask[0]) == ctx->simple[i].value[0] &&
 		    (config1 & ctx->simple[i].mask[1]) == ctx->simple[i].value[1])
+			return true;
+	for (int i = 0; i < ctx->nguarded; i++)
+		if (guard_holds(ctx, i, config, config1))
 			return true;
 	for (int i = 0; i < ctx->nagree; i++)
 		if (pmu_extract(&ctx->agree[i], config, config1) !=
@@ -139,7 +198,8 @@ static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *c
 		return false;
 	switch (k->kind) {
 	case PMU_CHECK_REFUSED_CODE:
-		return code_listed(k->codes, k->ncodes, config);
+		return (ctx->refused_bloom >> refused_bloom_bit(config) & 1) &&
+		       code_listed(k->codes, k->ncodes, config);
 	case PMU_CHECK_RESERVED_BITS:
 		return (config & ~ctx->covered) != 0;
 	case PMU_CHECK_REJECT_WHEN:

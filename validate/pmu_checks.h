@@ -35,8 +35,18 @@ struct pmu_check_ctx {
 	 * one masked compare each; the rest are few) */
 	int nsimple;
 	struct { uint64_t mask[2], value[2]; } simple[PMU_MAX_CHECKS];
-	bool has_complex; /* reject-when checks that are not simple */
+	bool has_complex; /* reject-when checks the screen cannot narrow */
+	/* reject-when checks that are not simple but have terms that must hold
+	 * for them to fail: "FIELD is N" terms as one masked compare per word,
+	 * "FIELD is nonzero" terms as fields that must not be zero */
+	int nguarded;
+	struct {
+		uint64_t mask[2], value[2];
+		int nnonzero;
+		struct { uint64_t mask; uint8_t word; } nonzero[PMU_MAX_TERMS];
+	} guarded[PMU_MAX_CHECKS];
 	bool has_reserved, has_counter, has_fixed, has_size, has_refused;
+	uint64_t refused_bloom; /* bit pmu_refused_bloom_bit(code) per refused code */
 	int nagree;
 	struct pmu_extract agree[PMU_MAX_CHECKS];
 	int nchecks;
