@@ -79,12 +79,34 @@ static bool guard_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
 	return true;
 }
 
+/* A simple condition on one contiguous config field of at most 6 bits goes
+ * into that field's set of refused values; false for any other. */
+static bool set_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
+{
+	uint64_t m = c->eq_mask[0];
+	if (c->eq_mask[1] || !m)
+		return false;
+	unsigned shift = (unsigned)__builtin_ctzll(m);
+	uint64_t field = m >> shift;
+	if (field & (field + 1) || field > 63)
+		return false;
+	int i = 0;
+	while (i < ctx->nsets && ctx->sets[i].mask != m)
+		i++;
+	if (i == ctx->nsets)
+		ctx->sets[ctx->nsets++] = (typeof(ctx->sets[0])){.mask = m, .shift = (uint8_t)shift};
+	ctx->sets[i].values |= 1ull << (c->eq_value[0] >> shift);
+	return true;
+}
+
 /* Put one compiled check into the quick screen. */
 static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 {
 	switch (c->kind) {
 	case PMU_CHECK_REJECT_WHEN:
-		if (c->when.simple) {
+		if (c->when.simple && set_add(ctx, &c->when)) {
+			break;
+		} else if (c->when.simple) {
 			memcpy(ctx->simple[ctx->nsimple].mask, c->when.eq_mask, sizeof(c->when.eq_mask));
 			memcpy(ctx->simple[ctx->nsimple++].value, c->when.eq_value,
 			       sizeof(c->when.eq_value));
@@ -138,6 +160,9 @@ static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ct
 	    !m->counters[pmc - 1].programmable &&
 	    (config & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code)
 		return true;
+	for (int i = 0; i < ctx->nsets; i++)
+		if (ctx->sets[i].values >> ((config & ctx->sets[i].mask) >> ctx->sets[i].shift) & 1)
+			return true;
 	for (int i = 0; i < ctx->nsimple; i++)
 		if ((config & ctx->simple[i].mask[0]) == ctx->simple[i].value[0] &&
 		    (config1 & ctx->simple[i].mask[1]) == ctx->simple[i].value[1])

@@ -35,6 +35,11 @@ struct pmu_check_ctx {
 	 * one masked compare each; the rest are few) */
 	int nsimple;
 	struct { uint64_t mask[2], value[2]; } simple[PMU_MAX_CHECKS];
+	/* simple checks on one config field of at most 6 bits, gathered by
+	 * field: bit v of values is set when the field's value v is refused
+	 * (POWER's reserved sampling values: one test instead of eight) */
+	int nsets;
+	struct { uint64_t mask, values; uint8_t shift; } sets[PMU_MAX_CHECKS];
 	bool has_complex; /* reject-when checks the screen cannot narrow */
 	/* reject-when checks that are not simple but have terms that must hold
 	 * for them to fail: "FIELD is N" terms as one masked compare per word,
