@@ -92,9 +92,16 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 			.slot_mask = pmu_bits_mask(c->slot_lo, c->slot_hi),
 		};
 		pmu_condition_compile(m, &c->when, &k->when);
-		k->has_flag = c->has_flag;
-		if (c->has_flag)
-			pmu_condition_compile(m, &c->flag, &k->flag);
+		k->flag = -1;
+		if (c->has_flag) {
+			if (e->nflags == PMU_SCHED_MAX_FLAGS) {
+				pmu_error_set(err, -E2BIG, "%s: more than %d flag constraints",
+					      m->name, PMU_SCHED_MAX_FLAGS);
+				return -E2BIG;
+			}
+			k->flag = e->nflags;
+			pmu_condition_compile(m, &c->flag, &e->flags[e->nflags++]);
+		}
 		if (c->kind == PMU_CONS_EQUAL && c->group_reason) {
 			e->grp_mask |= k->slot_mask;
 			e->grp_val |= (c->group_require << c->slot_lo) & k->slot_mask;
@@ -212,8 +219,8 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 			continue;
 		switch (c->kind) {
 		case PMU_CONS_EQUAL: {
-			uint64_t v = c->has_flag ? pmu_ccond_holds(&c->flag, config, config1)
-						 : pmu_extract(&c->src, config, config1);
+			uint64_t v = c->flag >= 0 ? pmu_ccond_holds(&e->flags[c->flag], config, config1)
+						  : pmu_extract(&c->src, config, config1);
 			if (c->transform != PMU_XF_NONE)
 				v = pmu_transform_apply(c->transform, &c->encoding, v);
 			mask |= c->slot_mask;
@@ -351,37 +358,49 @@ int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_
 		alt[0] = code;
 		return 1;
 	}
-	memcpy(alt, l->alt[per_task], (size_t)l->n[per_task] * sizeof(*alt));
+	for (int i = 0; i < l->n[per_task]; i++)
+		alt[i] = e->alt_lists[l->alt[per_task][i]].code;
 	return l->n[per_task];
 }
 
-/* The alternatives of every code the table names, once. */
+/* The entry of code in alt_lists, added when new; -1 when full. */
+static int alt_entry(struct pmu_engine *e, uint64_t code)
+{
+	for (int k = 0; k < e->nalt_codes; k++)
+		if (e->alt_lists[k].code == code)
+			return k;
+	if (e->nalt_codes == PMU_SCHED_MAX_ALT_CODES)
+		return -1;
+	struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes];
+	*l = (struct pmu_alt_list){.code = code};
+	pmu_engine_constraint(e, code, 0, &l->mask, &l->value);
+	e->alt_filter |= 1ull << alt_filter_bit(code);
+	return e->nalt_codes++;
+}
+
+/* The alternatives of every code the table names, once, as indices of
+ * entries (every alternative is itself a code of the table). */
 static void compile_alternatives(struct pmu_engine *e)
 {
 	const struct pmu_model *m = e->m;
-	for (int i = 0; i < m->nalternatives; i++) {
-		for (int j = 0; j < m->alternatives[i].ncodes; j++) {
-			uint64_t code = m->alternatives[i].codes[j];
-			int k = 0;
-			while (k < e->nalt_codes && e->alt_lists[k].code != code)
-				k++;
-			if (k < e->nalt_codes)
-				continue;
-			if (e->nalt_codes == PMU_SCHED_MAX_ALT_CODES) {
-				e->nalt_codes = -1;
-				return;
-			}
-			struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes++];
-			l->code = code;
-			e->alt_filter |= 1ull << alt_filter_bit(code);
-			for (int t = 0; t < 2; t++) {
-				l->n[t] = compute_alternatives(e, code, t, l->alt[t]);
-				for (int a = 0; a < l->n[t]; a++)
-					pmu_engine_constraint(e, l->alt[t][a], 0, &l->mask[t][a],
-							      &l->value[t][a]);
-			}
+	for (int i = 0; i < m->nalternatives; i++)
+		for (int j = 0; j < m->alternatives[i].ncodes; j++)
+			if (alt_entry(e, m->alternatives[i].codes[j]) < 0)
+				goto full;
+	for (int k = 0; k < e->nalt_codes; k++) {
+		struct pmu_alt_list *l = &e->alt_lists[k];
+		for (int t = 0; t < 2; t++) {
+			uint64_t alt[PMU_SCHED_MAX_ALTS];
+			int n = compute_alternatives(e, l->code, t, alt);
+			l->n[t] = (uint8_t)n;
+			for (int a = 0; a < n; a++)
+				l->alt[t][a] = (uint8_t)alt_entry(e, alt[a]);
 		}
 	}
+	return;
+full:
+	e->nalt_codes = -1;
+	e->alt_filter = 0;
 }
 
 /* --- power_check_constraints --------------------------------------------- */
@@ -409,8 +428,8 @@ static void code_words(const struct pmu_engine *e, uint64_t code, uint64_t confi
 {
 	const struct pmu_alt_list *l = config1 ? NULL : alt_list_of(e, code);
 	if (l) {
-		*mask = l->mask[0][0];
-		*value = l->value[0][0];
+		*mask = l->mask;
+		*value = l->value;
 		return;
 	}
 	pmu_engine_constraint(e, code, config1, mask, value);
@@ -467,11 +486,13 @@ static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c
 		/* a listed code without config1: everything is compiled */
 		const struct pmu_alt_list *l = g->config1[i] ? NULL : alt_list_of(e, g->code[i]);
 		if (l) {
-			size_t len = (size_t)l->n[per_task] * sizeof(uint64_t);
 			nalt[i] = l->n[per_task];
-			memcpy(alt[i], l->alt[per_task], len);
-			memcpy(amask[i], l->mask[per_task], len);
-			memcpy(avalue[i], l->value[per_task], len);
+			for (int j = 0; j < nalt[i]; j++) {
+				const struct pmu_alt_list *x = &e->alt_lists[l->alt[per_task][j]];
+				alt[i][j] = x->code;
+				amask[i][j] = x->mask;
+				avalue[i][j] = x->value;
+			}
 			continue;
 		}
 		nalt[i] = pmu_engine_alternatives(e, g->code[i], per_task, alt[i]);

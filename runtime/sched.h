@@ -21,8 +21,9 @@
 #define PMU_SCHED_MAX_REGS 8
 #define PMU_SCHED_MAX_PMC 15      /* counters the compiled tables cover */
 #define PMU_SCHED_MAX_CONS 32
+#define PMU_SCHED_MAX_FLAGS 4     /* constraints with a flag value */
 #define PMU_SCHED_MAX_PLACED 64
-#define PMU_SCHED_MAX_ALT_CODES 32 /* distinct codes of alternatives kept compiled */
+#define PMU_SCHED_MAX_ALT_CODES 16 /* distinct codes of alternatives kept compiled */
 
 /* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
  * field has the same mask for every pmc). */
@@ -36,8 +37,8 @@ struct pmu_ccons {
 	enum pmu_constraint_kind kind;
 	struct pmu_ccond when;
 	struct pmu_extract src;         /* EQUAL */
-	bool has_flag;                  /* EQUAL: the value is flag's truth */
-	struct pmu_ccond flag;
+	int flag;                       /* EQUAL: the value is the truth of
+	                                   engine->flags[flag]; -1: none */
 	enum pmu_transform transform;
 	uint64_t transform_arg;
 	struct pmu_thresh_encoding encoding;
@@ -70,6 +71,8 @@ struct pmu_engine {
 	int nprogrammable;      /* PMC1..PMCn take any event */
 	int ncons;
 	struct pmu_ccons cons[PMU_SCHED_MAX_CONS];
+	int nflags;
+	struct pmu_ccond flags[PMU_SCHED_MAX_FLAGS]; /* flag constraints' conditions */
 	int nplaced;            /* fields with a register target, in order */
 	struct pmu_cplace placed[PMU_SCHED_MAX_PLACED];
 	/* each placement's source and whether it acts on a zero value, kept
@@ -89,10 +92,9 @@ struct pmu_engine {
 	uint64_t alt_filter;    /* bit pmu_alt_filter_bit(code) of each listed code */
 	struct pmu_alt_list {
 		uint64_t code;
-		int n[2];
-		uint64_t alt[2][PMU_SCHED_MAX_ALTS];
-		/* their constraint words with config1 0 */
-		uint64_t mask[2][PMU_SCHED_MAX_ALTS], value[2][PMU_SCHED_MAX_ALTS];
+		uint64_t mask, value;   /* its constraint words with config1 0 */
+		uint8_t n[2];
+		uint8_t alt[2][PMU_SCHED_MAX_ALTS]; /* indices into alt_lists */
 	} alt_lists[PMU_SCHED_MAX_ALT_CODES];
 };
 

@@ -58,6 +58,8 @@ static unsigned refused_bloom_bit(uint64_t code)
  * narrows it (the screen then lets every event through). */
 static bool guard_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
 {
+	if (ctx->nguarded == PMU_MAX_GUARDS)
+		return false;
 	typeof(ctx->guarded[0]) *g = &ctx->guarded[ctx->nguarded];
 	*g = (typeof(*g)){0};
 	for (int i = 0; i < c->n; i++) {
@@ -93,6 +95,8 @@ static bool set_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
 	int i = 0;
 	while (i < ctx->nsets && ctx->sets[i].mask != m)
 		i++;
+	if (i == PMU_MAX_SETS)
+		return false;
 	if (i == ctx->nsets)
 		ctx->sets[ctx->nsets++] = (typeof(ctx->sets[0])){.mask = m, .shift = (uint8_t)shift};
 	ctx->sets[i].values |= 1ull << (c->eq_value[0] >> shift);

@@ -23,6 +23,8 @@ struct pmu_group_place {
 };
 
 #define PMU_MAX_CHECKS 64
+#define PMU_MAX_GUARDS 8 /* screened complex checks; more are walked */
+#define PMU_MAX_SETS 8   /* fields of screened value sets; more are compared */
 
 /* What the per-event checks need, compiled once per model: they run for
  * every group member the runtime schedules. */
@@ -39,7 +41,7 @@ struct pmu_check_ctx {
 	 * field: bit v of values is set when the field's value v is refused
 	 * (POWER's reserved sampling values: one test instead of eight) */
 	int nsets;
-	struct { uint64_t mask, values; uint8_t shift; } sets[PMU_MAX_CHECKS];
+	struct { uint64_t mask, values; uint8_t shift; } sets[PMU_MAX_SETS];
 	bool has_complex; /* reject-when checks the screen cannot narrow */
 	/* reject-when checks that are not simple but have terms that must hold
 	 * for them to fail: "FIELD is N" terms as one masked compare per word,
@@ -49,7 +51,7 @@ struct pmu_check_ctx {
 		uint64_t mask[2], value[2];
 		int nnonzero;
 		struct { uint64_t mask; uint8_t word; } nonzero[PMU_MAX_TERMS];
-	} guarded[PMU_MAX_CHECKS];
+	} guarded[PMU_MAX_GUARDS];
 	bool has_reserved, has_counter, has_fixed, has_size, has_refused;
 	uint64_t refused_bloom; /* bit pmu_refused_bloom_bit(code) per refused code */
 	int nagree;
