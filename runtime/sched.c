@@ -815,14 +815,21 @@ static void reject(struct pmu_sched_result *r, int index, const char *reason)
 	r->reason = reason;
 }
 
+/* Member k refused with reason; the message names it, then what and why. */
+static void reject_with(const struct pmu_sched_event *ev, int k, const char *reason,
+			const char *what, const char *why, struct pmu_sched_result *r)
+{
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	reject(r, k, reason);
+	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, what, why);
+}
+
 static void reject_check(const struct pmu_engine *e, const struct pmu_sched_event *ev,
 			 int k, int check, struct pmu_sched_result *r)
 {
 	const struct pmu_check *c = &e->m->checks[check];
-	char a[96];
-	event_label(ev, k, a, sizeof(a));
-	reject(r, k, c->name);
-	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, c->description, c->name);
+	reject_with(ev, k, c->name, c->description, c->name, r);
 }
 
 /* The as-is pass fitted but the group rule of constraint `cons` failed. */
@@ -830,11 +837,9 @@ static void reject_group_rule(const struct pmu_engine *e, const struct pmu_sched
 			      int k, int cons, struct pmu_sched_result *r)
 {
 	const struct pmu_constraint *c = &e->m->constraints[cons];
-	char a[96];
-	event_label(ev, k, a, sizeof(a));
-	reject(r, k, c->group_reason);
-	snprintf(r->message, sizeof(r->message), "%s: the group fails the rule of '%s' (%s)",
-		 a, c->name, c->description);
+	char what[160];
+	snprintf(what, sizeof(what), "the group fails the rule of '%s'", c->name);
+	reject_with(ev, k, c->group_reason, what, c->description, r);
 }
 
 /* A branch-stack request with more than one filter or one the PMU lacks:

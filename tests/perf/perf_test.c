@@ -206,6 +206,15 @@ static void test_parse_errors(struct pmurt_host *h)
 
 /* --- the description pick ----------------------------------------------------- */
 
+/* A device-tree directory (/proc/device-tree layout) written from a DTB. */
+static void write_tree(const char *dtb_path, const char *dir)
+{
+	size_t len;
+	void *dtb = dtdir_slurp(dtb_path, &len);
+	CHECK(dtb && dtdir_write(dtb, "/", dir) == 0, "device tree directory %s", dir);
+	free(dtb);
+}
+
 static void test_pick(const char *work, const char *dtb_path)
 {
 	struct pmurt_pmu *pmu;
@@ -214,10 +223,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	snprintf(dt, sizeof(dt), "%s/dt", work);
 	snprintf(bare, sizeof(bare), "%s/nodt", work);
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", work);
-	size_t len;
-	void *dtb = dtdir_slurp(dtb_path, &len);
-	CHECK(dtb && dtdir_write(dtb, "/", dt) == 0, "device tree directory");
-	free(dtb);
+	write_tree(dtb_path, dt);
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 
 	struct pmu_pick_inputs in = {.devtree = dt, .at_platform = "x86_64"};
@@ -507,10 +513,7 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	snprintf(bare, sizeof(bare), "%s/p9none", work);
 	snprintf(sys, sizeof(sys), "%s/p9sys", work);
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo", work);
-	size_t len;
-	void *dtb = dtdir_slurp(dtb_path, &len);
-	CHECK(dtb && dtdir_write(dtb, "/", dt) == 0, "POWER9 device tree directory");
-	free(dtb);
+	write_tree(dtb_path, dt);
 	expect_power9(&(struct pmu_pick_inputs){.devtree = dt, .at_platform = "x86_64"}, "tree");
 	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "POWER9"},
 		      "AT_PLATFORM");
