@@ -16,7 +16,9 @@
  *      `check_events A B C` for the same three perf generic events (built
  *      from libpfm4-dev's examples by bench/CMakeLists.txt).
  * Each round (about 5 ms per work) times the baseline and the others back to
- * back; the figures are medians over ROUNDS rounds and the ratios are ratios
+ * back, in-process work in this thread's CPU time (a loaded machine
+ * preempts the 5 ms rounds; wall time moved the ratios by +-40%), processes
+ * in wall time; the figures are medians over ROUNDS rounds and the ratios are ratios
  * of those medians.  They are printed against the goals, never asserted.
  *
  * The libpfm4 table is the PMU named by LIBPFM_FORCE_PMU, "skl" (Intel
@@ -56,6 +58,7 @@
 #define GROUP_SIZE 6
 #define MAX_ROUNDS 201
 #define ROUND_SECONDS 0.005
+#define CPU_CLOCK CLOCK_THREAD_CPUTIME_ID
 #define DEFAULT_PFM_PMU "skl"
 #define PROCESS_EVENTS "cycles", "instructions", "branch-misses"
 
@@ -67,10 +70,13 @@ static const uint64_t plain_group[GROUP_SIZE] = {0x100fc, 0x200fa, 0x300fc,
 static const uint64_t alt_group[GROUP_SIZE] = {0x100fc, 0x200fa, 0x300fc,
 					       0x400fc, 0x500fa, 0x0001e};
 
-static double now(void)
+/* In-process work is timed in the thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
+ * so that the time this thread spends descheduled on a shared machine does
+ * not count; whole processes (e.) in wall time (CLOCK_MONOTONIC). */
+static double now(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -98,40 +104,40 @@ static double median(double *v, int n)
 }
 
 /* Calls per round, so that one round lasts about ROUND_SECONDS; -1 if fn fails. */
-static int calibrate(struct work *w)
+static int calibrate(struct work *w, clockid_t clock)
 {
 	for (w->reps = 1;; w->reps *= 2) {
-		double t0 = now();
+		double t0 = now(clock);
 		for (long i = 0; i < w->reps; i++)
 			if (w->fn(w->ctx))
 				return -1;
-		if (now() - t0 >= ROUND_SECONDS / 4 || w->reps > (1L << 30))
+		if (now(clock) - t0 >= ROUND_SECONDS / 4 || w->reps > (1L << 30))
 			break;
 	}
 	w->reps *= 4;
 	return 0;
 }
 
-static double time_round(const struct work *w)
+static double time_round(const struct work *w, clockid_t clock)
 {
-	double t0 = now();
+	double t0 = now(clock);
 	for (long i = 0; i < w->reps; i++)
 		w->fn(w->ctx);
-	return (now() - t0) / (double)w->reps / (double)w->items;
+	return (now(clock) - t0) / (double)w->reps / (double)w->items;
 }
 
 /* Each round runs every work back to back, so a slower or faster phase of
  * the machine touches the baseline and the others alike; fills each work's
  * median time per item. */
-static int measure(struct work *w, int nworks, int rounds)
+static int measure(struct work *w, int nworks, int rounds, clockid_t clock)
 {
 	static double t[4][MAX_ROUNDS];
 	for (int k = 0; k < nworks; k++)
-		if (calibrate(&w[k]))
+		if (calibrate(&w[k], clock))
 			return -1;
 	for (int r = 0; r < rounds; r++)
 		for (int k = 0; k < nworks; k++)
-			t[k][r] = time_round(&w[k]);
+			t[k][r] = time_round(&w[k], clock);
 	for (int k = 0; k < nworks; k++)
 		w[k].median = median(t[k], rounds);
 	return 0;
@@ -390,7 +396,8 @@ static int bench_lookups(int rounds)
 			       {pmurt_suggest_all, &ours.miss, ours.miss.n, 0, 0}};
 	struct work parse[2] = {{pfm_parse_all, &pfm.parse, pfm.parse.n, 0, 0},
 				{pmurt_parse_all, &ours.parse, ours.parse.n, 0, 0}};
-	if (measure(hit, 2, rounds) || measure(miss, 3, rounds) || measure(parse, 2, rounds)) {
+	if (measure(hit, 2, rounds, CPU_CLOCK) || measure(miss, 3, rounds, CPU_CLOCK) ||
+	    measure(parse, 2, rounds, CPU_CLOCK)) {
 		fprintf(stderr, "bench_runtime: a look-up or parse gave an unexpected answer\n");
 		goto out;
 	}
@@ -527,7 +534,7 @@ static int bench_groups(const struct pmurt_pmu *pmu, int rounds)
 	bool have_base = perf_open_allowed(&g) == 0;
 	struct work w[3] = {{open_close_group, &g, 1, 0, 0}, {check_once, &plain, 1, 0, 0},
 			    {check_once, &alt, 1, 0, 0}};
-	if (have_base ? measure(w, 3, rounds) : measure(w + 1, 2, rounds))
+	if (have_base ? measure(w, 3, rounds, CPU_CLOCK) : measure(w + 1, 2, rounds, CPU_CLOCK))
 		return -1;
 	if (have_base)
 		printf("   perf_event_open + close, 6 software events (%s; perf_event_paranoid = %d) "
@@ -572,7 +579,7 @@ static int bench_processes(const char *pmutool, const char *check_events, int ro
 	char *check_argv[] = {(char *)check_events, PROCESS_EVENTS, NULL};
 	struct process ours = {pmutool_argv}, theirs = {check_argv};
 	struct work w[2] = {{run_process, &theirs, 1, 0, 0}, {run_process, &ours, 1, 0, 0}};
-	if (measure(w, 2, rounds)) {
+	if (measure(w, 2, rounds, CLOCK_MONOTONIC)) {
 		fprintf(stderr, "bench_runtime: %s or %s failed for cycles, instructions, "
 			"branch-misses\n", pmutool, check_events);
 		return -1;

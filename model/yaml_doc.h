@@ -18,10 +18,12 @@
  * grows with the square of the depth (schema/description-format.md, Limits). */
 #define Y_MAX_DEPTH 64
 #define Y_MAX_DEPTH_TEXT "64"
-/* Most YAML nodes (scalars and collections) one file may hold: POWER10's 654
- * events take 5,891.  Bounds the memory and time of any input (libyaml spends
- * over 100 bytes and a few allocations on each node). */
-#define Y_MAX_NODES 100000
+/* Most YAML nodes (scalars and collections) one file may hold: an event takes
+ * 9 (POWER10's 654 take 5,891), so a 30,000-event import takes 270,000 and
+ * about 55,000 events fit.  Bounds the memory and time of any input (about
+ * 160 bytes and a few allocations per node: 10 MB of keys stops here after
+ * about 0.5 s of CPU and 80 MB; schema/description-format.md, Limits). */
+#define Y_MAX_NODES 500000
 
 /* One parsed file. */
 struct ysrc {

@@ -8,6 +8,7 @@
 #define PMUGEN_EMIT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pmu_model.h"
@@ -30,6 +31,21 @@ int emit_c(const struct pmu_model *m, const struct emit_options *o,
 /* perf's pmu-events JSON form (an array of EventCode/EventName/...). */
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err);
+
+/* v in decimal (base 10) or lower-case hex (base 16), as printf's %llu and
+ * %llx spell it, without printf: for the emitters' per-event numbers,
+ * where fprintf's format parsing cost more than the rest of the line. */
+static inline void emit_digits(FILE *out, uint64_t v, unsigned base)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (p < buf + sizeof(buf))
+		putc_unlocked(*p++, out); /* each stream is pmugen's own */
+}
 
 /* `pmugen import-perf-json DIR`: perf's pmu-events JSON directory to a YAML
  * events file (one entry per event, category = the file it came from). */

@@ -15,6 +15,7 @@
  * The body is written to a memory stream while strings are added to the
  * pool; the pool is then written first, the body after it.
  */
+#define _GNU_SOURCE /* fputs_unlocked, fputc_unlocked */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -43,15 +44,22 @@ struct pool {
 	int error;        /* first allocation failure */
 };
 
+/* A hash of s for the pool's set, eight bytes at a time (the strings are
+ * mostly sentence-long descriptions). */
 static uint64_t hash_bytes(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	size_t n = strlen(s), i = 0;
+	uint64_t h = 0xcbf29ce484222325ull ^ n, w;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		h ^= *p;
-		h *= 0x100000001b3ull;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
 	}
-	return h;
+	w = 0;
+	memcpy(&w, s + i, n - i);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 32);
 }
 
 static int pool_grow_set(struct pool *p)
@@ -164,6 +172,22 @@ static const char *comment_text(const char *s)
 	return s;
 }
 
+/* v in decimal, right-aligned in width columns (printf's %5zu for 5). */
+static void put_padded(FILE *out, uint64_t v, int width)
+{
+	for (uint64_t tens = 10; --width > 0; tens *= 10)
+		if (v < tens)
+			fputc_unlocked(' ', out);
+	emit_digits(out, v, 10);
+}
+
+static void put_int(FILE *out, int v)
+{
+	if (v < 0)
+		fputc('-', out);
+	emit_digits(out, v < 0 ? -(uint64_t)v : (uint64_t)v, 10);
+}
+
 /* A string reference: its pool offset, or PMU_TBL_NOSTR. */
 static void put_str(FILE *out, struct pool *p, const char *s)
 {
@@ -172,12 +196,14 @@ static void put_str(FILE *out, struct pool *p, const char *s)
 	if (off == PMU_TBL_NOSTR)
 		fputs("PMU_TBL_NOSTR", out);
 	else
-		fprintf(out, "%" PRIu32, off);
+		emit_digits(out, off, 10);
 }
 
 static void put_u64(FILE *out, uint64_t v)
 {
-	fprintf(out, "0x%" PRIx64 "ull", v);
+	fputs("0x", out);
+	emit_digits(out, v, 16);
+	fputs("ull", out);
 }
 
 /* The platform as a C identifier: lower case, [a-z0-9_]. */
@@ -619,9 +645,13 @@ static void emit_events(struct ctx *c)
 		put_str(c->out, &c->pool, e->description);
 		fputs(", ", c->out);
 		put_str(c->out, &c->pool, e->status);
-		fprintf(c->out, ", %s, %d}, /* %d %s */\n",
-			e->firmware ? "PMU_TBL_EV_FIRMWARE" : "0", e->alias_of,
-			i, comment_text(e->name));
+		fputs(e->firmware ? ", PMU_TBL_EV_FIRMWARE, " : ", 0, ", c->out);
+		put_int(c->out, e->alias_of);
+		fputs("}, /* ", c->out);
+		put_int(c->out, i);
+		fputc(' ', c->out);
+		fputs(comment_text(e->name), c->out);
+		fputs(" */\n", c->out);
 	}
 	table_close(c);
 }
@@ -658,9 +688,13 @@ static int emit_name_index(struct ctx *c, uint32_t *size_out)
 		"name) & %" PRIu32 ", linear probing */\n"
 		"static const uint64_t name_index[%" PRIu32 "] = {", size - 1,
 		size);
-	for (uint32_t j = 0; j < size; j++)
-		fprintf(c->out, "%s%#" PRIx64 ",", j % 8 ? " " : "\n\t",
-			slots[j]);
+	for (uint32_t j = 0; j < size; j++) {
+		fputs(j % 8 ? " " : "\n\t", c->out);
+		if (slots[j]) /* %#x: "0x" before all but 0 */
+			fputs("0x", c->out);
+		emit_digits(c->out, slots[j], 16);
+		fputc(',', c->out);
+	}
 	fputs("\n};\n", c->out);
 	free(slots);
 	*size_out = size;
@@ -773,7 +807,9 @@ static void write_pool(FILE *out, const struct pool *p)
 	while (off < p->len) {
 		size_t n = strlen(p->data + off);
 
-		fprintf(out, "\n\t/* %5zu */ ", off);
+		fputs_unlocked("\n\t/* ", out);
+		put_padded(out, off, 5);
+		fputs_unlocked(" */ ", out);
 		/* the last string's NUL is the literal's own */
 		put_c_string(out, p->data + off,
 			     off + n + 1 < p->len ? n + 1 : n);

@@ -105,9 +105,13 @@ static int dts_u32s(void *ctx, const char *name, const uint32_t *cells,
 	(void)err;
 	prop_start(s, name);
 	fputs(" = <", s->out);
-	for (int i = 0; i < ncells; i++)
-		fprintf(s->out, radix == DT_HEX ? "%s0x%x" : "%s%u",
-			i ? " " : "", (unsigned)cells[i]);
+	for (int i = 0; i < ncells; i++) {
+		if (i)
+			fputc(' ', s->out);
+		if (radix == DT_HEX)
+			fputs("0x", s->out);
+		emit_digits(s->out, cells[i], radix == DT_HEX ? 16 : 10);
+	}
 	fputs(">;\n", s->out);
 	return 0;
 }

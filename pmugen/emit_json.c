@@ -2,8 +2,7 @@
  * emit_json.c - perf's pmu-events JSON form of a description's events.
  *
  * One array of objects with perf's keys in perf's order ("EventCode",
- * "EventName", "BriefDescription"), written by jansson with 2-space
- * indentation: for events imported from perf this is byte-for-byte the
+ * "EventName", "BriefDescription"), with jansson's 2-space indentation: for events imported from perf this is byte-for-byte the
  * layout of perf's own files (tools/perf/pmu-events/arch/powerpc/power10/),
  * except that codes are spelled "0x" + at least five upper-case hex digits
  * where perf sometimes pads long codes to 12 or 16 digits (the model keeps
@@ -25,99 +24,181 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <jansson.h>
+#include <string.h>
 
 #include "emit.h"
 
-/* perf's spelling: "0x" and upper-case hex digits, at least five of them. */
-static void format_code(uint64_t code, char *buf, size_t len)
+/*
+ * The text is what jansson's json_dumps(array, JSON_INDENT(2)) gave for
+ * the same array of objects (it did until this writer replaced it: building
+ * a jansson object per event and dumping it was a fifth of pmugen's
+ * instructions for four outputs), written straight into one buffer:
+ * strings escaped as jansson's dump.c dump_string() escapes them without
+ * flags ('"' and '\\', \b \f \n \r \t by name, other bytes below 0x20 as
+ * \u00XX with upper-case digits, everything else, UTF-8 included, as it
+ * is), and refused when they are not valid UTF-8, as json_string() refuses
+ * them.
+ */
+struct jbuf {
+	char *data;
+	size_t len, cap;
+	bool oom;
+};
+
+static void jb_put(struct jbuf *b, const char *s, size_t n)
 {
-	snprintf(buf, len, "0x%05" PRIX64, code);
-}
-
-static int add_string(json_t *obj, const char *key, const char *value)
-{
-	json_t *v = json_string(value);
-
-	if (!v)
-		return -EINVAL; /* NULL or not valid UTF-8 */
-	return json_object_set_new(obj, key, v) ? -ENOMEM : 0;
-}
-
-static json_t *event_object(const struct pmu_event *e, int *rc)
-{
-	json_t *obj = json_object();
-	char code[24];
-
-	*rc = -ENOMEM;
-	if (!obj)
-		return NULL;
-	format_code(e->code, code, sizeof(code));
-	*rc = add_string(obj, "EventCode", code);
-	if (*rc == 0)
-		*rc = add_string(obj, "EventName", e->name);
-	if (*rc == 0 && e->description)
-		*rc = add_string(obj, "BriefDescription", e->description);
-	if (*rc) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-static int build_array(const struct pmu_model *m, json_t *arr,
-		       struct pmu_error *err)
-{
-	for (int i = 0; i < m->nevents; i++) {
-		const struct pmu_event *e = &m->events[i];
-		json_t *obj;
-		int rc;
-
-		if (e->firmware)
-			continue;
-		obj = event_object(e, &rc);
-		if (!obj || json_array_append_new(arr, obj)) {
-			rc = rc ? rc : -ENOMEM;
-			pmu_error_set(err, rc, "%s: error: event %s: %s",
-				      m->source ? m->source : "json",
-				      e->name ? e->name : "(unnamed)",
-				      rc == -EINVAL ? "name or description is "
-				      "not valid UTF-8" : "out of memory");
-			return rc;
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64 * 1024;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *grown = realloc(b->data, cap);
+		if (!grown) {
+			b->oom = true;
+			return;
 		}
+		b->data = grown;
+		b->cap = cap;
 	}
-	return 0;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+static void jb_puts(struct jbuf *b, const char *s)
+{
+	jb_put(b, s, strlen(s));
+}
+
+/* The length of the UTF-8 sequence at s (valid as json_string() checks:
+ * no overlong forms, surrogates or code points past U+10FFFF), 0 if not. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+	unsigned c = s[0], cp, n;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Bytes that end a run of bytes copied as they are: the NUL, those jansson
+ * escapes, and the first bytes of UTF-8 sequences (checked). */
+static const bool json_special[256] = {
+	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true,
+};
+
+/* s as a JSON string, in one pass; false (nothing written) when it is not
+ * valid UTF-8. */
+static bool jb_string(struct jbuf *b, const char *s)
+{
+	size_t start = b->len;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+
+	jb_put(b, "\"", 1);
+	for (;;) {
+		while (!json_special[*p])
+			p++;
+		if (*p >= 0x80) {
+			size_t n = utf8_sequence(p);
+			if (!n) {
+				b->len = start;
+				return false;
+			}
+			p += n;
+			continue;
+		}
+		jb_put(b, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		const char *esc;
+		char hex[8];
+		switch (*p) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		default:
+			snprintf(hex, sizeof(hex), "\\u%04X", *p);
+			esc = hex;
+		}
+		jb_puts(b, esc);
+		run = ++p;
+	}
+	jb_put(b, "\"", 1);
+	return true;
+}
+
+/* One event's object, indented as an element of the top-level array. */
+static bool put_event(struct jbuf *b, const struct pmu_event *e, bool first)
+{
+	char code[32];
+	/* perf's spelling: "0x" and upper-case hex digits, at least five */
+	snprintf(code, sizeof(code), "\"0x%05" PRIX64 "\"", e->code);
+	jb_puts(b, first ? "\n  {\n    \"EventCode\": " : ",\n  {\n    \"EventCode\": ");
+	jb_puts(b, code);
+	jb_puts(b, ",\n    \"EventName\": ");
+	if (!e->name || !jb_string(b, e->name))
+		return false;
+	if (e->description) {
+		jb_puts(b, ",\n    \"BriefDescription\": ");
+		if (!jb_string(b, e->description))
+			return false;
+	}
+	jb_puts(b, "\n  }");
+	return true;
 }
 
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err)
 {
-	json_t *arr = json_array();
-	int rc;
+	struct jbuf b = {0};
+	bool first = true;
+	int rc = 0;
 
 	(void)o; /* see the comment atop: every perf event, always */
-	if (!arr) {
-		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
-		return -ENOMEM;
+	jb_put(&b, "[", 1);
+	for (int i = 0; i < m->nevents && !rc; i++) {
+		const struct pmu_event *e = &m->events[i];
+		if (e->firmware)
+			continue;
+		if (!put_event(&b, e, first)) {
+			rc = -EINVAL;
+			pmu_error_set(err, rc, "%s: error: event %s: name or description is "
+				      "not valid UTF-8", m->source ? m->source : "json",
+				      e->name ? e->name : "(unnamed)");
+		}
+		first = false;
 	}
-	rc = build_array(m, arr, err);
-	/* dumped to memory and written at once: json_dumpf writes each token
-	 * through stdio, which costs more than the dump itself */
-	char *text = rc ? NULL : json_dumps(arr, JSON_INDENT(2));
-	json_decref(arr);
-	if (rc)
-		return rc;
-	if (!text) {
-		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
-		return -ENOMEM;
+	jb_puts(&b, first ? "]\n" : "\n]\n");
+	if (!rc && b.oom) {
+		rc = -ENOMEM;
+		pmu_error_set(err, rc, "json: error: out of memory");
 	}
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF || fflush(out) != 0) {
+	if (!rc && (fwrite(b.data, 1, b.len, out) != b.len || fflush(out) != 0)) {
 		rc = -EIO;
 		pmu_error_set(err, rc, "json: error: write failed");
 	}
-	free(text);
+	free(b.data);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "name_lookup.h"
 
 int pmurt_build_name_index(struct pmurt_pmu *pmu)
 {
@@ -40,86 +41,9 @@ static inline unsigned ascii_lower(unsigned char ch)
 	return (unsigned)ch - 'A' < 26u ? ch | 0x20u : ch;
 }
 
-static inline uint64_t load64(const char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, 8);
-	return pmu_tbl_le64(w);
-}
-
-/* The k < 8 bytes at p as a little-endian word, zero-filled; before bytes
- * before p may be read too (the last word of a longer name is read as the
- * eight bytes ending at its end). */
-static inline uint64_t load_tail(const char *p, size_t k, size_t before)
-{
-	if (!k)
-		return 0;
-	if (before + k >= 8)
-		return load64(p + k - 8) >> (8 * (8 - k));
-	uint64_t w = 0;
-	for (size_t i = 0; i < k; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	return w;
-}
-
-void pmurt_name_key(struct pmurt_name_key *k, const char *s, size_t n)
-{
-	uint64_t h = PMU_TBL_HASH_SEED;
-	size_t i = 0;
-	for (; i < n; i += 8) {
-		uint64_t w = n - i >= 8 ? load64(s + i) : load_tail(s + i, n - i, i);
-		uint64_t lowered = pmu_tbl_lower64(w);
-		k->words[i / 8] = w;
-		k->lowered[i / 8] = lowered;
-		h = pmu_tbl_hash_step(h, lowered);
-	}
-	k->len = n;
-	k->hash = pmu_tbl_hash_finish(h, n);
-}
-
-/* name equals the key without case; the slot's tag said that name is
- * k->len bytes long, unless that is the tag's maximum.  Each word is
- * lowered only when it differs as it is. */
-static bool key_matches(const struct pmurt_name_key *k, const char *name)
-{
-	size_t len = k->len;
-	if (len >= PMU_TBL_TAG_LEN_MAX && strnlen(name, len + 1) != len)
-		return false;
-	for (size_t j = 0; j < len; j += 8) {
-		uint64_t w = len - j >= 8 ? load64(name + j) : load_tail(name + j, len - j, j);
-		if (w != k->words[j / 8] && pmu_tbl_lower64(w) != k->lowered[j / 8])
-			return false;
-	}
-	return true;
-}
-
-int pmurt_lookup_key(const struct pmurt_pmu *pmu, const struct pmurt_name_key *k, bool *punct)
-{
-	if (k->len >= PMURT_NAME_KEY_MAX)
-		return -ENOENT; /* no event name is that long */
-	uint32_t mask = pmu->name_index_size - 1;
-	uint32_t h = (uint32_t)k->hash & mask, tag = pmu_tbl_name_tag(k->hash, k->len);
-	for (uint32_t probes = 0; probes <= mask; probes++, h = (h + 1) & mask) {
-		uint64_t slot = pmu->name_index[h];
-		if (!slot)
-			return -ENOENT;
-		uint32_t i = ((uint32_t)slot & PMU_TBL_SLOT_INDEX) - 1;
-		if ((uint32_t)(slot >> 32) == tag && key_matches(k, pmu->model.events[i].name)) {
-			if (punct)
-				*punct = slot & PMU_TBL_SLOT_PUNCT;
-			return (int)i;
-		}
-	}
-	return -ENOENT;
-}
-
 int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len)
 {
-	struct pmurt_name_key k;
-	if (len >= PMURT_NAME_KEY_MAX)
-		return -ENOENT;
-	pmurt_name_key(&k, name, len);
-	return pmurt_lookup_key(pmu, &k, NULL);
+	return pmurt_lookup_span(pmu, name, len, NULL);
 }
 
 /* The first byte where the 8-byte words at a (lower case) and b differ

@@ -45,21 +45,6 @@ PMURT_HIDDEN int pmurt_build_name_index(struct pmurt_pmu *pmu);
 /* The event named name[0..len) without case (len = strlen(name)), or -ENOENT. */
 PMURT_HIDDEN int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len);
 
-/* A name to look up, hashed and lowered in one pass over it. */
-#define PMURT_NAME_KEY_MAX 256 /* no event name is this long */
-struct pmurt_name_key {
-	uint64_t words[PMURT_NAME_KEY_MAX / 8];   /* little-endian, the last zero-filled */
-	uint64_t lowered[PMURT_NAME_KEY_MAX / 8]; /* pmu_tbl_lower64 of each */
-	size_t len;
-	uint64_t hash;                            /* pmu_tbl_name_hash_len() */
-};
-
-/* The key of the name s[0..n), n < PMURT_NAME_KEY_MAX. */
-PMURT_HIDDEN void pmurt_name_key(struct pmurt_name_key *k, const char *s, size_t n);
-/* The event named by k without case, or -ENOENT; *punct (if not NULL) says
- * whether its name holds one of PMU_TBL_PUNCT. */
-PMURT_HIDDEN int pmurt_lookup_key(const struct pmurt_pmu *pmu, const struct pmurt_name_key *k,
-				  bool *punct);
 PMURT_HIDDEN const char *pmurt_nearest_name(const struct pmurt_pmu *pmu, const char *name);
 
 /* "Did you mean" search: the closest candidate by edit distance without case,

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "name_lookup.h"
 
 #define PARSE_MAX_LEN 1023  /* longest event string */
 #define NAME_MAX_LEN 255    /* longest name looked up */
@@ -1152,10 +1153,64 @@ static int parse_string(struct pctx *c)
 /* --- the fast path: NAME or NAME:MODS -------------------------------------- */
 
 /* First bytes of names that resolve() tries before the description's
- * events: "0x" codes, HW_FIRST_LETTERS and CACHE_FIRST_LETTERS. */
-static const bool plain_name_other[256] = {
-	['0'] = 1, ['b'] = 1, ['c'] = 1, ['i'] = 1, ['r'] = 1, ['s'] = 1,
-	['L'] = 1, ['l'] = 1, ['d'] = 1, ['D'] = 1, ['I'] = 1, ['n'] = 1,
+ * events: 1 for "0x" codes, 2 for HW_FIRST_LETTERS and CACHE_FIRST_LETTERS
+ * (perf_name_prefix() looks further). */
+static const unsigned char plain_name_other[256] = {
+	['0'] = 1, ['b'] = 2, ['c'] = 2, ['i'] = 2, ['r'] = 2, ['s'] = 2,
+	['L'] = 2, ['l'] = 2, ['d'] = 2, ['D'] = 2, ['I'] = 2, ['n'] = 2,
+};
+
+/* s[0..n) is word exactly. */
+static bool span_equals(const char *s, size_t n, const char *word)
+{
+	return word[0] == s[0] && strncmp(s, word, n) == 0 && word[n] == 0;
+}
+
+/* Whether s[0..n) may be a perf generic or cache name, which resolve()
+ * tries before the description's events: one of perf_hw's names, or one
+ * of hw_cache's followed by '-' or the end (decode_cache() reads the rest).
+ * Far cheaper than resolve_generic() and resolve_cache() failing, so that
+ * the description's events named in lower case ("l1-loads",
+ * "dispatch-stall-cycles") stay on the fast path. */
+static bool perf_name_prefix(const char *s, size_t n)
+{
+	for (int id = 0; id < NPERF_HW; id++)
+		if (span_equals(s, n, perf_hw[id].symbol) ||
+		    (perf_hw[id].alias && span_equals(s, n, perf_hw[id].alias)))
+			return true;
+	for (int i = 0; i < PMU_CACHE_NTYPES; i++)
+		for (int j = 0; j < CACHE_ALIASES && hw_cache[i][j]; j++) {
+			const char *a = hw_cache[i][j];
+			if (a[0] != s[0])
+				continue;
+			size_t k = strlen(a);
+			if (k <= n && memcmp(s, a, k) == 0 && (k == n || s[k] == '-'))
+				return true;
+		}
+	return false;
+}
+
+/* perf's modifier letters as bits of plain_modifiers()'s set; 0 for any
+ * other byte. */
+enum { MOD_U = 1, MOD_K = 2, MOD_H = 4, MOD_I = 8, MOD_P = 16 };
+static const unsigned char plain_modifier_bit[256] = {
+	['u'] = MOD_U, ['k'] = MOD_K, ['h'] = MOD_H, ['I'] = MOD_I, ['p'] = MOD_P,
+};
+
+/* The exclude bits of each set of u, k, h, I given (parse_modifiers()'s
+ * rule: naming any of u, k, h excludes the other two; I excludes idle). */
+#define PLAIN_EXCLUDE_UKH(set)                                                   \
+	((set) & 7u ? (PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV) & \
+			      ~(((set) & MOD_U ? PMURT_EXCLUDE_USER : 0) |                   \
+				((set) & MOD_K ? PMURT_EXCLUDE_KERNEL : 0) |                 \
+				((set) & MOD_H ? PMURT_EXCLUDE_HV : 0))                      \
+		    : 0)
+#define PLAIN_EXCLUDE(set) (PLAIN_EXCLUDE_UKH(set) | ((set) & MOD_I ? PMURT_EXCLUDE_IDLE : 0))
+static const unsigned plain_exclude[16] = {
+	PLAIN_EXCLUDE(0),  PLAIN_EXCLUDE(1),  PLAIN_EXCLUDE(2),  PLAIN_EXCLUDE(3),
+	PLAIN_EXCLUDE(4),  PLAIN_EXCLUDE(5),  PLAIN_EXCLUDE(6),  PLAIN_EXCLUDE(7),
+	PLAIN_EXCLUDE(8),  PLAIN_EXCLUDE(9),  PLAIN_EXCLUDE(10), PLAIN_EXCLUDE(11),
+	PLAIN_EXCLUDE(12), PLAIN_EXCLUDE(13), PLAIN_EXCLUDE(14), PLAIN_EXCLUDE(15),
 };
 
 /* perf's modifiers u, k, h, I and up to three p, each letter once, as
@@ -1163,37 +1218,22 @@ static const bool plain_name_other[256] = {
  * parser then reports). */
 static bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
 {
-	unsigned seen = 0;
+	unsigned seen = 0, bit;
 	int pcount = 0;
-	for (;; p++) {
-		unsigned bit;
-		switch (*p) {
-		case 0:
-			goto done;
-		case 'p':
+	for (; *p; p++) {
+		if (!(bit = plain_modifier_bit[(unsigned char)*p]))
+			return false;
+		if (bit == MOD_P) {
 			if (++pcount > 3)
 				return false;
-			continue;
-		case 'u': bit = 1; break;
-		case 'k': bit = 2; break;
-		case 'h': bit = 4; break;
-		case 'I': bit = 8; break;
-		default:
+		} else if (seen & bit) {
 			return false;
 		}
-		if (seen & bit)
-			return false;
 		seen |= bit;
 	}
-done:
-	if (!seen && !pcount)
+	if (!seen)
 		return false; /* "NAME:" */
-	unsigned ex = seen & 7u ? (PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV) &
-				     ~((seen & 1u ? PMURT_EXCLUDE_USER : 0) |
-				       (seen & 2u ? PMURT_EXCLUDE_KERNEL : 0) |
-				       (seen & 4u ? PMURT_EXCLUDE_HV : 0))
-				  : 0;
-	*exclude = ex | (seen & 8u ? PMURT_EXCLUDE_IDLE : 0);
+	*exclude = plain_exclude[seen & 15u];
 	*precise = pcount;
 	return true;
 }
@@ -1242,7 +1282,8 @@ static void fill_plain(struct pmurt_event_spec *o, const struct pmu_event *e, in
 static bool parse_plain(const struct pmurt_pmu *pmu, const char *str,
 			struct pmurt_event_spec *spec)
 {
-	if (plain_name_other[(unsigned char)str[0]])
+	unsigned other = plain_name_other[(unsigned char)str[0]];
+	if (other == 1)
 		return false;
 	/* one pass to the ':' or the end; the modifiers after it are a few
 	 * letters at most, so the whole string is far below PARSE_MAX_LEN */
@@ -1250,12 +1291,11 @@ static bool parse_plain(const struct pmurt_pmu *pmu, const char *str,
 	size_t n = (size_t)(end - str);
 	unsigned exclude = 0;
 	int precise = 0;
-	if (!n || n > NAME_MAX_LEN || (*end && !plain_modifiers(end + 1, &exclude, &precise)))
+	if (!n || n > NAME_MAX_LEN || (*end && !plain_modifiers(end + 1, &exclude, &precise)) ||
+	    (other && perf_name_prefix(str, n)))
 		return false;
-	struct pmurt_name_key k;
 	bool punct;
-	pmurt_name_key(&k, str, n);
-	int i = pmurt_lookup_key(pmu, &k, &punct);
+	int i = pmurt_lookup_span(pmu, str, n, &punct);
 	if (i < 0 || punct)
 		return false; /* the full parser reads it as terms or PMU/.../ */
 	const struct pmu_event *e = &pmu->model.events[i];

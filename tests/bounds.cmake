@@ -16,10 +16,12 @@ set(BOUNDS_CASES
   "flow-map     2500000  1     mapping nested deeper than 64 levels"
   "block-seq    2500000  1     sequence nested deeper than 64 levels"
   "top-keys     100000   1     more than 100 errors"
-  "top-keys-big 2500000  1     more than 100000 YAML nodes in one file"
+  "top-keys-big 2500000  1     more than 500000 YAML nodes in one file"
   "event-keys   100000   1     unknown key 'k0' in an event"
   "long-scalar  2500000  0     3 events, 5 fields, 3 constraints: ok"
   "events       100000   1     has the code 0x100f0 of event"
+  "events-big   2500000  1     more than 500000 YAML nodes in one file"
+  "import       1750000  0     [3-9][0-9]\\{4\\} events, 5 fields, 3 constraints: ok"
   "dtb-events   500000   3     has the code 0x100f0 of event"
   "fields       100000   1     more than 256 fields"
   "constraints  100000   1     more than 64 constraints"
@@ -34,7 +36,7 @@ foreach(case ${BOUNDS_CASES})
   set(size ${CMAKE_MATCH_2})
   set(want_exit ${CMAKE_MATCH_3})
   set(pattern "${CMAKE_MATCH_4}")
-  string(REPLACE "top-keys-big" "top-keys" gen_kind ${kind})
+  string(REGEX REPLACE "-big$" "" gen_kind ${kind})
   set(limit ${BOUNDS_CPU_LIMIT})
   add_test(NAME bounds/${kind}
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/bounds/run.sh $<TARGET_FILE:gen_input>

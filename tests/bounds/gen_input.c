@@ -68,6 +68,23 @@ static void events(long bytes)         /* every event with the same code */
 		n += printf("  - {name: EV_%ld, code: 0x100f0, category: t, description: E}\n", i);
 }
 
+/* A legitimate perf-JSON import (pmugen import-perf-json's layout, block
+ * mappings with sentence-long descriptions, ~150 bytes an event): every
+ * event with its own code valid in tests/checks/mini.yaml (pmc 0..2, unit
+ * 0..14, mark and selector free), so 7 MB holds about 45,000 events. */
+static void import(long bytes)
+{
+	enum { SELS = 256, MARKS = 16, UNITS = 15, PMCS = 3 };
+	long most = (long)SELS * MARKS * UNITS * PMCS;
+	for (long i = 0, n = 0; n < bytes && i < most; i++) {
+		long sel = i % SELS, mark = i / SELS % MARKS, unit = i / (SELS * MARKS) % UNITS,
+		     pmc = i / (SELS * MARKS * UNITS);
+		n += printf("  - name: PM_IMPORTED_EVENT_%ld\n    code: %#lx\n    category: imported\n"
+			    "    description: \"Imported event %ld, with a description of a typical "
+			    "length.\"\n", i, pmc << 16 | unit << 12 | mark << 8 | sel, i);
+	}
+}
+
 static void fields(long bytes)         /* fields that all overlap */
 {
 	for (long i = 0, n = 0; n < bytes; i++)
@@ -127,7 +144,8 @@ static const struct {
 	{"flow-seq", flow_seq},       {"flow-map", flow_map},
 	{"block-seq", block_seq},     {"top-keys", top_keys},
 	{"event-keys", event_keys},   {"long-scalar", long_scalar},
-	{"events", events},           {"fields", fields},
+	{"events", events},           {"import", import},
+	{"fields", fields},
 	{"constraints", constraints}, {"anchors", anchors},
 	{"jsonl-valid", jsonl_valid}, {"jsonl-bad", jsonl_bad},
 	{"jsonl-long", jsonl_long},   {"jsonl-deep", jsonl_deep},

@@ -28,7 +28,7 @@ make_dtb() {
 
 make_input() {
 	case $kind in
-	events|event-keys|long-scalar) cat "$mini" ;;
+	events|event-keys|long-scalar|import) cat "$mini" ;;
 	fields) sed '/^checks:/,$d' "$mini" ;;      # mini's field list last
 	constraints) sed '/^events:/,$d' "$mini" ;; # mini's constraint list last
 	dtb-events) make_dtb "$1"; return ;;

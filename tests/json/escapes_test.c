@@ -172,6 +172,13 @@ static void check_json(const struct src *s, const struct pmu_model *m,
 			  x->desc))
 			FAIL("json event %zu (%s) differs\n", i, x->name);
 	}
+	/* byte for byte what jansson itself writes for the same array (the
+	 * emitter writes jansson's layout and escapes without jansson) */
+	char *dumped = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+	if (!dumped || strlen(dumped) + 1 != len || memcmp(dumped, buf, len - 1) != 0 ||
+	    buf[len - 1] != '\n')
+		FAIL("json: the text differs from jansson's json_dumps of it\n");
+	free(dumped);
 	json_decref(root);
 	free(buf);
 }
