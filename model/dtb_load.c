@@ -527,6 +527,8 @@ static int load_identity(struct dl *L)
 	    get_u32(L, L->pmu, "max-group", !L->legacy, &m->max_group) < 0)
 		rc = -EINVAL;
 	m->overflow_counter_unknown = has_prop(L, L->pmu, "overflow-counter-unknown");
+	if (get_u32(L, L->pmu, "pvr", false, &m->pvr) < 0)
+		rc = -EINVAL;
 	return rc < 0 ? rc : 0;
 }
 
@@ -1092,8 +1094,8 @@ static int constraint_source(struct dl *L, int node, struct pmu_constraint *c)
 	rc = get_range(L, node, "bits", false, &c->src_lo, &c->src_hi);
 	if (rc <= 0)
 		return rc;
-	if (c->kind == PMU_CONS_EQUAL)
-		return fail(L, node, NULL, "an equal constraint needs 'field' or 'bits'");
+	if (c->kind == PMU_CONS_EQUAL && !has_prop(L, node, "flag"))
+		return fail(L, node, NULL, "an equal constraint needs 'field', 'bits' or 'flag'");
 	return 0;
 }
 
@@ -1118,6 +1120,33 @@ static int constraint_slot(struct dl *L, int node, struct pmu_constraint *c)
 	return 0;
 }
 
+/* An equal constraint's `flag` condition and its group rule
+ * (`group-require` and `group-reason` together). */
+static int load_group_rule(struct dl *L, int node, struct pmu_constraint *c)
+{
+	bool req = has_prop(L, node, "group-require"), why = has_prop(L, node, "group-reason");
+
+	c->has_flag = has_prop(L, node, "flag");
+	if ((c->has_flag || req || why) && c->kind != PMU_CONS_EQUAL)
+		return fail(L, node, c->has_flag ? "flag" : "group-require",
+			    "only an equal constraint takes a flag or a group rule");
+	if (c->has_flag && get_condition(L, node, "flag", &c->flag) < 0)
+		return -EINVAL;
+	if (req != why)
+		return fail(L, node, req ? "group-reason" : "group-require",
+			    "group-require and group-reason go together");
+	if (!req)
+		return 0;
+	if (get_u64(L, node, "group-require", true, false, &c->group_require) < 0 ||
+	    get_strdup(L, node, "group-reason", true, &c->group_reason) < 0)
+		return -EINVAL;
+	uint32_t width = c->slot_hi - c->slot_lo + 1;
+	if (width < 64 && c->group_require >> width)
+		return fail(L, node, "group-require", "0x%llx does not fit the %u-bit slot",
+			    (unsigned long long)c->group_require, width);
+	return 0;
+}
+
 static int load_constraint(struct dl *L, int node, struct pmu_constraint *c)
 {
 	int kind = PMU_CONS_EQUAL, rc = 0;
@@ -1135,6 +1164,7 @@ static int load_constraint(struct dl *L, int node, struct pmu_constraint *c)
 	rc |= get_strdup(L, node, "description", false, &c->description) < 0;
 	rc |= get_transform(L, node, &c->transform, &c->transform_arg, &c->encoding) < 0;
 	rc |= get_u32(L, node, "limit", c->kind != PMU_CONS_EQUAL, &c->limit) < 0;
+	rc |= load_group_rule(L, node, c) < 0;
 	return rc ? -EINVAL : 0;
 }
 
@@ -1279,6 +1309,46 @@ static int load_alternatives(struct dl *L, int node)
 	return rc ? -EINVAL : 0;
 }
 
+/* A refused-code check's `codes`, <hi lo> pairs, with that kind only. */
+static int load_check_codes(struct dl *L, int node, struct pmu_check *c)
+{
+	int len;
+	const fdt32_t *v = fdt_getprop(L->fdt, node, "codes", &len);
+
+	if (!v != (c->kind != PMU_CHECK_REFUSED_CODE))
+		return fail(L, node, "codes", "a refused-code check takes codes, the other kinds do not");
+	if (!v)
+		return 0;
+	if (len <= 0 || len % 8)
+		return fail(L, node, "codes", "expected <hi lo> pairs, found %d bytes", len);
+	c->codes = alloc_array(L, len / 8, sizeof(*c->codes));
+	if (!c->codes)
+		return -ENOMEM;
+	c->ncodes = len / 8;
+	for (int i = 0; i < c->ncodes; i++)
+		c->codes[i] = (uint64_t)fdt32_ld(&v[2 * i]) << 32 | fdt32_ld(&v[2 * i + 1]);
+	return 0;
+}
+
+/* `pvr-mask` and `pvr-value` go together; the value lies in the mask. */
+static int load_check_pvr(struct dl *L, int node, struct pmu_check *c)
+{
+	bool mask = has_prop(L, node, "pvr-mask");
+
+	if (mask != has_prop(L, node, "pvr-value"))
+		return fail(L, node, mask ? "pvr-value" : "pvr-mask",
+			    "pvr-mask and pvr-value go together");
+	if (!mask)
+		return 0;
+	if (get_u32(L, node, "pvr-mask", true, &c->pvr_mask) < 0 ||
+	    get_u32(L, node, "pvr-value", true, &c->pvr_value) < 0)
+		return -EINVAL;
+	if (c->pvr_value & ~c->pvr_mask)
+		return fail(L, node, "pvr-value", "0x%x sets bits outside pvr-mask 0x%x",
+			    c->pvr_value, c->pvr_mask);
+	return 0;
+}
+
 static int load_check(struct dl *L, int node, struct pmu_check *c)
 {
 	const char *fname;
@@ -1297,6 +1367,8 @@ static int load_check(struct dl *L, int node, struct pmu_check *c)
 		if (c->field < 0)
 			rc |= fail(L, node, "field", "no field '%s'", fname) < 0;
 	}
+	rc |= load_check_codes(L, node, c) < 0;
+	rc |= load_check_pvr(L, node, c) < 0;
 	return rc ? -EINVAL : 0;
 }
 

@@ -143,7 +143,9 @@ static bool constraint_eq(const struct pmu_model *a, int i, const struct pmu_mod
 	       x->transform_arg == y->transform_arg &&
 	       encoding_eq(&x->encoding, &y->encoding) && x->slot_lo == y->slot_lo &&
 	       x->slot_hi == y->slot_hi && x->limit == y->limit &&
-	       cond_eq(a, &x->when, b, &y->when);
+	       cond_eq(a, &x->when, b, &y->when) && x->has_flag == y->has_flag &&
+	       cond_eq(a, &x->flag, b, &y->flag) && str_eq(x->group_reason, y->group_reason) &&
+	       x->group_require == y->group_require;
 }
 
 static bool check_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
@@ -151,7 +153,10 @@ static bool check_eq(const struct pmu_model *a, int i, const struct pmu_model *b
 	const struct pmu_check *x = &a->checks[i], *y = &b->checks[j];
 	return str_eq(x->name, y->name) && str_eq(x->description, y->description) &&
 	       x->kind == y->kind && cond_eq(a, &x->when, b, &y->when) &&
-	       str_eq(field_name(a, x->field), field_name(b, y->field));
+	       str_eq(field_name(a, x->field), field_name(b, y->field)) &&
+	       x->pvr_mask == y->pvr_mask && x->pvr_value == y->pvr_value &&
+	       x->ncodes == y->ncodes &&
+	       (!x->ncodes || !memcmp(x->codes, y->codes, (size_t)x->ncodes * sizeof(*x->codes)));
 }
 
 static bool usage_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
@@ -260,7 +265,7 @@ static bool identity_eq(struct differ *d, const struct pmu_model *a,
 {
 	if (!str_eq(a->name, b->name) || !str_eq(a->version, b->version) ||
 	    !str_eq(a->platform, b->platform) || !str_eq(a->compatible, b->compatible) ||
-	    a->max_group != b->max_group ||
+	    a->max_group != b->max_group || a->pvr != b->pvr ||
 	    a->overflow_counter_unknown != b->overflow_counter_unknown)
 		return note(d, "identity", NULL);
 	for (int i = 0; i < PMU_EXCL_COUNT; i++)

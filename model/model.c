@@ -49,6 +49,7 @@ static void free_list_strings(struct pmu_model *m)
 	for (int i = 0; i < m->nconstraints; i++) {
 		free(m->constraints[i].name);
 		free(m->constraints[i].description);
+		free(m->constraints[i].group_reason);
 	}
 	for (int i = 0; i < m->nchecks; i++) {
 		free(m->checks[i].name);
@@ -100,6 +101,8 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->counters);
 	free(m->fields);
 	free(m->constraints);
+	for (int i = 0; i < m->nchecks; i++)
+		free(m->checks[i].codes);
 	free(m->checks);
 	free(m->usage);
 	free(m->alternatives);
@@ -247,7 +250,7 @@ static const char *name_at(const char *const *names, int n, int i)
 
 NAME_TABLE(pmu_constraint_kind_name, enum pmu_constraint_kind, "equal", "per-pmc", "count")
 NAME_TABLE(pmu_check_kind_name, enum pmu_check_kind, "reserved-bits", "reject",
-	   "counter-exists", "fixed-counter", "group-agree", "group-size")
+	   "counter-exists", "fixed-counter", "group-agree", "group-size", "refused-code")
 NAME_TABLE(pmu_exclude_name, enum pmu_exclude, "exclude_user", "exclude_kernel",
 	   "exclude_kernel_hv", "exclude_hv", "exclude_idle")
 NAME_TABLE(pmu_usage_when_name, enum pmu_usage_when, "used", "unused", "always")
@@ -443,8 +446,10 @@ static int sort_fields(struct pmu_model *m)
 			m->fields[i].parent = newpos[m->fields[i].parent];
 		remap_condition(&m->fields[i].when, newpos);
 	}
-	for (int i = 0; i < m->nconstraints; i++)
+	for (int i = 0; i < m->nconstraints; i++) {
 		remap_condition(&m->constraints[i].when, newpos);
+		remap_condition(&m->constraints[i].flag, newpos);
+	}
 	for (int i = 0; i < m->nchecks; i++) {
 		remap_condition(&m->checks[i].when, newpos);
 		if (m->checks[i].field >= 0)

@@ -193,6 +193,18 @@ struct pmu_constraint {
 	uint32_t slot_lo, slot_hi;  /* PER_PMC: slot of PMC1; slots are adjacent */
 	uint32_t limit;             /* PER_PMC/COUNT: users allowed */
 	struct pmu_condition when;
+	/* EQUAL: when has_flag, the value is 1 when `flag` holds for the event,
+	 * else 0 (instead of a field's or bits' value) */
+	bool has_flag;
+	struct pmu_condition flag;
+	/* EQUAL, the group rule (power_check_constraints' group_constraint_mask
+	 * and _val): when group_reason is set, the slot's combined value over
+	 * the group must equal group_require whenever an event uses the slot.
+	 * Tested on the as-is pass only, whose pairwise test ignores the slot
+	 * there; failing it refuses the group with group_reason, without a
+	 * search for alternatives. */
+	char *group_reason;
+	uint64_t group_require;
 	struct pmu_pos pos;
 };
 
@@ -205,6 +217,8 @@ enum pmu_check_kind {
 	PMU_CHECK_FIXED_COUNTER,   /* a fixed counter takes only its own code */
 	PMU_CHECK_GROUP_AGREE,     /* field must equal the group leader's */
 	PMU_CHECK_GROUP_SIZE,      /* the group already holds max_group events */
+	PMU_CHECK_REFUSED_CODE,    /* the code is one of `codes` (power_pmu_event_init's
+	                              is_event_blacklisted: exact attr.config) */
 	PMU_CHECK_KIND_COUNT
 };
 
@@ -214,8 +228,19 @@ struct pmu_check {
 	enum pmu_check_kind kind;
 	struct pmu_condition when; /* REJECT_WHEN */
 	int field;                 /* GROUP_AGREE */
+	int ncodes;                /* REFUSED_CODE: the codes refused */
+	uint64_t *codes;
+	/* The check applies only to processors whose PVR p has
+	 * (p & pvr_mask) == pvr_value (the model's pvr); 0, 0: to every one. */
+	uint32_t pvr_mask, pvr_value;
 	struct pmu_pos pos;
 };
+
+/* Does check c apply to the processor revision pvr? */
+static inline bool pmu_check_applies(const struct pmu_check *c, uint32_t pvr)
+{
+	return (pvr & c->pvr_mask) == c->pvr_value;
+}
 
 /* --- scheduling data that compute_mmcr needs ------------------------------ */
 enum pmu_exclude {
@@ -336,6 +361,9 @@ struct pmu_model {
 	 * CPC_CAP_OVERFLOW_PRECISE unset): the DTrace cpc provider then allows
 	 * one enabling only (dcpc.c dcpc_mult_ovf_cap).  false: it can tell. */
 	bool overflow_counter_unknown;
+	/* The processor revision (PVR) the description models by default: the
+	 * checks with a pvr-mask apply by it.  0: none given. */
+	uint32_t pvr;
 
 	int ncounters;      struct pmu_counter *counters;
 	int nregisters;     struct pmu_register *registers;

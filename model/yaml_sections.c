@@ -55,7 +55,7 @@ static int too_many(struct yctx *c, const struct ynode *n, int count, int max,
 static int read_pmu(struct yctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {"name", "version", "platform", "compatible",
-					   "max-group", "overflow-counter-unknown", NULL};
+					   "max-group", "overflow-counter-unknown", "pvr", NULL};
 	static const char *const req[] = {"name", "platform", "compatible", "max-group", NULL};
 	if (y_expect_map(c, n, "pmu") || y_check_keys(c, n, "pmu", keys, req))
 		return -EINVAL;
@@ -69,6 +69,7 @@ static int read_pmu(struct yctx *c, const struct ynode *n)
 	v = y_get(n, "max-group");  rc |= y_u32(c, &v, "max-group", &m->max_group);
 	v = y_get(n, "overflow-counter-unknown");
 	rc |= y_bool(c, &v, "overflow-counter-unknown", &m->overflow_counter_unknown);
+	v = y_get(n, "pvr");        rc |= y_u32(c, &v, "pvr", &m->pvr);
 	return rc ? -EINVAL : 0;
 }
 
@@ -469,15 +470,15 @@ static int read_field(struct yctx *c, const struct ynode *n, int parent,
 }
 
 /* Second pass, once every field is known: placements and conditions. */
-static int read_condition(struct yctx *c, const struct ynode *owner,
-			  struct pmu_condition *out)
+static int read_condition_key(struct yctx *c, const struct ynode *owner, const char *key,
+			      struct pmu_condition *out)
 {
-	struct ynode v = y_get(owner, "when");
+	struct ynode v = y_get(owner, key);
 	const char *s = NULL;
 	char why[256];
 	if (!v.node)
 		return 0;
-	if (y_str(c, &v, "when", &s))
+	if (y_str(c, &v, key, &s))
 		return -EINVAL;
 	if (pmu_condition_parse(c->m, s, out, why, sizeof(why))) {
 		struct pmu_pos p = y_pos(&v);
@@ -485,6 +486,12 @@ static int read_condition(struct yctx *c, const struct ynode *owner,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int read_condition(struct yctx *c, const struct ynode *owner,
+			  struct pmu_condition *out)
+{
+	return read_condition_key(c, owner, "when", out);
 }
 
 static int link_field(struct yctx *c, int i, const struct ynode *n)
@@ -630,10 +637,60 @@ static int field_ref(struct yctx *c, const struct ynode *v, int check, int *out)
 			      nearest_of(s, c->m->nfields, field_name_at, c->m));
 }
 
+/* A refused-code check's `codes`: a list of 1 to PMU_MAX_REFUSED codes,
+ * given with that kind only. */
+#define PMU_MAX_REFUSED 4096
+static int read_check_codes(struct yctx *c, const struct ynode *n, struct pmu_check *k)
+{
+	struct ynode codes = y_get(n, "codes");
+	if (!codes.node != (k->kind != PMU_CHECK_REFUSED_CODE)) {
+		pmu_report(c->d, -1, &k->pos, "a refused-code check takes 'codes', the other "
+			   "kinds do not");
+		return -EINVAL;
+	}
+	if (!codes.node)
+		return 0;
+	int len = y_seq_len(&codes);
+	if (y_expect_seq(c, &codes, "codes") || len < 1 || len > PMU_MAX_REFUSED) {
+		struct pmu_pos p = y_pos(&codes);
+		pmu_report(c->d, -1, &p, "'codes' lists 1 to %d event codes", PMU_MAX_REFUSED);
+		return -EINVAL;
+	}
+	k->codes = calloc((size_t)len, sizeof(*k->codes));
+	if (!k->codes)
+		return oom(c);
+	int rc = 0;
+	for (int i = 0; i < len; i++) {
+		struct ynode item = y_seq_at(&codes, i);
+		rc |= y_u64(c, &item, "code", &k->codes[k->ncodes++]);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* `pvr-mask` and `pvr-value` go together; the value must lie in the mask. */
+static int read_check_pvr(struct yctx *c, const struct ynode *n, struct pmu_check *k)
+{
+	struct ynode mask = y_get(n, "pvr-mask"), value = y_get(n, "pvr-value");
+	if (!mask.node != !value.node) {
+		pmu_report(c->d, -1, &k->pos, "'pvr-mask' and 'pvr-value' go together");
+		return -EINVAL;
+	}
+	if (y_u32(c, &mask, "pvr-mask", &k->pvr_mask) ||
+	    y_u32(c, &value, "pvr-value", &k->pvr_value))
+		return -EINVAL;
+	if (k->pvr_value & ~k->pvr_mask) {
+		struct pmu_pos p = y_pos(&value);
+		pmu_report(c->d, -1, &p, "pvr-value 0x%x sets bits outside pvr-mask 0x%x",
+			   k->pvr_value, k->pvr_mask);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int read_check(struct yctx *c, const struct ynode *n)
 {
-	static const char *const keys[] = {"name", "kind", "when", "field",
-					   "description", NULL};
+	static const char *const keys[] = {"name", "kind", "when", "field", "codes",
+					   "pvr-mask", "pvr-value", "description", NULL};
 	static const char *const req[] = {"name", "kind", "description", NULL};
 	if (y_expect_map(c, n, "a check") || y_check_keys(c, n, "a check", keys, req))
 		return -EINVAL;
@@ -657,7 +714,8 @@ static int read_check(struct yctx *c, const struct ynode *n)
 	struct pmu_pos p = y_pos(&v);
 	if (kk == PMU_CHECK_KIND_COUNT) {
 		pmu_report(c->d, -1, &p, "unknown check kind '%s' (reserved-bits, reject, "
-			   "counter-exists, fixed-counter, group-agree, group-size)", kind);
+			   "counter-exists, fixed-counter, group-agree, group-size, refused-code)",
+			   kind);
 		return -EINVAL;
 	}
 	k->kind = kk;
@@ -669,11 +727,14 @@ static int read_check(struct yctx *c, const struct ynode *n)
 		return -EINVAL;
 	}
 	rc |= read_condition(c, n, &k->when);
+	rc |= read_check_codes(c, n, k);
+	rc |= read_check_pvr(c, n, k);
 	v = y_get(n, "field");
 	int r = v.node ? field_ref(c, &v, PMU_CHK_UNKNOWN_REF, &k->field) : 0;
 	if (r == 1 && !rc) { /* tolerated: the check is dropped */
 		free(k->name);
 		free(k->description);
+		free(k->codes);
 		c->m->nchecks--;
 		return 0;
 	}
@@ -699,17 +760,26 @@ static int read_constraint_kind(struct yctx *c, const struct ynode *v,
 static int read_constraint_source(struct yctx *c, const struct ynode *n,
 				  struct pmu_constraint *k)
 {
-	struct ynode field = y_get(n, "field"), bits = y_get(n, "bits");
+	struct ynode field = y_get(n, "field"), bits = y_get(n, "bits"), flag = y_get(n, "flag");
 	if (k->kind != PMU_CONS_EQUAL) {
-		if (!field.node && !bits.node && !y_get(n, "source").node)
+		if (!field.node && !bits.node && !flag.node && !y_get(n, "source").node)
 			return 0;
-		pmu_report(c->d, -1, &k->pos, "only equal constraints take 'field', 'bits' or 'source'");
+		pmu_report(c->d, -1, &k->pos,
+			   "only equal constraints take 'field', 'bits', 'flag' or 'source'");
 		return -EINVAL;
 	}
-	if (!!field.node == !!bits.node) {
+	if (!!field.node + !!bits.node + !!flag.node != 1) {
 		pmu_report(c->d, -1, &k->pos,
-			   "an equal constraint needs exactly one of 'field' and 'bits'");
+			   "an equal constraint needs exactly one of 'field', 'bits' and 'flag'");
 		return -EINVAL;
+	}
+	if (flag.node) {
+		if (y_get(n, "source").node) {
+			pmu_report(c->d, -1, &k->pos, "'source' goes with 'bits', not with 'flag'");
+			return -EINVAL;
+		}
+		k->has_flag = true;
+		return read_condition_key(c, n, "flag", &k->flag);
 	}
 	if (field.node && y_get(n, "source").node) {
 		pmu_report(c->d, -1, &k->pos, "'source' goes with 'bits'; a field has its own source");
@@ -729,11 +799,37 @@ static int read_constraint_source(struct yctx *c, const struct ynode *n,
 	return 0;
 }
 
+/* The group rule: `group-require` and `group-reason` go together, on an
+ * equal constraint, and the required value fits the slot. */
+static int read_group_rule(struct yctx *c, const struct ynode *n, struct pmu_constraint *k)
+{
+	struct ynode req = y_get(n, "group-require"), why = y_get(n, "group-reason");
+	if (!req.node && !why.node)
+		return 0;
+	if (!req.node || !why.node || k->kind != PMU_CONS_EQUAL) {
+		pmu_report(c->d, -1, &k->pos, "'group-require' and 'group-reason' go together, "
+			   "on an equal constraint");
+		return -EINVAL;
+	}
+	if (y_u64(c, &req, "group-require", &k->group_require) ||
+	    y_strdup(c, &why, "group-reason", &k->group_reason))
+		return -EINVAL;
+	uint32_t width = k->slot_hi - k->slot_lo + 1;
+	if (width < 64 && (k->group_require >> width)) {
+		struct pmu_pos p = y_pos(&req);
+		pmu_report(c->d, -1, &p, "group-require 0x%llx does not fit the %u-bit slot",
+			   (unsigned long long)k->group_require, width);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int read_constraint(struct yctx *c, const struct ynode *n)
 {
-	static const char *const keys[] = {"name", "kind", "field", "bits", "source",
+	static const char *const keys[] = {"name", "kind", "field", "bits", "source", "flag",
 					   "transform", "transform-arg", "encoding", "slot", "limit",
-					   "when", "description", NULL};
+					   "when", "group-require", "group-reason", "description",
+					   NULL};
 	static const char *const req[] = {"name", "kind", "slot", "description", NULL};
 	if (y_expect_map(c, n, "a constraint") ||
 	    y_check_keys(c, n, "a constraint", keys, req))
@@ -768,6 +864,7 @@ static int read_constraint(struct yctx *c, const struct ynode *n)
 	rc |= r;
 	rc |= read_transform(c, n, &k->transform, &k->transform_arg, &k->encoding);
 	rc |= read_condition(c, n, &k->when);
+	rc |= read_group_rule(c, n, k);
 	return rc ? -EINVAL : 0;
 }
 

@@ -48,10 +48,14 @@ static const char *pvr_platform(const char *cpuinfo, char *pvr, size_t len)
 	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
 }
 
-/* The built-in description of that platform, or NULL. */
+/* The built-in description of that platform, or NULL.  Built-in
+ * descriptions are named after their platform: only the one of that name is
+ * opened (opening one builds its model), and its platform confirmed. */
 static int builtin_for(const char *platform, struct pmurt_pmu **pmu, struct pmurt_error *err)
 {
 	for (int i = 0; platform && pmurt_builtin_name(i); i++) {
+		if (strcasecmp(pmurt_builtin_name(i), platform) != 0)
+			continue;
 		struct pmurt_pmu_info info = {.sz = sizeof(info)};
 		int rc = pmurt_pmu_open(pmu, pmurt_builtin_name(i), NULL, err);
 		if (rc)

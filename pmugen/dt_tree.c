@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TRY(expr)                          \
@@ -210,13 +211,15 @@ static int refp(struct walk *w, const char *prop, int reg, int field,
 	return strp(w, prop, buf);
 }
 
-/* `when = "..."`, omitted when the condition is "always". */
-static int whenp(struct walk *w, const struct pmu_condition *c, const char *what)
+/* A condition in words as property prop; "always" is omitted unless
+ * keep_always. */
+static int condp(struct walk *w, const char *prop, const struct pmu_condition *c,
+		 const char *what, bool keep_always)
 {
 	char buf[512];
 	int n;
 
-	if (c->nterms == 0)
+	if (c->nterms == 0 && !keep_always)
 		return 0;
 	if (c->nterms < 0 || c->nterms > PMU_MAX_TERMS) {
 		pmu_error_set(w->err, -EINVAL, "%s: condition has %d terms", what,
@@ -235,7 +238,31 @@ static int whenp(struct walk *w, const struct pmu_condition *c, const char *what
 		pmu_error_set(w->err, -EINVAL, "%s: condition too long", what);
 		return -EINVAL;
 	}
-	return strp(w, "when", buf);
+	return strp(w, prop, buf);
+}
+
+/* `when = "..."`, omitted when the condition is "always". */
+static int whenp(struct walk *w, const struct pmu_condition *c, const char *what)
+{
+	return condp(w, "when", c, what, false);
+}
+
+/* A list of 64-bit codes as <hi lo> pairs. */
+static int codesp(struct walk *w, const char *name, const uint64_t *codes, int n)
+{
+	uint32_t *c = malloc((size_t)(n ? n : 1) * 2 * sizeof(*c));
+
+	if (!c) {
+		pmu_error_set(w->err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		c[2 * i] = (uint32_t)(codes[i] >> 32);
+		c[2 * i + 1] = (uint32_t)codes[i];
+	}
+	int rc = cells(w, name, c, 2 * n, DT_HEX);
+	free(c);
+	return rc;
 }
 
 /* `transform`, then sdar-mode's `transform-arg` or thresh-cmp-p10's
@@ -529,7 +556,7 @@ static int constraint_source(struct walk *w, const struct pmu_constraint *c)
 {
 	int f;
 
-	if (c->kind != PMU_CONS_EQUAL && c->src_lo == 0 && c->src_hi == 0)
+	if ((c->kind != PMU_CONS_EQUAL || c->has_flag) && c->src_lo == 0 && c->src_hi == 0)
 		return 0;
 	TRY(check_range(w, "constraint", c->name, c->src_lo, c->src_hi));
 	f = constraint_source_field(w->m, c);
@@ -543,7 +570,7 @@ static int constraint_rfc(struct walk *w, const struct pmu_constraint *c)
 {
 	uint32_t width = c->src_hi - c->src_lo + 1;
 
-	if (c->kind == PMU_CONS_EQUAL && c->source == PMU_SRC_CONFIG &&
+	if (c->kind == PMU_CONS_EQUAL && !c->has_flag && c->source == PMU_SRC_CONFIG &&
 	    width <= 32) {
 		TRY(u32p(w, "event-mask", (uint32_t)pmu_bits_mask(0, width - 1),
 			 DT_HEX));
@@ -578,6 +605,12 @@ static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
 		TRY(strp(w, "source", pmu_source_name(c->source)));
 	if (c->kind != PMU_CONS_EQUAL || c->limit != 0)
 		TRY(u32p(w, "limit", c->limit, DT_DEC));
+	if (c->has_flag)
+		TRY(condp(w, "flag", &c->flag, c->name, true));
+	if (c->group_reason) {
+		TRY(u64p(w, "group-require", c->group_require));
+		TRY(strp(w, "group-reason", c->group_reason));
+	}
 	return end(w);
 }
 
@@ -628,6 +661,12 @@ static int walk_check(struct walk *w, int i)
 			return -EINVAL;
 		}
 		TRY(strp(w, "field", w->m->fields[c->field].name));
+	}
+	if (c->kind == PMU_CHECK_REFUSED_CODE)
+		TRY(codesp(w, "codes", c->codes, c->ncodes));
+	if (c->pvr_mask) {
+		TRY(u32p(w, "pvr-mask", c->pvr_mask, DT_HEX));
+		TRY(u32p(w, "pvr-value", c->pvr_value, DT_HEX));
 	}
 	TRY(strp(w, "description", c->description));
 	return end(w);
@@ -846,6 +885,8 @@ static int walk_pmu(struct walk *w)
 	TRY(u32p(w, "description-format", PMU_FORMAT_VERSION, DT_DEC));
 	if (m->overflow_counter_unknown)
 		TRY(flagp(w, "overflow-counter-unknown"));
+	if (m->pvr)
+		TRY(u32p(w, "pvr", m->pvr, DT_HEX));
 	TRY(walk_sprs(w));
 	TRY(walk_evt_code_format(w));
 	TRY(walk_privilege_filters(w));

@@ -428,7 +428,7 @@ static void emit_constraints(struct ctx *c)
 		return;
 	fputs("\t/* name, description, kind, source, src_lo, src_hi, "
 	      "transform, transform_arg, encoding,\n\t * slot_lo, slot_hi, limit, "
-	      "when */\n", c->out);
+	      "when, has_flag, flag, group_reason, group_require */\n", c->out);
 	for (int i = 0; i < c->m->nconstraints; i++) {
 		const struct pmu_constraint *k = &c->m->constraints[i];
 
@@ -445,6 +445,12 @@ static void emit_constraints(struct ctx *c)
 		fprintf(c->out, ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
 			k->slot_lo, k->slot_hi, k->limit);
 		put_cond(c->out, add_cond(&c->terms, &k->when));
+		fprintf(c->out, ", %d, ", k->has_flag);
+		put_cond(c->out, add_cond(&c->terms, &k->flag));
+		fputs(", ", c->out);
+		put_str(c->out, &c->pool, k->group_reason);
+		fputs(", ", c->out);
+		put_u64(c->out, k->group_require);
 		fprintf(c->out, "}, /* %s */\n", comment_text(k->name));
 	}
 	table_close(c);
@@ -454,7 +460,9 @@ static void emit_checks(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_check", "checks", c->m->nchecks))
 		return;
-	fputs("\t/* name, description, kind, when, field */\n", c->out);
+	fputs("\t/* name, description, kind, when, field, first_code, ncodes, "
+	      "pvr_mask, pvr_value */\n", c->out);
+	uint32_t first = 0;
 	for (int i = 0; i < c->m->nchecks; i++) {
 		const struct pmu_check *k = &c->m->checks[i];
 
@@ -464,7 +472,40 @@ static void emit_checks(struct ctx *c)
 		put_str(c->out, &c->pool, k->description);
 		fprintf(c->out, ", %d, ", (int)k->kind);
 		put_cond(c->out, add_cond(&c->terms, &k->when));
-		fprintf(c->out, ", %d},\n", k->field);
+		fprintf(c->out, ", %d, %" PRIu32 ", %d, 0x%" PRIx32 ", 0x%" PRIx32 "},\n",
+			k->field, first, k->ncodes, k->pvr_mask, k->pvr_value);
+		first += (uint32_t)k->ncodes;
+	}
+	table_close(c);
+}
+
+static int count_check_codes(const struct pmu_model *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nchecks; i++)
+		n += m->checks[i].ncodes;
+	return n;
+}
+
+/* The refused-code checks' codes, one table in check order. */
+static void emit_check_codes(struct ctx *c)
+{
+	int n = count_check_codes(c->m);
+
+	if (n <= 0)
+		return;
+	fprintf(c->out, "\nstatic const uint64_t check_codes[%d] = {\n", n);
+	for (int i = 0; i < c->m->nchecks; i++) {
+		const struct pmu_check *k = &c->m->checks[i];
+
+		for (int j = 0; j < k->ncodes; j++) {
+			fputs(j ? " " : "\t", c->out);
+			put_u64(c->out, k->codes[j]);
+			fputs(",", c->out);
+		}
+		if (k->ncodes)
+			fprintf(c->out, " /* check %d */\n", i);
 	}
 	table_close(c);
 }
@@ -748,6 +789,8 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 		"\t.name_index_size = %" PRIu32 ",\n", index_size_);
 	fprintf(out, "\t.overflow_counter_unknown = %d,\n", m->overflow_counter_unknown);
 	put_table_ref(out, "presets", "npresets", m->npresets);
+	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
+	put_table_ref(out, "check_codes", "ncheck_codes", count_check_codes(m));
 	fputs("};\n", out);
 }
 
@@ -815,6 +858,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_fields(c);
 	emit_constraints(c);
 	emit_checks(c);
+	emit_check_codes(c);
 	emit_terms(c);
 	emit_usage(c);
 	emit_alternatives(c);

@@ -23,6 +23,7 @@ struct builtin {
 
 static const struct builtin builtins[] = {
 	{"power10", &pmu_tables_power10},
+	{"power9", &pmu_tables_power9},
 };
 
 #define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))

@@ -18,6 +18,8 @@
 #include "sched.h"
 
 /* --- compile --------------------------------------------------------------- */
+static void compile_alternatives(struct pmu_engine *e);
+
 static int role_field(const struct pmu_model *m, enum pmu_field_role role)
 {
 	for (int i = 0; i < m->nfields; i++)
@@ -90,6 +92,20 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 			.slot_mask = pmu_bits_mask(c->slot_lo, c->slot_hi),
 		};
 		pmu_condition_compile(m, &c->when, &k->when);
+		k->flag = -1;
+		if (c->has_flag) {
+			if (e->nflags == PMU_SCHED_MAX_FLAGS) {
+				pmu_error_set(err, -E2BIG, "%s: more than %d flag constraints",
+					      m->name, PMU_SCHED_MAX_FLAGS);
+				return -E2BIG;
+			}
+			k->flag = e->nflags;
+			pmu_condition_compile(m, &c->flag, &e->flags[e->nflags++]);
+		}
+		if (c->kind == PMU_CONS_EQUAL && c->group_reason) {
+			e->grp_mask |= k->slot_mask;
+			e->grp_val |= (c->group_require << c->slot_lo) & k->slot_mask;
+		}
 		int rc = 0;
 		if (c->kind == PMU_CONS_COUNT)
 			rc = add_adder_slot(e, c, c->slot_lo, err);
@@ -170,8 +186,10 @@ int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
 	int rc = compile_constraints(e, err);
 	if (!rc)
 		rc = compile_placements(e, err);
-	if (!rc)
+	if (!rc) {
 		compile_registers(e);
+		compile_alternatives(e);
+	}
 	return rc;
 }
 
@@ -181,9 +199,11 @@ static uint64_t pmc_of(const struct pmu_engine *e, uint64_t config)
 	return pmu_extract(&e->pmc, config, 0);
 }
 
-static uint64_t equal_value(const struct pmu_constraint *c, uint64_t config,
-			    uint64_t config1)
+static uint64_t equal_value(const struct pmu_model *m, const struct pmu_constraint *c,
+			    uint64_t config, uint64_t config1)
 {
+	if (c->has_flag)
+		return pmu_condition_holds(m, &c->flag, config, config1);
 	uint64_t word = c->source == PMU_SRC_CONFIG1 ? config1 : config;
 	uint64_t v = (word & pmu_bits_mask(c->src_lo, c->src_hi)) >> c->src_lo;
 	return pmu_transform_apply(c->transform, &c->encoding, v);
@@ -199,7 +219,8 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 			continue;
 		switch (c->kind) {
 		case PMU_CONS_EQUAL: {
-			uint64_t v = pmu_extract(&c->src, config, config1);
+			uint64_t v = c->flag >= 0 ? pmu_ccond_holds(&e->flags[c->flag], config, config1)
+						  : pmu_extract(&c->src, config, config1);
 			if (c->transform != PMU_XF_NONE)
 				v = pmu_transform_apply(c->transform, &c->encoding, v);
 			mask |= c->slot_mask;
@@ -223,17 +244,43 @@ void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,
 	*valuep = value;
 }
 
-/* The kernel's test: add (m, v) to the running (mask, value) or fail. */
-static bool combine(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
-		    uint64_t m, uint64_t v)
+/* The kernel's test: add (m, v) to the running (mask, value) or fail,
+ * ignoring the slots in `ignore` (the as-is pass ignores the group-rule
+ * slots, power_check_constraints' ~grp_mask; the search does not). */
+static bool combine_ignoring(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+			     uint64_t m, uint64_t v, uint64_t ignore)
 {
 	uint64_t nv = (*value | v) + (*value & v & e->add_fields);
-	if ((((nv + e->test_adder) ^ *value) & *mask) ||
-	    (((nv + e->test_adder) ^ v) & m))
+	if ((((nv + e->test_adder) ^ *value) & *mask & ~ignore) ||
+	    (((nv + e->test_adder) ^ v) & m & ~ignore))
 		return false;
 	*value = nv;
 	*mask |= m;
 	return true;
+}
+
+static bool combine(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+		    uint64_t m, uint64_t v)
+{
+	return combine_ignoring(e, mask, value, m, v, 0);
+}
+
+/* The as-is pass's pairwise test. */
+static bool combine_as_is(const struct pmu_engine *e, uint64_t *mask, uint64_t *value,
+			  uint64_t m, uint64_t v)
+{
+	return combine_ignoring(e, mask, value, m, v, e->grp_mask);
+}
+
+/* The group rule on the as-is pass's combined words: -1 when it holds, else
+ * the index of the first constraint whose slot breaks it. */
+static int group_rule_broken(const struct pmu_engine *e, uint64_t mask, uint64_t value)
+{
+	uint64_t bad = (value & mask & e->grp_mask) ^ (mask & e->grp_val);
+	for (int i = 0; bad && i < e->ncons; i++)
+		if (bad & e->cons[i].slot_mask)
+			return i;
+	return -1;
 }
 
 /* --- alternatives ----------------------------------------------------------- */
@@ -255,15 +302,22 @@ static int append_partners(const struct pmu_alternative *a, uint64_t code,
 }
 
 /* isa207_get_alternatives: the first table row holding the code gives its
- * partners; per-task rows then add a partner for each code found so far. */
-int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
-			    uint64_t alt[PMU_SCHED_MAX_ALTS])
+ * partners (find_alternative stops at the first row whose first code is
+ * above the code: the kernel's tables are sorted by their first column);
+ * per-task rows then add a partner for each code found so far, in order,
+ * duplicates included. */
+static int compute_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
+				uint64_t alt[PMU_SCHED_MAX_ALTS])
 {
 	const struct pmu_model *m = e->m;
 	int n = 0;
 	alt[n++] = code;
 	for (int i = 0; i < m->nalternatives; i++) {
-		if (!m->alternatives[i].per_task_only && alt_has(&m->alternatives[i], code)) {
+		if (m->alternatives[i].per_task_only)
+			continue;
+		if (code < m->alternatives[i].codes[0])
+			break;
+		if (alt_has(&m->alternatives[i], code)) {
 			n = append_partners(&m->alternatives[i], code, alt, n);
 			break;
 		}
@@ -275,6 +329,78 @@ int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_
 			    alt_has(&m->alternatives[i], alt[k]))
 				n = append_partners(&m->alternatives[i], alt[k], alt, n);
 	return n;
+}
+
+/* One bit of a 64-bit filter per listed code: most codes are not listed. */
+static unsigned alt_filter_bit(uint64_t code)
+{
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* The compiled list of a code of the table, or NULL. */
+static const struct pmu_alt_list *alt_list_of(const struct pmu_engine *e, uint64_t code)
+{
+	if (!(e->alt_filter >> alt_filter_bit(code) & 1))
+		return NULL;
+	for (int i = 0; i < e->nalt_codes; i++)
+		if (e->alt_lists[i].code == code)
+			return &e->alt_lists[i];
+	return NULL;
+}
+
+int pmu_engine_alternatives(const struct pmu_engine *e, uint64_t code, bool per_task,
+			    uint64_t alt[PMU_SCHED_MAX_ALTS])
+{
+	if (e->nalt_codes < 0)
+		return compute_alternatives(e, code, per_task, alt);
+	const struct pmu_alt_list *l = alt_list_of(e, code);
+	if (!l) {
+		alt[0] = code;
+		return 1;
+	}
+	for (int i = 0; i < l->n[per_task]; i++)
+		alt[i] = e->alt_lists[l->alt[per_task][i]].code;
+	return l->n[per_task];
+}
+
+/* The entry of code in alt_lists, added when new; -1 when full. */
+static int alt_entry(struct pmu_engine *e, uint64_t code)
+{
+	for (int k = 0; k < e->nalt_codes; k++)
+		if (e->alt_lists[k].code == code)
+			return k;
+	if (e->nalt_codes == PMU_SCHED_MAX_ALT_CODES)
+		return -1;
+	struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes];
+	*l = (struct pmu_alt_list){.code = code};
+	pmu_engine_constraint(e, code, 0, &l->mask, &l->value);
+	e->alt_filter |= 1ull << alt_filter_bit(code);
+	return e->nalt_codes++;
+}
+
+/* The alternatives of every code the table names, once, as indices of
+ * entries (every alternative is itself a code of the table). */
+static void compile_alternatives(struct pmu_engine *e)
+{
+	const struct pmu_model *m = e->m;
+	for (int i = 0; i < m->nalternatives; i++)
+		for (int j = 0; j < m->alternatives[i].ncodes; j++)
+			if (alt_entry(e, m->alternatives[i].codes[j]) < 0)
+				goto full;
+	for (int k = 0; k < e->nalt_codes; k++) {
+		struct pmu_alt_list *l = &e->alt_lists[k];
+		for (int t = 0; t < 2; t++) {
+			uint64_t alt[PMU_SCHED_MAX_ALTS];
+			int n = compute_alternatives(e, l->code, t, alt);
+			l->n[t] = (uint8_t)n;
+			for (int a = 0; a < n; a++)
+				l->alt[t][a] = (uint8_t)alt_entry(e, alt[a]);
+		}
+	}
+	return;
+full:
+	e->nalt_codes = -1;
+	e->alt_filter = 0;
 }
 
 /* --- power_check_constraints --------------------------------------------- */
@@ -295,6 +421,20 @@ static void cache_words(struct word_cache *c, uint64_t code, uint64_t config1,
 		c->w[c->n++] = (typeof(c->w[0])){code, config1, mask, value};
 }
 
+/* The constraint words of a code, compiled when the alternatives table
+ * lists it (config1 0), else computed. */
+static void code_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
+		       uint64_t *mask, uint64_t *value)
+{
+	const struct pmu_alt_list *l = config1 ? NULL : alt_list_of(e, code);
+	if (l) {
+		*mask = l->mask;
+		*value = l->value;
+		return;
+	}
+	pmu_engine_constraint(e, code, config1, mask, value);
+}
+
 static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			      uint64_t code, uint64_t config1, uint64_t *mask, uint64_t *value)
 {
@@ -304,7 +444,7 @@ static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			*value = c->w[i].value;
 			return;
 		}
-	pmu_engine_constraint(e, code, config1, mask, value);
+	code_words(e, code, config1, mask, value);
 	cache_words(c, code, config1, *mask, *value);
 }
 
@@ -314,8 +454,8 @@ struct group {
 	uint64_t config1[PMU_SCHED_MAX_EVENTS];
 };
 
-/* The group's constraint words combined in order; false at the first event
- * that does not fit. */
+/* The group's constraint words combined in order as the as-is pass does;
+ * false at the first event that does not fit. */
 static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const struct group *g,
 			uint64_t *maskp, uint64_t *valuep)
 {
@@ -323,7 +463,7 @@ static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const 
 	for (int i = 0; i < g->n; i++) {
 		uint64_t m, v;
 		cached_constraint(e, c, g->code[i], g->config1[i], &m, &v);
-		if (!combine(e, &mask, &value, m, v))
+		if (!combine_as_is(e, &mask, &value, m, v))
 			return false;
 	}
 	*maskp = mask;
@@ -331,11 +471,6 @@ static bool combine_all(const struct pmu_engine *e, struct word_cache *c, const 
 	return true;
 }
 
-static bool fits_as_is(const struct pmu_engine *e, struct word_cache *c, const struct group *g)
-{
-	uint64_t mask, value;
-	return combine_all(e, c, g, &mask, &value);
-}
 
 /* Depth-first search over each event's alternatives in order; on success the
  * chosen codes replace g->code. */
@@ -348,6 +483,18 @@ static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c
 	uint64_t smask[PMU_SCHED_MAX_EVENTS], svalue[PMU_SCHED_MAX_EVENTS];
 	int nalt[PMU_SCHED_MAX_EVENTS], choice[PMU_SCHED_MAX_EVENTS];
 	for (int i = 0; i < g->n; i++) {
+		/* a listed code without config1: everything is compiled */
+		const struct pmu_alt_list *l = g->config1[i] ? NULL : alt_list_of(e, g->code[i]);
+		if (l) {
+			nalt[i] = l->n[per_task];
+			for (int j = 0; j < nalt[i]; j++) {
+				const struct pmu_alt_list *x = &e->alt_lists[l->alt[per_task][j]];
+				alt[i][j] = x->code;
+				amask[i][j] = x->mask;
+				avalue[i][j] = x->value;
+			}
+			continue;
+		}
 		nalt[i] = pmu_engine_alternatives(e, g->code[i], per_task, alt[i]);
 		for (int j = 0; j < nalt[i]; j++)
 			cached_constraint(e, c, alt[i][j], g->config1[i], &amask[i][j],
@@ -386,14 +533,23 @@ static bool search_alternatives(const struct pmu_engine *e, struct word_cache *c
 	return true;
 }
 
-static bool check_constraints(const struct pmu_engine *e, struct word_cache *c,
-			      struct group *g, bool per_task)
+/* power_check_constraints: CHECK_FITS, CHECK_CONFLICT, or the index of the
+ * group-rule constraint that refused the group on the as-is pass (which
+ * then ends the check: no search). */
+#define CHECK_FITS (-1)
+#define CHECK_CONFLICT (-2)
+static int check_constraints(const struct pmu_engine *e, struct word_cache *c,
+			     struct group *g, bool per_task)
 {
 	if (g->n > (int)e->m->max_group)
-		return false;
-	if (fits_as_is(e, c, g))
-		return true;
-	return e->m->nalternatives > 0 && search_alternatives(e, c, g, per_task);
+		return CHECK_CONFLICT;
+	uint64_t mask, value;
+	if (combine_all(e, c, g, &mask, &value)) {
+		int broken = group_rule_broken(e, mask, value);
+		return broken >= 0 ? broken : CHECK_FITS;
+	}
+	return e->m->nalternatives > 0 && search_alternatives(e, c, g, per_task)
+		       ? CHECK_FITS : CHECK_CONFLICT;
 }
 
 /* --- explaining a conflict ------------------------------------------------- */
@@ -419,11 +575,11 @@ static bool explain_equal(const struct pmu_engine *e, const struct pmu_sched_eve
 			  struct pmu_sched_result *r)
 {
 	const struct pmu_model *m = e->m;
-	uint64_t mine = equal_value(c, g->code[k], g->config1[k]);
+	uint64_t mine = equal_value(m, c, g->code[k], g->config1[k]);
 	for (int j = 0; j < k; j++) {
 		if (!pmu_condition_holds(m, &c->when, g->code[j], g->config1[j]))
 			continue;
-		uint64_t theirs = equal_value(c, g->code[j], g->config1[j]);
+		uint64_t theirs = equal_value(m, c, g->code[j], g->config1[j]);
 		if (theirs == mine)
 			continue;
 		char a[96], b[96];
@@ -659,14 +815,31 @@ static void reject(struct pmu_sched_result *r, int index, const char *reason)
 	r->reason = reason;
 }
 
+/* Member k refused with reason; the message names it, then what and why. */
+static void reject_with(const struct pmu_sched_event *ev, int k, const char *reason,
+			const char *what, const char *why, struct pmu_sched_result *r)
+{
+	char a[96];
+	event_label(ev, k, a, sizeof(a));
+	reject(r, k, reason);
+	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, what, why);
+}
+
 static void reject_check(const struct pmu_engine *e, const struct pmu_sched_event *ev,
 			 int k, int check, struct pmu_sched_result *r)
 {
 	const struct pmu_check *c = &e->m->checks[check];
-	char a[96];
-	event_label(ev, k, a, sizeof(a));
-	reject(r, k, c->name);
-	snprintf(r->message, sizeof(r->message), "%s: %s (%s)", a, c->description, c->name);
+	reject_with(ev, k, c->name, c->description, c->name, r);
+}
+
+/* The as-is pass fitted but the group rule of constraint `cons` failed. */
+static void reject_group_rule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
+			      int k, int cons, struct pmu_sched_result *r)
+{
+	const struct pmu_constraint *c = &e->m->constraints[cons];
+	char what[160];
+	snprintf(what, sizeof(what), "the group fails the rule of '%s'", c->name);
+	reject_with(ev, k, c->group_reason, what, c->description, r);
 }
 
 /* A branch-stack request with more than one filter or one the PMU lacks:
@@ -720,22 +893,26 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		}
 		uint64_t mk, vk, tm = run_mask, tv = run_value;
 		/* a member's own code is new to the call: compute, keep for a search */
-		pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+		code_words(e, ev[k].config, ev[k].config1, &mk, &vk);
 		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
 		bool as_is = k < (int)e->m->max_group && run_valid &&
-			     combine(e, &tm, &tv, mk, vk);
+			     combine_as_is(e, &tm, &tv, mk, vk);
 		struct group g;
-		bool fits = as_is;
+		int verdict = as_is ? group_rule_broken(e, tm, tv) : CHECK_FITS;
 		if (!as_is) { /* the search, on the stored codes and this event */
 			g = stored;
 			g.code[k] = ev[k].config;
 			g.config1[k] = ev[k].config1;
 			g.n = k + 1;
-			fits = check_constraints(e, &cache, &g, o->per_task);
+			verdict = check_constraints(e, &cache, &g, o->per_task);
 		}
 		if (ev[k].branch_sample_type && reject_branch_filter(e, ev, k, r))
 			return 0;
-		if (!fits) {
+		if (verdict >= 0) {
+			reject_group_rule(e, ev, k, verdict, r);
+			return 0;
+		}
+		if (verdict == CHECK_CONFLICT) {
 			reject(r, k, "constraint_conflict");
 			g.code[k] = ev[k].config;
 			explain_conflict(e, ev, &g, k, r);
@@ -752,9 +929,15 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 			run_valid = combine_all(e, &cache, &stored, &run_mask, &run_value);
 		}
 	}
-	/* power_pmu_commit_txn: the whole group once more (as-is it fits exactly
-	 * when the running words are valid) */
-	if (!run_valid && !check_constraints(e, &cache, &stored, o->per_task)) {
+	/* power_pmu_commit_txn: the whole group once more on the stored codes
+	 * (as-is it fits pairwise exactly when the running words are valid) */
+	int verdict = run_valid ? group_rule_broken(e, run_mask, run_value)
+				: check_constraints(e, &cache, &stored, o->per_task);
+	if (verdict >= 0) {
+		reject_group_rule(e, ev, n - 1, verdict, r);
+		return 0;
+	}
+	if (verdict == CHECK_CONFLICT) {
 		reject(r, n - 1, "group_unschedulable");
 		snprintf(r->message, sizeof(r->message),
 			 "the events open one by one but do not fit together");

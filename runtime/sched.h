@@ -21,7 +21,9 @@
 #define PMU_SCHED_MAX_REGS 8
 #define PMU_SCHED_MAX_PMC 15      /* counters the compiled tables cover */
 #define PMU_SCHED_MAX_CONS 32
+#define PMU_SCHED_MAX_FLAGS 4     /* constraints with a flag value */
 #define PMU_SCHED_MAX_PLACED 64
+#define PMU_SCHED_MAX_ALT_CODES 16 /* distinct codes of alternatives kept compiled */
 
 /* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
  * field has the same mask for every pmc). */
@@ -35,6 +37,8 @@ struct pmu_ccons {
 	enum pmu_constraint_kind kind;
 	struct pmu_ccond when;
 	struct pmu_extract src;         /* EQUAL */
+	int flag;                       /* EQUAL: the value is the truth of
+	                                   engine->flags[flag]; -1: none */
 	enum pmu_transform transform;
 	uint64_t transform_arg;
 	struct pmu_thresh_encoding encoding;
@@ -62,9 +66,13 @@ struct pmu_engine {
 	struct pmu_extract pmc, mark;
 	uint64_t add_fields;    /* the kernel's ppmu->add_fields */
 	uint64_t test_adder;    /* the kernel's ppmu->test_adder */
+	uint64_t grp_mask;      /* ppmu->group_constraint_mask: group-rule slots */
+	uint64_t grp_val;       /* ppmu->group_constraint_val */
 	int nprogrammable;      /* PMC1..PMCn take any event */
 	int ncons;
 	struct pmu_ccons cons[PMU_SCHED_MAX_CONS];
+	int nflags;
+	struct pmu_ccond flags[PMU_SCHED_MAX_FLAGS]; /* flag constraints' conditions */
 	int nplaced;            /* fields with a register target, in order */
 	struct pmu_cplace placed[PMU_SCHED_MAX_PLACED];
 	/* each placement's source and whether it acts on a zero value, kept
@@ -76,6 +84,18 @@ struct pmu_engine {
 	struct pmu_creg_bits branch_clear;
 	struct pmu_creg_bits branch_filter;
 	uint64_t reset[PMU_SCHED_MAX_REGS];
+	/* every code of the alternatives table with its alternatives, computed
+	 * once (isa207_get_alternatives), [0] not per task, [1] per task; a code
+	 * not listed has only itself.  nalt_codes < 0: the table has more
+	 * codes than fit, alternatives are computed on each call. */
+	int nalt_codes;
+	uint64_t alt_filter;    /* bit pmu_alt_filter_bit(code) of each listed code */
+	struct pmu_alt_list {
+		uint64_t code;
+		uint64_t mask, value;   /* its constraint words with config1 0 */
+		uint8_t n[2];
+		uint8_t alt[2][PMU_SCHED_MAX_ALTS]; /* indices into alt_lists */
+	} alt_lists[PMU_SCHED_MAX_ALT_CODES];
 };
 
 /* One group member as perf_event_attr describes it. */

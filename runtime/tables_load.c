@@ -171,7 +171,28 @@ static void rebuild_constraints(struct rebuild *r, struct pmu_model *m)
 		c->slot_hi = x->slot_hi;
 		c->limit = x->limit;
 		c->when = cond(r, x->when);
+		c->has_flag = x->has_flag != 0;
+		c->flag = cond(r, x->flag);
+		c->group_reason = str(r, x->group_reason);
+		c->group_require = x->group_require;
 	}
+}
+
+/* A refused-code check's codes, copied (the model owns its arrays). */
+static void rebuild_check_codes(struct rebuild *r, const struct pmu_tbl_check *x,
+				struct pmu_check *c)
+{
+	if (!x->ncodes)
+		return;
+	if (x->first_code > r->t->ncheck_codes || x->ncodes > r->t->ncheck_codes - x->first_code) {
+		r->bad = 1;
+		return;
+	}
+	c->codes = array(r, x->ncodes, sizeof(*c->codes));
+	if (!c->codes)
+		return;
+	memcpy(c->codes, r->t->check_codes + x->first_code, x->ncodes * sizeof(*c->codes));
+	c->ncodes = (int)x->ncodes;
 }
 
 static void rebuild_checks_usage(struct rebuild *r, struct pmu_model *m)
@@ -187,6 +208,9 @@ static void rebuild_checks_usage(struct rebuild *r, struct pmu_model *m)
 		c->kind = (enum pmu_check_kind)x->kind;
 		c->when = cond(r, x->when);
 		c->field = x->field;
+		c->pvr_mask = x->pvr_mask;
+		c->pvr_value = x->pvr_value;
+		rebuild_check_codes(r, x, c);
 	}
 	m->usage = array(r, r->t->nusage, sizeof(*m->usage));
 	for (uint32_t i = 0; m->usage && i < r->t->nusage; i++) {
@@ -316,6 +340,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_events(&r, m);
 	rebuild_presets(&r, m);
 	m->overflow_counter_unknown = t->overflow_counter_unknown != 0;
+	m->pvr = t->pvr;
 	if (r.bad) {
 		pmu_model_free(m);
 		return r.nomem ? -ENOMEM : -EINVAL;

@@ -21,8 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 4 /* 3: presets, overflow_counter_unknown;
-                                4: tagged 64-bit name index slots */
+#define PMU_TABLES_VERSION 5 /* 3: presets, overflow_counter_unknown;
+                                4: tagged 64-bit name index slots;
+                                5: refused-code checks and PVR selectors,
+                                   flag constraints, the group rule, pvr */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -113,6 +115,11 @@ struct pmu_tbl_constraint {
 	uint32_t slot_lo, slot_hi;
 	uint32_t limit;
 	struct pmu_tbl_cond when;
+	/* version 5 */
+	uint8_t has_flag;
+	struct pmu_tbl_cond flag;
+	pmu_str_t group_reason;  /* PMU_TBL_NOSTR: no group rule */
+	uint64_t group_require;
 };
 
 struct pmu_tbl_check {
@@ -121,6 +128,9 @@ struct pmu_tbl_check {
 	uint8_t kind;         /* enum pmu_check_kind */
 	struct pmu_tbl_cond when;
 	int32_t field;
+	/* version 5: refused codes check_codes[first_code .. + ncodes - 1] */
+	uint32_t first_code, ncodes;
+	uint32_t pvr_mask, pvr_value;
 };
 
 struct pmu_tbl_usage {
@@ -225,6 +235,10 @@ struct pmu_tables {
 	/* version 3 */
 	uint8_t overflow_counter_unknown;
 	const struct pmu_tbl_preset *presets;       uint32_t npresets;
+
+	/* version 5 */
+	uint32_t pvr;
+	const uint64_t *check_codes;                uint32_t ncheck_codes;
 };
 
 /*
@@ -318,5 +332,6 @@ static inline uint64_t pmu_tbl_name_slot(uint32_t index, const char *name, uint6
 
 /* The built-in descriptions (libpmutables). */
 extern const struct pmu_tables pmu_tables_power10;
+extern const struct pmu_tables pmu_tables_power9;
 
 #endif /* PMU_TABLES_H */

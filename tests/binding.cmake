@@ -19,6 +19,11 @@ add_test(NAME binding/power10-firmware
   COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_YAML})
 add_test(NAME binding/power10-all-events
   COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_YAML} --all-events)
+set(BINDING_P9_YAML ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+add_test(NAME binding/power9-firmware
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P9_YAML})
+add_test(NAME binding/power9-all-events
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P9_YAML} --all-events)
 
 # The generated DTS files checked in under dts/ (CI also checks they are
 # current): each must validate too.
@@ -38,6 +43,17 @@ foreach(case ${binding_cases})
   get_filename_component(case_name ${case} NAME_WE)
   add_test(NAME binding/reject-${case_name}
     COMMAND ${BINDING_RUN} reject ${PMUGEN} ${BINDING_YAML} ${case})
+endforeach()
+
+# (c') broken POWER9 trees: the revision-selected refused codes, the group
+#      rule and the flag value, edited out of pmugen's power9 tree.
+file(GLOB binding_p9_cases ${CMAKE_CURRENT_LIST_DIR}/binding/power9/*.sed)
+pmu_require_files(binding_p9_cases "tests/binding/power9/*.sed")
+list(SORT binding_p9_cases)
+foreach(case ${binding_p9_cases})
+  get_filename_component(case_name ${case} NAME_WE)
+  add_test(NAME binding/reject-power9-${case_name}
+    COMMAND ${BINDING_RUN} reject ${PMUGEN} ${BINDING_P9_YAML} ${case})
 endforeach()
 
 # (d) skiboot's tree (a transcription of pmu_init()): what differs is pinned.

@@ -19,15 +19,23 @@ endforeach()
 
 # (a) pmugen's DTB is byte-identical to dtc's compilation of pmugen's DTS,
 #     for the firmware set and for every event.
-foreach(set default all-events)
-  if(set STREQUAL "all-events")
-    set(flag --all-events)
-  else()
-    set(flag -q)
-  endif()
-  add_test(NAME dt-dtb-equals-dtc-${set}
-    COMMAND sh -c "\"$0\" -q $4 -f dts -o \"$1.dts\" \"$2\" 2>/dev/null && \"$0\" -q $4 -f dtb -o \"$1.dtb\" \"$2\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$1.dtc.dtb\" \"$1.dts\" && cmp \"$1.dtb\" \"$1.dtc.dtb\""
-      ${PMUGEN} ${DT_OUT}/p10-${set} ${DT_P10} ${DTC} "${flag}")
+set(DT_P9 ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+foreach(pmu p10 p9)
+  foreach(set default all-events)
+    if(set STREQUAL "all-events")
+      set(flag --all-events)
+    else()
+      set(flag -q)
+    endif()
+    set(name dt-dtb-equals-dtc-${set})
+    if(pmu STREQUAL "p9")
+      set(name dt-dtb-equals-dtc-power9-${set})
+    endif()
+    string(TOUPPER ${pmu} PMU)
+    add_test(NAME ${name}
+      COMMAND sh -c "\"$0\" -q $4 -f dts -o \"$1.dts\" \"$2\" 2>/dev/null && \"$0\" -q $4 -f dtb -o \"$1.dtb\" \"$2\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$1.dtc.dtb\" \"$1.dts\" && cmp \"$1.dtb\" \"$1.dtc.dtb\""
+        ${PMUGEN} ${DT_OUT}/${pmu}-${set} ${DT_${PMU}} ${DTC} "${flag}")
+  endforeach()
 endforeach()
 
 # (b) dtc compiles the default DTS, and pmugen's DTB, without a warning
@@ -43,6 +51,8 @@ add_test(NAME dt-dts-no-dtc-warnings
 add_test(NAME dt-roundtrip-power10
   COMMAND sh -c "\"$0\" \"$1\" \"$2\" && \"$3\" -I dts -O dtb -o \"$2.dtc.dtb\" \"$2.dts\" && cmp \"$2.dtb\" \"$2.dtc.dtb\""
     $<TARGET_FILE:dt_roundtrip> ${DT_P10} ${DT_OUT}/odd-strings ${DTC})
+
+add_test(NAME dt-roundtrip-power9 COMMAND dt_roundtrip ${DT_P9})
 
 # (d) truncated, bit-flipped and hand-broken DTBs fail with a message naming
 #     the node and property, and never crash (run it in a PMU_SANITIZE build).

@@ -4,6 +4,9 @@
 add_test(NAME generated/dts-power10-current
   COMMAND sh -c "\"$1\" -q -o - \"$2\" | cmp - \"$3\"" sh
     ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml ${CMAKE_SOURCE_DIR}/dts/power10.dts)
+add_test(NAME generated/dts-power9-current
+  COMMAND sh -c "\"$1\" -q -o - \"$2\" | cmp - \"$3\"" sh
+    ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power9.yaml ${CMAKE_SOURCE_DIR}/dts/power9.dts)
 add_test(NAME generated/deterministic
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/generated/deterministic.sh
     ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)

@@ -15,8 +15,10 @@ add_test(NAME perf/library
                  trap 'rm -rf \"$t\"' EXIT
                  sh \"$3\" \"$t/sys\" --test-pmu &&
                  \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power10.dtb\" \"$4\" &&
-                 \"$2\" \"$t/sys\" \"$t\" \"$t/power10.dtb\"" sh
-    ${PMUGEN} $<TARGET_FILE:perf_test> ${FAKESYS} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
+                 \"$1\" -q -f dtb -o \"$t/power9.dtb\" \"$5\" &&
+                 \"$2\" \"$t/sys\" \"$t\" \"$t/power10.dtb\" \"$t/power9.dtb\"" sh
+    ${PMUGEN} $<TARGET_FILE:perf_test> ${FAKESYS} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
+    ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
 
 # The EACCES explanations as user 65534 (setpriv, util-linux): the real
 # perf_event_paranoid level in the message.

@@ -38,6 +38,44 @@ add_test(NAME pmutool/sources-agree
 set_tests_properties(pmutool/mmcr-vectors-dtb pmutool/sources-agree PROPERTIES
   FIXTURES_REQUIRED pmutool_dtb)
 
+# (1b) every vector of p9_mmcr_sample.json (POWER9 DD2.2, Linux 6.12) the
+#      same way.  POWER9 has no MMCR3 (ISA 3.1): --absent=mmcr3 lets the
+#      runner take the missing register as compute_mmcr's 0.
+set(P9_YAML ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+set(P9_VECTORS ${TESTDATA}/kernel/p9_mmcr_sample.json)
+set(P9_VECTOR_COUNT 500)
+set(P9_DTB ${PMUTOOL_OUT}/power9-all.dtb)
+add_test(NAME pmutool/p9-make-dtb
+  COMMAND ${PMUGEN} -q --all-events -W no-kernel-limits -f dtb -o ${P9_DTB} ${P9_YAML})
+set_tests_properties(pmutool/p9-make-dtb PROPERTIES FIXTURES_SETUP p9_dtb)
+add_test(NAME pmutool/p9-mmcr-vectors
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu power9)
+add_test(NAME pmutool/p9-mmcr-vectors-yaml
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_YAML})
+add_test(NAME pmutool/p9-mmcr-vectors-dtb
+  COMMAND ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --absent=mmcr3 --pmu ${P9_DTB})
+set_tests_properties(pmutool/p9-mmcr-vectors-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
+# POWER9 cases derived by hand (kernel_cases_power9.txt), from each source,
+# and the refused codes by processor revision (DD2.1, DD2.2, Cumulus, DD2.3).
+set(P9_CASES ${PMUTOOL_TESTS}/kernel_cases_power9.txt)
+add_test(NAME pmutool/p9-kernel-cases
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu power9)
+add_test(NAME pmutool/p9-kernel-cases-yaml
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_YAML})
+add_test(NAME pmutool/p9-kernel-cases-dtb
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_DTB})
+set_tests_properties(pmutool/p9-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
+# libpfm4's POWER9 names and codes (a sample kept in tests/data/libpfm4)
+# against ours: the same code for every shared name but the four pinned
+# differences (PM_CYC 0x1001e / 0x1e and PM_INST_CMPL 0x10002 / 0x2 among
+# them; kernel_cases_power9.txt says where each form counts).
+add_test(NAME pmutool/p9-libpfm4-codes
+  COMMAND ${PMU_SYSTEM_PYTHON3} ${PMUTOOL_TESTS}/libpfm4_compare.py ${PMUTOOL} power9
+          ${TESTDATA}/libpfm4/power9-events-sample.tsv
+          ${TESTDATA}/libpfm4/power9-expected-differences.tsv)
+add_test(NAME pmutool/p9-revisions
+  COMMAND sh ${PMUTOOL_TESTS}/p9_revisions.sh ${PMUTOOL} ${P9_YAML})
+
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested
 #     (it checks MMCR0 PMAO/PMAE, set at interrupt time, not by compute_mmcr)
@@ -86,6 +124,10 @@ pmutool_runner_fails(dangling-in "an 'in' line but no 'out' line"
   ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/dangling-in.txt)
 pmutool_runner_fails(accepted-without-mmcr3 "an accepted case must state mmcr3"
   ${VECTORS} cases ${PMUTOOL} ${RUNNER_INPUTS}/accepted-without-mmcr3.txt)
+# --absent=REG only excuses the register named: without it POWER9's missing
+# MMCR3 fails every accepted vector.
+pmutool_runner_fails(absent-register-not-named "mmcr3 (none), expected 0x0"
+  ${VECTORS} mmcr ${PMUTOOL} ${P9_VECTORS} ${P9_VECTOR_COUNT} --pmu power9)
 
 # (4) exact outputs: one test per golden/NAME.cmd (exit status and arguments),
 #     compared with golden/NAME.out (and NAME.err when present).

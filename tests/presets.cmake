@@ -19,3 +19,10 @@ set_tests_properties(presets/dtbs PROPERTIES FIXTURES_SETUP preset_dtbs)
 add_test(NAME presets/api COMMAND presets_test ${PRESET_TESTS}/toy.yaml ${PRESET_TOY_DTB}
   ${CMAKE_SOURCE_DIR}/pmus/power10.yaml ${PRESET_P10_DTB})
 set_tests_properties(presets/api PROPERTIES FIXTURES_REQUIRED preset_dtbs)
+
+# POWER9's presets are PAPI's POWER9 section (tests/data/papi), line by line:
+# same kinds, same events in the same order, the two names PAPI gives twice
+# kept at their first line, nothing else.
+add_test(NAME presets/power9-papi-csv
+  COMMAND ${PMU_SYSTEM_PYTHON3} ${PRESET_TESTS}/papi_csv_compare.py $<TARGET_FILE:pmutool> power9
+          ${TESTDATA}/papi/papi_events-power9.csv PAPI_L2_ICM,PAPI_LST_INS)

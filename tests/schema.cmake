@@ -23,6 +23,10 @@ add_test(NAME schema/power10
   COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
 add_test(NAME schema/power10-events
   COMMAND ${SCHEMA_VALIDATE} --fragment ${CMAKE_SOURCE_DIR}/pmus/power10-events.yaml)
+add_test(NAME schema/power9
+  COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+add_test(NAME schema/power9-events
+  COMMAND ${SCHEMA_VALIDATE} --fragment ${CMAKE_SOURCE_DIR}/pmus/power9-events.yaml)
 
 # (b) a small description using every section and spelling both accept.
 add_test(NAME schema/valid-minimal

@@ -47,18 +47,81 @@ static int pmc_field(const struct pmu_model *m)
 	return -1;
 }
 
+/* One bit of a 64-bit Bloom filter per refused code. */
+static unsigned refused_bloom_bit(uint64_t code)
+{
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* A condition that is not one masked compare: what must hold for it to
+ * hold ("FIELD is N" and "FIELD is nonzero" terms); false when no term
+ * narrows it (the screen then lets every event through). */
+static bool guard_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
+{
+	if (ctx->nguarded == PMU_MAX_GUARDS)
+		return false;
+	typeof(ctx->guarded[0]) *g = &ctx->guarded[ctx->nguarded];
+	*g = (typeof(*g)){0};
+	for (int i = 0; i < c->n; i++) {
+		const struct pmu_extract *x = &c->t[i].x;
+		uint64_t m = x->mask << x->shift;
+		if (c->t[i].span != 0)
+			continue;
+		if (!c->t[i].negate) {
+			g->mask[x->word] |= m;
+			g->value[x->word] |= (c->t[i].lo << x->shift) & m;
+		} else if (c->t[i].lo == 0) {
+			g->nonzero[g->nnonzero].mask = m;
+			g->nonzero[g->nnonzero++].word = x->word;
+		}
+	}
+	if (!g->mask[0] && !g->mask[1] && !g->nnonzero)
+		return false;
+	ctx->nguarded++;
+	return true;
+}
+
+/* A simple condition on one contiguous config field of at most 6 bits goes
+ * into that field's set of refused values; false for any other. */
+static bool set_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
+{
+	uint64_t m = c->eq_mask[0];
+	if (c->eq_mask[1] || !m)
+		return false;
+	unsigned shift = (unsigned)__builtin_ctzll(m);
+	uint64_t field = m >> shift;
+	if (field & (field + 1) || field > 63)
+		return false;
+	int i = 0;
+	while (i < ctx->nsets && ctx->sets[i].mask != m)
+		i++;
+	if (i == PMU_MAX_SETS)
+		return false;
+	if (i == ctx->nsets)
+		ctx->sets[ctx->nsets++] = (typeof(ctx->sets[0])){.mask = m, .shift = (uint8_t)shift};
+	ctx->sets[i].values |= 1ull << (c->eq_value[0] >> shift);
+	return true;
+}
+
 /* Put one compiled check into the quick screen. */
 static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 {
 	switch (c->kind) {
 	case PMU_CHECK_REJECT_WHEN:
-		if (c->when.simple) {
+		if (c->when.simple && set_add(ctx, &c->when)) {
+			break;
+		} else if (c->when.simple) {
 			memcpy(ctx->simple[ctx->nsimple].mask, c->when.eq_mask, sizeof(c->when.eq_mask));
 			memcpy(ctx->simple[ctx->nsimple++].value, c->when.eq_value,
 			       sizeof(c->when.eq_value));
-		} else {
+		} else if (!guard_add(ctx, &c->when)) {
 			ctx->has_complex = true;
 		}
+		break;
+	case PMU_CHECK_REFUSED_CODE:
+		ctx->has_refused = true;
+		for (int i = 0; i < c->ncodes; i++)
+			ctx->refused_bloom |= 1ull << refused_bloom_bit(c->codes[i]);
 		break;
 	case PMU_CHECK_RESERVED_BITS: ctx->has_reserved = true; break;
 	case PMU_CHECK_COUNTER_EXISTS: ctx->has_counter = true; break;
@@ -69,6 +132,20 @@ static void screen_add(struct pmu_check_ctx *ctx, const struct pmu_ccheck *c)
 	}
 }
 
+/* The guard of complex check i: can its condition hold? */
+static bool guard_holds(const struct pmu_check_ctx *ctx, int i, uint64_t config,
+			uint64_t config1)
+{
+	const uint64_t w[2] = {config, config1};
+	const typeof(ctx->guarded[0]) *g = &ctx->guarded[i];
+	if ((config & g->mask[0]) != g->value[0] || (config1 & g->mask[1]) != g->value[1])
+		return false;
+	for (int k = 0; k < g->nnonzero; k++)
+		if (!(w[g->nonzero[k].word] & g->nonzero[k].mask))
+			return false;
+	return true;
+}
+
 /* Could any check fail?  false means the event passes them all; true sends
  * it through the ordered list to find the first one. */
 static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
@@ -76,14 +153,26 @@ static bool screen_may_fail(const struct pmu_model *m, const struct pmu_check_ct
 			    const struct pmu_group_place *place)
 {
 	if (ctx->has_complex || (ctx->has_reserved && (config & ~ctx->covered)) ||
+	    (ctx->has_refused && (ctx->refused_bloom >> refused_bloom_bit(config) & 1)) ||
 	    (ctx->has_size && place->index >= (int)m->max_group))
 		return true;
-	if ((ctx->has_counter || ctx->has_fixed) && pmc &&
-	    (pmc > (uint64_t)m->ncounters || !m->counters[pmc - 1].programmable))
+	/* the counter checks fail exactly so: a counter past the last, or a
+	 * fixed counter's code other than its own (Linux bits aside) */
+	if (ctx->has_counter && pmc > (uint64_t)m->ncounters)
 		return true;
+	if (ctx->has_fixed && pmc && pmc <= (uint64_t)m->ncounters &&
+	    !m->counters[pmc - 1].programmable &&
+	    (config & ~ctx->linux_bits) != m->counters[pmc - 1].fixed_code)
+		return true;
+	for (int i = 0; i < ctx->nsets; i++)
+		if (ctx->sets[i].values >> ((config & ctx->sets[i].mask) >> ctx->sets[i].shift) & 1)
+			return true;
 	for (int i = 0; i < ctx->nsimple; i++)
 		if ((config & ctx->simple[i].mask[0]) == ctx->simple[i].value[0] &&
 		    (config1 & ctx->simple[i].mask[1]) == ctx->simple[i].value[1])
+			return true;
+	for (int i = 0; i < ctx->nguarded; i++)
+		if (guard_holds(ctx, i, config, config1))
 			return true;
 	for (int i = 0; i < ctx->nagree; i++)
 		if (pmu_extract(&ctx->agree[i], config, config1) !=
@@ -107,19 +196,39 @@ int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m)
 		const struct pmu_check *k = &m->checks[i];
 		struct pmu_ccheck *c = &ctx->checks[i];
 		c->kind = k->kind;
+		c->inactive = !pmu_check_applies(k, m->pvr);
+		if (c->inactive)
+			continue;
 		pmu_condition_compile(m, &k->when, &c->when);
 		if (k->field >= 0)
 			c->field = pmu_field_extract(&m->fields[k->field]);
+		c->codes = k->codes;
+		c->ncodes = k->ncodes;
 		screen_add(ctx, c);
 	}
 	return 0;
+}
+
+/* A linear scan, as the kernel's is_event_blacklisted: the lists are short
+ * (16 codes on POWER9 DD2.2) and checked once per perf_event_open. */
+static bool code_listed(const uint64_t *codes, int n, uint64_t code)
+{
+	for (int i = 0; i < n; i++)
+		if (codes[i] == code)
+			return true;
+	return false;
 }
 
 static bool check_fails(const struct pmu_model *m, const struct pmu_check_ctx *ctx,
 			const struct pmu_ccheck *k, uint64_t config, uint64_t config1,
 			uint64_t pmc, const struct pmu_group_place *place)
 {
+	if (k->inactive)
+		return false;
 	switch (k->kind) {
+	case PMU_CHECK_REFUSED_CODE:
+		return (ctx->refused_bloom >> refused_bloom_bit(config) & 1) &&
+		       code_listed(k->codes, k->ncodes, config);
 	case PMU_CHECK_RESERVED_BITS:
 		return (config & ~ctx->covered) != 0;
 	case PMU_CHECK_REJECT_WHEN:
@@ -407,7 +516,9 @@ static int check_event(const struct pmu_model *m, const struct pmu_check_ctx *ct
 				 (unsigned long long)m->counters[pmc - 1].fixed_code) == PMU_SEV_ERROR;
 	struct pmu_group_place alone = {e->code, 0};
 	int k = pmu_event_first_failing_check(m, ctx, e->code, 0, &alone);
-	if (k >= 0)
+	/* a processor revision refusing an event on purpose is no fault of
+	 * the description */
+	if (k >= 0 && m->checks[k].kind != PMU_CHECK_REFUSED_CODE)
 		rc |= pmu_report(d, PMU_CHK_UNSCHEDULABLE, &e->pos,
 				 "event '%s' (0x%llx) cannot be scheduled even alone: %s (%s)",
 				 e->name, (unsigned long long)e->code, m->checks[k].description,

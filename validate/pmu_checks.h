@@ -23,6 +23,8 @@ struct pmu_group_place {
 };
 
 #define PMU_MAX_CHECKS 64
+#define PMU_MAX_GUARDS 8 /* screened complex checks; more are walked */
+#define PMU_MAX_SETS 8   /* fields of screened value sets; more are compared */
 
 /* What the per-event checks need, compiled once per model: they run for
  * every group member the runtime schedules. */
@@ -35,8 +37,23 @@ struct pmu_check_ctx {
 	 * one masked compare each; the rest are few) */
 	int nsimple;
 	struct { uint64_t mask[2], value[2]; } simple[PMU_MAX_CHECKS];
-	bool has_complex; /* reject-when checks that are not simple */
-	bool has_reserved, has_counter, has_fixed, has_size;
+	/* simple checks on one config field of at most 6 bits, gathered by
+	 * field: bit v of values is set when the field's value v is refused
+	 * (POWER's reserved sampling values: one test instead of eight) */
+	int nsets;
+	struct { uint64_t mask, values; uint8_t shift; } sets[PMU_MAX_SETS];
+	bool has_complex; /* reject-when checks the screen cannot narrow */
+	/* reject-when checks that are not simple but have terms that must hold
+	 * for them to fail: "FIELD is N" terms as one masked compare per word,
+	 * "FIELD is nonzero" terms as fields that must not be zero */
+	int nguarded;
+	struct {
+		uint64_t mask[2], value[2];
+		int nnonzero;
+		struct { uint64_t mask; uint8_t word; } nonzero[PMU_MAX_TERMS];
+	} guarded[PMU_MAX_GUARDS];
+	bool has_reserved, has_counter, has_fixed, has_size, has_refused;
+	uint64_t refused_bloom; /* bit pmu_refused_bloom_bit(code) per refused code */
 	int nagree;
 	struct pmu_extract agree[PMU_MAX_CHECKS];
 	int nchecks;
@@ -44,10 +61,15 @@ struct pmu_check_ctx {
 		enum pmu_check_kind kind;
 		struct pmu_ccond when;    /* REJECT_WHEN */
 		struct pmu_extract field; /* GROUP_AGREE */
+		bool inactive;            /* not for the model's processor revision */
+		int ncodes;               /* REFUSED_CODE: the model's codes */
+		const uint64_t *codes;
 	} checks[PMU_MAX_CHECKS];
 };
 
-/* 0, or -E2BIG when the model has more than PMU_MAX_CHECKS checks. */
+/* 0, or -E2BIG when the model has more than PMU_MAX_CHECKS checks.  Checks
+ * whose pvr-mask/pvr-value do not match the model's pvr are left out.  The
+ * context points into the model (refused codes). */
 int pmu_check_ctx_init(struct pmu_check_ctx *ctx, const struct pmu_model *m);
 
 /*

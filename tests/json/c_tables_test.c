@@ -185,9 +185,20 @@ static void check_borrowed(const struct pmu_tables *t, const struct pmu_model *m
 	}
 }
 
+/* The built-in tables of the description's platform. */
+static const struct pmu_tables *builtin_of(const struct pmu_model *m)
+{
+	static const struct pmu_tables *const all[] = {&pmu_tables_power10, &pmu_tables_power9};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (m->platform && strcmp(m->platform, all[i]->pool + all[i]->platform) == 0)
+			return all[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	const struct pmu_tables *t = &pmu_tables_power10;
+	const struct pmu_tables *t;
 	struct pmu_model yaml, built;
 	struct pmu_diag d;
 	char diff[512] = "";
@@ -200,6 +211,13 @@ int main(int argc, char **argv)
 	pmu_diag_init(&d, stderr);
 	if (pmu_load_yaml_file(&yaml, argv[1], &d) != 0)
 		return 1;
+	t = builtin_of(&yaml);
+	if (!t) {
+		fprintf(stderr, "%s: no built-in tables for platform '%s'\n", argv[1],
+			yaml.platform ? yaml.platform : "");
+		pmu_model_free(&yaml);
+		return 1;
+	}
 	if (t->tables_version != PMU_TABLES_VERSION)
 		FAIL("tables version %u\n", t->tables_version);
 	check_lookups(t, &yaml, fails);

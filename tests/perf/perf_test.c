@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -206,6 +207,15 @@ static void test_parse_errors(struct pmurt_host *h)
 
 /* --- the description pick ----------------------------------------------------- */
 
+/* A device-tree directory (/proc/device-tree layout) written from a DTB. */
+static void write_tree(const char *dtb_path, const char *dir)
+{
+	size_t len;
+	void *dtb = dtdir_slurp(dtb_path, &len);
+	CHECK(dtb && dtdir_write(dtb, "/", dir) == 0, "device tree directory %s", dir);
+	free(dtb);
+}
+
 static void test_pick(const char *work, const char *dtb_path)
 {
 	struct pmurt_pmu *pmu;
@@ -214,10 +224,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	snprintf(dt, sizeof(dt), "%s/dt", work);
 	snprintf(bare, sizeof(bare), "%s/nodt", work);
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", work);
-	size_t len;
-	void *dtb = dtdir_slurp(dtb_path, &len);
-	CHECK(dtb && dtdir_write(dtb, "/", dt) == 0, "device tree directory");
-	free(dtb);
+	write_tree(dtb_path, dt);
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 
 	struct pmu_pick_inputs in = {.devtree = dt, .at_platform = "x86_64"};
@@ -249,7 +256,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 1 && !pmu, "none");
 	CONTAINS(looked, "/nodt/pmus (absent)");
 	CONTAINS(looked, "AT_PLATFORM 'x86_64'");
-	CONTAINS(looked, "built-in description (power10)");
+	CONTAINS(looked, "built-in description (power10, power9)");
 	CONTAINS(looked, "PVR 'none in /proc/cpuinfo'");
 
 	CHECK(dtdir_remove(dt, "pmus/pmu_dts@0/events") == 0, "break the tree");
@@ -580,11 +587,60 @@ static void test_api(struct pmurt_host *h)
 	CHECK(pmurt_host_pmu(h) && !pmurt_host_pmu(NULL), "host_pmu");
 }
 
+/* A POWER9 host gets power9: its device tree (a tree pmugen made from
+ * pmus/power9.yaml), AT_PLATFORM, the cpu PMU's pmu_name ("POWER9", as
+ * power9-pmu.c names it) and the PVR (0x004e1202, DD2.2). */
+static void expect_power9(const struct pmu_pick_inputs *in, const char *what)
+{
+	struct pmurt_pmu *pmu;
+	struct pmurt_error err;
+	char looked[320];
+	struct pmurt_pmu_info info = {.sz = sizeof(info)};
+	CHECK(pmu_host_pick(in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
+	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, "power9") == 0,
+	      "power9 by %s: %s", what, pmu ? info.platform : err.message);
+	pmurt_pmu_close(pmu);
+}
+
+static void test_pick_power9(const char *work, const char *dtb_path)
+{
+	char dt[512], bare[512], sys[512], cpuinfo[512];
+	snprintf(dt, sizeof(dt), "%s/p9dt", work);
+	snprintf(bare, sizeof(bare), "%s/p9none", work);
+	snprintf(sys, sizeof(sys), "%s/p9sys", work);
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo", work);
+	write_tree(dtb_path, dt);
+	expect_power9(&(struct pmu_pick_inputs){.devtree = dt, .at_platform = "x86_64"}, "tree");
+	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "POWER9"},
+		      "AT_PLATFORM");
+	static const char name[] = "POWER9\n";
+	static const char *const dirs[] = {"", "/bus", "/bus/event_source",
+					   "/bus/event_source/devices",
+					   "/bus/event_source/devices/cpu",
+					   "/bus/event_source/devices/cpu/caps"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char d[600];
+		snprintf(d, sizeof(d), "%s%s", sys, dirs[i]);
+		CHECK(mkdir(d, 0755) == 0 || errno == EEXIST, "mkdir %s", d);
+	}
+	CHECK(dtdir_put(sys, "bus/event_source/devices/cpu/caps/pmu_name", name,
+			strlen(name)) == 0, "pmu_name");
+	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys,
+						.at_platform = "x86_64"}, "pmu_name");
+	static const char p9_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec "
+					 "supported\nrevision\t: 2.2 (pvr 004e 1202)\n";
+	CHECK(dtdir_put(work, "p9cpuinfo", p9_cpuinfo, strlen(p9_cpuinfo)) == 0, "cpuinfo");
+	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
+						.cpuinfo = cpuinfo, .at_platform = "x86_64"},
+		      "PVR");
+}
+
 int main(int argc, char **argv)
 {
 	bool unprivileged = argc == 3 && strcmp(argv[1], "--unprivileged") == 0;
-	if (argc != 4 && !unprivileged) {
-		fprintf(stderr, "usage: perf_test SYSFS WORKDIR POWER10.dtb | --unprivileged SYSFS\n");
+	if (argc != 5 && !unprivileged) {
+		fprintf(stderr, "usage: perf_test SYSFS WORKDIR POWER10.dtb POWER9.dtb | "
+			"--unprivileged SYSFS\n");
 		return 2;
 	}
 	sysfs_root = argv[unprivileged ? 2 : 1];
@@ -598,6 +654,7 @@ int main(int argc, char **argv)
 		test_parse_no_core();
 		test_parse_errors(h);
 		test_pick(argv[2], argv[3]);
+		test_pick_power9(argv[2], argv[4]);
 		test_count(h, sim);
 		test_skip_unsupported(h, sim);
 		test_explain(h, sim);

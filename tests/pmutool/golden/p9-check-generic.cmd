@@ -1,0 +1,5 @@
+status 0
+--pmu
+power9
+check
+{cycles,instructions,L1-dcache-load-misses}

@@ -1,0 +1,5 @@
+status 0
+--pmu
+power9
+describe
+PM_MRK_INST_CMPL

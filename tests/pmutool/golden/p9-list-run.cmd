@@ -1,0 +1,5 @@
+status 0
+--pmu
+power9
+list
+pm_run_*
