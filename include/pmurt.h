@@ -74,6 +74,11 @@ enum pmurt_source {
 struct pmurt_open_opts {
 	size_t sz;
 	enum pmurt_source source;
+	/* 0.4: the processor revision (the PVR, e.g. 0x004e1202 for a POWER9
+	 * DD2.2) that chooses the description's revision-dependent checks
+	 * (pvr-mask/pvr-value, such as the kernel's refused-code lists);
+	 * 0: the description's own pvr. */
+	uint32_t pvr;
 };
 
 /* Load a description: spec is a built-in name, a .dtb path, a device-tree

@@ -29,35 +29,43 @@ static void lower(char *s)
 }
 
 /* The PVR's version (its high half) to the platform name: arch/powerpc's
- * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h). */
-static const char *pvr_platform(const char *cpuinfo, char *pvr, size_t len)
+ * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
+ * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
+static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
 {
 	FILE *f = cpuinfo ? fopen(cpuinfo, "re") : NULL;
 	char line[256];
-	unsigned version = 0, revision;
-	pvr[0] = 0;
+	unsigned version = 0, revision = 0;
+	text[0] = 0;
 	while (f && fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, "(pvr ");
-		if (p && sscanf(p, "(pvr %x %x)", &version, &revision) == 2) {
-			snprintf(pvr, len, "%04x %04x", version, revision);
+		if (p && sscanf(p, "(pvr %x %x)", &version, &revision) == 2 &&
+		    version <= 0xffff && revision <= 0xffff) {
+			snprintf(text, len, "%04x %04x", version, revision);
 			break;
 		}
+		version = 0;
 	}
 	if (f)
 		fclose(f);
+	*value = version << 16 | revision;
 	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
 }
 
 /* The built-in description of that platform, or NULL.  Built-in
  * descriptions are named after their platform: only the one of that name is
- * opened (opening one builds its model), and its platform confirmed. */
-static int builtin_for(const char *platform, struct pmurt_pmu **pmu, struct pmurt_error *err)
+ * opened (opening one builds its model), and its platform confirmed.  pvr:
+ * the host's processor revision, for the checks that depend on it (0: the
+ * description's own). */
+static int builtin_for(const char *platform, uint32_t pvr, struct pmurt_pmu **pmu,
+		       struct pmurt_error *err)
 {
+	struct pmurt_open_opts o = PMURT_OPTS_INIT(pmurt_open_opts, .pvr = pvr);
 	for (int i = 0; platform && pmurt_builtin_name(i); i++) {
 		if (strcasecmp(pmurt_builtin_name(i), platform) != 0)
 			continue;
 		struct pmurt_pmu_info info = {.sz = sizeof(info)};
-		int rc = pmurt_pmu_open(pmu, pmurt_builtin_name(i), NULL, err);
+		int rc = pmurt_pmu_open(pmu, pmurt_builtin_name(i), &o, err);
 		if (rc)
 			return rc;
 		if (pmurt_pmu_info(*pmu, &info) == 0 && info.platform &&
@@ -80,35 +88,40 @@ static void builtin_names(char *out, size_t len)
 int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char *looked,
 		  size_t len, struct pmurt_error *err)
 {
-	char path[512], name[64] = "", pvr[32], builtins[128];
+	char path[512], name[64] = "", pvr_text[32], builtins[128];
 	const char *devtree = in->devtree ? in->devtree : "/proc/device-tree";
+	uint32_t pvr;
+	/* whichever description is picked, the host's own revision chooses its
+	 * revision-dependent checks */
+	const char *from_pvr = pvr_platform(in->cpuinfo, &pvr, pvr_text, sizeof(pvr_text));
 	*pmu = NULL;
 	snprintf(path, sizeof(path), "%s/pmus", devtree);
 	if (is_dir(path))
 		return pmurt_pmu_open(pmu, devtree,
-				      &PMURT_OPTS_INIT(pmurt_open_opts, .source = PMURT_SOURCE_DEVTREE),
+				      &PMURT_OPTS_INIT(pmurt_open_opts, .source = PMURT_SOURCE_DEVTREE,
+						       .pvr = pvr),
 				      err);
 	char at[64] = "";
 	if (in->at_platform)
 		snprintf(at, sizeof(at), "%s", in->at_platform);
 	lower(at);
-	int rc = builtin_for(at[0] ? at : NULL, pmu, err);
+	int rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err);
 	if (rc <= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name",
 		 in->sysfs ? in->sysfs : "/sys");
 	if (pmu_read_small(path, name, sizeof(name)) == 0) {
 		lower(name);
-		if ((rc = builtin_for(name, pmu, err)) <= 0)
+		if ((rc = builtin_for(name, pvr, pmu, err)) <= 0)
 			return rc;
 	}
-	const char *from_pvr = pvr_platform(in->cpuinfo, pvr, sizeof(pvr));
-	if ((rc = builtin_for(from_pvr, pmu, err)) <= 0)
+	if ((rc = builtin_for(from_pvr, pvr, pmu, err)) <= 0)
 		return rc;
 	builtin_names(builtins, sizeof(builtins));
 	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
 		 "AT_PLATFORM '%s', the cpu PMU's pmu_name '%s' and the PVR '%s': none matches; "
-		 "give --pmu", devtree, builtins, at, name, pvr[0] ? pvr : "none in /proc/cpuinfo");
+		 "give --pmu", devtree, builtins, at, name,
+		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo");
 	return 1;
 }
 

@@ -23,6 +23,7 @@ struct pmurt_pmu {
 	const uint64_t *name_index;
 	uint32_t name_index_size;
 	uint64_t *owned_index;
+	uint32_t pvr;   /* pmurt_open_opts.pvr: replaces the model's, 0: keep it */
 	/* last: pmu_alloc (pmu.c) zeroes only what comes before it, and
 	 * pmu_engine_init sets all of it (it is most of the handle's size) */
 	struct pmu_engine engine;

@@ -67,6 +67,8 @@ void pmurt_pmu_close(struct pmurt_pmu *pmu)
 /* Checks and engine set-up shared by every source. */
 static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *err)
 {
+	if (pmu->pvr) /* the checks and the engine see the model at that revision */
+		pmu->model.pvr = pmu->pvr;
 	if (check) {
 		struct pmu_diag d;
 		pmu_diag_init(&d, NULL);
@@ -263,6 +265,8 @@ int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 		pmurt_set_error(err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
+	if (opts && opts->sz >= offsetof(struct pmurt_open_opts, pvr) + sizeof(opts->pvr))
+		pmu->pvr = opts->pvr;
 	int rc = open_source(pmu, spec, src, err);
 	if (rc) {
 		pmurt_pmu_close(pmu);

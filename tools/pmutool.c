@@ -18,7 +18,7 @@
 #endif
 
 enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
-       OPT_DRY_RUN, OPT_SORT, OPT_COMM };
+       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR };
 
 static void usage(FILE *out)
 {
@@ -37,6 +37,9 @@ static void usage(FILE *out)
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
 		"                       a .dtb file, a device-tree directory or a YAML file\n"
+		"      --pvr=HEX        list, describe, check: the processor revision (the\n"
+		"                       PVR, 0x004e1202 for POWER9 DD2.2) that chooses the\n"
+		"                       revision-dependent checks (default: the description's)\n"
 		"  -j, --json           JSON output (list, check)\n"
 		"  -b, --batch=FILE     check: one JSON group per line of FILE ('-': stdin),\n"
 		"                       one JSON result per line\n"
@@ -108,12 +111,28 @@ static int number_option(const struct tool *t, const char *opt, const char *arg,
 	return 0;
 }
 
+/* --pvr: a 32-bit PVR in hex, 0x optional */
+static int pvr_option(struct tool *t, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 16);
+	if (end == arg || *end || errno || v == 0 || v > 0xffffffffUL || arg[0] == '-') {
+		tool_error(t, "--pvr wants a non-zero 32-bit PVR in hex such as 0x004e1202, not '%s'",
+			   arg);
+		return -1;
+	}
+	t->pvr = (uint32_t)v;
+	return 0;
+}
+
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
 static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first)
 {
 	static const struct option longopts[] = {
 		{"pmu", required_argument, NULL, 'p'},
+		{"pvr", required_argument, NULL, OPT_PVR},
 		{"json", no_argument, NULL, 'j'},
 		{"batch", required_argument, NULL, 'b'},
 		{"hv-mode", no_argument, NULL, OPT_HV_MODE},
@@ -161,6 +180,10 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'x': t->sep = optarg; break;
 		case OPT_DRY_RUN: t->dry_run = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
+		case OPT_PVR:
+			if (pvr_option(t, optarg))
+				return EXIT_USAGE;
+			break;
 		case OPT_TRACEFS: t->tracefs = optarg; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
@@ -240,7 +263,8 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 static int open_pmu(struct tool *t)
 {
 	struct pmurt_error err = {0};
-	int rc = pmurt_pmu_open(&t->pmu, t->pmu_spec, NULL, &err);
+	int rc = pmurt_pmu_open(&t->pmu, t->pmu_spec,
+				&PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr), &err);
 	if (rc < 0) {
 		if (err.message[0])
 			tool_error(t, "cannot load the PMU description: %s", err.message);
@@ -290,6 +314,12 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -a, -C, -I, -r, -x, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
+		return EXIT_USAGE;
+	}
+	if (t->pvr && sub->needs != NEEDS_PMU) {
+		tool_error(t, "--pvr changes nothing for %s (it applies to list, describe and check; "
+			   "%s", sub->name, sub->needs == NEEDS_HOST
+			   ? "on a live host the PVR in /proc/cpuinfo chooses)" : "it reads a file)");
 		return EXIT_USAGE;
 	}
 	if (!opt)

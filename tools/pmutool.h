@@ -24,6 +24,7 @@ enum {
 struct tool {
 	const char *prog;           /* argv[0]'s base name, for messages */
 	const char *pmu_spec;       /* --pmu, default "power10" */
+	uint32_t pvr;               /* --pvr, 0: the description's own */
 	struct pmurt_pmu *pmu;
 	bool json;                  /* --json */
 	const char *batch;          /* --batch FILE ('-' = standard input) */

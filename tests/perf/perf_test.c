@@ -602,6 +602,34 @@ static void expect_power9(const struct pmu_pick_inputs *in, const char *what)
 	pmurt_pmu_close(pmu);
 }
 
+/* The host's PVR chooses the picked description's refused-code list:
+ * 0x2c056 (PM_DTLB_MISS_4K) is refused on POWER9 DD2.2 only
+ * (power9-pmu.c p9_dd22_bl_ev). */
+static void expect_refusal_by_pvr(const char *work, const char *pvr, bool refused)
+{
+	char cpuinfo[512], text[160];
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo-%s", work, pvr);
+	snprintf(text, sizeof(text), "processor\t: 0\ncpu\t\t: POWER9 (architected)\n"
+		 "revision\t: 2.x (pvr %s)\n", pvr);
+	CHECK(dtdir_put(work, cpuinfo + strlen(work) + 1, text, strlen(text)) == 0, "cpuinfo");
+	struct pmurt_pmu *pmu;
+	struct pmurt_error err;
+	char looked[320];
+	struct pmurt_event_spec ev = {.sz = sizeof(ev)};
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	CHECK(pmu_host_pick(&(struct pmu_pick_inputs){.cpuinfo = cpuinfo, .at_platform = "x86_64",
+						      .devtree = work, .sysfs = work},
+			    &pmu, looked, sizeof(looked), &err) == 0 && pmu, "pick by pvr %s", pvr);
+	if (!pmu)
+		return;
+	CHECK(pmurt_parse_event(pmu, "0x2c056", &ev, &err) == 0, "parse: %s", err.message);
+	pmurt_group_check(pmu, &ev, 1, sizeof(ev), NULL, &res, &err);
+	CHECK(res.ok == !refused && (!refused || strcmp(res.reason, "blacklisted_event") == 0),
+	      "pvr %s: 0x2c056 %s, want %s", pvr, res.ok ? "accepted" : res.reason,
+	      refused ? "refused" : "accepted");
+	pmurt_pmu_close(pmu);
+}
+
 static void test_pick_power9(const char *work, const char *dtb_path)
 {
 	char dt[512], bare[512], sys[512], cpuinfo[512];
@@ -633,6 +661,9 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
 						.cpuinfo = cpuinfo, .at_platform = "x86_64"},
 		      "PVR");
+	expect_refusal_by_pvr(work, "004e 1202", true);  /* DD2.2 */
+	expect_refusal_by_pvr(work, "004e 1203", false); /* DD2.3 */
+	expect_refusal_by_pvr(work, "004e 1201", false); /* DD2.1 */
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,8 @@
 # revision (init_power9_pmu): pmus/power9.yaml with its pvr changed to DD2.1,
 # DD2.2, Cumulus DD2.2 and DD2.3; 0x10134 (PM_MRK_ST_DONE_L2) is refused on
 # DD2.1 only, 0x2c056 (PM_DTLB_MISS_4K) on DD2.2 only, 0x4003c
-# (PM_DISP_HELD_SYNC_HOLD) on both, nothing on Cumulus or DD2.3.
+# (PM_DISP_HELD_SYNC_HOLD) on both, nothing on Cumulus or DD2.3.  Each case
+# runs twice: the YAML's pvr edited, and the built-in power9 given --pvr.
 tool=$1 yaml=$2
 t=$(mktemp -d "${TMPDIR:-/tmp}/p9-revisions.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
@@ -21,6 +22,12 @@ expect() {
 	case $out in
 	*"$want"*) echo "ok: pvr $1 code $2: $3" ;;
 	*) echo "FAIL: pvr $1 code $2: expected $3, got $out"; fails=$((fails + 1)) ;;
+	esac
+	# the same revision given to the built-in description with --pvr
+	out=$(echo "{\"events\":[\"$2\"]}" | "$tool" --pmu power9 --pvr "$1" check --batch -)
+	case $out in
+	*"$want"*) echo "ok: built-in --pvr $1 code $2: $3" ;;
+	*) echo "FAIL: built-in --pvr $1 code $2: expected $3, got $out"; fails=$((fails + 1)) ;;
 	esac
 }
 expect 0x004e1201 0x10134 blacklisted_event
