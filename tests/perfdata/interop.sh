@@ -30,8 +30,11 @@ agree() {
 	perf script -G -i "$1" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" script "$t/ours.script" "$t/perf.script" "$2"
 	"$bin/pmutool" report --json -i "$1" >"$t/ours.json"
+	# -w: perf sizes the command column by each thread's last comm, so a
+	# sample under "perf-exec" shows as "perf-ex" when every last comm is
+	# shorter; 16 (TASK_COMM_LEN) never cuts one
 	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
-		>"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+		-w 0,0,16,0,0 >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
 }
 
