@@ -193,7 +193,7 @@ static void key_text(const struct row *w, int key, char *buf, size_t len)
 	case KEY_PID: snprintf(buf, len, "%u", w->pid); break;
 	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
 	case KEY_CPU: snprintf(buf, len, "%u", w->cpu); break;
-	case KEY_DSO: snprintf(buf, len, "%s", session_dso_short(w->dso)); break;
+	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
 	default: snprintf(buf, len, "[%c] %s", w->mode, w->sym); break;
 	}
 }

@@ -29,10 +29,14 @@ static int by_time(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-const char *session_dso_short(const char *dso)
+void session_dso_short(const char *dso, char *buf, size_t len)
 {
+	int tid;
 	const char *slash = dso[0] == '[' ? NULL : strrchr(dso, '/');
-	return slash ? slash + 1 : dso;
+	if (sscanf(dso, "/tmp/perf-%d.map", &tid) == 1)
+		snprintf(buf, len, "[JIT] tid %d", tid);
+	else
+		snprintf(buf, len, "%s", slash ? slash + 1 : dso);
 }
 
 static int read_error(const struct session *s, const struct pmurt_error *err, int rc)

@@ -42,9 +42,10 @@ int session_open(struct session *s, const struct tool *t, const char *path);
 int session_run(struct session *s, session_fn fn, void *ctx);
 void session_close(struct session *s);
 
-/* perf's short name of a file: its base name ("libc.so.6"); bracketed
- * names ("[kernel.kallsyms]") as they are. */
-const char *session_dso_short(const char *dso);
+/* perf's short name of a file into buf: its base name ("libc.so.6");
+ * bracketed names ("[kernel.kallsyms]") as they are; a JIT's
+ * "/tmp/perf-PID.map" as "[JIT] tid PID" (perf's dsos.c dso__set_basename). */
+void session_dso_short(const char *dso, char *buf, size_t len);
 
 /* One sample as `pmutool script` prints it (cmd_script.c), its event name
  * right-aligned in name_width columns (also used by `pmutool dtl script`). */

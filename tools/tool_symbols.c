@@ -13,6 +13,9 @@
  *   not weak, global, fewer leading underscores, longer name); a size-0
  *   symbol reaches the next one (symbol.c symbols__fixup_duplicate,
  *   symbols__fixup_end);
+ * - executable memory without a file (a JIT's) is "/tmp/perf-PID.map", its
+ *   ips looked up as they are in the functions that file lists (map.c
+ *   map__new, symbol.c dso__load_perf_map);
  * - /proc/kallsyms: types T W D B (symbol.c symbol_type__filter), module
  *   symbols in "[module]", every symbol reaching the next one; kept in a
  *   cache file per boot and module set, as perf keeps it in ~/.debug.
@@ -157,6 +160,7 @@ struct dso {
 	size_t nsegs;
 	Elf *elf[2];           /* the file and its debug file, kept open: */
 	int fd[2];             /* symbol names point into their string tables */
+	char *text;            /* a JIT's perf-PID.map: its symbols' names */
 };
 
 struct map {
@@ -228,6 +232,7 @@ static void free_dso(void *p)
 	}
 	free(d->syms.v);
 	free(d->segs);
+	free(d->text);
 	free(d);
 }
 
@@ -563,6 +568,47 @@ static int vdso_load(struct symbols *s, struct dso *d)
 	return elf_load(s, e, d);
 }
 
+/* One line of a JIT's /tmp/perf-PID.map (tools/perf/Documentation/
+ * jit-interface.txt), "START SIZE NAME", as perf 6.1's dso__load_perf_map
+ * reads it: hex numbers as strtoull reads them, one character between the
+ * fields, a line whose name would be shorter than 3 characters skipped. */
+static int perf_map_line(struct dso *d, char *line, size_t line_len)
+{
+	char *end;
+	unsigned long long start = strtoull(line, &end, 16);
+	size_t at = (size_t)(end - line) + 1;
+	if (at + 2 >= line_len)
+		return 0;
+	unsigned long long size = strtoull(line + at, &end, 16);
+	at = (size_t)(end - line) + 1;
+	if (at + 2 >= line_len)
+		return 0;
+	return symtab_add(&d->syms, start, size, line + at, STB_GLOBAL);
+}
+
+static char *read_text(const char *path);
+
+/* The file's lines, each without its last character (perf drops it as the
+ * newline, also on a last line without one); the names stay in the file's
+ * text, kept with the dso.  Symbols are taken as written: perf does not
+ * fix their ends up. */
+static int perf_map_load(struct dso *d)
+{
+	d->text = read_text(d->path);
+	for (char *line = d->text; line && *line;) {
+		size_t n = strcspn(line, "\n");
+		bool newline = line[n] == '\n';
+		char *next = line + n + newline;
+		size_t line_len = newline ? n : n - 1;
+		line[line_len] = 0;
+		if (perf_map_line(d, line, line_len))
+			return -ENOMEM;
+		line = next;
+	}
+	symtab_dedupe(&d->syms);
+	return 0;
+}
+
 /* A file that cannot be read or is not ELF has no symbols: its samples
  * show "[unknown]", as in perf. */
 static int dso_load(struct symbols *s, struct dso *d)
@@ -571,6 +617,8 @@ static int dso_load(struct symbols *s, struct dso *d)
 	elf_version(EV_CURRENT);
 	if (!strcmp(d->path, "[vdso]"))
 		return vdso_load(s, d);
+	if (!strncmp(d->path, "/tmp/perf-", 10))   /* symbol.c dso__load: by name */
+		return perf_map_load(d);
 	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 0;
@@ -954,6 +1002,18 @@ static int track_fork(struct symbols *s, const struct pmurt_perf_record *rec)
 	return 0;
 }
 
+/* Executable memory without a file (anonymous, /dev/zero, huge pages,
+ * the heap, a stack, SysV shared memory): where a JIT writes code.  perf
+ * names it /tmp/perf-PID.map, the file in which a JIT lists the functions
+ * it wrote, and looks its ips up as they are (tools/perf/util/map.c
+ * map__new, is_anon_memory and is_no_dso_memory in map.h; identity__map_ip). */
+static bool without_file(const char *name, uint32_t mmap_flags)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || (mmap_flags & MAP_HUGETLB) ||
+	       !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
 /* MMAP (1) and MMAP2 (10): executable maps of a process (data maps, which
  * perf record --data adds, are left out). */
 static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
@@ -961,7 +1021,7 @@ static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
 	const uint8_t *p = rec->data;
 	bool v2 = rec->type == PERF_RECORD_MMAP2;
 	size_t name_at = v2 ? 72 : 40;
-	char path[4096];
+	char path[4096], jit_map[32];
 	if (rec->size < name_at || (rec->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return 0;
 	if (v2 && !(pd_get32(p + 64) & PROT_EXEC))
@@ -969,12 +1029,18 @@ static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
 	int32_t pid = (int32_t)pd_get32(p + 8);
 	if (pid < 0)
 		return 0;   /* the kernel's own maps: kallsyms answers */
-	struct dso *d = dso_get(s, record_string(rec, name_at, path, sizeof(path)));
+	const char *name = record_string(rec, name_at, path, sizeof(path));
+	uint64_t start = pd_get64(p + 16), len = pd_get64(p + 24), pgoff = pd_get64(p + 32);
+	if (without_file(name, v2 ? pd_get32(p + 68) : 0)) {
+		snprintf(jit_map, sizeof(jit_map), "/tmp/perf-%d.map", pid);
+		name = jit_map;
+		pgoff = start;   /* ip - start + pgoff: the ip itself */
+	}
+	struct dso *d = dso_get(s, name);
 	struct proc *pr = proc_get(s, (uint32_t)pid);
-	uint64_t start = pd_get64(p + 16), len = pd_get64(p + 24);
 	if (!d || !pr)
 		return -ENOMEM;
-	return proc_add_map(pr, (struct map){start, start + len, pd_get64(p + 32), d});
+	return proc_add_map(pr, (struct map){start, start + len, pgoff, d});
 }
 
 int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec)

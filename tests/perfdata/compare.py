@@ -74,6 +74,14 @@ def add(rows, key, samples, period):
     rows[key] = (have[0] + samples, have[1] + period)
 
 
+def short_name(dso):
+    """perf report's name of a file (dsos.c dso__set_basename)."""
+    jit = re.match(r"^/tmp/perf-([-+]?\d+)", dso)
+    if jit:
+        return f"[JIT] tid {int(jit.group(1))}"
+    return dso if dso.startswith("[") else os.path.basename(dso)
+
+
 def our_rows(path):
     doc = json.load(open(path))
     if doc.get("version") != 1:
@@ -81,7 +89,7 @@ def our_rows(path):
     rows = {}
     for ev in doc["events"]:
         for r in ev["rows"]:
-            dso = r["dso"] if r["dso"].startswith("[") else os.path.basename(r["dso"])
+            dso = short_name(r["dso"])
             mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
             add(rows, (ev["name"], r["comm"], dso, f"[{mode}] {r['sym']}"), r["samples"],
                 r["period"])

@@ -6,6 +6,9 @@
 #                              process: perf script = pmutool script, perf
 #                              report rows = pmutool report rows, perf report
 #                              -D shows its samples and comm
+#   interop.sh jit BINDIR      the same with a JIT's code (pd_synth --jit):
+#                              anonymous executable memory is
+#                              /tmp/perf-PID.map, its functions from that file
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically);
@@ -22,7 +25,8 @@ command -v perf >/dev/null 2>&1 || {
 	exit 1
 }
 t=$(mktemp -d "${TMPDIR:-/tmp}/pd-interop.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+jit_map=
+trap 'rm -rf "$t" $jit_map' EXIT
 
 # pmutool's and perf's script and report of one file agree (workload $2)
 agree() {
@@ -55,6 +59,17 @@ synth)
 	grep -q 'PERF_RECORD_MMAP2 .*pd_synth$' "$t/dump"
 	test "$(grep -c 'PERF_RECORD_FINISHED_ROUND' "$t/dump")" -ge 1
 	perf report --header-only -i "$t/s.data" | grep -q "event : name = task-clock"
+	;;
+jit)
+	"$bin/pd_synth" "$t/s.data" --jit >"$t/expect"
+	{ read -r _ alpha _ beta _ kernel _; read -r _ gamma _ delta _ unnamed jit_map; } <"$t/expect"
+	agree "$t/s.data" pd_synth
+	diff "$t/ours.script" "$t/perf.script"
+	test "$(grep -c " jit_gamma+0x8 ($jit_map)\$" "$t/perf.script")" = "$gamma"
+	test "$(grep -c " jit_delta(int)+0x4 ($jit_map)\$" "$t/perf.script")" = "$delta"
+	test "$(grep -c " \[unknown\] ($jit_map)\$" "$t/perf.script")" = "$unnamed"
+	test "$(grep -c '^ *pd_synth ' "$t/perf.script")" = $((alpha + beta + kernel + gamma + delta + unnamed))
+	grep -q "^ .*  \[JIT\] tid [0-9]*  *\[\.\] jit_gamma" "$t/perf.report"
 	;;
 record-g | record-a)
 	if [ "$mode" = record-g ]; then
@@ -100,7 +115,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|record-g|record-a|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|record-g|record-a|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

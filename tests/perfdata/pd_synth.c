@@ -5,10 +5,16 @@
  * functions it knows (synth_alpha, synth_beta) and in a kernel function of
  * /proc/kallsyms.  Two events (cpu-clock and task-clock) with their own ids,
  * sample_id_all trailers, FINISHED_ROUND.  perf must show exactly these.
+ * With --jit, also what a JIT leaves: an anonymous executable mapping of
+ * its own, the functions it "wrote" there listed in /tmp/perf-PID.map
+ * (perf's jit-interface.txt), samples in jit_gamma, jit_delta and in a part
+ * that file does not name.
  *
- * usage: pd_synth OUT  -- prints "alpha N beta M kernel K SYMBOL"
+ * usage: pd_synth OUT [--jit] -- prints "alpha N beta M kernel K SYMBOL",
+ *        with --jit then "gamma G delta D unnamed U MAPFILE"
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +29,7 @@ __attribute__((noinline)) int synth_beta(int x);
 int synth_alpha(int x) { return x * 3 + 1; }
 int synth_beta(int x) { return x * 5 + 2; }
 
-enum { NALPHA = 7, NBETA = 4, NKERNEL = 3 };
+enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1 };
 
 static int check(int rc, const struct pmurt_error *err)
 {
@@ -78,9 +84,25 @@ static void kernel_symbol(uint64_t *addr, char *name, uint64_t *text)
 	}
 }
 
+/* The JIT's code: an anonymous executable mapping (left empty: only its
+ * addresses matter) and its perf map, two functions in it. */
+static void *jit_region(uint32_t pid, size_t len, char *map_path, size_t map_len)
+{
+	void *code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	snprintf(map_path, map_len, "/tmp/perf-%" PRIu32 ".map", pid);
+	FILE *fp = code == MAP_FAILED ? NULL : fopen(map_path, "w");
+	if (!fp || fprintf(fp, "%" PRIxPTR " 80 jit_gamma\n%" PRIxPTR " 40 jit_delta(int)\n",
+			   (uintptr_t)code + 0x100, (uintptr_t)code + 0x1000) < 0 || fclose(fp)) {
+		fprintf(stderr, "pd_synth: cannot map the JIT's code or write %s\n", map_path);
+		exit(1);
+	}
+	return code;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2)
+	bool jit = argc == 3 && !strcmp(argv[2], "--jit");
+	if (argc != 2 && !jit)
 		return 2;
 	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -131,12 +153,33 @@ int main(int argc, char **argv)
 	id.time = ++t;
 	check(pd_writer_add_synth(w, b.b, &id, &err), &err);
 
+	char map_path[64];
+	const size_t jit_len = 0x2000;
+	uintptr_t code = jit ? (uintptr_t)jit_region(pid, jit_len, map_path, sizeof(map_path)) : 0;
+	if (jit) {
+		start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		put32(&b, pid), put32(&b, pid);
+		put64(&b, code);
+		put64(&b, jit_len);
+		put64(&b, 0);           /* pgoff */
+		put32(&b, 0), put32(&b, 0);
+		put64(&b, 0);
+		put64(&b, 0);
+		put32(&b, PROT_READ | PROT_EXEC), put32(&b, MAP_PRIVATE | MAP_ANONYMOUS);
+		done(&b, "//anon");
+		id.time = ++t;
+		check(pd_writer_add_synth(w, b.b, &id, &err), &err);
+	}
+
 	struct { uint64_t ip; uint16_t misc; uint64_t id; int n; } kinds[] = {
 		{(uintptr_t)synth_alpha + 1, PERF_RECORD_MISC_USER, 101, NALPHA},
 		{(uintptr_t)synth_beta + 2, PERF_RECORD_MISC_USER, 201, NBETA},
 		{kaddr + 0x10, PERF_RECORD_MISC_KERNEL, 102, NKERNEL},
+		{code + 0x108, PERF_RECORD_MISC_USER, 101, NGAMMA},   /* jit_gamma+0x8 */
+		{code + 0x1004, PERF_RECORD_MISC_USER, 201, NDELTA},  /* jit_delta(int)+0x4 */
+		{code + 0x800, PERF_RECORD_MISC_USER, 101, NUNNAMED}, /* named by none */
 	};
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < (jit ? 6 : 3); k++)
 		for (int i = 0; i < kinds[k].n; i++) {
 			start(&b, PERF_RECORD_SAMPLE, kinds[k].misc);
 			put64(&b, kinds[k].id);
@@ -152,5 +195,7 @@ int main(int argc, char **argv)
 	check(pd_writer_add(w, &round, &err), &err);
 	check(pd_writer_finish(w, &err), &err);
 	printf("alpha %d beta %d kernel %d %s\n", NALPHA, NBETA, NKERNEL, ksym);
+	if (jit)
+		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
 	return synth_alpha(0) + synth_beta(0) == 3 ? 0 : 1;
 }
