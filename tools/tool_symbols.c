@@ -158,6 +158,7 @@ struct dso {
 	struct symtab syms;
 	struct segment *segs;
 	size_t nsegs;
+	size_t objects;        /* data symbols perf also loads (STT_OBJECT) */
 	Elf *elf[2];           /* the file and its debug file, kept open: */
 	int fd[2];             /* symbol names point into their string tables */
 	char *text;            /* a JIT's perf-PID.map: its symbols' names */
@@ -421,6 +422,15 @@ static bool is_function(Elf *e, const GElf_Sym *sym)
 	return scn && gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
 }
 
+/* symbol-elf.c elf_sym__is_object: perf loads data symbols beside the
+ * functions (elf_sym__filter); they name no sample here, but they count
+ * among the symbols it found. */
+static bool is_object(const GElf_Sym *sym)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_name &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE;
+}
+
 static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 {
 	GElf_Shdr shdr;
@@ -436,8 +446,10 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
-		if (!is_function(e, &sym))
+		if (!is_function(e, &sym)) {
+			d->objects += is_object(&sym);
 			continue;
+		}
 		const char *name = elf_strptr(e, shdr.sh_link, sym.st_name);
 		if (name && symtab_add(&d->syms, sym.st_value, sym.st_size, name,
 				       GELF_ST_BIND(sym.st_info)))
@@ -546,7 +558,10 @@ static int elf_load(struct symbols *s, Elf *e, struct dso *d)
 		rc = elf_segments(e, d);
 		if (!rc)
 			rc = elf_functions(s, e, d);
-		if (!rc && d->syms.n)   /* perf synthesizes them when it found symbols */
+		/* perf synthesizes them when it found symbols, data symbols
+		 * included (symbol.c dso__load: ret > 0): a file exporting
+		 * only data (/usr/bin/dash: environ) has its PLT named */
+		if (!rc && (d->syms.n || d->objects))
 			rc = plt_symbols(s, e, d);
 	}
 	return rc;

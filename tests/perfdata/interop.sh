@@ -9,6 +9,9 @@
 #   interop.sh jit BINDIR      the same with a JIT's code (pd_synth --jit):
 #                              anonymous executable memory is
 #                              /tmp/perf-PID.map, its functions from that file
+#   interop.sh plt BINDIR      the same with samples in the PLT of a file
+#                              exporting data only (/usr/bin/dash, package
+#                              dash): perf names its PLT entries all the same
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically);
@@ -71,6 +74,13 @@ jit)
 	test "$(grep -c '^ *pd_synth ' "$t/perf.script")" = $((alpha + beta + kernel + gamma + delta + unnamed))
 	grep -q "^ .*  \[JIT\] tid [0-9]*  *\[\.\] jit_gamma" "$t/perf.report"
 	;;
+plt)
+	"$bin/pd_synth" "$t/s.data" --plt /usr/bin/dash >"$t/expect"
+	{ read -r _ alpha _ beta _ kernel _; read -r _ plt; } <"$t/expect"
+	agree "$t/s.data" pd_synth
+	diff "$t/ours.script" "$t/perf.script"
+	test "$(grep -c ' cpu-clock: .* [a-z_0-9]*@plt+0x4 (/usr/bin/dash)$' "$t/perf.script")" = "$plt"
+	;;
 record-g | record-a)
 	if [ "$mode" = record-g ]; then
 		perf record -q -e cpu-clock -g -o "$t/p.data" -- "$bin/pd_spin" 0.3
@@ -115,7 +125,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|record-g|record-a|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|record-g|record-a|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

@@ -10,15 +10,22 @@
  * (perf's jit-interface.txt), samples in jit_gamma, jit_delta and in a part
  * that file does not name.
  *
- * usage: pd_synth OUT [--jit] -- prints "alpha N beta M kernel K SYMBOL",
- *        with --jit then "gamma G delta D unnamed U MAPFILE"
+ * With --plt ELF, the file ELF mapped too, samples in its PLT entries
+ * (perf names them from .rela.plt once it found any symbol in the file).
+ *
+ * usage: pd_synth OUT [--jit | --plt ELF] -- prints "alpha N beta M kernel K
+ *        SYMBOL", with --jit then "gamma G delta D unnamed U MAPFILE", with
+ *        --plt then "plt P"
  */
+#include <elf.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata.h"
@@ -29,7 +36,7 @@ __attribute__((noinline)) int synth_beta(int x);
 int synth_alpha(int x) { return x * 3 + 1; }
 int synth_beta(int x) { return x * 5 + 2; }
 
-enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1 };
+enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1, NPLT = 3 };
 
 static int check(int rc, const struct pmurt_error *err)
 {
@@ -99,10 +106,67 @@ static void *jit_region(uint32_t pid, size_t len, char *map_path, size_t map_len
 	return code;
 }
 
+/* The file offset of ELF's .plt section (a 64-bit ELF of this machine's
+ * byte order), read from its section headers; exits when there is none. */
+static uint64_t plt_offset(const uint8_t *elf, size_t size)
+{
+	const Elf64_Ehdr *eh = (const void *)elf;
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum) {
+		fprintf(stderr, "pd_synth: not a 64-bit ELF file\n");
+		exit(1);
+	}
+	const Elf64_Shdr *sh = (const void *)(elf + eh->e_shoff);
+	const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+	for (unsigned i = 0; i < eh->e_shnum; i++)
+		if (names->sh_offset + sh[i].sh_name + 5 <= size &&
+		    !memcmp(elf + names->sh_offset + sh[i].sh_name, ".plt", 5))
+			return sh[i].sh_offset;
+	fprintf(stderr, "pd_synth: no .plt section\n");
+	exit(1);
+}
+
+/* ELF mapped into this process as the loader maps a file's text. */
+static const uint8_t *map_file(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	void *p = fd < 0 || fstat(fd, &st) ? MAP_FAILED
+		  : mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "pd_synth: cannot map %s\n", path);
+		exit(1);
+	}
+	close(fd);
+	*size = (size_t)st.st_size;
+	return p;
+}
+
+/* MMAP2 of an executable mapping of this process (pgoff 0). */
+static void add_mmap2(struct pd_writer *w, struct pd_sample_id *id, uintptr_t at,
+		      uint64_t len, uint32_t flags, const char *name)
+{
+	struct pmurt_error err = {0};
+	struct buf b;
+	start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(&b, id->pid), put32(&b, id->tid);
+	put64(&b, at);
+	put64(&b, len);
+	put64(&b, 0);                       /* pgoff */
+	put32(&b, 0), put32(&b, 0);         /* maj, min */
+	put64(&b, 0);                       /* ino */
+	put64(&b, 0);                       /* ino generation */
+	put32(&b, PROT_READ | PROT_EXEC), put32(&b, flags);
+	done(&b, name);
+	check(pd_writer_add_synth(w, b.b, id, &err), &err);
+}
+
 int main(int argc, char **argv)
 {
 	bool jit = argc == 3 && !strcmp(argv[2], "--jit");
-	if (argc != 2 && !jit)
+	const char *plt_file = argc == 4 && !strcmp(argv[2], "--plt") ? argv[3] : NULL;
+	if (argc != 2 && !jit && !plt_file)
 		return 2;
 	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -157,18 +221,15 @@ int main(int argc, char **argv)
 	const size_t jit_len = 0x2000;
 	uintptr_t code = jit ? (uintptr_t)jit_region(pid, jit_len, map_path, sizeof(map_path)) : 0;
 	if (jit) {
-		start(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-		put32(&b, pid), put32(&b, pid);
-		put64(&b, code);
-		put64(&b, jit_len);
-		put64(&b, 0);           /* pgoff */
-		put32(&b, 0), put32(&b, 0);
-		put64(&b, 0);
-		put64(&b, 0);
-		put32(&b, PROT_READ | PROT_EXEC), put32(&b, MAP_PRIVATE | MAP_ANONYMOUS);
-		done(&b, "//anon");
 		id.time = ++t;
-		check(pd_writer_add_synth(w, b.b, &id, &err), &err);
+		add_mmap2(w, &id, code, jit_len, MAP_PRIVATE | MAP_ANONYMOUS, "//anon");
+	}
+	size_t elf_size = 0;
+	const uint8_t *elf = plt_file ? map_file(plt_file, &elf_size) : NULL;
+	uintptr_t plt = elf ? (uintptr_t)elf + plt_offset(elf, elf_size) : 0;
+	if (elf) {
+		id.time = ++t;
+		add_mmap2(w, &id, (uintptr_t)elf, elf_size, MAP_PRIVATE, plt_file);
 	}
 
 	struct { uint64_t ip; uint16_t misc; uint64_t id; int n; } kinds[] = {
@@ -178,8 +239,11 @@ int main(int argc, char **argv)
 		{code + 0x108, PERF_RECORD_MISC_USER, 101, NGAMMA},   /* jit_gamma+0x8 */
 		{code + 0x1004, PERF_RECORD_MISC_USER, 201, NDELTA},  /* jit_delta(int)+0x4 */
 		{code + 0x800, PERF_RECORD_MISC_USER, 101, NUNNAMED}, /* named by none */
+		{plt + 16 + 4, PERF_RECORD_MISC_USER, 101, NPLT},     /* the 1st entry +0x4 */
 	};
-	for (int k = 0; k < (jit ? 6 : 3); k++)
+	for (int k = 0; k < 7; k++) {
+		if ((k >= 3 && k < 6 && !jit) || (k == 6 && !elf))
+			continue;
 		for (int i = 0; i < kinds[k].n; i++) {
 			start(&b, PERF_RECORD_SAMPLE, kinds[k].misc);
 			put64(&b, kinds[k].id);
@@ -191,11 +255,14 @@ int main(int argc, char **argv)
 			done(&b, NULL);
 			check(pd_writer_add(w, b.b, &err), &err);
 		}
+	}
 	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};
 	check(pd_writer_add(w, &round, &err), &err);
 	check(pd_writer_finish(w, &err), &err);
 	printf("alpha %d beta %d kernel %d %s\n", NALPHA, NBETA, NKERNEL, ksym);
 	if (jit)
 		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
+	if (elf)
+		printf("plt %d\n", NPLT);
 	return synth_alpha(0) + synth_beta(0) == 3 ? 0 : 1;
 }

@@ -152,7 +152,8 @@ ours)
 	record -e cpu-clock -c 250000 -o "$t/p.data" -- "$spin" 100000000 || fail "record exited $?"
 	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
 	perf script -i "$t/p.data" >"$t/perf.txt" 2>/dev/null || fail "perf script"
-	[ -s "$t/perf.txt" ] && cmp -s "$t/ours.txt" "$t/perf.txt" || fail "pmutool script differs from perf script"
+	[ -s "$t/perf.txt" ] && diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" ||
+		fail "pmutool script differs from perf script"
 	"$pmutool" report -i "$t/p.data" --sort comm,dso,sym >"$t/report.txt" || fail "pmutool report"
 	grep -m1 '%' "$t/report.txt" | grep -q 'record_spin  *record_spin  *\[\.\] main$' ||
 		fail "main of record_spin is not on top of pmutool report"
