@@ -80,12 +80,16 @@ repeat)
 	run 0 --json stat -r 3 -e page-faults -- true
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
 interval)
+	# a line every 100 ms while the command runs and one at its end: times
+	# at least 100 ms apart (a nanosleep each), the last after the command's
+	# sleep.  How many intervals a loaded machine fits in is not fixed.
 	run 0 stat -I 100 -x, -e task-clock -- sleep 0.45
-	n=$(grep -c ',task-clock,' "$t/err")
-	[ "$n" -ge 4 ] && [ "$n" -le 6 ] || fail "$n intervals"
+	awk -F, '$4 == "task-clock" { if ($1 - last < 0.0995) bad++; last = $1; n++ }
+	     END { exit !(n >= 2 && !bad && last >= 0.45) }' "$t/err" ||
+		fail "intervals not 100 ms apart up to the command's end"
 	need python3 python3
 	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
-	json "i = d['intervals']; assert 2 <= len(i) <= 4 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] < i[1]['time'], i" ;;
+	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i, i[1:])), i" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'

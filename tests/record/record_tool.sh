@@ -8,7 +8,8 @@
 #             prints what perf script prints, frame for frame (symbols
 #             "@plt" and __vdso_* included);
 #   pid       -p PID: stops when the process exits, its name and binary
-#             resolve from the synthesized COMM and MMAP2;
+#             resolve from the synthesized COMM and MMAP2 (the process
+#             held stopped until record is attached);
 #   sigint    -a until SIGINT: exit 0, the file finished with its samples;
 #   period    the minimum period (5000, --min-period) from -c and a probe's
 #             COUNT, refused before anything opens;
@@ -37,6 +38,18 @@ fail() { echo "FAIL: $*"; for f in "$t"/*.txt; do [ -f "$f" ] && { echo "--- $f"
 record() { "$pmutool" record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
 # POWER10 core events on this x86 host: the description named (--pmu)
 p10record() { "$pmutool" --pmu power10 record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
+# Waits until process $1 catches SIGINT: pmutool record installs its
+# handlers once the events are open and the processes synthesized, right
+# before it enables the events (the moment a workload may start), however
+# long a loaded machine makes that take.
+wait_recording() {
+	while :; do
+		mask=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2>/dev/null)
+		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+}
 # perf's own view: perf script fields, perf report -D records
 script() { perf script -i "$t/p.data" -F "$1" 2>"$t/perf-err.txt"; }
 dump() { perf report -D -i "$t/p.data" 2>/dev/null; }
@@ -76,10 +89,19 @@ callchain)
 	[ "$(grep -c '^$' "$t/ours.txt")" -ge 1000 ] || fail "fewer than 1000 samples with call graphs"
 	;;
 pid)
+	# the workload stopped once it runs record_spin, until record is
+	# attached: it cannot end first
 	"$spin" 300000000 >/dev/null &
 	pid=$!
-	sleep 0.1
-	record -e cpu-clock -c 250000 -p "$pid" -o "$t/p.data" || fail "record exited $?"
+	until [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = record_spin ]; do
+		kill -0 "$pid" 2>/dev/null || fail "the workload ended before it was stopped"
+	done
+	kill -STOP "$pid"
+	"$pmutool" record -e cpu-clock -c 250000 -p "$pid" -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
+	rec=$!
+	wait_recording "$rec" || fail "record ended before it recorded"
+	kill -CONT "$pid"
+	wait "$rec" || fail "record exited $?"
 	script comm,pid >"$t/script.txt" || fail "perf script failed"
 	n=$(grep -c "^ *record_spin  *$pid *\$" "$t/script.txt")
 	[ "$n" -ge 20 ] || fail "$n samples of record_spin $pid"
@@ -89,7 +111,8 @@ pid)
 sigint)
 	"$pmutool" record -e cpu-clock -c 1000000 -a -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
 	rec=$!
-	sleep 1
+	wait_recording "$rec" || fail "record ended before it recorded"
+	sleep 0.1   # its enabling ioctls, right after the handlers
 	"$spin" 50000000 >/dev/null
 	kill -INT "$rec"
 	wait "$rec" || fail "record exited $? after SIGINT"
