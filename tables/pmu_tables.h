@@ -247,18 +247,19 @@ struct pmu_tables {
 /*
  * The name hash.  A name of 8 bytes or more is read as 8-byte words, each
  * taken little-endian on every host (so a table generated on one machine
- * indexes the same way on another) and case-folded (pmu_tbl_fold64): four
- * fixed words, at bytes 0, 8 and 16 (each moved back to the last eight
- * bytes when it would end past them, pmu_tbl_fixed_word) and the last
- * eight bytes, each multiplied by a constant of its own and xor-ed
- * together, so that for a name of up to 32 bytes (most event names) the
- * hash is a few independent multiplies deep and takes no branch on the
- * length, not a chain of one multiply per word; the words from byte 24 up
- * to the last eight (longer names) are chained with a multiply each and
- * xor-ed in too.  A shorter name is one word, zero-filled past its end.
- * Then the length goes in, and a shift, a multiply and a shift spread every
- * bit over the bits the index and the tag read.  The word multipliers fit
- * an instruction's 32-bit immediate.  Names are read eight bytes at a time
+ * indexes the same way on another) and case-folded (pmu_tbl_fold64): the
+ * words at bytes 0, 8 and 16 that start before the last eight bytes
+ * (pmu_tbl_hash_word) and the last eight bytes, each multiplied by a
+ * constant of its own and xor-ed together, so that for a name of up to 32
+ * bytes (most event names) the hash is a few independent multiplies deep
+ * and takes no branch on the length, not a chain of one multiply per word;
+ * the words from byte 24 up to the last eight (longer names) are chained
+ * with a multiply each and xor-ed in too.  A byte is in two words at most,
+ * at two different places, so a change of one byte always changes the
+ * hash.  A shorter name is one word, zero-filled past its end.  Then the
+ * length goes in, and a shift, a multiply and a shift spread every bit over
+ * the bits the index and the tag read.  The word multipliers fit an
+ * instruction's 32-bit immediate.  Names are read eight bytes at a time
  * inside [name, name + len) or a byte at a time, never past their end.
  */
 static inline uint64_t pmu_tbl_le64(uint64_t w)
@@ -315,6 +316,15 @@ static inline size_t pmu_tbl_fixed_word(size_t len, size_t at)
 	return at < len - 8 ? at : len - 8;
 }
 
+/* The folded word the hash takes at byte at of a name of len >= 8 bytes:
+ * the word there if it starts before the last eight bytes, else 0 (no
+ * word is taken twice, so that no two of them can cancel out). */
+static inline uint64_t pmu_tbl_hash_word(const char *name, size_t len, size_t at)
+{
+	uint64_t w = pmu_tbl_fold64(pmu_tbl_word(name + pmu_tbl_fixed_word(len, at)));
+	return at < len - 8 ? w : 0;
+}
+
 /* The hash of name[0..len). */
 static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len)
 {
@@ -326,9 +336,9 @@ static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len)
 		uint64_t middle = 0;
 		for (size_t i = 24; __builtin_expect(i + 8 < len, 0); i += 8)
 			middle = (middle ^ pmu_tbl_fold64(pmu_tbl_word(name + i))) * 0x27d4eb2fu;
-		h = pmu_tbl_fold64(pmu_tbl_word(name)) * 0x5bd1e995u ^
-		    pmu_tbl_fold64(pmu_tbl_word(name + pmu_tbl_fixed_word(len, 8))) * 0x1b873593u ^
-		    pmu_tbl_fold64(pmu_tbl_word(name + pmu_tbl_fixed_word(len, 16))) * 0x2c1b3c6du ^
+		h = pmu_tbl_hash_word(name, len, 0) * 0x5bd1e995u ^
+		    pmu_tbl_hash_word(name, len, 8) * 0x1b873593u ^
+		    pmu_tbl_hash_word(name, len, 16) * 0x2c1b3c6du ^
 		    pmu_tbl_fold64(pmu_tbl_word(name + len - 8)) * 0x297a2d39u ^ middle;
 	}
 	h ^= (uint64_t)len;
