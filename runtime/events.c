@@ -43,7 +43,7 @@ static inline unsigned ascii_lower(unsigned char ch)
 
 int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len)
 {
-	bool punct;
+	bool punct = false;
 	return lookup_span(pmu, name, len, false, &punct);
 }
 

@@ -1298,7 +1298,7 @@ parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spe
 	if ((exact ? n - 8 > 63 - 8 : n - 1 >= NAME_MAX_LEN) || /* they wrap for n < 8, n = 0 */
 	    (other && (other == 1 || perf_name_prefix(str, n))))
 		return false;
-	bool punct;
+	bool punct = false;
 	int i = lookup_span(pmu, str, n, exact, &punct);
 	unsigned exclude = 0;
 	int precise = 0;
