@@ -9,7 +9,7 @@ add_test(NAME parse/table
 # name_match_test: the name hash and the look-up's compare (name_lookup.h,
 # private to the runtime) on names of 1 to 80 bytes against strncasecmp.
 add_executable(name_match_test ${CMAKE_CURRENT_LIST_DIR}/parse/name_match_test.c)
-target_include_directories(name_match_test PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
+target_include_directories(name_match_test PRIVATE ${CMAKE_SOURCE_DIR}/runtime ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(name_match_test PRIVATE pmurt_internal)
 add_test(NAME parse/name-match COMMAND name_match_test)
 

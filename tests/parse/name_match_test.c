@@ -16,19 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "check.h"
 #include "name_lookup.h"
 
 static int failures;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		if (!(cond)) {                                            \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                     \
-			fputc('\n', stderr);                              \
-			failures++;                                       \
-		}                                                         \
-	} while (0)
 
 #define MAX_LEN 80
 
