@@ -331,20 +331,18 @@ static int compute_alternatives(const struct pmu_engine *e, uint64_t code, bool 
 	return n;
 }
 
-/* One bit of a 64-bit filter per listed code: most codes are not listed. */
-static unsigned alt_filter_bit(uint64_t code)
+/* A code's first slot in alt_index. */
+static unsigned alt_slot(uint64_t code)
 {
-	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58) % PMU_SCHED_ALT_INDEX;
 }
 
 /* The compiled list of a code of the table, or NULL. */
 static const struct pmu_alt_list *alt_list_of(const struct pmu_engine *e, uint64_t code)
 {
-	if (!(e->alt_filter >> alt_filter_bit(code) & 1))
-		return NULL;
-	for (int i = 0; i < e->nalt_codes; i++)
-		if (e->alt_lists[i].code == code)
-			return &e->alt_lists[i];
+	for (unsigned h = alt_slot(code); e->alt_index[h] >= 0; h = (h + 1) % PMU_SCHED_ALT_INDEX)
+		if (e->alt_lists[e->alt_index[h]].code == code)
+			return &e->alt_lists[e->alt_index[h]];
 	return NULL;
 }
 
@@ -374,7 +372,10 @@ static int alt_entry(struct pmu_engine *e, uint64_t code)
 	struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes];
 	*l = (struct pmu_alt_list){.code = code};
 	pmu_engine_constraint(e, code, 0, &l->mask, &l->value);
-	e->alt_filter |= 1ull << alt_filter_bit(code);
+	unsigned h = alt_slot(code);
+	while (e->alt_index[h] >= 0)
+		h = (h + 1) % PMU_SCHED_ALT_INDEX;
+	e->alt_index[h] = (int8_t)e->nalt_codes;
 	return e->nalt_codes++;
 }
 
@@ -383,6 +384,7 @@ static int alt_entry(struct pmu_engine *e, uint64_t code)
 static void compile_alternatives(struct pmu_engine *e)
 {
 	const struct pmu_model *m = e->m;
+	memset(e->alt_index, -1, sizeof(e->alt_index));
 	for (int i = 0; i < m->nalternatives; i++)
 		for (int j = 0; j < m->alternatives[i].ncodes; j++)
 			if (alt_entry(e, m->alternatives[i].codes[j]) < 0)
@@ -400,7 +402,7 @@ static void compile_alternatives(struct pmu_engine *e)
 	return;
 full:
 	e->nalt_codes = -1;
-	e->alt_filter = 0;
+	memset(e->alt_index, -1, sizeof(e->alt_index));
 }
 
 /* --- power_check_constraints --------------------------------------------- */
@@ -421,30 +423,34 @@ static void cache_words(struct word_cache *c, uint64_t code, uint64_t config1,
 		c->w[c->n++] = (typeof(c->w[0])){code, config1, mask, value};
 }
 
-/* The constraint words of a code, compiled when the alternatives table
- * lists it (config1 0), else computed. */
-static void code_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
-		       uint64_t *mask, uint64_t *value)
+/* The constraint words of a code the alternatives table lists, compiled
+ * once (config1 0); false for any other code. */
+static bool listed_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
+			 uint64_t *mask, uint64_t *value)
 {
 	const struct pmu_alt_list *l = config1 ? NULL : alt_list_of(e, code);
-	if (l) {
-		*mask = l->mask;
-		*value = l->value;
-		return;
-	}
-	pmu_engine_constraint(e, code, config1, mask, value);
+	if (!l)
+		return false;
+	*mask = l->mask;
+	*value = l->value;
+	return true;
 }
 
+/* The constraint words of a code: compiled when listed, else from the
+ * cache, else computed and kept.  Listed codes never enter the cache, so
+ * its linear scans stay short whichever alternatives the search picked. */
 static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			      uint64_t code, uint64_t config1, uint64_t *mask, uint64_t *value)
 {
+	if (listed_words(e, code, config1, mask, value))
+		return;
 	for (int i = 0; i < c->n; i++)
 		if (c->w[i].code == code && c->w[i].config1 == config1) {
 			*mask = c->w[i].mask;
 			*value = c->w[i].value;
 			return;
 		}
-	code_words(e, code, config1, mask, value);
+	pmu_engine_constraint(e, code, config1, mask, value);
 	cache_words(c, code, config1, *mask, *value);
 }
 
@@ -893,8 +899,10 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		}
 		uint64_t mk, vk, tm = run_mask, tv = run_value;
 		/* a member's own code is new to the call: compute, keep for a search */
-		code_words(e, ev[k].config, ev[k].config1, &mk, &vk);
-		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
+		if (!listed_words(e, ev[k].config, ev[k].config1, &mk, &vk)) {
+			pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+			cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
+		}
 		bool as_is = k < (int)e->m->max_group && run_valid &&
 			     combine_as_is(e, &tm, &tv, mk, vk);
 		struct group g;
