@@ -865,6 +865,36 @@ static bool reject_branch_filter(const struct pmu_engine *e, const struct pmu_sc
 	return true;
 }
 
+/* The group's next schedule, after a commit that took the search: the
+ * commit wrote the solution back (power_pmu_commit_txn: hw.config =
+ * events[i]), so the next power_check_constraints starts from those codes.
+ * They fit pairwise (the search's test is the as-is test with the group-rule
+ * slots included), so the as-is pass now reaches the group rule, which the
+ * search never applied.  A commit that fitted as-is needs no second look:
+ * the same codes, the same check. */
+static void check_reschedule(const struct pmu_engine *e, struct word_cache *c,
+			     const struct group *final, bool per_task,
+			     struct pmu_sched_result *r)
+{
+	struct group again = *final;
+	int verdict = check_constraints(e, c, &again, per_task);
+	if (verdict == CHECK_FITS)
+		return;
+	char why[160];
+	if (verdict >= 0) {
+		const struct pmu_constraint *k = &e->m->constraints[verdict];
+		r->reschedule_reason = k->group_reason;
+		snprintf(why, sizeof(why), "the group fails the rule of '%s' (%s)", k->name,
+			 k->description);
+	} else {
+		r->reschedule_reason = "constraint_conflict";
+		snprintf(why, sizeof(why), "no combination of alternatives fits");
+	}
+	snprintf(r->reschedule_message, sizeof(r->reschedule_message),
+		 "the next schedule checks the written-back final codes as they are: %s; "
+		 "EAGAIN from then on, the group counts in its first time slice only", why);
+}
+
 int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
 			int n, const struct pmu_sched_options *o, struct pmu_sched_result *r)
 {
@@ -874,6 +904,8 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 	r->message[0] = '\0';
 	r->n = 0;
 	r->alternatives_used = false;
+	r->reschedule_reason = NULL;
+	r->reschedule_message[0] = '\0';
 	if (n < 1 || n > PMU_SCHED_MAX_EVENTS) {
 		reject(r, n < 1 ? 0 : PMU_SCHED_MAX_EVENTS, "too_many_events");
 		snprintf(r->message, sizeof(r->message), "a group holds 1 to %d events",
@@ -969,5 +1001,7 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		r->alternatives_used |= stored.code[i] != ev[i].config;
 	}
 	compute_registers(e, &stored, ev, inuse, o, r);
+	if (!run_valid)
+		check_reschedule(e, &cache, &stored, o->per_task, r);
 	return 0;
 }

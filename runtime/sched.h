@@ -128,6 +128,12 @@ struct pmu_sched_result {
 	uint64_t final_events[PMU_SCHED_MAX_EVENTS];
 	int pmc[PMU_SCHED_MAX_EVENTS];          /* 1-based */
 	uint64_t regs[PMU_SCHED_MAX_REGS];      /* by model register index */
+	/* accepted: the group's next schedule.  power_pmu_commit_txn writes
+	 * final_events back into the members' hw.config, and the next
+	 * power_check_constraints runs on them; NULL when they fit again, else
+	 * why not (the kernel then returns -EAGAIN on every later schedule). */
+	const char *reschedule_reason;
+	char reschedule_message[320];
 };
 
 /* The branch filter value for a branch-stack request (the first listed
