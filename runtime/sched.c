@@ -331,6 +331,9 @@ static int compute_alternatives(const struct pmu_engine *e, uint64_t code, bool 
 	return n;
 }
 
+_Static_assert(PMU_SCHED_MAX_ALT_CODES <= 127 && PMU_SCHED_MAX_ALT_CODES < PMU_SCHED_ALT_INDEX,
+	       "alt_index holds int8_t entry numbers and keeps an empty slot");
+
 /* A code's first slot in alt_index. */
 static unsigned alt_slot(uint64_t code)
 {
