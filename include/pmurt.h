@@ -238,6 +238,15 @@ struct pmurt_group_result {
 	int pmc[PMURT_MAX_GROUP];                /* counter per event, 1-based */
 	int nregs;
 	uint64_t regs[PMURT_MAX_REGS];           /* see pmurt_register_name() */
+	/* 0.4, accepted groups: why the kernel refuses the group on its next
+	 * schedule, "" when it does not.  The first schedule's commit writes
+	 * final_events back into the members (power_pmu_commit_txn) and the
+	 * next schedule checks them again as they are; where that check fails
+	 * (POWER9's PMC4 group rule, which the search for alternatives never
+	 * applies) every later schedule gets -EAGAIN and the group counts in
+	 * its first time slice only. */
+	char reschedule_reason[48];
+	char reschedule_message[320];
 };
 
 /* Check a group (leader first) as the kernel's group flow does and compute

@@ -48,6 +48,13 @@ static void fill_result(const struct pmurt_pmu *pmu, const struct pmu_sched_resu
 	res->nregs = pmu->model.nregisters < PMURT_MAX_REGS ? pmu->model.nregisters
 							   : PMURT_MAX_REGS;
 	memcpy(res->regs, r->regs, sizeof(res->regs[0]) * (size_t)res->nregs);
+	res->reschedule_reason[0] = res->reschedule_message[0] = '\0';
+	if (r->ok && r->reschedule_reason) {
+		copy_text(res->reschedule_reason, sizeof(res->reschedule_reason),
+			  r->reschedule_reason);
+		copy_text(res->reschedule_message, sizeof(res->reschedule_message),
+			  r->reschedule_message);
+	}
 }
 
 /* Into the caller's struct, which may be an older, smaller one. */

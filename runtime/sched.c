@@ -331,20 +331,21 @@ static int compute_alternatives(const struct pmu_engine *e, uint64_t code, bool 
 	return n;
 }
 
-/* One bit of a 64-bit filter per listed code: most codes are not listed. */
-static unsigned alt_filter_bit(uint64_t code)
+_Static_assert(PMU_SCHED_MAX_ALT_CODES <= 127 && PMU_SCHED_MAX_ALT_CODES < PMU_SCHED_ALT_INDEX,
+	       "alt_index holds int8_t entry numbers and keeps an empty slot");
+
+/* A code's first slot in alt_index. */
+static unsigned alt_slot(uint64_t code)
 {
-	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58);
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58) % PMU_SCHED_ALT_INDEX;
 }
 
 /* The compiled list of a code of the table, or NULL. */
 static const struct pmu_alt_list *alt_list_of(const struct pmu_engine *e, uint64_t code)
 {
-	if (!(e->alt_filter >> alt_filter_bit(code) & 1))
-		return NULL;
-	for (int i = 0; i < e->nalt_codes; i++)
-		if (e->alt_lists[i].code == code)
-			return &e->alt_lists[i];
+	for (unsigned h = alt_slot(code); e->alt_index[h] >= 0; h = (h + 1) % PMU_SCHED_ALT_INDEX)
+		if (e->alt_lists[e->alt_index[h]].code == code)
+			return &e->alt_lists[e->alt_index[h]];
 	return NULL;
 }
 
@@ -374,7 +375,10 @@ static int alt_entry(struct pmu_engine *e, uint64_t code)
 	struct pmu_alt_list *l = &e->alt_lists[e->nalt_codes];
 	*l = (struct pmu_alt_list){.code = code};
 	pmu_engine_constraint(e, code, 0, &l->mask, &l->value);
-	e->alt_filter |= 1ull << alt_filter_bit(code);
+	unsigned h = alt_slot(code);
+	while (e->alt_index[h] >= 0)
+		h = (h + 1) % PMU_SCHED_ALT_INDEX;
+	e->alt_index[h] = (int8_t)e->nalt_codes;
 	return e->nalt_codes++;
 }
 
@@ -383,6 +387,7 @@ static int alt_entry(struct pmu_engine *e, uint64_t code)
 static void compile_alternatives(struct pmu_engine *e)
 {
 	const struct pmu_model *m = e->m;
+	memset(e->alt_index, -1, sizeof(e->alt_index));
 	for (int i = 0; i < m->nalternatives; i++)
 		for (int j = 0; j < m->alternatives[i].ncodes; j++)
 			if (alt_entry(e, m->alternatives[i].codes[j]) < 0)
@@ -400,7 +405,7 @@ static void compile_alternatives(struct pmu_engine *e)
 	return;
 full:
 	e->nalt_codes = -1;
-	e->alt_filter = 0;
+	memset(e->alt_index, -1, sizeof(e->alt_index));
 }
 
 /* --- power_check_constraints --------------------------------------------- */
@@ -421,30 +426,34 @@ static void cache_words(struct word_cache *c, uint64_t code, uint64_t config1,
 		c->w[c->n++] = (typeof(c->w[0])){code, config1, mask, value};
 }
 
-/* The constraint words of a code, compiled when the alternatives table
- * lists it (config1 0), else computed. */
-static void code_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
-		       uint64_t *mask, uint64_t *value)
+/* The constraint words of a code the alternatives table lists, compiled
+ * once (config1 0); false for any other code. */
+static bool listed_words(const struct pmu_engine *e, uint64_t code, uint64_t config1,
+			 uint64_t *mask, uint64_t *value)
 {
 	const struct pmu_alt_list *l = config1 ? NULL : alt_list_of(e, code);
-	if (l) {
-		*mask = l->mask;
-		*value = l->value;
-		return;
-	}
-	pmu_engine_constraint(e, code, config1, mask, value);
+	if (!l)
+		return false;
+	*mask = l->mask;
+	*value = l->value;
+	return true;
 }
 
+/* The constraint words of a code: compiled when listed, else from the
+ * cache, else computed and kept.  Listed codes never enter the cache, so
+ * its linear scans stay short whichever alternatives the search picked. */
 static void cached_constraint(const struct pmu_engine *e, struct word_cache *c,
 			      uint64_t code, uint64_t config1, uint64_t *mask, uint64_t *value)
 {
+	if (listed_words(e, code, config1, mask, value))
+		return;
 	for (int i = 0; i < c->n; i++)
 		if (c->w[i].code == code && c->w[i].config1 == config1) {
 			*mask = c->w[i].mask;
 			*value = c->w[i].value;
 			return;
 		}
-	code_words(e, code, config1, mask, value);
+	pmu_engine_constraint(e, code, config1, mask, value);
 	cache_words(c, code, config1, *mask, *value);
 }
 
@@ -859,6 +868,36 @@ static bool reject_branch_filter(const struct pmu_engine *e, const struct pmu_sc
 	return true;
 }
 
+/* The group's next schedule, after a commit that took the search: the
+ * commit wrote the solution back (power_pmu_commit_txn: hw.config =
+ * events[i]), so the next power_check_constraints starts from those codes.
+ * They fit pairwise (the search's test is the as-is test with the group-rule
+ * slots included), so the as-is pass now reaches the group rule, which the
+ * search never applied.  A commit that fitted as-is needs no second look:
+ * the same codes, the same check. */
+static void check_reschedule(const struct pmu_engine *e, struct word_cache *c,
+			     const struct group *final, bool per_task,
+			     struct pmu_sched_result *r)
+{
+	struct group again = *final;
+	int verdict = check_constraints(e, c, &again, per_task);
+	if (verdict == CHECK_FITS)
+		return;
+	char why[160];
+	if (verdict >= 0) {
+		const struct pmu_constraint *k = &e->m->constraints[verdict];
+		r->reschedule_reason = k->group_reason;
+		snprintf(why, sizeof(why), "the group fails the rule of '%s' (%s)", k->name,
+			 k->description);
+	} else {
+		r->reschedule_reason = "constraint_conflict";
+		snprintf(why, sizeof(why), "no combination of alternatives fits");
+	}
+	snprintf(r->reschedule_message, sizeof(r->reschedule_message),
+		 "the next schedule checks the written-back final codes as they are: %s; "
+		 "EAGAIN from then on, the group counts in its first time slice only", why);
+}
+
 int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event *ev,
 			int n, const struct pmu_sched_options *o, struct pmu_sched_result *r)
 {
@@ -868,6 +907,8 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 	r->message[0] = '\0';
 	r->n = 0;
 	r->alternatives_used = false;
+	r->reschedule_reason = NULL;
+	r->reschedule_message[0] = '\0';
 	if (n < 1 || n > PMU_SCHED_MAX_EVENTS) {
 		reject(r, n < 1 ? 0 : PMU_SCHED_MAX_EVENTS, "too_many_events");
 		snprintf(r->message, sizeof(r->message), "a group holds 1 to %d events",
@@ -893,8 +934,10 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		}
 		uint64_t mk, vk, tm = run_mask, tv = run_value;
 		/* a member's own code is new to the call: compute, keep for a search */
-		code_words(e, ev[k].config, ev[k].config1, &mk, &vk);
-		cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
+		if (!listed_words(e, ev[k].config, ev[k].config1, &mk, &vk)) {
+			pmu_engine_constraint(e, ev[k].config, ev[k].config1, &mk, &vk);
+			cache_words(&cache, ev[k].config, ev[k].config1, mk, vk);
+		}
 		bool as_is = k < (int)e->m->max_group && run_valid &&
 			     combine_as_is(e, &tm, &tv, mk, vk);
 		struct group g;
@@ -961,5 +1004,7 @@ int pmu_engine_schedule(const struct pmu_engine *e, const struct pmu_sched_event
 		r->alternatives_used |= stored.code[i] != ev[i].config;
 	}
 	compute_registers(e, &stored, ev, inuse, o, r);
+	if (!run_valid)
+		check_reschedule(e, &cache, &stored, o->per_task, r);
 	return 0;
 }

@@ -24,6 +24,7 @@
 #define PMU_SCHED_MAX_FLAGS 4     /* constraints with a flag value */
 #define PMU_SCHED_MAX_PLACED 64
 #define PMU_SCHED_MAX_ALT_CODES 16 /* distinct codes of alternatives kept compiled */
+#define PMU_SCHED_ALT_INDEX 64   /* hash slots for them: a quarter full at most */
 
 /* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
  * field has the same mask for every pmc). */
@@ -87,9 +88,11 @@ struct pmu_engine {
 	/* every code of the alternatives table with its alternatives, computed
 	 * once (isa207_get_alternatives), [0] not per task, [1] per task; a code
 	 * not listed has only itself.  nalt_codes < 0: the table has more
-	 * codes than fit, alternatives are computed on each call. */
+	 * codes than fit, alternatives are computed on each call.  alt_index
+	 * finds a code's entry in a constant number of probes whatever the
+	 * table's size (open addressing on a hash of the code; -1: empty). */
 	int nalt_codes;
-	uint64_t alt_filter;    /* bit pmu_alt_filter_bit(code) of each listed code */
+	int8_t alt_index[PMU_SCHED_ALT_INDEX];
 	struct pmu_alt_list {
 		uint64_t code;
 		uint64_t mask, value;   /* its constraint words with config1 0 */
@@ -125,6 +128,12 @@ struct pmu_sched_result {
 	uint64_t final_events[PMU_SCHED_MAX_EVENTS];
 	int pmc[PMU_SCHED_MAX_EVENTS];          /* 1-based */
 	uint64_t regs[PMU_SCHED_MAX_REGS];      /* by model register index */
+	/* accepted: the group's next schedule.  power_pmu_commit_txn writes
+	 * final_events back into the members' hw.config, and the next
+	 * power_check_constraints runs on them; NULL when they fit again, else
+	 * why not (the kernel then returns -EAGAIN on every later schedule). */
+	const char *reschedule_reason;
+	char reschedule_message[320];
 };
 
 /* The branch filter value for a branch-stack request (the first listed

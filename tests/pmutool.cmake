@@ -65,13 +65,13 @@ add_test(NAME pmutool/p9-kernel-cases-yaml
 add_test(NAME pmutool/p9-kernel-cases-dtb
   COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_DTB})
 set_tests_properties(pmutool/p9-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
-# libpfm4's POWER9 names and codes (a sample kept in tests/data/libpfm4)
-# against ours: the same code for every shared name but the four pinned
+# libpfm4's whole POWER9 table (958 entries, kept in tests/data/libpfm4)
+# against ours: the same code for every shared name but the 13 pinned
 # differences (PM_CYC 0x1001e / 0x1e and PM_INST_CMPL 0x10002 / 0x2 among
-# them; kernel_cases_power9.txt says where each form counts).
+# them; kernel_cases_power9.txt says what the kernel does with each form).
 add_test(NAME pmutool/p9-libpfm4-codes
   COMMAND ${PMU_SYSTEM_PYTHON3} ${PMUTOOL_TESTS}/libpfm4_compare.py ${PMUTOOL} power9
-          ${TESTDATA}/libpfm4/power9-events-sample.tsv
+          ${TESTDATA}/libpfm4/power9-events.tsv 958
           ${TESTDATA}/libpfm4/power9-expected-differences.tsv)
 add_test(NAME pmutool/p9-revisions
   COMMAND sh ${PMUTOOL_TESTS}/p9_revisions.sh ${PMUTOOL} ${P9_YAML})

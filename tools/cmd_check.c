@@ -113,8 +113,16 @@ static int print_accepted_json(const struct pmurt_pmu *pmu, const struct pmurt_g
 		jb_lit(&b, ":");
 		jb_hex(&b, r->regs[i]);
 	}
+	if (r->reschedule_reason[0]) { /* the next schedule refuses the group */
+		jb_lit(&b, ",\"reschedule\":{\"error\":\"EAGAIN\",\"reason\":");
+		jb_string(&b, r->reschedule_reason);
+		jb_lit(&b, ",\"message\":");
+		jb_string(&b, r->reschedule_message);
+		jb_lit(&b, "}");
+	}
 	jb_lit(&b, "}\n");
-	return jb_print(&b); /* 16 events and 8 registers with 31-byte names fit */
+	return jb_print(&b); /* 16 events, 8 registers with 31-byte names and the
+			      * reschedule message fit */
 }
 
 int tool_print_line_error_json(long lineno, const char *why)
@@ -215,6 +223,9 @@ static void print_accepted(const struct pmurt_pmu *pmu, const struct pmurt_event
 	}
 	for (int i = 0; i < r->nregs && i < PMURT_MAX_REGS; i++)
 		printf("  %-6s 0x%016" PRIx64 "\n", pmurt_register_name(pmu, i), r->regs[i]);
+	if (r->reschedule_reason[0])
+		printf("warning: refused on its next schedule (%s): %s\n", r->reschedule_reason,
+		       r->reschedule_message);
 }
 
 /* "PM_X, 0x1e" or, when the name is the code or the event never got one

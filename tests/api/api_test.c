@@ -6,7 +6,8 @@
  * function taking a struct pmurt_error clears it on entry, so a reused one
  * reports this call's outcome; a failed open leaves *pmu NULL; a message
  * longer than its buffer ends with "..." after whole UTF-8 characters; an
- * any-counter event never lands on a fixed counter (tests/api/no-count.yaml).
+ * any-counter event never lands on a fixed counter (tests/api/no-count.yaml);
+ * the reschedule fields say when the next schedule refuses a group.
  *
  * usage: api_test POWER10.dtb NO-COUNT.yaml
  */
@@ -314,6 +315,47 @@ static void test_no_count_constraint(const char *yaml)
 	pmurt_pmu_close(pmu);
 }
 
+/* The 0.4 reschedule fields (POWER9's second schedule): set for a group the
+ * next schedule refuses, empty for one it takes; a caller built before them
+ * (sz ending at regs) gets its smaller struct filled and nothing beyond. */
+static void check_reschedule(struct pmurt_pmu *p9, const uint64_t *codes, int n,
+			     const char *want)
+{
+	struct pmurt_event_spec ev[6];
+	for (int i = 0; i < n; i++)
+		ev[i] = raw(codes[i]);
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	int rc = pmurt_group_check(p9, ev, n, sizeof(ev[0]), NULL, &res, NULL);
+	CHECK(rc == 0 && res.ok && strcmp(res.reschedule_reason, want) == 0 &&
+		      (want[0] != '\0') == (res.reschedule_message[0] != '\0'),
+	      "reschedule: rc %d ok %d reason '%s' (want '%s') message '%s'", rc, res.ok,
+	      res.reschedule_reason, want, res.reschedule_message);
+	unsigned char old[sizeof(res)];
+	size_t old_sz = offsetof(struct pmurt_group_result, reschedule_reason);
+	memset(old, 0xaa, sizeof(old));
+	memcpy(old, &old_sz, sizeof(old_sz));
+	rc = pmurt_group_check(p9, ev, n, sizeof(ev[0]), NULL,
+			       (struct pmurt_group_result *)(void *)old, NULL);
+	bool untouched = true;
+	for (size_t i = old_sz; i < sizeof(old); i++)
+		untouched = untouched && old[i] == 0xaa;
+	CHECK(rc == 0 && untouched, "reschedule: an older result struct written past its sz");
+}
+
+static void test_reschedule(void)
+{
+	struct pmurt_pmu *p9 = NULL;
+	if (pmurt_pmu_open(&p9, "power9", NULL, NULL)) {
+		CHECK(false, "reschedule: cannot open the built-in power9");
+		return;
+	}
+	static const uint64_t refused[] = {0x600f4, 0x2, 0x400f0, 0x20036, 0x300f2, 0xe19022};
+	static const uint64_t fine[] = {0x2, 0x100f0, 0x200f2, 0x300fc, 0x400fc};
+	check_reschedule(p9, refused, 6, "group_constraint_pmc4");
+	check_reschedule(p9, fine, 5, "");
+	pmurt_pmu_close(p9);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -333,6 +375,7 @@ int main(int argc, char **argv)
 	test_calls_reset(pmu);
 	test_truncation(pmu);
 	test_no_count_constraint(argv[2]);
+	test_reschedule();
 	pmurt_pmu_close(pmu);
 	if (failures)
 		fprintf(stderr, "api_test: %d check(s) failed\n", failures);

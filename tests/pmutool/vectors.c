@@ -763,8 +763,9 @@ static void run_case(struct ctx *c, struct hcase *h, const char *out, int lineno
 	const char *key;
 	const json_t *v;
 	bool ok = rc == 0 && json_array_size(results) == 1;
-	json_object_foreach(want, key, v)
-		ok = ok && json_equal(v, result_value(c, r, key));
+	json_object_foreach(want, key, v) /* null: the key must be absent */
+		ok = ok && (json_is_null(v) ? !json_object_get(r, key)
+					    : json_equal(v, result_value(c, r, key)));
 	if (ok)
 		c->passed++;
 	else
