@@ -35,7 +35,7 @@
  * The text is what jansson's json_dumps(array, JSON_INDENT(2)) gave for
  * the same array of objects (it did until this writer replaced it: building
  * a jansson object per event and dumping it was a fifth of pmugen's
- * instructions for four outputs), written straight into one buffer:
+ * instructions for four outputs), written through one small buffer:
  * strings escaped as jansson's dump.c dump_string() escapes them without
  * flags ('"' and '\\', \b \f \n \r \t by name, other bytes below 0x20 as
  * \u00XX with upper-case digits, everything else, UTF-8 included, as it
@@ -43,26 +43,31 @@
  * them.
  */
 struct jbuf {
-	char *data;
-	size_t len, cap;
-	bool oom;
+	FILE *out;
+	bool failed;     /* a write failed */
+	size_t len;
+	char data[16 * 1024];
 };
 
+static void jb_flush(struct jbuf *b)
+{
+	if (b->len && fwrite(b->data, 1, b->len, b->out) != b->len)
+		b->failed = true;
+	b->len = 0;
+}
+
+/* Into the buffer, which goes to the stream whenever it is full: the
+ * output never sits whole in memory (its fresh pages cost more than
+ * writing it). */
 static void jb_put(struct jbuf *b, const char *s, size_t n)
 {
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64 * 1024;
-		while (cap < b->len + n)
-			cap *= 2;
-		char *grown = realloc(b->data, cap);
-		if (!grown) {
-			b->oom = true;
+	if (b->len + n > sizeof(b->data)) {
+		jb_flush(b);
+		if (n > sizeof(b->data)) {
+			if (fwrite(s, 1, n, b->out) != n)
+				b->failed = true;
 			return;
 		}
-		b->data = grown;
-		b->cap = cap;
 	}
 	memcpy(b->data + b->len, s, n);
 	b->len += n;
@@ -105,11 +110,10 @@ static const bool json_special[256] = {
 	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true,
 };
 
-/* s as a JSON string, in one pass; false (nothing written) when it is not
- * valid UTF-8. */
+/* s as a JSON string, in one pass; false when it is not valid UTF-8 (the
+ * output is then abandoned). */
 static bool jb_string(struct jbuf *b, const char *s)
 {
-	size_t start = b->len;
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 
 	jb_put(b, "\"", 1);
@@ -118,10 +122,8 @@ static bool jb_string(struct jbuf *b, const char *s)
 			p++;
 		if (*p >= 0x80) {
 			size_t n = utf8_sequence(p);
-			if (!n) {
-				b->len = start;
+			if (!n)
 				return false;
-			}
 			p += n;
 			continue;
 		}
@@ -172,17 +174,22 @@ static bool put_event(struct jbuf *b, const struct pmu_event *e, bool first)
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err)
 {
-	struct jbuf b = {0};
+	struct jbuf *b = malloc(sizeof(*b));
 	bool first = true;
 	int rc = 0;
 
 	(void)o; /* see the comment atop: every perf event, always */
-	jb_put(&b, "[", 1);
+	if (!b) {
+		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
+		return -ENOMEM;
+	}
+	*b = (struct jbuf){.out = out};
+	jb_put(b, "[", 1);
 	for (int i = 0; i < m->nevents && !rc; i++) {
 		const struct pmu_event *e = &m->events[i];
 		if (e->firmware)
 			continue;
-		if (!put_event(&b, e, first)) {
+		if (!put_event(b, e, first)) {
 			rc = -EINVAL;
 			pmu_error_set(err, rc, "%s: error: event %s: name or description is "
 				      "not valid UTF-8", m->source ? m->source : "json",
@@ -190,15 +197,12 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 		}
 		first = false;
 	}
-	jb_puts(&b, first ? "]\n" : "\n]\n");
-	if (!rc && b.oom) {
-		rc = -ENOMEM;
-		pmu_error_set(err, rc, "json: error: out of memory");
-	}
-	if (!rc && (fwrite(b.data, 1, b.len, out) != b.len || fflush(out) != 0)) {
+	jb_puts(b, first ? "]\n" : "\n]\n");
+	jb_flush(b);
+	if (!rc && (b->failed || fflush(out) != 0)) {
 		rc = -EIO;
 		pmu_error_set(err, rc, "json: error: write failed");
 	}
-	free(b.data);
+	free(b);
 	return rc;
 }

@@ -276,14 +276,19 @@ static int stage(struct staged *s, const struct writer *w, struct pmu_error *err
 		pmu_error_set(err, -EIO, "%s: cannot open temporary file", s->path);
 		return -EIO;
 	}
-	/* outputs are hundreds of KiB: fewer, larger writes */
-	static char buffer[64 * 1024];
-	setvbuf(f, buffer, _IOFBF, sizeof(buffer));
+	/* outputs are hundreds of KiB: fewer, larger writes, through a buffer
+	 * from the heap, whose pages the load freed (static, it was 16 fresh
+	 * ones) */
+	enum { OUTPUT_BUFFER = 64 * 1024 };
+	char *buffer = malloc(OUTPUT_BUFFER);
+	if (buffer)
+		setvbuf(f, buffer, _IOFBF, OUTPUT_BUFFER);
 	int rc = w->write(w, f, err);
 	if (fflush(f) || ferror(f))
 		rc = rc ? rc : -EIO;
 	if (fclose(f))
 		rc = rc ? rc : -EIO;
+	free(buffer);
 	if (rc) {
 		unlink(s->tmp);
 		if (!err->message[0])
