@@ -25,6 +25,10 @@
 #include "emit.h"
 
 #define DTB_INITIAL_SIZE (64 * 1024)
+/* The structure block's first size: POWER10's takes 20 KiB for the PMU and
+ * 264 bytes per event (all 680 written: 199 KB) */
+#define DTB_BASE_SIZE (24 * 1024)
+#define DTB_EVENT_SIZE 288
 #define DTB_MAX_SIZE (256 * 1024 * 1024)
 /* dtc's header version and the oldest it stays compatible with */
 #define DTB_VERSION 17
@@ -276,6 +280,11 @@ int emit_dtb(const struct pmu_model *m, const struct emit_options *o,
 	if (!s)
 		return no_room(err);
 	struct dt_sink sink = { .ops = &dtb_ops, .ctx = s };
+	/* one block of about the final size rather than a chain of copies */
+	s->st.cap = DTB_BASE_SIZE + (size_t)m->nevents * DTB_EVENT_SIZE;
+	s->st.data = malloc(s->st.cap);
+	if (!s->st.data)
+		s->st.cap = 0;
 	int rc = dt_tree_walk(m, o, &sink, err);
 	if (!rc && !bytes_reserve(&s->st, FDT_TAGSIZE))
 		rc = no_room(err);
