@@ -20,9 +20,9 @@
 #define Y_MAX_DEPTH_TEXT "64"
 /* Most YAML nodes (scalars and collections) one file may hold: an event takes
  * 9 (POWER10's 654 take 5,891), so a 30,000-event import takes 270,000 and
- * about 55,000 events fit.  Bounds the memory and time of any input (about
- * 160 bytes and a few allocations per node: 10 MB of keys stops here after
- * about 0.5 s of CPU and 80 MB; schema/description-format.md, Limits). */
+ * about 55,000 events fit.  Bounds the memory and time of any input (a node
+ * costs 24 bytes and its scalar's text: 10 MB of keys stops here after about
+ * 0.2 s of CPU and 26 MB; schema/description-format.md, Limits). */
 #define Y_MAX_NODES 500000
 
 /* One node of a composed document (y_compose): 20 bytes, where libyaml's
