@@ -30,53 +30,19 @@
 #include <string.h>
 
 #include "emit.h"
+#include "outbuf.h"
 
 /*
  * The text is what jansson's json_dumps(array, JSON_INDENT(2)) gave for
  * the same array of objects (it did until this writer replaced it: building
  * a jansson object per event and dumping it was a fifth of pmugen's
- * instructions for four outputs), written through one small buffer:
+ * instructions for four outputs), written through a small buffer (outbuf.h):
  * strings escaped as jansson's dump.c dump_string() escapes them without
  * flags ('"' and '\\', \b \f \n \r \t by name, other bytes below 0x20 as
  * \u00XX with upper-case digits, everything else, UTF-8 included, as it
  * is), and refused when they are not valid UTF-8, as json_string() refuses
  * them.
  */
-struct jbuf {
-	FILE *out;
-	bool failed;     /* a write failed */
-	size_t len;
-	char data[16 * 1024];
-};
-
-static void jb_flush(struct jbuf *b)
-{
-	if (b->len && fwrite(b->data, 1, b->len, b->out) != b->len)
-		b->failed = true;
-	b->len = 0;
-}
-
-/* Into the buffer, which goes to the stream whenever it is full: the
- * output never sits whole in memory (its fresh pages cost more than
- * writing it). */
-static void jb_put(struct jbuf *b, const char *s, size_t n)
-{
-	if (b->len + n > sizeof(b->data)) {
-		jb_flush(b);
-		if (n > sizeof(b->data)) {
-			if (fwrite(s, 1, n, b->out) != n)
-				b->failed = true;
-			return;
-		}
-	}
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-}
-
-static void jb_puts(struct jbuf *b, const char *s)
-{
-	jb_put(b, s, strlen(s));
-}
 
 /* The length of the UTF-8 sequence at s (valid as json_string() checks:
  * no overlong forms, surrogates or code points past U+10FFFF), 0 if not. */
@@ -112,11 +78,11 @@ static const bool json_special[256] = {
 
 /* s as a JSON string, in one pass; false when it is not valid UTF-8 (the
  * output is then abandoned). */
-static bool jb_string(struct jbuf *b, const char *s)
+static bool put_json_string(struct outbuf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	jb_put(b, "\"", 1);
+	ob_put(b, "\"", 1);
 	for (;;) {
 		while (!json_special[*p])
 			p++;
@@ -127,7 +93,7 @@ static bool jb_string(struct jbuf *b, const char *s)
 			p += n;
 			continue;
 		}
-		jb_put(b, (const char *)run, (size_t)(p - run));
+		ob_put(b, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		const char *esc;
@@ -144,37 +110,37 @@ static bool jb_string(struct jbuf *b, const char *s)
 			snprintf(hex, sizeof(hex), "\\u%04X", *p);
 			esc = hex;
 		}
-		jb_puts(b, esc);
+		ob_puts(b, esc);
 		run = ++p;
 	}
-	jb_put(b, "\"", 1);
+	ob_put(b, "\"", 1);
 	return true;
 }
 
 /* One event's object, indented as an element of the top-level array. */
-static bool put_event(struct jbuf *b, const struct pmu_event *e, bool first)
+static bool put_event(struct outbuf *b, const struct pmu_event *e, bool first)
 {
 	char code[32];
 	/* perf's spelling: "0x" and upper-case hex digits, at least five */
 	snprintf(code, sizeof(code), "\"0x%05" PRIX64 "\"", e->code);
-	jb_puts(b, first ? "\n  {\n    \"EventCode\": " : ",\n  {\n    \"EventCode\": ");
-	jb_puts(b, code);
-	jb_puts(b, ",\n    \"EventName\": ");
-	if (!e->name || !jb_string(b, e->name))
+	ob_puts(b, first ? "\n  {\n    \"EventCode\": " : ",\n  {\n    \"EventCode\": ");
+	ob_puts(b, code);
+	ob_puts(b, ",\n    \"EventName\": ");
+	if (!e->name || !put_json_string(b, e->name))
 		return false;
 	if (e->description) {
-		jb_puts(b, ",\n    \"BriefDescription\": ");
-		if (!jb_string(b, e->description))
+		ob_puts(b, ",\n    \"BriefDescription\": ");
+		if (!put_json_string(b, e->description))
 			return false;
 	}
-	jb_puts(b, "\n  }");
+	ob_puts(b, "\n  }");
 	return true;
 }
 
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err)
 {
-	struct jbuf *b = malloc(sizeof(*b));
+	struct outbuf *b = ob_open(out);
 	bool first = true;
 	int rc = 0;
 
@@ -183,8 +149,7 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
 		return -ENOMEM;
 	}
-	*b = (struct jbuf){.out = out};
-	jb_put(b, "[", 1);
+	ob_put(b, "[", 1);
 	for (int i = 0; i < m->nevents && !rc; i++) {
 		const struct pmu_event *e = &m->events[i];
 		if (e->firmware)
@@ -197,12 +162,10 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 		}
 		first = false;
 	}
-	jb_puts(b, first ? "]\n" : "\n]\n");
-	jb_flush(b);
-	if (!rc && (b->failed || fflush(out) != 0)) {
+	ob_puts(b, first ? "]\n" : "\n]\n");
+	if (ob_close(b) && !rc) {
 		rc = -EIO;
 		pmu_error_set(err, rc, "json: error: write failed");
 	}
-	free(b);
 	return rc;
 }
