@@ -167,6 +167,40 @@ static int earlier_keys(const struct ynode *map, int n, int *first)
 	return 0;
 }
 
+/* The same for a mapping of at most SMALL_MAP keys (an event has four to
+ * six), compared pairwise: no allocation and no sort for the thousands of
+ * small mappings of an events file. */
+enum { SMALL_MAP = 16 };
+
+static void earlier_keys_small(const struct ynode *map, int n, int *first)
+{
+	const char *key[SMALL_MAP];
+	struct ynode k, v;
+	for (int i = 0; i < n && y_map_at(map, i, &k, &v); i++) {
+		key[i] = y_scalar(&k);
+		first[i] = -1;
+		for (int j = 0; key[i] && j < i && first[i] < 0; j++)
+			if (key[j] && strcmp(key[j], key[i]) == 0)
+				first[i] = j;
+	}
+}
+
+/* first_of for map's n keys, in small when they fit; NULL when out of
+ * memory. */
+static int *first_keys(const struct ynode *map, int n, int *small)
+{
+	if (n <= SMALL_MAP) {
+		earlier_keys_small(map, n, small);
+		return small;
+	}
+	int *first_of = malloc((size_t)n * sizeof(*first_of));
+	if (first_of && earlier_keys(map, n, first_of)) {
+		free(first_of);
+		first_of = NULL;
+	}
+	return first_of;
+}
+
 static int y_map_len(const struct ynode *n)
 {
 	return y_is_map(n) ? (int)(n->node->len / 2) : 0;
@@ -183,12 +217,10 @@ static bool in_list(const char *s, const char *const *list)
 int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 		 const char *const *keys, const char *const *required)
 {
-	int n = y_map_len(map);
-	int *first_of = malloc((size_t)n * sizeof(*first_of) + 1);
-	if (!first_of || earlier_keys(map, n, first_of)) {
-		free(first_of);
+	int small[SMALL_MAP];
+	int *first_of = first_keys(map, y_map_len(map), small);
+	if (!first_of)
 		return pmu_report_oom(c->d, NULL);
-	}
 	int rc = 0;
 	struct ynode k, v;
 	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
@@ -219,7 +251,8 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 			pmu_report(c->d, -1, &p, "unknown key '%s' in %s", s, what);
 		rc = -EINVAL;
 	}
-	free(first_of);
+	if (first_of != small)
+		free(first_of);
 	for (int i = 0; required && required[i]; i++) {
 		if (!y_get(map, required[i]).node) {
 			struct pmu_pos p = y_pos(map);
