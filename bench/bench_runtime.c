@@ -31,6 +31,8 @@
  *                                          (default 21 rounds; e. needs both paths)
  *        bench_runtime --one-check [alt]   one check after setup, for callgrind
  *                                          (bench-callgrind counts its Ir)
+ *        bench_runtime --one-parse         c.'s strings parsed once each after
+ *                                          setup, for callgrind; prints how many
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -607,6 +609,24 @@ static int one_check(const struct pmurt_pmu *pmu, bool with_alt)
 	return rc || !c.res.ok;
 }
 
+/* c.'s "NAME:u" strings, each parsed once after setup: only those parses
+ * are counted under callgrind (bench-callgrind divides by the count). */
+static int one_parse_pass(void)
+{
+	struct names base = {0};
+	struct lists ours = {0};
+	int rc = -1;
+	if (!pmurt_names(&base) && !lists_build(&ours, &base, pmurt_find, pmurt_encode)) {
+		CALLGRIND_TOGGLE_COLLECT;
+		rc = pmurt_parse_all(&ours.parse);
+		CALLGRIND_TOGGLE_COLLECT;
+		printf("%d\n", ours.parse.n);
+	}
+	lists_free(&ours);
+	names_free(&base);
+	return rc;
+}
+
 static int bench_all(struct pmurt_pmu *pmu, int argc, char **argv)
 {
 	const char *pmutool = NULL, *check_events = NULL;
@@ -632,7 +652,6 @@ static int bench_all(struct pmurt_pmu *pmu, int argc, char **argv)
 			getenv("LIBPFM_FORCE_PMU"), pfm_strerror(rc));
 		return -1;
 	}
-	the_pmu = pmu;
 	rc = bench_lookups(rounds) || bench_groups(pmu, rounds);
 	pfm_terminate();
 	return rc;
@@ -647,8 +666,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int rc;
+	the_pmu = pmu;
 	if (argc > 1 && strcmp(argv[1], "--one-check") == 0)
 		rc = one_check(pmu, argc > 2 && strcmp(argv[2], "alt") == 0);
+	else if (argc > 1 && strcmp(argv[1], "--one-parse") == 0)
+		rc = one_parse_pass();
 	else
 		rc = bench_all(pmu, argc, argv);
 	pmurt_pmu_close(pmu);

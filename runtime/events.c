@@ -43,7 +43,8 @@ static inline unsigned ascii_lower(unsigned char ch)
 
 int pmurt_lookup_name(const struct pmurt_pmu *pmu, const char *name, size_t len)
 {
-	return pmurt_lookup_span(pmu, name, len, NULL);
+	bool punct = false;
+	return lookup_span(pmu, name, len, false, &punct);
 }
 
 /* The first byte where the 8-byte words at a (lower case) and b differ

@@ -1215,12 +1215,19 @@ static const unsigned plain_exclude[16] = {
 
 /* perf's modifiers u, k, h, I and up to three p, each letter once, as
  * parse_modifiers() reads them; false for anything else (which the full
- * parser then reports). */
-static bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
+ * parser then reports).  One letter, the usual case, without the loop. */
+static inline bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
 {
-	unsigned seen = 0, bit;
-	int pcount = 0;
-	for (; *p; p++) {
+	unsigned seen = plain_modifier_bit[(unsigned char)p[0]], bit;
+	int pcount = seen == MOD_P;
+	if (__builtin_expect(seen && !p[1], 1)) {
+		*exclude = plain_exclude[seen & 15u];
+		*precise = pcount;
+		return true;
+	}
+	if (!seen)
+		return false; /* "NAME:" or an unknown letter */
+	for (p++; *p; p++) {
 		if (!(bit = plain_modifier_bit[(unsigned char)*p]))
 			return false;
 		if (bit == MOD_P) {
@@ -1231,35 +1238,73 @@ static bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
 		}
 		seen |= bit;
 	}
-	if (!seen)
-		return false; /* "NAME:" */
 	*exclude = plain_exclude[seen & 15u];
 	*precise = pcount;
 	return true;
 }
 
-/* The n bytes of an event's name (n as its index tag said; at most 63
- * kept) into name[64], the rest zero, eight bytes at a time. */
-static void copy_event_name(char dst[64], const char *src, size_t n)
+/* The 8 <= n <= 63 bytes of a name into name[64], the rest zero, eight
+ * bytes at a time as span_differs() read them. */
+static inline void copy_name_words(char dst[64], const char *src, size_t n)
 {
+	size_t w1 = pmu_tbl_fixed_word(n, 8), w2 = pmu_tbl_fixed_word(n, 16), last = n - 8;
 	memset(dst, 0, 64);
-	if (n > 63)
-		n = 63;
-	if (n < 8) {
-		memcpy(dst, src, n);
-		return;
-	}
-	for (size_t j = 0; j + 8 <= n; j += 8)
+	memcpy(dst, src, 8);
+	memcpy(dst + w1, src + w1, 8);
+	memcpy(dst + w2, src + w2, 8);
+	for (size_t j = 24; __builtin_expect(j < last, 0); j += 8)
 		memcpy(dst + j, src + j, 8);
-	memcpy(dst + n - 8, src + n - 8, 8); /* the last eight, overlapping */
+	memcpy(dst + last, src + last, 8);
 }
 
-/* The spec of event i, named by n bytes, field by field: no block fill or
- * struct copy, whose wide stores a caller's narrow read of a field would
- * wait for. */
-static void fill_plain(struct pmurt_event_spec *o, const struct pmu_event *e, int i, size_t n,
-		       unsigned exclude, int precise)
+/* The n bytes of an event's name (n as its index tag said; at most 63
+ * kept) into name[64], the rest zero. */
+static inline void copy_event_name(char dst[64], const char *src, size_t n)
 {
+	if (n > 63)
+		n = 63;
+	if (n >= 8) {
+		copy_name_words(dst, src, n);
+		return;
+	}
+	uint64_t w = pmu_tbl_le64(pmu_tbl_short_word(src, n)); /* bytes in string order */
+	memset(dst, 0, 64);
+	memcpy(dst, &w, 8);
+}
+
+/*
+ * The common string, an event of the description with perf's privilege
+ * modifiers ("PM_RUN_INST_CMPL:u"), in one pass over it: the same answer as
+ * parse_string() gives, without its spans, copies and generic and cache
+ * look-ups, written into *o field by field (no block fill or struct copy,
+ * whose wide stores a caller's narrow read of a field would wait for).
+ * False (nothing written) when the string is anything else, an error
+ * included; the full parser then reads it again.
+ *
+ * With exact, the cheapest case only: a name of 8 to 63 bytes spelled as
+ * the description spells it (lookup_span()'s exact look-up), for which the
+ * hash, the compare and the copy take no branch on the length up to 32
+ * bytes; false for the others, which the same function without exact then
+ * takes (parse_event_slow).
+ */
+static inline __attribute__((always_inline)) bool
+parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spec *o, bool exact)
+{
+	/* one pass to the ':' or the end; the modifiers after it are a few
+	 * letters at most, so the whole string is far below PARSE_MAX_LEN */
+	const char *end = strchrnul(str, ':');
+	size_t n = (size_t)(end - str);
+	unsigned other = plain_name_other[(unsigned char)str[0]];
+	if ((exact ? n - 8 > 63 - 8 : n - 1 >= NAME_MAX_LEN) || /* they wrap for n < 8, n = 0 */
+	    (other && (other == 1 || perf_name_prefix(str, n))))
+		return false;
+	bool punct = false;
+	int i = lookup_span(pmu, str, n, exact, &punct);
+	unsigned exclude = 0;
+	int precise = 0;
+	if (i < 0 || punct || (*end && !plain_modifiers(end + 1, &exclude, &precise)))
+		return false; /* punct: the full parser reads it as terms or PMU/.../ */
+	const struct pmu_event *e = &pmu->model.events[i];
 	o->sz = sizeof(*o);
 	o->type = PERF_TYPE_RAW;
 	o->config = o->code = e->code;
@@ -1268,45 +1313,11 @@ static void fill_plain(struct pmurt_event_spec *o, const struct pmu_event *e, in
 	o->precise = precise;
 	o->sample_period = 0;
 	o->event_index = i;
-	copy_event_name(o->name, e->name, n);
+	if (exact) /* 8 to 63 bytes */
+		copy_name_words(o->name, e->name, n);
+	else
+		copy_event_name(o->name, e->name, n);
 	o->branch_sample_type = 0;
-}
-
-/*
- * The common string, an event of the description with perf's privilege
- * modifiers ("PM_RUN_INST_CMPL:u"), in one pass over it: the same answer as
- * parse_string() gives, without its spans, copies and generic and cache
- * look-ups.  False (nothing written) when the string is anything else, an
- * error included; the full parser then reads it again.
- */
-static bool parse_plain(const struct pmurt_pmu *pmu, const char *str,
-			struct pmurt_event_spec *spec)
-{
-	unsigned other = plain_name_other[(unsigned char)str[0]];
-	if (other == 1)
-		return false;
-	/* one pass to the ':' or the end; the modifiers after it are a few
-	 * letters at most, so the whole string is far below PARSE_MAX_LEN */
-	const char *end = strchrnul(str, ':');
-	size_t n = (size_t)(end - str);
-	unsigned exclude = 0;
-	int precise = 0;
-	if (!n || n > NAME_MAX_LEN || (*end && !plain_modifiers(end + 1, &exclude, &precise)) ||
-	    (other && perf_name_prefix(str, n)))
-		return false;
-	bool punct;
-	int i = pmurt_lookup_span(pmu, str, n, &punct);
-	if (i < 0 || punct)
-		return false; /* the full parser reads it as terms or PMU/.../ */
-	const struct pmu_event *e = &pmu->model.events[i];
-	if (spec->sz >= sizeof(*spec)) { /* built against this header: straight in */
-		fill_plain(spec, e, i, n, exclude, precise);
-		return true;
-	}
-	struct pmurt_event_spec out = {0};
-	fill_plain(&out, e, i, n, exclude, precise);
-	out.sz = spec->sz;
-	memcpy(spec, &out, out.sz); /* a caller built against an older, smaller struct */
 	return true;
 }
 
@@ -1330,10 +1341,14 @@ int pmurt_parse_event_at(const struct pmurt_pmu *pmu, const char *str, size_t st
 	return 0;
 }
 
-int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
-		      struct pmurt_event_spec *spec, struct pmurt_error *err)
+/* pmurt_parse_event's other paths: its arguments refused, the strings
+ * parse_plain() takes only without exact, and every other string.  Out of
+ * line, so that the common path saves and restores few registers. */
+static __attribute__((noinline)) int parse_event_slow(const struct pmurt_pmu *pmu,
+						      const char *str,
+						      struct pmurt_event_spec *spec,
+						      struct pmurt_error *err)
 {
-	pmurt_clear_error(err);
 	if (!pmu || !str || !spec) {
 		pmurt_set_error(err, -EINVAL, "pmurt_parse_event: missing argument");
 		return -EINVAL;
@@ -1343,14 +1358,29 @@ int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 				"PMURT_OPTS_INIT or sizeof", spec->sz);
 		return -EINVAL;
 	}
-	if (parse_plain(pmu, str, spec))
+	struct pmurt_event_spec out = {0};
+	if (parse_plain(pmu, str, &out, false)) {
+		out.sz = spec->sz < sizeof(*spec) ? spec->sz : sizeof(*spec);
+		memcpy(spec, &out, out.sz); /* a caller built against an older, smaller struct */
 		return 0;
+	}
 	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
 	if (!len) {
 		pmurt_set_error(err, -EINVAL, "empty event string");
 		return -EINVAL;
 	}
 	return pmurt_parse_event_at(pmu, str, 0, len, spec, err);
+}
+
+int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
+		      struct pmurt_event_spec *spec, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	/* a caller built against this header, the common string: straight in */
+	if (__builtin_expect(pmu && str && spec && spec->sz >= sizeof(*spec), 1) &&
+	    parse_plain(pmu, str, spec, true))
+		return 0;
+	return parse_event_slow(pmu, str, spec, err);
 }
 
 /* perf's modifiers str[start, start + len) (no leading ':'), for events of

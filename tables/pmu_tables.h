@@ -21,10 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 5 /* 3: presets, overflow_counter_unknown;
+#define PMU_TABLES_VERSION 6 /* 3: presets, overflow_counter_unknown;
                                 4: tagged 64-bit name index slots;
                                 5: refused-code checks and PVR selectors,
-                                   flag constraints, the group rule, pvr */
+                                   flag constraints, the group rule, pvr;
+                                6: the name hash folds case with one OR and
+                                   multiplies four fixed words of a name
+                                   independently */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -218,8 +221,8 @@ struct pmu_tables {
 	const struct pmu_tbl_event *events;         uint32_t nevents;
 
 	/*
-	 * Event names (every event, aliases included) by pmu_tbl_name_hash() of
-	 * the lower-cased name: open addressing with linear probing over
+	 * Event names (every event, aliases included) by pmu_tbl_name_hash(),
+	 * which folds case: open addressing with linear probing over
 	 * name_index_size slots (a power of two, at least twice nevents).  A
 	 * slot holds pmu_tbl_name_slot(): the event index + 1 in its low 31
 	 * bits (0 when empty), PMU_TBL_SLOT_PUNCT in bit 31 when the name holds
@@ -242,12 +245,22 @@ struct pmu_tables {
 };
 
 /*
- * The name hash, eight bytes at a time: each 8-byte word of the name, taken
- * little-endian on every host (so a table generated on one machine indexes
- * the same way on another), has its ASCII upper-case letters lowered
- * (pmu_tbl_lower64) and is mixed in with a multiply; the length is mixed in
- * last, so that a scan can hash a name before it knows where the name ends.
- * Names are read with memcpy, never past their NUL.
+ * The name hash.  A name of 8 bytes or more is read as 8-byte words, each
+ * taken little-endian on every host (so a table generated on one machine
+ * indexes the same way on another) and case-folded (pmu_tbl_fold64): the
+ * words at bytes 0, 8 and 16 that start before the last eight bytes
+ * (pmu_tbl_hash_word) and the last eight bytes, each multiplied by a
+ * constant of its own and xor-ed together, so that for a name of up to 32
+ * bytes (most event names) the hash is a few independent multiplies deep
+ * and takes no branch on the length, not a chain of one multiply per word;
+ * the words from byte 24 up to the last eight (longer names) are chained
+ * with a multiply each and xor-ed in too.  A byte is in two words at most,
+ * at two different places, so a change of one byte always changes the
+ * hash.  A shorter name is one word, zero-filled past its end.  Then the
+ * length goes in, and a shift, a multiply and a shift spread every bit over
+ * the bits the index and the tag read.  The word multipliers fit an
+ * instruction's 32-bit immediate.  Names are read eight bytes at a time
+ * inside [name, name + len) or a byte at a time, never past their end.
  */
 static inline uint64_t pmu_tbl_le64(uint64_t w)
 {
@@ -269,39 +282,68 @@ static inline uint64_t pmu_tbl_lower64(uint64_t w)
 	return w | (upper >> 2);
 }
 
-#define PMU_TBL_HASH_SEED 0xcbf29ce484222325ull
-
-/* One step of the hash over a lowered little-endian word (a name's last
- * word zero-filled past its end). */
-static inline uint64_t pmu_tbl_hash_step(uint64_t h, uint64_t lowered)
+/* The case fold the hash reads: bit 5 set in every byte.  Words equal
+ * without ASCII case fold to the same word (and so do a few others, '_'
+ * and DEL, '@' and '`': the look-up compares the names themselves); one OR
+ * where lowering (pmu_tbl_lower64) takes eight operations. */
+static inline uint64_t pmu_tbl_fold64(uint64_t w)
 {
-	h = (h ^ lowered) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 29);
+	return w | 0x2020202020202020ull;
 }
 
-/* The hash of a name of len bytes from the steps over its words. */
-static inline uint64_t pmu_tbl_hash_finish(uint64_t h, size_t len)
+/* The little-endian word at p. */
+static inline uint64_t pmu_tbl_word(const char *p)
 {
-	h = pmu_tbl_hash_step(h, (uint64_t)len);
-	return h ^ (h >> 32);
+	uint64_t w;
+	__builtin_memcpy(&w, p, 8);
+	return pmu_tbl_le64(w);
+}
+
+/* The n < 8 bytes at p as a little-endian word, zero-filled. */
+static inline uint64_t pmu_tbl_short_word(const char *p, size_t n)
+{
+	uint64_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	return w;
+}
+
+/* Where a name of len >= 8 bytes has the fixed word meant to start at
+ * byte at (0, 8 or 16): there, or at the last eight bytes if it would end
+ * past them. */
+static inline size_t pmu_tbl_fixed_word(size_t len, size_t at)
+{
+	return at < len - 8 ? at : len - 8;
+}
+
+/* The folded word the hash takes at byte at of a name of len >= 8 bytes:
+ * the word there if it starts before the last eight bytes, else 0 (no
+ * word is taken twice, so that no two of them can cancel out). */
+static inline uint64_t pmu_tbl_hash_word(const char *name, size_t len, size_t at)
+{
+	uint64_t w = pmu_tbl_fold64(pmu_tbl_word(name + pmu_tbl_fixed_word(len, at)));
+	return at < len - 8 ? w : 0;
 }
 
 /* The hash of name[0..len). */
 static inline uint64_t pmu_tbl_name_hash_len(const char *name, size_t len)
 {
-	size_t i = 0;
-	uint64_t h = PMU_TBL_HASH_SEED, w;
+	uint64_t h;
 
-	for (; i + 8 <= len; i += 8) {
-		__builtin_memcpy(&w, name + i, 8);
-		h = pmu_tbl_hash_step(h, pmu_tbl_lower64(pmu_tbl_le64(w)));
+	if (len < 8) {
+		h = pmu_tbl_fold64(pmu_tbl_short_word(name, len)) * 0x5bd1e995u;
+	} else {
+		uint64_t middle = 0;
+		for (size_t i = 24; __builtin_expect(i + 8 < len, 0); i += 8)
+			middle = (middle ^ pmu_tbl_fold64(pmu_tbl_word(name + i))) * 0x27d4eb2fu;
+		h = pmu_tbl_hash_word(name, len, 0) * 0x5bd1e995u ^
+		    pmu_tbl_hash_word(name, len, 8) * 0x1b873593u ^
+		    pmu_tbl_hash_word(name, len, 16) * 0x2c1b3c6du ^
+		    pmu_tbl_fold64(pmu_tbl_word(name + len - 8)) * 0x297a2d39u ^ middle;
 	}
-	if (i < len) {
-		w = 0;
-		__builtin_memcpy(&w, name + i, len - i);
-		h = pmu_tbl_hash_step(h, pmu_tbl_lower64(pmu_tbl_le64(w)));
-	}
-	return pmu_tbl_hash_finish(h, len);
+	h ^= (uint64_t)len;
+	h = (h ^ (h >> 29)) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
 }
 
 static inline uint64_t pmu_tbl_name_hash(const char *name)

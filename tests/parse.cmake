@@ -6,6 +6,13 @@ target_link_libraries(parse_test PRIVATE pmurt_internal)
 add_test(NAME parse/table
   COMMAND parse_test ${CMAKE_CURRENT_LIST_DIR}/parse/toy.yaml ${CMAKE_CURRENT_LIST_DIR}/parse/corpus)
 
+# name_match_test: the name hash and the look-up's compare (name_lookup.h,
+# private to the runtime) on names of 1 to 80 bytes against strncasecmp.
+add_executable(name_match_test ${CMAKE_CURRENT_LIST_DIR}/parse/name_match_test.c)
+target_include_directories(name_match_test PRIVATE ${CMAKE_SOURCE_DIR}/runtime ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(name_match_test PRIVATE pmurt_internal)
+add_test(NAME parse/name-match COMMAND name_match_test)
+
 # suggest_test: the runtime compiled once more with PMURT_COUNT_SUGGESTIONS,
 # which counts nearest-name searches, to show that a miss without an error
 # object searches for none; and every suggestion checked against an

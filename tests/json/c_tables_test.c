@@ -13,8 +13,10 @@
  *    (pmu_model_equal): the tables carry the whole description.
  * 4. That model is zero-copy: it owns no strings, and its strings are the
  *    pool's own (the event names side by side at the pool's start).
+ * 5. Tables of another PMU_TABLES_VERSION are refused.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,21 @@ static int lookup(const struct pmu_tables *t, const char *name)
 		j = (j + 1) & mask;
 	}
 	return -1;
+}
+
+/* Tables of another layout (an older PMU_TABLES_VERSION: another name
+ * hash, say) are refused, not read. */
+static void check_version_refused(const struct pmu_tables *t, int *fails)
+{
+	struct pmu_tables other = *t;
+	struct pmu_model m;
+
+	for (uint32_t v = PMU_TABLES_VERSION - 1; v <= PMU_TABLES_VERSION + 1; v += 2) {
+		other.tables_version = v;
+		if (pmurt_model_from_tables(&other, &m) != -EINVAL)
+			FAIL("tables version %u (not %u) accepted\n", v, PMU_TABLES_VERSION);
+		pmu_model_free(&m);
+	}
 }
 
 static void recase(char *dst, const char *src, int how)
@@ -220,6 +237,7 @@ int main(int argc, char **argv)
 	}
 	if (t->tables_version != PMU_TABLES_VERSION)
 		FAIL("tables version %u\n", t->tables_version);
+	check_version_refused(t, fails);
 	check_lookups(t, &yaml, fails);
 	check_pool(t, fails);
 	if (pmurt_model_from_tables(t, &built) != 0)

@@ -357,6 +357,24 @@ static const struct ok_case toy_ok[] = {
 	{"r12", RAW, 0x20012, 0, 0x20012, 0, 0, 0, "r12", "r12"},
 	{"R12", RAW, 0x20012, 0, 0x20012, 0, 0, 0, "r12", "r12"},
 	{"r13", RAW, 0x13, 0, 0x13, 0, 0, 0, NULL, "0x13"},
+	/* names of 8 to 70 bytes (the name hash's fixed words and the ones
+	 * between), as spelled and in another case */
+	{"TOY_EIGH", RAW, 0x10031, 0, 0x10031, 0, 0, 0, "TOY_EIGH", "TOY_EIGH"},
+	{"toy_eigh:u", RAW, 0x10031, 0, 0x10031, XK | XH, 0, 0, "TOY_EIGH", "TOY_EIGH"},
+	{"TOY_NAME_OF_EXACTLY_THIRTY_TWO_B:k", RAW, 0x10032, 0, 0x10032, XU | XH, 0, 0,
+	 "TOY_NAME_OF_EXACTLY_THIRTY_TWO_B", "TOY_NAME_OF_EXACTLY_THIRTY_TWO_B"},
+	{"TOY_FORTY_EIGHT_BYTES_WORD_3_DIFFERS_____THE_END:u", RAW, 0x10033, 0, 0x10033, XK | XH, 0,
+	 0, "TOY_FORTY_EIGHT_BYTES_WORD_3_DIFFERS_____THE_END",
+	 "TOY_FORTY_EIGHT_BYTES_WORD_3_DIFFERS_____THE_END"},
+	{"TOY_FORTY_EIGHT_BYTES_WORD_4_DIFFERS_____THE_END", RAW, 0x10034, 0, 0x10034, 0, 0, 0,
+	 "TOY_FORTY_EIGHT_BYTES_WORD_4_DIFFERS_____THE_END",
+	 "TOY_FORTY_EIGHT_BYTES_WORD_4_DIFFERS_____THE_END"},
+	{"toy_forty_eight_bytes_word_4_differs_____the_end:p", RAW, 0x10034, 0, 0x10034, 0, 1, 0,
+	 "TOY_FORTY_EIGHT_BYTES_WORD_4_DIFFERS_____THE_END",
+	 "TOY_FORTY_EIGHT_BYTES_WORD_4_DIFFERS_____THE_END"},
+	{"TOY_A_NAME_OF_SEVENTY_BYTES_THAT_THE_SPEC_CUTS_TO_SIXTY_THREE_OF_THEM_:ppp", RAW, 0x10035,
+	 0, 0x10035, 0, 3, 0, "TOY_A_NAME_OF_SEVENTY_BYTES_THAT_THE_SPEC_CUTS_TO_SIXTY_THREE_OF_THEM_",
+	 "TOY_A_NAME_OF_SEVENTY_BYTES_THAT_THE_SPEC_CUTS_TO_SIXTY_THREE_O"},
 };
 
 static const struct err_case toy_err[] = {
@@ -371,6 +389,9 @@ static const struct err_case toy_err[] = {
 	{"PM_CYC", -ENOENT, "unknown event 'PM_CYC' at offset 0; did you mean 'TOY_CYC'?"},
 	{"xyzzy", -ENOENT, "unknown event 'xyzzy' at offset 0"},
 	{"TOY_CYK", -ENOENT, "unknown event 'TOY_CYK' at offset 0; did you mean 'TOY_CYC'?"},
+	{"TOY_FORTY_EIGHT_BYTES_WORD_5_DIFFERS_____THE_END:u", -ENOENT,
+	 "unknown event 'TOY_FORTY_EIGHT_BYTES_WORD_5_DIFFERS_____THE_END' at offset 0; did you "
+	 "mean 'TOY_FORTY_EIGHT_BYTES_WORD_3_DIFFERS_____THE_END'?"},
 	/* an event named like a term is still read as terms (the plain-name
 	 * fast path leaves names holding ':' '/' '=' ',' to the full parser) */
 	{"toy=1", -EINVAL, "unknown term 'toy' at offset 0"},
@@ -526,8 +547,10 @@ static void same_spec(const struct pmurt_pmu *pmu, const char *str, const char *
 }
 
 /* pmurt_parse_event reads "NAME[:MODS]" of the description's events on a
- * fast path of its own: every event, in mixed case, with modifiers, must
- * come out as the full parser's perf wrapper "cpu/NAME/MODS" reads it. */
+ * fast path of its own (one for names spelled as the description spells
+ * them, one for any case): every event, as spelled and in mixed case, with
+ * modifiers, must come out as the full parser's perf wrapper "cpu/NAME/MODS"
+ * reads it. */
 static void run_plain_names(const struct pmurt_pmu *pmu)
 {
 	static const char *const mods[] = {"", ":u", ":k", ":h", ":uk", ":ukh", ":I", ":p",
@@ -542,16 +565,18 @@ static void run_plain_names(const struct pmurt_pmu *pmu)
 		if (pmurt_parse_event(pmu, ev.name, &s, NULL) || s.type != RAW)
 			continue; /* perf's generic and cache spellings come first */
 		char name[128], str[160], twin[160];
-		snprintf(name, sizeof(name), "%s", ev.name);
-		for (size_t j = 0; name[j]; j++) /* a case of its own per event */
-			if ((i >> (j % 8)) & 1)
-				name[j] = (char)(name[j] ^ (('a' <= (name[j] | 0x20) &&
-							     (name[j] | 0x20) <= 'z') ? 0x20 : 0));
-		for (size_t m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
-			snprintf(str, sizeof(str), "%s%s", name, mods[m]);
-			snprintf(twin, sizeof(twin), "cpu/%s/%s", name, mods[m]);
-			same_spec(pmu, str, twin);
-			n++;
+		for (int spelling = 0; spelling < 2; spelling++) {
+			snprintf(name, sizeof(name), "%s", ev.name);
+			for (size_t j = 0; spelling && name[j]; j++) /* a case of its own per event */
+				if (((i + 1) >> (j % 8)) & 1)
+					name[j] = (char)(name[j] ^ (('a' <= (name[j] | 0x20) &&
+								     (name[j] | 0x20) <= 'z') ? 0x20 : 0));
+			for (size_t m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
+				snprintf(str, sizeof(str), "%s%s", name, mods[m]);
+				snprintf(twin, sizeof(twin), "cpu/%s/%s", name, mods[m]);
+				same_spec(pmu, str, twin);
+				n++;
+			}
 		}
 	}
 	CHECK(n > 0, "no plain names tried");
