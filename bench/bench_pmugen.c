@@ -10,11 +10,13 @@
  *    jevents.py turning the same POWER10 events (perf's JSON) into C, exactly
  *    as perf's build runs it for powerpc, against `pmugen -f dts,dtb,c,json
  *    --all-events` (one run, four outputs), four one-format runs, and one
- *    `-f c` run; then where the one run's CPU time goes (starting a process,
- *    libyaml's events from part a, pmugen's own work) and the best ratio
- *    that leaves.  jevents.py is not part of Debian's python3; point at one
- *    with --jevents or PMUGEN_JEVENTS (bench/get-jevents.sh extracts it from
- *    the linux-source-6.1 package).  Without it, part b says so and is skipped.
+ *    `-f c` run, each with its page faults (the fresh pages it touches,
+ *    much of a short process's system time); then where the one run's CPU
+ *    time goes (starting a process, libyaml's events from part a, pmugen's
+ *    own work) and the best ratio that leaves.  jevents.py is not part of
+ *    Debian's python3; point at one with --jevents or PMUGEN_JEVENTS
+ *    (bench/get-jevents.sh extracts it from the linux-source-6.1 package).
+ *    Without it, part b says so and is skipped.
  *
  * Usage: bench_pmugen [--pmugen PATH] [--jevents PATH] [--perf-json DIR]
  *                     [--python PATH] [--runs N] DESCRIPTION.yaml [ITERATIONS]
@@ -216,8 +218,9 @@ static int bench_in_process(const struct bench *b, double *events_median)
 /* --- b. as programs ---------------------------------------------------------- */
 
 /* Run argv (output to /dev/null) and wait; the wall time, or -1 when it
- * cannot run or fails.  *cpu gets the child's user + system time. */
-static double run_program(char *const *argv, double *cpu)
+ * cannot run or fails.  *cpu gets the child's user + system time, *faults
+ * its page faults (each a fresh page the process touched). */
+static double run_program(char *const *argv, double *cpu, double *faults)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -235,6 +238,7 @@ static double run_program(char *const *argv, double *cpu)
 	double wall = now() - t0;
 	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+	*faults = (double)(ru.ru_minflt + ru.ru_majflt);
 	return wall;
 }
 
@@ -246,16 +250,20 @@ struct job {
 	char *argv[MAX_STEPS][16];   /* each NULL-terminated */
 	int nsteps;
 	double *times, *cpu;    /* wall and CPU time per run */
+	double *faults;         /* page faults per run */
 };
 
-/* Wall time of the job (all its steps), or -1; *cpu gets their CPU time. */
-static double run_job(const struct job *j, double *cpu)
+/* Wall time of the job (all its steps), or -1; *cpu gets their CPU time,
+ * *faults their page faults. */
+static double run_job(const struct job *j, double *cpu, double *faults)
 {
 	double sum = 0;
 	*cpu = 0;
+	*faults = 0;
 	for (int s = 0; s < j->nsteps; s++) {
-		double c = 0, t = run_program(j->argv[s], &c);
+		double c = 0, f = 0, t = run_program(j->argv[s], &c, &f);
 		*cpu += c;
+		*faults += f;
 		if (t < 0) {
 			fprintf(stderr, "bench_pmugen: failed:");
 			for (char *const *a = j->argv[s]; *a; a++)
@@ -375,29 +383,33 @@ static void print_ratio(const char *what, const double *wall, const double *cpu,
 
 /* Where the CPU time of pmugen's one run goes, and what that leaves as the
  * best ratio a libyaml-based pmugen could reach on this machine. */
-static void report_floor(const double *cpu, double libyaml)
+static void report_floor(const double *cpu, const double *faults, double libyaml)
 {
 	double start = cpu[JOB_FLOOR], run = cpu[JOB_ONE_RUN];
 	printf("   pmugen's one run, CPU: %.2f ms starting the process + %.2f ms libyaml's events "
 	       "(part a) + %.2f ms pmugen's own work\n", start * 1e3, libyaml * 1e3,
 	       (run - start - libyaml) * 1e3);
+	printf("   pmugen's one run touches %.0f fresh pages (page faults), %.0f more than "
+	       "starting the process\n", faults[JOB_ONE_RUN], faults[JOB_ONE_RUN] - faults[JOB_FLOOR]);
 	printf("   (goal >= 20x; starting a process caps it at %.1fx CPU, and with libyaml's "
 	       "events at %.1fx)\n", cpu[JOB_JEVENTS] / start, cpu[JOB_JEVENTS] / (start + libyaml));
 }
 
 static void report(const struct bench *b, const char *jevents, struct job *jobs, double libyaml)
 {
-	double wall[JOB_COUNT], cpu[JOB_COUNT];
+	double wall[JOB_COUNT], cpu[JOB_COUNT], faults[JOB_COUNT];
 	printf("b. as programs, medians of %d interleaved runs (%s %s):\n", b->runs, b->python,
 	       jevents);
-	printf("   %-44s %8s %8s\n", "", "wall", "CPU");
+	printf("   %-44s %8s %8s %7s\n", "", "wall", "CPU", "faults");
 	for (int j = 0; j < JOB_COUNT; j++) {
 		wall[j] = median(jobs[j].times, b->runs);
 		cpu[j] = median(jobs[j].cpu, b->runs);
-		printf("   %-44s %6.2f ms %6.2f ms\n", jobs[j].label, wall[j] * 1e3, cpu[j] * 1e3);
+		faults[j] = median(jobs[j].faults, b->runs);
+		printf("   %-44s %6.2f ms %6.2f ms %7.0f\n", jobs[j].label, wall[j] * 1e3,
+		       cpu[j] * 1e3, faults[j]);
 	}
 	print_ratio("pmugen, four outputs in one run:", wall, cpu, JOB_ONE_RUN);
-	report_floor(cpu, libyaml);
+	report_floor(cpu, faults, libyaml);
 	print_ratio("pmugen, four one-format runs:", wall, cpu, JOB_FOUR_RUNS);
 	print_ratio("pmugen, one output (-f c):", wall, cpu, JOB_ONE_C);
 }
@@ -420,22 +432,26 @@ static int bench_programs(const struct bench *b, const char *jevents, double lib
 			b->perf_json);
 	struct job jobs[JOB_COUNT] = {0};
 	setup_jobs(&with, jobs, tmp, arch, outs, jev_out);
-	double cpu;
+	double cpu, faults;
 	for (int j = 0; j < JOB_COUNT && !rc; j++) {
 		jobs[j].times = calloc((size_t)b->runs, sizeof(double));
 		jobs[j].cpu = calloc((size_t)b->runs, sizeof(double));
+		jobs[j].faults = calloc((size_t)b->runs, sizeof(double));
 		/* a warm-up run, which also checks that the job works */
-		rc = !jobs[j].times || !jobs[j].cpu || run_job(&jobs[j], &cpu) < 0;
+		rc = !jobs[j].times || !jobs[j].cpu || !jobs[j].faults ||
+		     run_job(&jobs[j], &cpu, &faults) < 0;
 	}
 	/* interleaved, so that a busy moment costs every job alike */
 	for (int r = 0; r < b->runs && !rc; r++)
 		for (int j = 0; j < JOB_COUNT && !rc; j++)
-			rc = (jobs[j].times[r] = run_job(&jobs[j], &jobs[j].cpu[r])) < 0;
+			rc = (jobs[j].times[r] = run_job(&jobs[j], &jobs[j].cpu[r],
+							 &jobs[j].faults[r])) < 0;
 	if (!rc)
 		report(b, jevents, jobs, libyaml);
 	for (int j = 0; j < JOB_COUNT; j++) {
 		free(jobs[j].times);
 		free(jobs[j].cpu);
+		free(jobs[j].faults);
 	}
 	snprintf(cleanup, sizeof(cleanup), "rm -rf '%s'", tmp);
 	if (system(cleanup) != 0)

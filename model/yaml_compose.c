@@ -1,6 +1,6 @@
 /*
- * yaml_compose.c - builds one libyaml document from the parser's event stream
- * with bounded cost (see yaml_doc.h, y_compose).
+ * yaml_compose.c - builds one document (struct ydoc, yaml_doc.h) from
+ * libyaml's event stream with bounded cost (see y_compose).
  *
  * libyaml's own composer (yaml_parser_load) has no nesting limit, and its
  * scanner spends time proportional to the flow depth on every token, so
@@ -12,6 +12,15 @@
  * (libyaml's nodes cost over 100 bytes and a few allocations each: a 10 MB
  * file of keys took 355 MiB and 2.5 s), and rejects anchors and aliases,
  * which the description format does not use.
+ *
+ * The document is three arrays, not libyaml's yaml_document_t: 20-byte
+ * nodes, every scalar's value in one text block, and every collection's
+ * children's ids in one items block.  A child's id waits on the pending
+ * stack until its collection ends, then the collection's children move to
+ * items together, so that child i is items[at + i].  For POWER10's events
+ * that is about a fifth of the memory (yaml_node_t is 96 bytes and each
+ * scalar and collection had an allocation of its own), and a process's fresh
+ * pages cost more than its instructions (README, bench_pmugen).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,15 +28,22 @@
 
 #include "yaml_doc.h"
 
+
+
 struct composer {
 	yaml_parser_t *parser;
-	yaml_document_t *doc;
+	struct ydoc *doc;
 	struct pmu_diag *d;
 	const char *file;
 	int depth;
-	int nodes;
-	int open[Y_MAX_DEPTH];   /* node id of each open collection */
-	int key[Y_MAX_DEPTH];    /* mappings: the key awaiting its value, 0 if none */
+	int node_cap;
+	size_t text_len, text_cap, items_len, items_cap;
+	/* children of the open collections, each one's above its parent's:
+	 * moved into doc->items when the collection ends */
+	uint32_t *pending;
+	size_t npending, pending_cap;
+	int open[Y_MAX_DEPTH];        /* node id of each open collection */
+	size_t first[Y_MAX_DEPTH];    /* where its children start in pending */
 };
 
 static int fail_at(struct composer *c, const yaml_mark_t *mark, const char *msg,
@@ -53,78 +69,70 @@ static int syntax_error(struct composer *c)
 	return -EINVAL;
 }
 
-/* Hang a finished node under the innermost open collection (or make it the
- * root, which yaml_document_t takes to be node 1). */
-static int attach(struct composer *c, int id)
+/* Room for need elements of elem bytes in *arr (capacity *cap): exactly
+ * need at first, then doubling; false when out of memory. */
+static bool reserve(void *arr, size_t *cap, size_t need, size_t elem)
 {
-	if (!id)
-		return -ENOMEM;
-	if (c->depth == 0)
-		return 0;
-	int parent = c->open[c->depth - 1];
-	yaml_node_t *pn = yaml_document_get_node(c->doc, parent);
-	int ok;
-	if (pn->type == YAML_SEQUENCE_NODE) {
-		ok = yaml_document_append_sequence_item(c->doc, parent, id);
-	} else if (!c->key[c->depth - 1]) {
-		c->key[c->depth - 1] = id;
-		ok = 1;
-	} else {
-		ok = yaml_document_append_mapping_pair(c->doc, parent, c->key[c->depth - 1], id);
-		c->key[c->depth - 1] = 0;
-	}
-	return ok ? 0 : -ENOMEM;
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? 2 * *cap : need;
+	if (n < need)
+		n = need;
+	void *grown = realloc(*(void **)arr, n * elem);
+	if (!grown)
+		return false;
+	*(void **)arr = grown;
+	*cap = n;
+	return true;
 }
 
-/*
- * The document's nodes are pushed here rather than through
- * yaml_document_add_*(), which copy the event's value, check its UTF-8 again
- * (libyaml's reader has) and store a copy of the default tag in every node:
- * a scalar node takes over the event's value, and nodes keep no tag (the
- * description format has none; yaml_document_delete() frees what there is,
- * with free(), as libyaml allocates with malloc()).  Returns the node's id,
- * 0 when out of memory.
- */
-static int push_node(yaml_document_t *doc, const yaml_node_t *node)
+/* Input bytes per node in the densest file we know (power10.yaml: 12.4;
+ * the event files 21-26). */
+#define INPUT_BYTES_PER_NODE 12
+
+/* Arrays sized from the input (a node per INPUT_BYTES_PER_NODE, and no more
+ * scalar bytes than input bytes, mostly), so that they are seldom copied as
+ * they grow; the pages reserved beyond what is used are not touched.
+ * Against sizes rounded up to powers of two, which left more of the freed
+ * blocks untouched for the outputs to fault in, pmugen's POWER10 run takes
+ * 300 page faults instead of 325. */
+static bool reserve_for_input(struct composer *c, size_t input_len)
 {
-	if (doc->nodes.top == doc->nodes.end) {
-		size_t n = (size_t)(doc->nodes.end - doc->nodes.start);
-		size_t used = (size_t)(doc->nodes.top - doc->nodes.start);
-		yaml_node_t *grown = realloc(doc->nodes.start, (n ? 2 * n : 64) * sizeof(*grown));
-		if (!grown)
-			return 0;
-		doc->nodes.start = grown;
-		doc->nodes.top = grown + used;
-		doc->nodes.end = grown + (n ? 2 * n : 64);
-	}
-	*doc->nodes.top++ = *node;
-	return (int)(doc->nodes.top - doc->nodes.start);
+	size_t nodes = input_len / INPUT_BYTES_PER_NODE + 16;
+	size_t cap = 0;
+	if (nodes > Y_MAX_NODES + 1)
+		nodes = Y_MAX_NODES + 1;
+	if (!reserve(&c->doc->nodes, &cap, nodes, sizeof(*c->doc->nodes)))
+		return false;
+	c->node_cap = (int)cap;
+	return reserve(&c->doc->items, &c->items_cap, nodes, sizeof(*c->doc->items)) &&
+	       reserve(&c->doc->text, &c->text_cap, input_len + 1, 1) &&
+	       reserve(&c->pending, &c->pending_cap, 256, sizeof(*c->pending));
 }
 
-/* An empty stack of n items as libyaml keeps them (start, top, end);
- * false when out of memory. */
-#define STACK_INIT(stack, n)                                                   \
-	(((stack).start = (stack).top = malloc((n) * sizeof(*(stack).start))) && \
-	 ((stack).end = (stack).start + (n), true))
-
-/* A collection node with libyaml's own item stack (yaml_document_add_*). */
-static int push_collection(yaml_document_t *doc, bool seq, const yaml_event_t *ev)
+static uint32_t mark_number(size_t n)
 {
-	enum { INITIAL_ITEMS = 16 };
-	yaml_node_t node = {.type = seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE,
-			    .start_mark = ev->start_mark, .end_mark = ev->start_mark};
-	if (seq) {
-		node.data.sequence.style = ev->data.sequence_start.style;
-		if (!STACK_INIT(node.data.sequence.items, INITIAL_ITEMS))
-			return 0;
-	} else {
-		node.data.mapping.style = ev->data.mapping_start.style;
-		if (!STACK_INIT(node.data.mapping.pairs, INITIAL_ITEMS))
-			return 0;
-	}
-	int id = push_node(doc, &node);
-	if (!id)
-		free(seq ? (void *)node.data.sequence.items.start : (void *)node.data.mapping.pairs.start);
+	return n < UINT32_MAX ? (uint32_t)n + 1 : UINT32_MAX;
+}
+
+/* A new node (node 0 is the root); its id, -1 when out of memory.  Every
+ * node but the root becomes the next child of the innermost open
+ * collection. */
+static int push_node(struct composer *c, yaml_node_type_t type, const yaml_mark_t *mark)
+{
+	size_t cap = (size_t)c->node_cap;
+	if (!reserve(&c->doc->nodes, &cap, (size_t)c->doc->nnodes + 1,
+		     sizeof(*c->doc->nodes)))
+		return -1;
+	c->node_cap = (int)cap;
+	if (c->depth && !reserve(&c->pending, &c->pending_cap, c->npending + 1,
+				 sizeof(*c->pending)))
+		return -1;
+	int id = c->doc->nnodes++;
+	c->doc->nodes[id] = (struct ydoc_node){.type = (uint8_t)type,
+		.line = mark_number(mark->line), .col = mark_number(mark->column)};
+	if (c->depth)
+		c->pending[c->npending++] = (uint32_t)id;
 	return id;
 }
 
@@ -134,18 +142,33 @@ static int open_collection(struct composer *c, const yaml_event_t *ev)
 	if (c->depth == Y_MAX_DEPTH)
 		return fail_at(c, &ev->start_mark, "%s nested deeper than "
 			       Y_MAX_DEPTH_TEXT " levels", seq ? "sequence" : "mapping");
-	int id = push_collection(c->doc, seq, ev);
-	int rc = attach(c, id);
-	if (rc)
-		return rc;
+	int id = push_node(c, seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE, &ev->start_mark);
+	if (id < 0)
+		return -ENOMEM;
 	c->open[c->depth] = id;
-	c->key[c->depth++] = 0;
+	c->first[c->depth++] = c->npending;
+	return 0;
+}
+
+/* The innermost collection has ended: its children move from pending to
+ * the document's items, together. */
+static int close_collection(struct composer *c)
+{
+	size_t first = c->first[--c->depth], n = c->npending - first;
+	if (!reserve(&c->doc->items, &c->items_cap, c->items_len + n, sizeof(*c->doc->items)))
+		return -ENOMEM;
+	memcpy(c->doc->items + c->items_len, c->pending + first, n * sizeof(*c->pending));
+	struct ydoc_node *node = &c->doc->nodes[c->open[c->depth]];
+	node->at = (uint32_t)c->items_len;
+	node->len = (uint32_t)n;
+	c->items_len += n;
+	c->npending = first;
 	return 0;
 }
 
 static int count_node(struct composer *c, const yaml_event_t *ev)
 {
-	if (++c->nodes <= Y_MAX_NODES)
+	if (c->doc->nnodes < Y_MAX_NODES)
 		return 0;
 	struct pmu_pos p = {c->file, (int)ev->start_mark.line + 1,
 			    (int)ev->start_mark.column + 1};
@@ -153,22 +176,31 @@ static int count_node(struct composer *c, const yaml_event_t *ev)
 	return -E2BIG;
 }
 
-/* The event's value moves into the node (the event is left without one). */
-static int add_scalar(struct composer *c, yaml_event_t *ev)
+/* The event's value is copied into the document's text (and freed with the
+ * event, so libyaml's next scalar reuses its memory). */
+static int add_scalar(struct composer *c, const yaml_event_t *ev)
 {
-	yaml_node_t node = {.type = YAML_SCALAR_NODE, .start_mark = ev->start_mark,
-			    .end_mark = ev->start_mark};
-	node.data.scalar.value = ev->data.scalar.value;
-	node.data.scalar.length = ev->data.scalar.length;
-	node.data.scalar.style = ev->data.scalar.style;
-	int id = push_node(c->doc, &node);
-	if (id)
-		ev->data.scalar.value = NULL;
-	return attach(c, id);
+	size_t len = ev->data.scalar.length;
+	if (c->text_len + len + 1 > UINT32_MAX)
+		return fail_at(c, &ev->start_mark, "%s: more than 4 GiB of YAML scalars "
+			       "in one file", "scalar");
+	if (!reserve(&c->doc->text, &c->text_cap, c->text_len + len + 1, 1))
+		return -ENOMEM;
+	int id = push_node(c, YAML_SCALAR_NODE, &ev->start_mark);
+	if (id < 0)
+		return -ENOMEM;
+	struct ydoc_node *node = &c->doc->nodes[id];
+	node->style = (uint8_t)ev->data.scalar.style;
+	node->at = (uint32_t)c->text_len;
+	node->len = (uint32_t)len;
+	memcpy(c->doc->text + c->text_len, ev->data.scalar.value, len);
+	c->doc->text[c->text_len + len] = '\0';
+	c->text_len += len + 1;
+	return 0;
 }
 
 /* Handle one event inside the document; 1 when the document has ended. */
-static int take_event(struct composer *c, yaml_event_t *ev)
+static int take_event(struct composer *c, const yaml_event_t *ev)
 {
 	const yaml_char_t *anchor = NULL;
 	switch (ev->type) {
@@ -204,8 +236,7 @@ static int take_event(struct composer *c, yaml_event_t *ev)
 		return open_collection(c, ev);
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
-		c->depth--;
-		return 0;
+		return close_collection(c);
 	case YAML_DOCUMENT_END_EVENT:
 		return 1;
 	default:
@@ -219,14 +250,8 @@ static int next_event(struct composer *c, yaml_event_t *ev)
 	return yaml_parser_parse(c->parser, ev) ? 0 : syntax_error(c);
 }
 
-static int compose_document(struct composer *c, const yaml_event_t *start)
+static int compose_document(struct composer *c)
 {
-	const yaml_event_t *s = start;
-	if (!yaml_document_initialize(c->doc, s->data.document_start.version_directive,
-				      s->data.document_start.tag_directives.start,
-				      s->data.document_start.tag_directives.end,
-				      s->data.document_start.implicit, 1))
-		return -ENOMEM;
 	for (;;) {
 		yaml_event_t ev;
 		int rc = next_event(c, &ev);
@@ -262,22 +287,30 @@ static int compose_stream(struct composer *c)
 		rc = next_event(c, &ev);
 	if (rc)
 		return rc;
-	if (ev.type == YAML_STREAM_END_EVENT) {
-		yaml_event_delete(&ev);
-		return yaml_document_initialize(c->doc, NULL, NULL, NULL, 1, 1) ? 0 : -ENOMEM;
-	}
-	rc = compose_document(c, &ev);
+	bool empty = ev.type == YAML_STREAM_END_EVENT;
 	yaml_event_delete(&ev);
+	if (empty)
+		return 0;
+	rc = compose_document(c);
 	return rc ? rc : expect_stream_end(c);
 }
 
-int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
-	      struct pmu_diag *d)
+void y_doc_free(struct ydoc *doc)
+{
+	free(doc->nodes);
+	free(doc->items);
+	free(doc->text);
+	memset(doc, 0, sizeof(*doc));
+}
+
+int y_compose(yaml_parser_t *parser, size_t input_len, struct ydoc *doc,
+	      const char *file, struct pmu_diag *d)
 {
 	struct composer c = {.parser = parser, .doc = doc, .d = d, .file = file};
 	memset(doc, 0, sizeof(*doc));
-	int rc = compose_stream(&c);
-	if (rc && doc->nodes.start)
-		yaml_document_delete(doc);
+	int rc = reserve_for_input(&c, input_len) ? compose_stream(&c) : -ENOMEM;
+	free(c.pending);
+	if (rc)
+		y_doc_free(doc);
 	return rc == -ENOMEM ? pmu_report_oom(d, NULL) : rc;
 }

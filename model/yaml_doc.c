@@ -20,10 +20,15 @@ struct pmu_pos y_pos(const struct ynode *n)
 {
 	struct pmu_pos p = {n->src->file, 0, 0};
 	if (n->node) {
-		p.line = (int)n->node->start_mark.line + 1;
-		p.col = (int)n->node->start_mark.column + 1;
+		p.line = (int)n->node->line;
+		p.col = (int)n->node->col;
 	}
 	return p;
+}
+
+struct ynode y_root(struct ysrc *src)
+{
+	return (struct ynode){src, src->doc.nnodes ? &src->doc.nodes[0] : NULL};
 }
 
 bool y_is_map(const struct ynode *n)
@@ -38,41 +43,41 @@ bool y_is_seq(const struct ynode *n)
 
 int y_seq_len(const struct ynode *n)
 {
-	if (!y_is_seq(n))
-		return 0;
-	return (int)(n->node->data.sequence.items.top - n->node->data.sequence.items.start);
+	return y_is_seq(n) ? (int)n->node->len : 0;
+}
+
+static struct ynode child(const struct ynode *n, uint32_t i)
+{
+	const struct ydoc *doc = &n->src->doc;
+	return (struct ynode){n->src, &doc->nodes[doc->items[n->node->at + i]]};
 }
 
 struct ynode y_seq_at(const struct ynode *n, int i)
 {
-	yaml_node_item_t id = n->node->data.sequence.items.start[i];
-	return (struct ynode){n->src, yaml_document_get_node(&n->src->doc, id)};
+	return child(n, (uint32_t)i);
 }
 
 bool y_map_at(const struct ynode *n, int i, struct ynode *key, struct ynode *value)
 {
-	if (!y_is_map(n))
+	if (!y_is_map(n) || i < 0 || (uint32_t)i >= n->node->len / 2)
 		return false;
-	yaml_node_pair_t *pair = n->node->data.mapping.pairs.start + i;
-	if (pair >= n->node->data.mapping.pairs.top)
-		return false;
-	*key = (struct ynode){n->src, yaml_document_get_node(&n->src->doc, pair->key)};
-	*value = (struct ynode){n->src, yaml_document_get_node(&n->src->doc, pair->value)};
+	*key = child(n, 2 * (uint32_t)i);
+	*value = child(n, 2 * (uint32_t)i + 1);
 	return true;
 }
 
-static const char *scalar(const struct ynode *n)
+const char *y_scalar(const struct ynode *n)
 {
 	if (!n->node || n->node->type != YAML_SCALAR_NODE)
 		return NULL;
-	return (const char *)n->node->data.scalar.value;
+	return n->src->doc.text + n->node->at;
 }
 
 struct ynode y_get(const struct ynode *map, const char *key)
 {
 	struct ynode k, v;
 	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
-		const char *s = scalar(&k);
+		const char *s = y_scalar(&k);
 		if (s && strcmp(s, key) == 0)
 			return v;
 	}
@@ -148,8 +153,8 @@ static int earlier_keys(const struct ynode *map, int n, int *first)
 	struct ynode k, v;
 	for (int i = 0; i < n && y_map_at(map, i, &k, &v); i++) {
 		first[i] = -1;
-		if (scalar(&k))
-			keys[nkeys++] = (struct key_at){scalar(&k), i};
+		if (y_scalar(&k))
+			keys[nkeys++] = (struct key_at){y_scalar(&k), i};
 	}
 	qsort(keys, (size_t)nkeys, sizeof(*keys), key_order);
 	for (int i = 1, run = 0; i < nkeys; i++) {
@@ -162,11 +167,43 @@ static int earlier_keys(const struct ynode *map, int n, int *first)
 	return 0;
 }
 
+/* The same for a mapping of at most SMALL_MAP keys (an event has four to
+ * six), compared pairwise: no allocation and no sort for the thousands of
+ * small mappings of an events file. */
+enum { SMALL_MAP = 16 };
+
+static void earlier_keys_small(const struct ynode *map, int n, int *first)
+{
+	const char *key[SMALL_MAP];
+	struct ynode k, v;
+	for (int i = 0; i < n && y_map_at(map, i, &k, &v); i++) {
+		key[i] = y_scalar(&k);
+		first[i] = -1;
+		for (int j = 0; key[i] && j < i && first[i] < 0; j++)
+			if (key[j] && strcmp(key[j], key[i]) == 0)
+				first[i] = j;
+	}
+}
+
+/* first_of for map's n keys, in small when they fit; NULL when out of
+ * memory. */
+static int *first_keys(const struct ynode *map, int n, int *small)
+{
+	if (n <= SMALL_MAP) {
+		earlier_keys_small(map, n, small);
+		return small;
+	}
+	int *first_of = malloc((size_t)n * sizeof(*first_of));
+	if (first_of && earlier_keys(map, n, first_of)) {
+		free(first_of);
+		first_of = NULL;
+	}
+	return first_of;
+}
+
 static int y_map_len(const struct ynode *n)
 {
-	if (!y_is_map(n))
-		return 0;
-	return (int)(n->node->data.mapping.pairs.top - n->node->data.mapping.pairs.start);
+	return y_is_map(n) ? (int)(n->node->len / 2) : 0;
 }
 
 static bool in_list(const char *s, const char *const *list)
@@ -180,16 +217,14 @@ static bool in_list(const char *s, const char *const *list)
 int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 		 const char *const *keys, const char *const *required)
 {
-	int n = y_map_len(map);
-	int *first_of = malloc((size_t)n * sizeof(*first_of) + 1);
-	if (!first_of || earlier_keys(map, n, first_of)) {
-		free(first_of);
+	int small[SMALL_MAP];
+	int *first_of = first_keys(map, y_map_len(map), small);
+	if (!first_of)
 		return pmu_report_oom(c->d, NULL);
-	}
 	int rc = 0;
 	struct ynode k, v;
 	for (int i = 0; y_map_at(map, i, &k, &v); i++) {
-		const char *s = scalar(&k);
+		const char *s = y_scalar(&k);
 		struct pmu_pos p = y_pos(&k);
 		if (!s) {
 			pmu_report(c->d, -1, &p, "%s: keys must be plain words", what);
@@ -216,7 +251,8 @@ int y_check_keys(struct yctx *c, const struct ynode *map, const char *what,
 			pmu_report(c->d, -1, &p, "unknown key '%s' in %s", s, what);
 		rc = -EINVAL;
 	}
-	free(first_of);
+	if (first_of != small)
+		free(first_of);
 	for (int i = 0; required && required[i]; i++) {
 		if (!y_get(map, required[i]).node) {
 			struct pmu_pos p = y_pos(map);
@@ -249,13 +285,13 @@ int y_str(struct yctx *c, const struct ynode *n, const char *what, const char **
 {
 	if (!n->node)
 		return 0;
-	const char *s = scalar(n);
+	const char *s = y_scalar(n);
 	struct pmu_pos p = y_pos(n);
 	if (!s) {
 		pmu_report(c->d, -1, &p, "%s must be a string, found %s", what, node_kind(n));
 		return -EINVAL;
 	}
-	if (!s[0] && n->node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+	if (!s[0] && n->node->style == YAML_PLAIN_SCALAR_STYLE) {
 		pmu_report(c->d, -1, &p, "%s has no value (write \"\" for an empty string)", what);
 		return -EINVAL;
 	}

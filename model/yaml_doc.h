@@ -20,21 +20,42 @@
 #define Y_MAX_DEPTH_TEXT "64"
 /* Most YAML nodes (scalars and collections) one file may hold: an event takes
  * 9 (POWER10's 654 take 5,891), so a 30,000-event import takes 270,000 and
- * about 55,000 events fit.  Bounds the memory and time of any input (about
- * 160 bytes and a few allocations per node: 10 MB of keys stops here after
- * about 0.5 s of CPU and 80 MB; schema/description-format.md, Limits). */
+ * about 55,000 events fit.  Bounds the memory and time of any input (a node
+ * costs 24 bytes and its scalar's text: 10 MB of keys stops here after about
+ * 0.2 s of CPU and 26 MB; schema/description-format.md, Limits). */
 #define Y_MAX_NODES 500000
+
+/* One node of a composed document (y_compose): 20 bytes, where libyaml's
+ * yaml_node_t takes 96 and an allocation of its own per scalar and per
+ * collection (those were most of pmugen's fresh pages on POWER10). */
+struct ydoc_node {
+	uint8_t type;       /* yaml_node_type_t: scalar, sequence or mapping */
+	uint8_t style;      /* scalars: yaml_scalar_style_t */
+	uint32_t line, col; /* where it starts, 1-based */
+	uint32_t at;        /* scalar: its value's offset in text (NUL-terminated);
+			       collection: its children's first id in items */
+	uint32_t len;       /* scalar: bytes; sequence: items; mapping: 2 per pair */
+};
+
+/* A composed document: node 0 is the root; no nodes for an empty one. */
+struct ydoc {
+	struct ydoc_node *nodes;
+	uint32_t *items;    /* children's node ids, each collection's together,
+			       a mapping's as key, value, key, value... */
+	char *text;         /* every scalar's value */
+	int nnodes;
+};
 
 /* One parsed file. */
 struct ysrc {
-	yaml_document_t doc;
+	struct ydoc doc;
 	const char *file; /* interned in the model */
 };
 
 /* A node and the file it lives in. */
 struct ynode {
 	struct ysrc *src;
-	yaml_node_t *node;
+	const struct ydoc_node *node;
 };
 
 struct yctx {
@@ -48,15 +69,21 @@ struct yctx {
  * place (ASan's allocator).  Returns arr, the grown array or NULL. */
 void *y_grow(void *arr, int n, size_t elem);
 
-/* Parse the one document of parser's input into doc, event by event: stops
- * at Y_MAX_DEPTH or Y_MAX_NODES, rejects anchors, aliases and a second document, reports at
+/* Parse the one document of parser's input (input_len bytes, to size the
+ * document's arrays) into doc, event by event: stops at Y_MAX_DEPTH or
+ * Y_MAX_NODES, rejects anchors, aliases and a second document, reports at
  * file:line:col.  0, or a negative errno with doc left empty. */
-int y_compose(yaml_parser_t *parser, yaml_document_t *doc, const char *file,
-	      struct pmu_diag *d);
+int y_compose(yaml_parser_t *parser, size_t input_len, struct ydoc *doc,
+	      const char *file, struct pmu_diag *d);
+void y_doc_free(struct ydoc *doc);
+/* The document's root, or a node with node == NULL when it is empty. */
+struct ynode y_root(struct ysrc *src);
 
 struct pmu_pos y_pos(const struct ynode *n);
 bool y_is_map(const struct ynode *n);
 bool y_is_seq(const struct ynode *n);
+/* A scalar's value, NULL for anything else. */
+const char *y_scalar(const struct ynode *n);
 int y_seq_len(const struct ynode *n);
 struct ynode y_seq_at(const struct ynode *n, int i);
 /* Mapping entry i (key and value); false past the end. */

@@ -2,7 +2,7 @@
  * yaml_load.c - reads a YAML PMU description (schema/description-format.md)
  * into a struct pmu_model, keeping line:col marks on every part.
  *
- * Files are parsed whole into libyaml documents by y_compose (bounded depth,
+ * Files are parsed whole into compact documents by y_compose (bounded depth,
  * no aliases).  `include:` pulls in
  * further files (relative to the including one); their sections are gathered
  * in encounter order, then read in dependency order: identity, counters,
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pmu_load.h"
 #include "yaml_doc.h"
@@ -67,7 +68,7 @@ static int parse_buffer(struct loader *L, const char *name,
 		return pmu_report_oom(L->c.d, NULL);
 	}
 	yaml_parser_set_input_string(&parser, buf, len);
-	int rc = y_compose(&parser, &src->doc, src->file, L->c.d);
+	int rc = y_compose(&parser, len, &src->doc, src->file, L->c.d);
 	yaml_parser_delete(&parser);
 	if (rc) {
 		free(src);
@@ -78,34 +79,40 @@ static int parse_buffer(struct loader *L, const char *name,
 	return 0;
 }
 
+/* Read everything from f into *b (capacity *cap, *n bytes so far), growing
+ * it when the file turns out longer than it was. */
+static int read_rest(FILE *f, unsigned char **b, size_t *cap, size_t *n)
+{
+	for (;;) {
+		*n += fread(*b + *n, 1, *cap - *n, f);
+		if (*n < *cap)
+			return ferror(f) ? -EIO : 0;
+		unsigned char *grown = realloc(*b, *cap * 2);
+		if (!grown)
+			return -ENOMEM;
+		*b = grown;
+		*cap *= 2;
+	}
+}
+
+/* The whole file in one buffer sized from its length (one byte over, so
+ * that a read reaching it shows the file grew): no copying of a buffer
+ * doubled as it fills, whose fresh pages cost more than the reading. */
 static int read_file(const char *path, unsigned char **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -errno;
-	size_t cap = 65536, n = 0;
+	struct stat st;
+	size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ?
+		     (size_t)st.st_size + 1 : 65536;
+	size_t n = 0;
 	unsigned char *b = malloc(cap);
-	while (b) {
-		size_t got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		unsigned char *grown = realloc(b, cap * 2);
-		if (!grown) {
-			free(b);
-			b = NULL;
-			break;
-		}
-		b = grown;
-		cap *= 2;
-	}
-	int err = ferror(f);
+	int rc = b ? read_rest(f, &b, &cap, &n) : -ENOMEM;
 	fclose(f);
-	if (!b)
-		return -ENOMEM;
-	if (err) {
+	if (rc) {
 		free(b);
-		return -EIO;
+		return rc;
 	}
 	*buf = b;
 	*len = n;
@@ -182,7 +189,7 @@ static int check_format(struct loader *L, const struct ynode *v)
 
 static int gather(struct loader *L, struct ysrc *src)
 {
-	struct ynode root = {src, yaml_document_get_root_node(&src->doc)};
+	struct ynode root = y_root(src);
 	if (!root.node) {
 		struct pmu_pos p = {src->file, 1, 1};
 		pmu_report(L->c.d, -1, &p, "empty document: expected a PMU description");
@@ -214,7 +221,7 @@ int ysec_list(const struct yloader_view *view, const char *name,
 	const struct loader *L = view->loader;
 	int n = 0;
 	for (int i = 0; i < L->nsections; i++) {
-		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) != 0)
+		if (strcmp(y_scalar(&L->keys[i]), name) != 0)
 			continue;
 		if (n == max) {
 			struct pmu_pos p = y_pos(&L->keys[i]);
@@ -233,7 +240,7 @@ int ysec_single(const struct yloader_view *view, const char *name, struct ynode 
 	const struct loader *L = view->loader;
 	int found = -1;
 	for (int i = 0; i < L->nsections; i++) {
-		if (strcmp((const char *)L->keys[i].node->data.scalar.value, name) != 0)
+		if (strcmp(y_scalar(&L->keys[i]), name) != 0)
 			continue;
 		if (found >= 0) {
 			struct pmu_pos p = y_pos(&L->keys[i]);
@@ -256,7 +263,7 @@ int ysec_single(const struct yloader_view *view, const char *name, struct ynode 
 static void loader_free(struct loader *L)
 {
 	for (int i = 0; i < L->nsrcs; i++) {
-		yaml_document_delete(&L->srcs[i]->doc);
+		y_doc_free(&L->srcs[i]->doc);
 		free(L->srcs[i]);
 	}
 	free(L->keys);

@@ -1153,7 +1153,7 @@ static int read_postfix(struct yctx *c, const struct ynode *n, struct pmu_preset
 	size_t off;
 	if (pmu_postfix_check(p->postfix, listed, &off, why, sizeof(why)) == 0)
 		return 0;
-	bool plain = v.node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	bool plain = v.node->style == YAML_PLAIN_SCALAR_STYLE;
 	if (at.col > 0 && off < 1000)
 		at.col += (int)off + (plain ? 0 : 1);
 	pmu_report(c->d, -1, &at, "bad postfix formula of preset %s: %s", p->name, why);

@@ -2,7 +2,7 @@
  * dt_tree.h - the one walk of a model that produces the device tree of
  * schema/dts-layout.md.  The walk calls a small "sink" for every node and
  * property; emit_dts.c supplies a sink that prints DTS text and emit_dtb.c one
- * that drives libfdt's sequential-write API, so the two outputs always
+ * that writes the flattened tree, so the two outputs always
  * describe the same tree.
  */
 #ifndef PMUGEN_DT_TREE_H

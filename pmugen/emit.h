@@ -21,8 +21,8 @@ struct emit_options {
 /* Device-tree source in the kernel RFC layout (see schema/dts-layout.md). */
 int emit_dts(const struct pmu_model *m, const struct emit_options *o,
 	     FILE *out, struct pmu_error *err);
-/* The same tree as a DTB, written with libfdt's sequential-write API;
- * byte-identical to `dtc -I dts -O dtb` of emit_dts's output. */
+/* The same tree as a DTB, byte-identical to `dtc -I dts -O dtb` of
+ * emit_dts's output. */
 int emit_dtb(const struct pmu_model *m, const struct emit_options *o,
 	     FILE *out, struct pmu_error *err);
 /* Data-only C tables for libpmurt (see schema/c-tables.md). */

@@ -30,48 +30,19 @@
 #include <string.h>
 
 #include "emit.h"
+#include "outbuf.h"
 
 /*
  * The text is what jansson's json_dumps(array, JSON_INDENT(2)) gave for
  * the same array of objects (it did until this writer replaced it: building
  * a jansson object per event and dumping it was a fifth of pmugen's
- * instructions for four outputs), written straight into one buffer:
+ * instructions for four outputs), written through a small buffer (outbuf.h):
  * strings escaped as jansson's dump.c dump_string() escapes them without
  * flags ('"' and '\\', \b \f \n \r \t by name, other bytes below 0x20 as
  * \u00XX with upper-case digits, everything else, UTF-8 included, as it
  * is), and refused when they are not valid UTF-8, as json_string() refuses
  * them.
  */
-struct jbuf {
-	char *data;
-	size_t len, cap;
-	bool oom;
-};
-
-static void jb_put(struct jbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64 * 1024;
-		while (cap < b->len + n)
-			cap *= 2;
-		char *grown = realloc(b->data, cap);
-		if (!grown) {
-			b->oom = true;
-			return;
-		}
-		b->data = grown;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-}
-
-static void jb_puts(struct jbuf *b, const char *s)
-{
-	jb_put(b, s, strlen(s));
-}
 
 /* The length of the UTF-8 sequence at s (valid as json_string() checks:
  * no overlong forms, surrogates or code points past U+10FFFF), 0 if not. */
@@ -105,27 +76,24 @@ static const bool json_special[256] = {
 	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true,
 };
 
-/* s as a JSON string, in one pass; false (nothing written) when it is not
- * valid UTF-8. */
-static bool jb_string(struct jbuf *b, const char *s)
+/* s as a JSON string, in one pass; false when it is not valid UTF-8 (the
+ * output is then abandoned). */
+static bool put_json_string(struct outbuf *b, const char *s)
 {
-	size_t start = b->len;
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	jb_put(b, "\"", 1);
+	ob_put(b, "\"", 1);
 	for (;;) {
 		while (!json_special[*p])
 			p++;
 		if (*p >= 0x80) {
 			size_t n = utf8_sequence(p);
-			if (!n) {
-				b->len = start;
+			if (!n)
 				return false;
-			}
 			p += n;
 			continue;
 		}
-		jb_put(b, (const char *)run, (size_t)(p - run));
+		ob_put(b, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		const char *esc;
@@ -142,47 +110,51 @@ static bool jb_string(struct jbuf *b, const char *s)
 			snprintf(hex, sizeof(hex), "\\u%04X", *p);
 			esc = hex;
 		}
-		jb_puts(b, esc);
+		ob_puts(b, esc);
 		run = ++p;
 	}
-	jb_put(b, "\"", 1);
+	ob_put(b, "\"", 1);
 	return true;
 }
 
 /* One event's object, indented as an element of the top-level array. */
-static bool put_event(struct jbuf *b, const struct pmu_event *e, bool first)
+static bool put_event(struct outbuf *b, const struct pmu_event *e, bool first)
 {
 	char code[32];
 	/* perf's spelling: "0x" and upper-case hex digits, at least five */
 	snprintf(code, sizeof(code), "\"0x%05" PRIX64 "\"", e->code);
-	jb_puts(b, first ? "\n  {\n    \"EventCode\": " : ",\n  {\n    \"EventCode\": ");
-	jb_puts(b, code);
-	jb_puts(b, ",\n    \"EventName\": ");
-	if (!e->name || !jb_string(b, e->name))
+	ob_puts(b, first ? "\n  {\n    \"EventCode\": " : ",\n  {\n    \"EventCode\": ");
+	ob_puts(b, code);
+	ob_puts(b, ",\n    \"EventName\": ");
+	if (!e->name || !put_json_string(b, e->name))
 		return false;
 	if (e->description) {
-		jb_puts(b, ",\n    \"BriefDescription\": ");
-		if (!jb_string(b, e->description))
+		ob_puts(b, ",\n    \"BriefDescription\": ");
+		if (!put_json_string(b, e->description))
 			return false;
 	}
-	jb_puts(b, "\n  }");
+	ob_puts(b, "\n  }");
 	return true;
 }
 
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err)
 {
-	struct jbuf b = {0};
+	struct outbuf *b = ob_open(out);
 	bool first = true;
 	int rc = 0;
 
 	(void)o; /* see the comment atop: every perf event, always */
-	jb_put(&b, "[", 1);
+	if (!b) {
+		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
+		return -ENOMEM;
+	}
+	ob_put(b, "[", 1);
 	for (int i = 0; i < m->nevents && !rc; i++) {
 		const struct pmu_event *e = &m->events[i];
 		if (e->firmware)
 			continue;
-		if (!put_event(&b, e, first)) {
+		if (!put_event(b, e, first)) {
 			rc = -EINVAL;
 			pmu_error_set(err, rc, "%s: error: event %s: name or description is "
 				      "not valid UTF-8", m->source ? m->source : "json",
@@ -190,15 +162,10 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 		}
 		first = false;
 	}
-	jb_puts(&b, first ? "]\n" : "\n]\n");
-	if (!rc && b.oom) {
-		rc = -ENOMEM;
-		pmu_error_set(err, rc, "json: error: out of memory");
-	}
-	if (!rc && (fwrite(b.data, 1, b.len, out) != b.len || fflush(out) != 0)) {
+	ob_puts(b, first ? "]\n" : "\n]\n");
+	if (ob_close(b) && !rc) {
 		rc = -EIO;
 		pmu_error_set(err, rc, "json: error: write failed");
 	}
-	free(b.data);
 	return rc;
 }

@@ -10,7 +10,8 @@ file(MAKE_DIRECTORY ${DT_OUT})
 set(DT_EMITTERS
   ${CMAKE_SOURCE_DIR}/pmugen/dt_tree.c
   ${CMAKE_SOURCE_DIR}/pmugen/emit_dts.c
-  ${CMAKE_SOURCE_DIR}/pmugen/emit_dtb.c)
+  ${CMAKE_SOURCE_DIR}/pmugen/emit_dtb.c
+  ${CMAKE_SOURCE_DIR}/pmugen/outbuf.c)
 foreach(prog dt_roundtrip dt_corrupt dt_skiboot)
   add_executable(${prog} ${DT_TESTS}/${prog}.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
   target_include_directories(${prog} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})

@@ -19,6 +19,7 @@ target_include_directories(c_tables_test PRIVATE ${CMAKE_SOURCE_DIR}/runtime
 add_executable(escapes_test ${JSON_TESTS}/escapes_test.c
   ${CMAKE_SOURCE_DIR}/pmugen/import_perf_json.c
   ${CMAKE_SOURCE_DIR}/pmugen/emit_json.c
+  ${CMAKE_SOURCE_DIR}/pmugen/outbuf.c
   ${CMAKE_SOURCE_DIR}/pmugen/emit_c.c)
 target_include_directories(escapes_test PRIVATE ${CMAKE_SOURCE_DIR}/pmugen)
 target_link_libraries(escapes_test PRIVATE pmumodel PkgConfig::JANSSON)
