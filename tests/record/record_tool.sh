@@ -38,14 +38,12 @@ fail() { echo "FAIL: $*"; for f in "$t"/*.txt; do [ -f "$f" ] && { echo "--- $f"
 record() { "$pmutool" record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
 # POWER10 core events on this x86 host: the description named (--pmu)
 p10record() { "$pmutool" --pmu power10 record "$@" >"$t/out.txt" 2>"$t/err.txt"; }
-# Waits until process $1 catches SIGINT: pmutool record installs its
-# handlers once the events are open and the processes synthesized, right
-# before it enables the events (the moment a workload may start), however
-# long a loaded machine makes that take.
-wait_recording() {
+# Waits until process $1 sleeps in poll(): pmutool record polls its rings
+# only after it enabled the events, so from then on the events count,
+# however long a loaded machine kept it from getting there.
+wait_polling() {
 	while :; do
-		mask=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2>/dev/null)
-		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && return 0
+		case $(cat "/proc/$1/wchan" 2>/dev/null) in *poll*) return 0 ;; esac
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done
@@ -85,7 +83,10 @@ callchain)
 	grep -q '^	 *[0-9a-f]* main+0x[0-9a-f]* (.*record_plt_spin)$' "$t/ours.txt" || fail "no frame main"
 	grep -q '^	 *[0-9a-f]* __vdso_clock_gettime+0x[0-9a-f]* (\[vdso\])$' "$t/ours.txt" ||
 		fail "no __vdso_clock_gettime frame"
-	grep -q '@plt+0x[0-9a-f]* (' "$t/ours.txt" || fail "no PLT frame"
+	# Whether a timer sample ever lands on a PLT stub's one jump depends on
+	# the CPU (none on AMD EPYC under KVM, many on Intel): the diff above
+	# holds "@plt" frames to perf's wherever they occur; perfdata/interop-plt
+	# names them on samples placed in dash's PLT, on any machine.
 	[ "$(grep -c '^$' "$t/ours.txt")" -ge 1000 ] || fail "fewer than 1000 samples with call graphs"
 	;;
 pid)
@@ -99,7 +100,7 @@ pid)
 	kill -STOP "$pid"
 	"$pmutool" record -e cpu-clock -c 250000 -p "$pid" -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
 	rec=$!
-	wait_recording "$rec" || fail "record ended before it recorded"
+	wait_polling "$rec" || fail "record ended before it polled its rings"
 	kill -CONT "$pid"
 	wait "$rec" || fail "record exited $?"
 	script comm,pid >"$t/script.txt" || fail "perf script failed"
@@ -111,8 +112,7 @@ pid)
 sigint)
 	"$pmutool" record -e cpu-clock -c 1000000 -a -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
 	rec=$!
-	wait_recording "$rec" || fail "record ended before it recorded"
-	sleep 0.1   # its enabling ioctls, right after the handlers
+	wait_polling "$rec" || fail "record ended before it polled its rings"
 	"$spin" 50000000 >/dev/null
 	kill -INT "$rec"
 	wait "$rec" || fail "record exited $? after SIGINT"
@@ -186,7 +186,9 @@ tracepoint)
 		fail "record exited $?"
 	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
 	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
-	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
+	# perf prints the time as %5lu.%06lu: spaces before it while the
+	# machine has been up less than 10,000 s
+	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\]  *[0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
 	[ "$n" -ge 2 ] || fail "$n sched_switch samples of sleep decoded by perf script"
 	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
 	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
