@@ -176,6 +176,11 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	if (o->period) {
 		a->freq = 0;
 		a->sample_period = o->period;
+	} else if (!o->freq && a->type == PERF_TYPE_TRACEPOINT && !a->freq && !a->sample_period) {
+		/* tools/perf/util/evsel.c evsel__newtp_idx: a tracepoint samples
+		 * every hit (period 1) unless -c or -F says otherwise; at a
+		 * frequency the kernel would skip hits as it adapts the period */
+		a->sample_period = 1;
 	} else if (o->freq || (!a->freq && !a->sample_period)) {
 		a->freq = 1;
 		a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;

@@ -182,6 +182,15 @@ ours)
 		fail "main of record_spin is not on top of pmutool report"
 	;;
 tracepoint)
+	# a tracepoint samples every hit unless -c/-F says otherwise, as perf's
+	# evsel__newtp_idx: at 4000 Hz the kernel skips hits as it adapts
+	record --dry-run -e cpu-clock -e sched:sched_switch -- true || fail "dry run"
+	grep -q '^sched:sched_switch: type 2 config 0x[0-9a-f]* period 1$' "$t/out.txt" ||
+		fail "sched:sched_switch not sampled at period 1"
+	grep -q '^cpu-clock: type 1 config 0x0 freq 4000$' "$t/out.txt" || fail "cpu-clock not at 4000 Hz"
+	record --dry-run -F 100 -e sched:sched_switch -- true || fail "dry run -F 100"
+	grep -q '^sched:sched_switch: type 2 config 0x[0-9a-f]* freq 100$' "$t/out.txt" ||
+		fail "-F 100 not applied to sched:sched_switch"
 	record -e cpu-clock -e sched:sched_switch -o "$t/p.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
 		fail "record exited $?"
 	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
