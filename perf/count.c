@@ -185,11 +185,28 @@ static void skip_event(struct pmurt_counter *c, int i, int rc)
 		c->skipped[m] = ECANCELED;
 }
 
+/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
+ * pmu_is_vpa_dtl): refused before any system call, not skipped as
+ * unsupported. */
+static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt_counter_opts *o,
+			       struct pmurt_error *err)
+{
+	for (int i = 0; !o->cpus && i < c->list.n; i++)
+		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
+			pmu_explain_open(c->host, &c->list, i, o->pid, -1, -EINVAL, err);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* Opens a parsed list (taken over by c); the library's and the tools' entry. */
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
 {
-	int rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
+	int rc = refuse_dtl_per_task(c, o, err);
+	if (rc)
+		return rc;
+	rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
 	if (rc)
 		return rc;
 	if (alloc_counter(c, o)) {

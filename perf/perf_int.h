@@ -49,6 +49,19 @@ PMURT_HIDDEN int pmu_group_check(const struct pmu_host *host, const struct pmu_e
 PMURT_HIDDEN void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list,
 				   int i, pid_t pid, int cpu, int code, struct pmurt_error *err);
 
+/* vpa_dtl's rules (arch/powerpc/perf/vpa-dtl.c), one copy for the capture
+ * API (dtl_capture.c) and pmutool dtl record: the hrtimer polls every
+ * max(1 ms, sample_period) ns; vpa_dtl_event_init takes these configs only. */
+#define PMU_DTL_MIN_PERIOD_NS 1000000ull
+#define PMU_DTL_DEFAULT_PERIOD_NS 10000000ull
+#define PMU_DTL_AUX_DEFAULT_BYTES (128u << 10)
+#define PMU_DTL_DATA_DEFAULT_BYTES (256u << 10)
+#define PMU_DTL_CONFIGS "dtl_cede (0x1), dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7)"
+static inline bool pmu_dtl_config_valid(uint64_t config)
+{
+	return config == 1 || config == 2 || config == 4 || config == 7;
+}
+
 /* There is no vpa_dtl in host's sysfs: where it exists, in err (-ENOENT). */
 PMURT_HIDDEN void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *err);
 

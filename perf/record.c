@@ -259,9 +259,11 @@ static int alloc_session(struct pmu_session *s)
 	return s->attrs && s->ids && s->rings && s->pfds && s->auxes ? 0 : -ENOMEM;
 }
 
-/* A PMU without a task context (a cpumask: vpa_dtl, hv_24x7) cannot follow
- * a task: refused before any system call, as the kernel would with -EINVAL
- * (find_get_context for perf_invalid_context). */
+/* A PMU without a task context (a cpumask: hv_24x7; vpa_dtl, which has
+ * none) cannot follow a task, not even on a given CPU: refused before any
+ * system call, as the kernel would with -EINVAL (perf_event_alloc for a
+ * perf_invalid_context PMU with a task) -- for vpa_dtl after its event_init,
+ * which crashes with cpu -1 (evlist.h pmu_is_vpa_dtl). */
 static int refuse_per_task(struct pmu_session *s, struct pmurt_error *err)
 {
 	for (int ev = 0; s->opts.pid >= 0 && ev < s->list->n; ev++)

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "evlist.h"
 #include "sys_sim.h"
 
 #define SIM_FD_BASE 1000
@@ -67,11 +68,6 @@ static const struct pmu_sim_pmu *find_pmu(const struct pmu_sim *s, uint32_t type
 	return NULL;
 }
 
-static bool has_exclude(const struct perf_event_attr *a)
-{
-	return a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle;
-}
-
 /* The kernel's checks, in perf_event_open's order. */
 static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const struct pmu_sim_pmu *p,
 		  int cpu, int group_fd)
@@ -85,7 +81,7 @@ static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const stru
 		return -ENOENT;
 	if (p->per_cpu_only && cpu < 0)
 		return -EINVAL;
-	if (p->no_exclude && has_exclude(a))
+	if (p->no_exclude && pmu_attr_excludes_any(a))
 		return -EINVAL;
 	if (p->no_sampling && (a->sample_period || a->freq))
 		return -EOPNOTSUPP;

@@ -36,10 +36,6 @@
 #include "sim_dtl.h"
 #include "sys_sim.h"
 
-#define DTL_MIN_PERIOD_NS 1000000ull    /* vpa-dtl.c: max(1 ms, sample_period) */
-#define DTL_DEFAULT_PERIOD_NS 10000000ull
-#define AUX_DEFAULT_BYTES (128u << 10)   /* perf's default for vpa_dtl */
-#define DATA_DEFAULT_BYTES (256u << 10)
 #define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup"
 
@@ -98,7 +94,7 @@ static int parse_period(const struct tool *t, const char *s, uint64_t *v)
 		tool_error(t, "dtl record: -c: '%s' is not a number of ns", s);
 		return EXIT_USAGE;
 	}
-	if (n < DTL_MIN_PERIOD_NS) {
+	if (n < PMU_DTL_MIN_PERIOD_NS) {
 		tool_error(t, "dtl record: -c %llu: the poll interval is in ns and vpa_dtl polls "
 			   "at most every 1 ms (vpa-dtl.c: max(1 ms, sample_period)); give at least "
 			   "1000000", n);
@@ -143,11 +139,11 @@ static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_re
 		{NULL, 0, NULL, 0},
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = DTL_DEFAULT_PERIOD_NS};
+	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = PMU_DTL_DEFAULT_PERIOD_NS};
 	a->r = (struct record_args){.pid = -1, .output = "perf.data", .min_period = 1,
 				    .auxtrace_type = AUXTRACE_VPA_DTL,
-				    .aux_pages = AUX_DEFAULT_BYTES > page ? AUX_DEFAULT_BYTES / page : 1,
-				    .data_pages = DATA_DEFAULT_BYTES > page ? DATA_DEFAULT_BYTES / page
+				    .aux_pages = PMU_DTL_AUX_DEFAULT_BYTES > page ? PMU_DTL_AUX_DEFAULT_BYTES / page : 1,
+				    .data_pages = PMU_DTL_DATA_DEFAULT_BYTES > page ? PMU_DTL_DATA_DEFAULT_BYTES / page
 									    : 1};
 	optind = 1;
 	opterr = 0;
@@ -194,16 +190,15 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 		return EXIT_USAGE;
 	}
 	struct perf_event_attr *dtl = rc == 0 ? &list->v[0].attr : NULL;
-	if (dtl && (dtl->exclude_user || dtl->exclude_kernel || dtl->exclude_hv ||
-		    dtl->exclude_idle || dtl->exclude_guest || dtl->exclude_host)) {
+	if (dtl && pmu_attr_excludes_any(dtl)) {
 		tool_error(t, "dtl record: -e '%s': vpa_dtl refuses every exclude bit "
 			   "(PERF_PMU_CAP_NO_EXCLUDE): drop the modifier", a->event);
 		return EXIT_USAGE;
 	}
-	if (dtl && dtl->config != 1 && dtl->config != 2 && dtl->config != 4 && dtl->config != 7) {
-		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes dtl_cede (0x1), "
-			   "dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7) and no other value "
-			   "(vpa_dtl_event_init)", a->event, (unsigned long long)dtl->config);
+	if (dtl && !pmu_dtl_config_valid(dtl->config)) {
+		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS
+			   " and no other value (vpa_dtl_event_init)", a->event,
+			   (unsigned long long)dtl->config);
 		return EXIT_USAGE;
 	}
 	if (dtl) {

@@ -21,7 +21,8 @@ model raises after its last poll, so SIGINT's flush is what is checked):
   and the event list and stops at the AUXTRACE_INFO record it does not
   know, without crashing.
 Then the refusals: an interval below 1 ms, exclude bits, a config the
-driver refuses, another PMU, and on this machine's real sysfs (no vpa_dtl
+driver refuses, another PMU, `record`/`stat -e vpa_dtl/...` of a command
+(per task, never opened), and on this machine's real sysfs (no vpa_dtl
 on x86) the driver's absence explained.
 """
 import json
@@ -182,6 +183,15 @@ for opts, want in [
     check(r.returncode == 2 and want in r.stderr, f"{opts}: {r.returncode} {r.stderr}")
 r = run([PMUTOOL, "dtl", "record", "--sysfs", SYS])
 check(r.returncode == 2 and "nothing to record" in r.stderr, f"no target: {r.stderr}")
+# never per task (the fake tree, as the real one, gives vpa_dtl no cpumask):
+# record and stat of a command refuse it before the system call, naming -a/-C
+# (this x86 kernel would answer type 14 with ENOENT, another message)
+for cmd in (["record", "-c", "1000000", "-o", os.path.join(TMP, "x.data")], ["stat"],
+            ["record", "-i", "-c", "1000000", "-o", os.path.join(TMP, "x.data")]):
+    r = run([PMUTOOL, "--sysfs", SYS, cmd[0], "-e", "vpa_dtl/dtl_all/", *cmd[1:], "--", "true"])
+    check(r.returncode == 5 and "vpa_dtl is per CPU only" in r.stderr and
+          "-a or -C CPUS" in r.stderr and "(EINVAL)" in r.stderr,
+          f"{cmd[0]} per task: {r.returncode} {r.stderr}")
 
 # 5. this machine's kernel: no vpa_dtl off a shared-processor LPAR
 if os.path.exists("/sys/bus/event_source/devices/vpa_dtl"):
