@@ -162,7 +162,9 @@ void pmurt_dtl_capture_stats(const struct pmurt_dtl_capture *c,
 		.stale_bytes = st->aux.stale_bytes, .lost_entries = st->aux.lost_entries,
 		.lost_headers = st->aux.lost_headers, .overruns = st->aux.overruns,
 		.aux_records = st->aux_records, .aux_truncated = st->aux_truncated,
-		.lost_records = st->lost,
+		.lost_records = st->lost, .wrap_polls = st->aux.wrap_polls,
+		.wrap_lost_min = st->aux.wrap_lost_min, .wrap_lost_max = st->aux.wrap_lost_max,
+		.cut_lost_max = st->aux.cut_lost_max, .reopens = st->aux.reopens,
 	};
 	memcpy(stats, &v, stats->sz < sizeof(v) ? stats->sz : sizeof(v));
 }

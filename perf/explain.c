@@ -216,13 +216,13 @@ static void explain_dtl(const struct pmu_evsel *e, bool per_task, int code, char
 				 "cannot follow a task; record CPUs (-a or -C CPUS); libpmurt never "
 				 "opens it per task (with cpu -1, vpa_dtl_event_init crashes kernels "
 				 "up to at least 7.2)");
-		else if (pmu_attr_excludes_any(&e->attr))
+		else if (!pmu_dtl_config_valid(config))   /* event_init's, before the core's */
+			snprintf(out, len, "config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS " and no "
+				 "other value", config);
+		else
 			snprintf(out, len, "vpa_dtl refuses every exclude bit, exclude_guest and "
 				 "exclude_host too (PERF_PMU_CAP_NO_EXCLUDE): drop the :u/:k/:h/:G/:H "
 				 "modifier");
-		else
-			snprintf(out, len, "config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS " and no "
-				 "other value", config);
 		break;
 	case -EBUSY:
 		snprintf(out, len, "another user holds the Dispatch Trace Log of this CPU: the "

@@ -66,11 +66,22 @@ add_test(NAME dtl/capture
     $<TARGET_FILE:dtl_capture_test> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)
 
 # pmutool dtl record end to end on the fake LPAR sysfs with the simulated
-# kernel, Debian's perf 6.1 on its files, the refusals, this machine's
-# real sysfs (tests/dtl/check_record.py)
+# kernel (pmutool_sim: pmutool's sources with a test main, never installed;
+# tests/dtl/pmutool_sim.c), Debian's perf 6.1 on its files, the refusals,
+# this machine's real sysfs (tests/dtl/check_record.py)
+get_target_property(PMUTOOL_SIM_SOURCES pmutool SOURCES)
+get_target_property(PMUTOOL_SIM_DIR pmutool SOURCE_DIR)
+list(REMOVE_ITEM PMUTOOL_SIM_SOURCES main.c)
+list(TRANSFORM PMUTOOL_SIM_SOURCES PREPEND ${PMUTOOL_SIM_DIR}/)
+get_target_property(PMUTOOL_SIM_LIBS pmutool LINK_LIBRARIES)
+add_executable(pmutool_sim ${PMUTOOL_SIM_SOURCES} ${DTL_TESTS}/pmutool_sim.c)
+target_link_libraries(pmutool_sim PRIVATE ${PMUTOOL_SIM_LIBS} pmusim)
+target_include_directories(pmutool_sim PRIVATE ${PMUTOOL_SIM_DIR}
+  $<TARGET_PROPERTY:pmutool,INCLUDE_DIRECTORIES>)
+target_compile_definitions(pmutool_sim PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 add_test(NAME dtl/record
   COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-dtlrec.XXXXXX\") || exit 1
                  trap 'rm -rf \"$t\"' EXIT
-                 \"$0\" \"$1\" \"$2\" \"$3\" \"$4\" \"$t\""
-    ${Python3_EXECUTABLE} ${DTL_TESTS}/check_record.py ${PMUTOOL} ${PERF_TOOL}
-    ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)
+                 \"$0\" \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" \"$t\""
+    ${Python3_EXECUTABLE} ${DTL_TESTS}/check_record.py ${PMUTOOL} $<TARGET_FILE:pmutool_sim>
+    ${PERF_TOOL} ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)

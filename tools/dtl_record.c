@@ -14,17 +14,12 @@
  * while CMD runs (or until SIGINT).  -c is the driver's poll interval in
  * ns (its hrtimer; sample_period), at least 1 ms as the driver enforces.
  *
- * Test-only: PMUTOOL_TEST_SIM_DTL=SEED,ENTRIES,POLLS[,EXPIRIES] records
- * from the simulated kernel (perf/sys_sim.c with the driver model
- * perf/sim_dtl.c) instead of the real one: each poll is EXPIRIES (default
- * 1; more makes a slow reader) hrtimer expiries, each bringing ENTRIES new
- * entries per CPU, and after POLLS polls a SIGINT stops the recording; the
- * model's own counts are printed at the end.
+ * The kernel is tool->sys: the real one in the installed pmutool; the test
+ * program tests/dtl/pmutool_sim.c runs this same code on the simulated
+ * vpa_dtl driver (perf/sim_dtl.c).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +28,6 @@
 #include "dtl_perf.h"
 #include "perf_int.h"
 #include "record_tool.h"
-#include "sim_dtl.h"
-#include "sys_sim.h"
 
 #define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup"
@@ -218,64 +211,6 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 	return EXIT_OK;
 }
 
-/* --- the simulated kernel (test-only) ----------------------------------------------- */
-
-struct sim_run {
-	struct pmu_sim *sim;
-	struct pmu_sim_dtl *dtl;
-	unsigned entries, polls, expiries, done;
-};
-
-static void sim_poll(void *arg)
-{
-	struct sim_run *r = arg;
-	if (r->done >= r->polls)
-		return;
-	for (unsigned i = 0; i < r->expiries; i++)
-		pmu_sim_dtl_tick(r->dtl, r->entries);
-	if (++r->done == r->polls)
-		raise(SIGINT); /* the recording stops as a user's ^C stops it */
-}
-
-static int sim_open(const struct tool *t, const char *spec, uint32_t dtl_type, struct sim_run *r)
-{
-	unsigned long long seed;
-	r->expiries = 1;
-	int n = sscanf(spec, "%llu,%u,%u,%u", &seed, &r->entries, &r->polls, &r->expiries);
-	if (n < 3 || r->polls == 0 || r->expiries == 0) {
-		tool_error(t, "PMUTOOL_TEST_SIM_DTL: '%s' is not SEED,ENTRIES,POLLS[,EXPIRIES]", spec);
-		return EXIT_USAGE;
-	}
-	const struct pmu_sim_pmu pmus[] = {
-		{.type = dtl_type, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-		{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint"},
-		{.type = PERF_TYPE_SOFTWARE, .name = "software"},
-	};
-	struct pmu_sim_dtl_opts o = {.seed = seed};
-	if (pmu_sim_new(&r->sim, pmus, 3) < 0 ||
-	    pmu_sim_dtl_new(&r->dtl, r->sim, dtl_type, &o) < 0) {
-		tool_error(t, "dtl record: out of memory");
-		return EXIT_INTERNAL;
-	}
-	pmu_sim_on_poll(r->sim, sim_poll, r);
-	return EXIT_OK;
-}
-
-static void sim_close(struct sim_run *r)
-{
-	if (r->dtl) {
-		const struct pmu_sim_dtl_stats *s = pmu_sim_dtl_stats(r->dtl);
-		fprintf(stderr, "[ simulated vpa_dtl: %" PRIu64 " entries logged, %" PRIu64
-			" written to AUX, %" PRIu64 " dropped by the hypervisor buffer, %" PRIu64
-			" at wraps, %" PRIu64 " while full or disabled; %" PRIu64 " headers, %"
-			PRIu64 " wraps ]\n", s->generated, s->written, s->hv_dropped,
-			s->batch_dropped, s->core_dropped, s->headers, s->wraps);
-	}
-	pmu_sim_dtl_free(r->dtl);
-	pmu_sim_free(r->sim);
-}
-
 /* --- the run ------------------------------------------------------------------------ */
 
 static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmurt_host *hh)
@@ -290,18 +225,13 @@ static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmu
 		return EXIT_OPEN_FAILED;
 	}
 	struct pmu_evlist list = {0};
-	struct sim_run sim = {0};
+	if (t->sys)
+		host.sys = t->sys;   /* a test program's simulated kernel */
 	int rc = build_list(t, a, &host, &list);
-	const char *spec = getenv("PMUTOOL_TEST_SIM_DTL");
-	if (rc == EXIT_OK && spec && *spec) {
-		rc = sim_open(t, spec, list.v[0].attr.type, &sim);
-		host.sys = sim.sim ? pmu_sim_sys(sim.sim) : host.sys;
-	}
 	if (rc == EXIT_OK) {
 		a->r.auxtrace_pmu = list.v[0].attr.type;
 		rc = record_run(t, &a->r, &host, &list);
 	}
-	sim_close(&sim);
 	pmu_evlist_free(&list);
 	return rc;
 }

@@ -33,7 +33,7 @@ static const struct pmu_sim_pmu sim_pmus[] = {
 	{.type = PERF_TYPE_SOFTWARE, .name = "software", .per_ms = 1000},
 	{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint", .per_ms = 1},
 	{.type = PERF_TYPE_RAW, .name = "cpu", .counters = 6, .per_ms = 1000},
-	{.type = 14, .name = "vpa_dtl", .per_cpu_only = true, .sampling_only = true},
+	{.type = 14, .name = "vpa_dtl", .vpa_dtl = true},
 	{.type = 42, .name = "splitpmu", .no_exclude = true, .no_sampling = true, .per_ms = 7},
 	{.type = 12, .name = "hv_24x7", .per_cpu_only = true, .per_ms = 1000},
 };
