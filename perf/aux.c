@@ -26,12 +26,6 @@
 #include "aux.h"
 #include "internal.h"
 
-uint64_t pmu_aux_filled(uint64_t size)
-{
-	return size < 32 + PMURT_DTL_SLOT_SIZE
-		? size : (size - 32) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
-}
-
 int pmu_aux_map(struct pmu_aux *aux, const struct pmu_ring *ring, unsigned aux_pages,
 		size_t page_size, uint32_t idx, int cpu, struct pmurt_error *err)
 {

@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aux_filled.h"
 #include "pmurt.h"
 #include "ring.h"
 #include "sys.h"
@@ -103,9 +104,6 @@ struct pmu_aux {
 	struct pmu_aux_stats stats;
 };
 
-/* The end of the slots vpa-dtl.c fills in each lap of an area of size
- * bytes: its threshold, (size - 32) / 48 slots. */
-uint64_t pmu_aux_filled(uint64_t size);
 
 /* Map the AUX area of ring's fd: aux_pages (a power of two) pages of
  * page_size bytes after the data ring.  idx and cpu go into the AUXTRACE

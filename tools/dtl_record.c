@@ -2,7 +2,8 @@
  * dtl_record.c - `pmutool dtl record`: the vpa_dtl PMU's Dispatch Trace Log
  * captured through its AUX area into perf.data, as `perf record -e
  * vpa_dtl/dtl_all/ -a` writes it (tools/perf/arch/powerpc/util/auxtrace.c:
- * the vpa_dtl event first, an AUX area of 128 KiB and a data ring of
+ * the vpa_dtl event first, an AUX area (1 MiB here, perf's 128 KiB loses
+ * far more at the driver's wraps: perf_int.h) and a data ring of
  * 256 KiB per CPU), with the sched tracepoints beside it so that `dtl
  * script` can put dispatches next to the scheduler's switches.
  *
@@ -55,10 +56,10 @@ static void usage(FILE *out)
 	      "  -e, --event=EVENT    vpa_dtl/dtl_cede/, dtl_preempt, dtl_fault or dtl_all\n"
 	      "                       (the default)\n"
 	      "  -c, --count=NS       the driver's poll interval in ns, at least 1000000\n"
-	      "                       (default 10000000)\n"
+	      "                       (default 1000000)\n"
 	      "  -o, --output=FILE    the perf.data file (default perf.data)\n"
 	      "  -m, --mmap-pages=N   data pages per CPU, a power of two (default 256 KiB)\n"
-	      "      --aux-pages=N    AUX pages per CPU, a power of two (default 128 KiB)\n"
+	      "      --aux-pages=N    AUX pages per CPU, a power of two (default 1 MiB)\n"
 	      "      --no-sched       without the sched tracepoints\n"
 	      "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 	      "      --tracefs=DIR    the tracefs root\n"

@@ -592,8 +592,8 @@ static void test_public_api(struct pmurt_host *host)
 	co.aux_pages = 2;
 	CHECK(pmurt_dtl_capture_open(&c, host, &co, &err) == 0, "open: %s", err.message);
 	const struct perf_event_attr *a = pmu_sim_attr(sim, 1000);
-	CHECK(a && a->config == 7 && a->sample_period == 10000000 && !a->mmap && !a->comm &&
-	      !a->task, "dtl_all, 10 ms, no side band");
+	CHECK(a && a->config == 7 && a->sample_period == 1000000 && !a->mmap && !a->comm &&
+	      !a->task, "dtl_all, 1 ms, no side band");
 	CHECK(c && pmurt_dtl_capture_enable(c, &err) == 0, "enable: %s", err.message);
 	for (int i = 0; c && i < 40; i++)
 		CHECK(pmurt_dtl_capture_poll(c, 10, api_chunk, &r, &err) == 0, "poll: %s",

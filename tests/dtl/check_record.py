@@ -115,8 +115,8 @@ def report_json(path):
 subprocess.run(["sh", LPAR_SH, SYS], check=True)
 
 # 1. two CPUs, the sched tracepoints beside, 120 polls of 60 entries: past
-# several wraps of the default 128 KiB area
-path, err = record("sim.data", "3,60,120", "-C", "0-1", "-c", "2000000")
+# several wraps of a 128 KiB area (perf's default)
+path, err = record("sim.data", "3,60,120", "-C", "0-1", "-c", "2000000", "--aux-pages", "32")
 written, chunks, lost = summary(err)
 check(written > 2 * 2730 and lost == 0, f"written {written}, lost {lost}")
 wrap = re.search(r"simulated vpa_dtl: \d+ logged, \d+ reported, (\d+) lost at wraps", err)
