@@ -111,6 +111,11 @@ static double measure(const char *sysfs, double rate, unsigned period_ms, unsign
 	       (unsigned long long)st.wrap_lost_max, (unsigned long long)st.wrap_polls,
 	       (unsigned long long)st.cut_lost_max);
 	double share = lost / (double)ds->generated;
+	if (st.wrap_lost_min > ds->wrap_lost ||
+	    ds->wrap_lost + ds->batch_dropped > st.wrap_lost_max + st.cut_lost_max) {
+		printf("  the drain's bounds do not hold the driver's losses\n");
+		share = 1;   /* fails --defaults */
+	}
 	pmurt_dtl_capture_close(c);
 	pmurt_host_close(host);
 	pmu_sim_dtl_free(r.drv);
