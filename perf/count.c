@@ -300,13 +300,33 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 	return 0;
 }
 
+/* A vpa_dtl event (a sampling one gets this far) is never enabled again
+ * once disabled: vpa_dtl_event_add writes into the buffer
+ * vpa_dtl_event_del freed, an Oops on Linux up to at least 7.2 (evlist.h
+ * pmu_is_vpa_dtl). */
+static int refuse_dtl_again(const struct pmurt_counter *c, struct pmurt_error *err)
+{
+	for (int i = 0; c && c->dtl_disabled && i < c->list.n; i++)
+		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
+			pmurt_set_error(err, -EOPNOTSUPP, "pmurt_counter_enable: '%s' was disabled: "
+					"vpa_dtl is never enabled again (the kernel would crash in "
+					"vpa_dtl_event_add); close the counter and open a new one",
+					c->list.v[i].name);
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
 int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err)
 {
-	return each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
+	int rc = refuse_dtl_again(c, err);
+	return rc ? rc : each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
 }
 
 int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err)
 {
+	if (c)
+		c->dtl_disabled = true;
 	return each_leader(c, PERF_EVENT_IOC_DISABLE, "disable", err);
 }
 

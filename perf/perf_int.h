@@ -88,6 +88,7 @@ struct pmurt_counter {
 		uint64_t value, enabled, running;
 	} *sum;
 	int *skipped;       /* per event: 0, or the errno that left it out */
+	bool dtl_disabled;  /* disabled once: a vpa_dtl event stays so */
 };
 
 /* The attr an event of the list is opened with for counting. */

@@ -257,6 +257,15 @@ static void test_refusals(struct pmurt_host *host)
 				    .sample_period = 1000000, .disabled = 1};
 	const struct pmu_sys *sys = pmu_sim_sys(sim);
 	CHECK(sys->event_open(sys->ctx, &a, getpid(), 0, -1, 0) == -EINVAL, "task on CPU 0");
+	/* the counting API, given a sampling vpa_dtl (a period term), enables it
+	 * once: after a disable it refuses (the simulated kernel would abort) */
+	c = NULL;
+	CHECK(pmurt_counter_open(&c, host, "vpa_dtl/dtl_all,period=1000000/", &co, &err) == 0 &&
+	      pmurt_counter_enable(c, &err) == 0 && pmurt_counter_disable(c, &err) == 0,
+	      "%s", err.message);
+	CHECK(c && pmurt_counter_enable(c, &err) == -EOPNOTSUPP &&
+	      strstr(err.message, "vpa_dtl is never enabled again"), "%s", err.message);
+	pmurt_counter_close(c);
 	pmu_sim_free(sim);
 }
 
