@@ -139,14 +139,15 @@ static void test_wrap_loss(struct pmurt_host *host)
 	      (unsigned long long)a->wrap_lost_max, (unsigned long long)a->chunks,
 	      (unsigned long long)a->stale_bytes);
 	/* point 4: what was reported as the tail, the driver never wrote */
-	struct perf_event_mmap_page *pc;
-	unsigned char *aux;
-	uint64_t size;
+	struct perf_event_mmap_page *pc = NULL;
+	unsigned char *aux = NULL;
+	uint64_t size = 0;
 	int fds[2];
 	CHECK(pmu_sim_fds_of(r.sim, DTL_TYPE, fds, 2) == 1 &&
 	      pmu_sim_aux(r.sim, fds[0], &pc, &aux, &size) == 0, "the area");
 	static const unsigned char zeros[64];
-	CHECK(size == 4096 && memcmp(aux + 4032, zeros, 64) == 0, "the stale tail is zeros");
+	CHECK(aux && size == 4096 && memcmp(aux + 4032, zeros, 64) == 0,
+	      "the stale tail is zeros");
 	rig_close(&r);
 }
 
@@ -182,13 +183,14 @@ static void test_wakeup(struct pmurt_host *host)
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		pmu_sim_dtl_tick(r.drv, steps[i].n);
 		CHECK(pmu_session_drain(r.s, ignore, NULL, &err) == 0, "%s", err.message);
-		struct perf_event_mmap_page *pc;
+		struct perf_event_mmap_page *pc = NULL;
 		unsigned char *aux;
 		uint64_t size;
-		pmu_sim_aux(r.sim, fds[0], &pc, &aux, &size);
 		int ready = sys->poll(sys->ctx, &pfd, 1, 0);
-		CHECK(pc->aux_head == steps[i].head && ready == steps[i].woken,
-		      "step %zu: aux_head %llu, woken %d", i, (unsigned long long)pc->aux_head, ready);
+		CHECK(pmu_sim_aux(r.sim, fds[0], &pc, &aux, &size) == 0 &&
+		      pc->aux_head == steps[i].head && ready == steps[i].woken,
+		      "step %zu: aux_head %llu, woken %d", i,
+		      (unsigned long long)(pc ? pc->aux_head : 0), ready);
 	}
 	rig_close(&r);
 }
