@@ -687,6 +687,9 @@ struct pmurt_dtl_capture_stats {
 	uint64_t wrap_polls, wrap_lost_min, wrap_lost_max;
 	uint64_t cut_lost_max;
 	uint64_t reopens;
+	uint64_t full_polls;        /* polls that took 84 entries, all the driver
+	                               takes: the hypervisor may have dropped more
+	                               (a shorter period_ns helps) */
 };
 
 /* Open vpa_dtl on the CPUs (disabled); *c NULL on failure. */

@@ -183,7 +183,9 @@ static int report_pending(struct pmu_aux *aux, pmu_record_fn fn, void *arg,
  * next poll then reports the last 16 bytes.  So an output inside the stale
  * tail is a poll that lost 1 entry (the 48-byte one) or 1 to 84; an output
  * ending at the threshold dropped the rest of its batch, at most 84 less
- * the entries it carried (the header, slot 0 of position 0, excluded). */
+ * the entries it carried (the header, slot 0 of position 0, excluded).  An
+ * output of 84 entries took all the driver takes from the hypervisor's
+ * buffer (last_idx + 85 <= cur_idx): more may have come, and gone. */
 void pmu_aux_note_output(struct pmu_aux *aux, uint64_t offset, uint64_t size)
 {
 	uint64_t off = offset & (aux->size - 1), gap = aux->size - aux->filled;
@@ -199,6 +201,9 @@ void pmu_aux_note_output(struct pmu_aux *aux, uint64_t offset, uint64_t size)
 		aux->pending_polls++;
 		aux->pending_min++;
 		aux->pending_max += max;
+	} else if (size / PMURT_DTL_SLOT_SIZE - (offset == 0) == PMU_DTL_MAX_PER_POLL &&
+		   off + size != aux->filled) {
+		aux->stats.full_polls++;
 	} else if (off + size == aux->filled) {
 		uint64_t carried = size / PMURT_DTL_SLOT_SIZE - (offset == 0);
 		aux->stats.cut_polls++;

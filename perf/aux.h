@@ -80,6 +80,9 @@ struct pmu_aux_stats {
 	                           of their batch was dropped */
 	uint64_t cut_lost_max;  /* at most that many entries (84 a poll) */
 	uint64_t reopens;       /* the event closed and opened anew */
+	uint64_t full_polls;    /* outputs of 84 entries, the most a poll takes:
+	                           the hypervisor's buffer may have dropped more
+	                           (how many, no reader can know) */
 };
 
 /* The most entries one poll of the driver copies: lppaca's DTL ring holds

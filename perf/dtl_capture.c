@@ -165,6 +165,7 @@ void pmurt_dtl_capture_stats(const struct pmurt_dtl_capture *c,
 		.lost_records = st->lost, .wrap_polls = st->aux.wrap_polls,
 		.wrap_lost_min = st->aux.wrap_lost_min, .wrap_lost_max = st->aux.wrap_lost_max,
 		.cut_lost_max = st->aux.cut_lost_max, .reopens = st->aux.reopens,
+		.full_polls = st->aux.full_polls,
 	};
 	memcpy(stats, &v, stats->sz < sizeof(v) ? stats->sz : sizeof(v));
 }

@@ -706,6 +706,7 @@ static void add_aux_stats(struct pmu_aux_stats *t, const struct pmu_aux_stats *a
 	t->cut_polls += a->cut_polls;
 	t->cut_lost_max += a->cut_lost_max;
 	t->reopens += a->reopens;
+	t->full_polls += a->full_polls;
 }
 
 /* The AUX areas' counts summed into the session's: the live ones, the

@@ -377,6 +377,10 @@ static void print_aux_summary(const struct tool *t, const struct pmu_session *s)
 			"up to %" PRIu64 " more from batches that reached a wrap (vpa-dtl.c; a larger "
 			"--aux-pages makes wraps rarer, a shorter -c makes each poll smaller)\n",
 			t->prog, a->wrap_lost_min, a->wrap_lost_max, a->wrap_polls, a->cut_lost_max);
+	if (a->full_polls)
+		fprintf(stderr, "%s: warning: %" PRIu64 " polls of the vpa_dtl driver took 84 "
+			"entries, all it takes between two polls: the hypervisor's buffer may have "
+			"dropped more, unseen (a shorter -c helps)\n", t->prog, a->full_polls);
 	if (a->reopens)
 		fprintf(stderr, "%s: warning: vpa_dtl was closed and opened anew %" PRIu64 " times "
 			"(its area filled and the kernel disabled it; enabling it again would crash "

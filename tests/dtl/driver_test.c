@@ -162,6 +162,11 @@ static void test_85(struct pmurt_host *host)
 	      (unsigned long long)ds->hv_dropped, (unsigned long long)ds->written);
 	pmu_sim_dtl_tick(r.drv, 84);
 	CHECK(ds->hv_dropped == 1 && ds->written == 168, "84: all kept");
+	pmu_sim_dtl_tick(r.drv, 83);
+	struct pmurt_error err = {0};
+	CHECK(pmu_session_drain(r.s, ignore, NULL, &err) == 0 &&
+	      pmu_session_stats(r.s)->aux.full_polls == 2, "the drain: 2 polls at the limit, "
+	      "%llu said", (unsigned long long)pmu_session_stats(r.s)->aux.full_polls);
 	rig_close(&r);
 }
 
