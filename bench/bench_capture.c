@@ -63,8 +63,7 @@ static int to_writer(void *arg, const struct perf_event_header *rec, struct pmur
 static int setup(struct bench *b, struct pmurt_error *err)
 {
 	static const struct pmu_sim_pmu dtl = {.type = DTL_TYPE, .name = "vpa_dtl",
-					       .per_cpu_only = true, .no_exclude = true,
-					       .sampling_only = true};
+					       .vpa_dtl = true};
 	struct pmu_sim_dtl_opts o = {.seed = 1};
 	if (pmu_sim_new(&b->sim, &dtl, 1) < 0 || pmu_sim_dtl_new(&b->drv, b->sim, DTL_TYPE, &o) < 0)
 		return -ENOMEM;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aux_filled.h"
 #include "internal.h"
 #include "pmurt.h"
 
@@ -141,14 +142,6 @@ void pmurt_dtl_cursor_init(struct pmurt_dtl_cursor *c, const void *data, size_t 
 	};
 }
 
-/* The end of the slots the driver fills in an AUX area of aux_size bytes:
- * vpa-dtl.c's threshold, (aux_size - 32) / 48 entries. */
-static uint64_t filled_limit(uint64_t aux_size)
-{
-	return aux_size < 32 + PMURT_DTL_SLOT_SIZE ? aux_size
-		: (aux_size - 32) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
-}
-
 /* With an AUX size: how many bytes from pos are whole-slot data before the
  * next wrap (or the end); sets a STALE slot and returns 0 when pos is in a
  * stale tail. */
@@ -158,7 +151,7 @@ static int slot_room(struct pmurt_dtl_cursor *c, struct pmurt_dtl_slot *slot, si
 	size_t left = c->len - c->pos;
 	*room = left;
 	uint64_t apos = (c->aux_offset + c->pos) % c->aux_size;
-	uint64_t limit = filled_limit(c->aux_size);
+	uint64_t limit = pmu_aux_filled(c->aux_size);
 	if (apos >= limit) {
 		uint64_t stale = c->aux_size - apos;
 		*slot = (struct pmurt_dtl_slot){.kind = PMURT_DTL_STALE, .offset = c->pos,

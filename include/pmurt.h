@@ -636,8 +636,13 @@ PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
  * per CPU (the PMU has no task context).  Each drain hands out the bytes the
  * driver wrote, in whole 48-byte slots on its grid: the stale tail it
  * reports at each wrap is split off, slots it overwrote before they were
- * read (a slow reader) are counted, never handed out; the event is enabled
- * again when the perf core disabled it for a full area.  The chunks decode
+ * read (a slow reader) are counted, never handed out, and the entries the
+ * driver itself loses at each wrap are counted or bounded.  A vpa_dtl event
+ * is never enabled again once disabled (by the perf core for a full area,
+ * or by pmurt_dtl_capture_disable): that crashes Linux up to at least 7.2
+ * (vpa_dtl_event_add writes into the buffer vpa_dtl_event_del freed); it is
+ * closed and opened anew, and what the old one left is handed out by the
+ * next poll.  It is never opened per task either.  The chunks decode
  * with pmurt_dtl_cursor_init (first_chunk when aux_offset is 0, aux_size 0)
  * and pmurt_dtl_next.  Errors are the driver's, explained: no vpa_dtl (not a
  * shared-processor LPAR, a KVM guest, off POWER), EACCES without
@@ -651,8 +656,10 @@ struct pmurt_dtl_capture_opts {
 	uint64_t config;        /* 0x1 dtl_cede, 0x2 dtl_preempt, 0x4 dtl_fault,
 	                           0x7 dtl_all; 0: dtl_all */
 	uint64_t period_ns;     /* the driver's poll interval, at least 1000000;
-	                           0: 10000000 */
-	unsigned aux_pages;     /* AUX pages per CPU, a power of two; 0: 128 KiB */
+	                           0: 1000000 */
+	unsigned aux_pages;     /* AUX pages per CPU, a power of two; 0: 1 MiB
+	                           (with the 1 ms poll: under 0.1% lost at 10,000
+	                           dispatches a second; 0.4 had 10 ms, 128 KiB) */
 	unsigned data_pages;    /* data ring pages per CPU; 0: 256 KiB */
 };
 
@@ -672,6 +679,17 @@ struct pmurt_dtl_capture_stats {
 	uint64_t aux_records;       /* PERF_RECORD_AUX seen (the driver sets no flag) */
 	uint64_t aux_truncated;     /* ... with PERF_AUX_FLAG_TRUNCATED */
 	uint64_t lost_records;      /* PERF_RECORD_LOST's counts (the data ring) */
+	/* after 0.4.0 (sz says which fields a caller has): the driver's own losses at its wraps, seen in its
+	 * PERF_RECORD_AUX records: polls whose entries it copied past the wrap
+	 * and never reported, the entries they lost (exactly when known, else
+	 * 1 to 84 a poll), and at most how many it dropped from the batches
+	 * that reached the wrap; and the events closed and opened anew */
+	uint64_t wrap_polls, wrap_lost_min, wrap_lost_max;
+	uint64_t cut_lost_max;
+	uint64_t reopens;
+	uint64_t full_polls;        /* polls that took 84 entries, all the driver
+	                               takes: the hypervisor may have dropped more
+	                               (a shorter period_ns helps) */
 };
 
 /* Open vpa_dtl on the CPUs (disabled); *c NULL on failure. */

@@ -10,25 +10,21 @@
  * space (handle->size): unread slots are overwritten, and only when
  * aux_head - aux_tail reaches aux_size does perf_aux_output_begin
  * (kernel/events/ring_buffer.c) refuse, disable the event and wake the
- * reader.  It sets no PERF_AUX_FLAG_*; the PERF_RECORD_AUX records in the
- * data ring are passed through as the kernel wrote them, and what the
- * drain finds lost is written as a PERF_RECORD_AUXTRACE_ERROR, so that the
- * file says so (perf report warns of them, perf script prints them).
+ * reader; the owner then reopens the event (record.c), since enabling it
+ * again crashes the kernel.  It sets no PERF_AUX_FLAG_*; the
+ * PERF_RECORD_AUX records in the data ring are passed through as the
+ * kernel wrote them (and read for the wrap losses, pmu_aux_note_output),
+ * and what the drain finds lost is written as a PERF_RECORD_AUXTRACE_ERROR,
+ * so that the file says so (perf report warns of them, perf script prints
+ * them).
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "aux.h"
 #include "internal.h"
-
-uint64_t pmu_aux_filled(uint64_t size)
-{
-	return size < 32 + PMURT_DTL_SLOT_SIZE
-		? size : (size - 32) / PMURT_DTL_SLOT_SIZE * PMURT_DTL_SLOT_SIZE;
-}
 
 int pmu_aux_map(struct pmu_aux *aux, const struct pmu_ring *ring, unsigned aux_pages,
 		size_t page_size, uint32_t idx, int cpu, struct pmurt_error *err)
@@ -135,21 +131,108 @@ struct auxtrace_error {
 };
 #define AUXTRACE_ERROR_ITRACE 1   /* PERF_AUXTRACE_ERROR_ITRACE */
 
-static int report_loss(struct pmu_aux *aux, uint64_t lost, pmu_record_fn fn, void *arg,
-		       struct pmurt_error *err)
+static int report(struct pmu_aux *aux, const char *msg, pmu_record_fn fn, void *arg,
+		  struct pmurt_error *err)
 {
 	struct auxtrace_error e = {.header = {.type = PMU_RECORD_AUXTRACE_ERROR},
 				   .type = AUXTRACE_ERROR_ITRACE, .code = PMU_AUX_LOST_CODE,
 				   .cpu = (uint32_t)aux->cpu, .pid = (uint32_t)-1,
 				   .tid = (uint32_t)-1, .fmt = 1};
-	if (lost)
-		snprintf(e.msg, sizeof(e.msg), "vpa_dtl: %llu entries overwritten unread",
-			 (unsigned long long)lost);
-	else
-		snprintf(e.msg, sizeof(e.msg), "vpa_dtl: AUX area full, output dropped");
+	snprintf(e.msg, sizeof(e.msg), "%s", msg);
 	size_t size = offsetof(struct auxtrace_error, msg) + strlen(e.msg) + 1;
 	e.header.size = (uint16_t)((size + 7) & ~(size_t)7);
 	return fn(arg, &e.header, err);
+}
+
+/* The losses noted and not yet said, each said once: what fn refused stays
+ * pending for the next drain (the counts themselves were taken already). */
+static int report_pending(struct pmu_aux *aux, pmu_record_fn fn, void *arg,
+			  struct pmurt_error *err)
+{
+	char msg[64];
+	int rc = 0;
+	if (aux->pending_full || aux->pending_overwritten) {
+		if (aux->pending_overwritten)
+			snprintf(msg, sizeof msg, "vpa_dtl: %llu entries overwritten unread",
+				 (unsigned long long)aux->pending_overwritten);
+		else
+			snprintf(msg, sizeof msg, "vpa_dtl: AUX area full, output dropped");
+		if ((rc = report(aux, msg, fn, arg, err)) < 0)
+			return rc;
+		aux->pending_full = false;
+		aux->pending_overwritten = 0;
+	}
+	if (aux->pending_polls) {
+		snprintf(msg, sizeof msg, "vpa_dtl: wrap lost %llu-%llu entries in %llu polls",
+			 (unsigned long long)aux->pending_min, (unsigned long long)aux->pending_max,
+			 (unsigned long long)aux->pending_polls);
+		if ((rc = report(aux, msg, fn, arg, err)) < 0)
+			return rc;
+		aux->pending_polls = aux->pending_min = aux->pending_max = 0;
+	}
+	return 0;
+}
+
+/* vpa-dtl.c vpa_dtl_dump_sample_data / vpa_dtl_capture_aux: once a batch
+ * reaches the threshold (head + n >= threshold), the driver sets head to 0
+ * but keeps head_size; the next poll copies its m entries to slots
+ * 0..m-1 and, since m * 48 + head_size exceeds the area, reports only
+ * aux_size - head_size bytes of the stale tail and resets head: those m
+ * entries are never reported.  With a 64-byte tail, one entry (48 bytes
+ * still fit) is reported as a 48-byte output at the threshold, and the
+ * next poll then reports the last 16 bytes.  So an output inside the stale
+ * tail is a poll that lost 1 entry (the 48-byte one) or 1 to 84; an output
+ * ending at the threshold dropped the rest of its batch, at most 84 less
+ * the entries it carried (the header, slot 0 of position 0, excluded).  An
+ * output of 84 entries took all the driver takes from the hypervisor's
+ * buffer (last_idx + 85 <= cur_idx): more may have come, and gone. */
+void pmu_aux_note_output(struct pmu_aux *aux, uint64_t offset, uint64_t size)
+{
+	uint64_t off = offset & (aux->size - 1), gap = aux->size - aux->filled;
+	if (size == 0 || aux->filled == aux->size)
+		return;
+	if (off >= aux->filled) {
+		bool one = size == PMURT_DTL_SLOT_SIZE && off == aux->filled &&
+			   gap > PMURT_DTL_SLOT_SIZE;
+		uint64_t max = one ? 1 : PMU_DTL_MAX_PER_POLL;
+		aux->stats.wrap_polls++;
+		aux->stats.wrap_lost_min++;
+		aux->stats.wrap_lost_max += max;
+		aux->pending_polls++;
+		aux->pending_min++;
+		aux->pending_max += max;
+	} else if (size / PMURT_DTL_SLOT_SIZE - (offset == 0) == PMU_DTL_MAX_PER_POLL &&
+		   off + size != aux->filled) {
+		aux->stats.full_polls++;
+	} else if (off + size == aux->filled) {
+		uint64_t carried = size / PMURT_DTL_SLOT_SIZE - (offset == 0);
+		aux->stats.cut_polls++;
+		aux->stats.cut_lost_max += carried < PMU_DTL_MAX_PER_POLL
+					   ? PMU_DTL_MAX_PER_POLL - carried : 0;
+	}
+}
+
+/* The first slots of a lap once the driver went past its threshold there
+ * (aux_head beyond it): each poll after the threshold copied its entries
+ * to the lap's first slots (up to 84 of them) without reporting them, over
+ * slots reported before.  Those the reader has not read yet may hold such
+ * entries: counted lost (as overwritten) and skipped, never handed out as
+ * what their position says.  A reader less than a lap behind, less 84
+ * slots, never meets them. */
+static uint64_t skip_rewritten(struct pmu_aux *aux, uint64_t pos, uint64_t head)
+{
+	uint64_t lap = pos & ~(aux->size - 1);
+	uint64_t slots = aux->filled / PMURT_DTL_SLOT_SIZE;
+	uint64_t end = lap + (slots < PMU_DTL_MAX_PER_POLL ? slots : PMU_DTL_MAX_PER_POLL) *
+				  PMURT_DTL_SLOT_SIZE;
+	if (head - lap <= aux->filled || pos >= end)
+		return pos;
+	uint64_t stop = head - pos < end - pos ? head : end;
+	uint64_t lost_before = aux->stats.lost_entries;
+	count_lost(aux, pos, stop - pos);
+	aux->pending_overwritten += aux->stats.lost_entries - lost_before;
+	pmu_ring_store_tail(&aux->ctl->aux_tail, stop);
+	return stop;
 }
 
 long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmurt_error *err)
@@ -161,15 +244,23 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 				"%llu", aux->cpu, (unsigned long long)head, (unsigned long long)pos);
 		return -EBADMSG;
 	}
-	bool full = head - pos >= aux->size;
-	uint64_t lost_before = aux->stats.lost_entries;
-	if (head - pos > aux->size) { /* the driver wrote over what was unread */
-		count_lost(aux, pos, head - aux->size - pos);
-		pos = head - aux->size;
+	aux->found_full = head - pos >= aux->size;
+	if (aux->found_full) {
+		uint64_t lost_before = aux->stats.lost_entries;
+		aux->stats.overruns++;
+		aux->pending_full = true;
+		if (head - pos > aux->size) { /* the driver wrote over what was unread */
+			count_lost(aux, pos, head - aux->size - pos);
+			pos = head - aux->size;
+			/* counted once: those bytes are gone whatever fn says */
+			pmu_ring_store_tail(&aux->ctl->aux_tail, pos);
+		}
+		aux->pending_overwritten += aux->stats.lost_entries - lost_before;
 	}
+	pos = skip_rewritten(aux, pos, head);
 	start = pos;
 	long n = 0;
-	int rc = full ? report_loss(aux, aux->stats.lost_entries - lost_before, fn, arg, err) : 0;
+	int rc = report_pending(aux, fn, arg, err);
 	if (rc < 0)
 		return rc;
 	while (pos != head) {
@@ -204,14 +295,5 @@ long pmu_aux_drain(struct pmu_aux *aux, pmu_record_fn fn, void *arg, struct pmur
 					 ? now - aux->size - start : pos - start;
 	if (pos != aux->ctl->aux_tail)
 		pmu_ring_store_tail(&aux->ctl->aux_tail, pos);
-	aux->stats.overruns += full;
-	if (full && aux->reenable) {
-		int erc = aux->sys->ioctl(aux->sys->ctx, aux->fd, PERF_EVENT_IOC_ENABLE, 0);
-		if (erc < 0 && rc == 0) {
-			rc = erc;
-			pmurt_set_error(err, rc, "AUX area of CPU %d: enabling the event again "
-					"after it filled failed: %s", aux->cpu, strerror(-rc));
-		}
-	}
 	return rc < 0 ? rc : n;
 }

@@ -185,11 +185,28 @@ static void skip_event(struct pmurt_counter *c, int i, int rc)
 		c->skipped[m] = ECANCELED;
 }
 
+/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
+ * pmu_is_vpa_dtl): refused before any system call, not skipped as
+ * unsupported. */
+static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt_counter_opts *o,
+			       struct pmurt_error *err)
+{
+	for (int i = 0; !o->cpus && i < c->list.n; i++)
+		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
+			pmu_explain_open(c->host, &c->list, i, o->pid, -1, -EINVAL, err);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* Opens a parsed list (taken over by c); the library's and the tools' entry. */
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
 {
-	int rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
+	int rc = refuse_dtl_per_task(c, o, err);
+	if (rc)
+		return rc;
+	rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
 	if (rc)
 		return rc;
 	if (alloc_counter(c, o)) {
@@ -283,13 +300,33 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 	return 0;
 }
 
+/* A vpa_dtl event (a sampling one gets this far) is never enabled again
+ * once disabled: vpa_dtl_event_add writes into the buffer
+ * vpa_dtl_event_del freed, an Oops on Linux up to at least 7.2 (evlist.h
+ * pmu_is_vpa_dtl). */
+static int refuse_dtl_again(const struct pmurt_counter *c, struct pmurt_error *err)
+{
+	for (int i = 0; c && c->dtl_disabled && i < c->list.n; i++)
+		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
+			pmurt_set_error(err, -EOPNOTSUPP, "pmurt_counter_enable: '%s' was disabled: "
+					"vpa_dtl is never enabled again (the kernel would crash in "
+					"vpa_dtl_event_add); close the counter and open a new one",
+					c->list.v[i].name);
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
 int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err)
 {
-	return each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
+	int rc = refuse_dtl_again(c, err);
+	return rc ? rc : each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
 }
 
 int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err)
 {
+	if (c)
+		c->dtl_disabled = true;
 	return each_leader(c, PERF_EVENT_IOC_DISABLE, "disable", err);
 }
 

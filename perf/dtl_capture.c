@@ -14,10 +14,6 @@
 #include "perf_int.h"
 #include "record.h"
 
-#define DTL_MIN_PERIOD_NS 1000000ull    /* vpa-dtl.c: max(1 ms, sample_period) */
-#define DTL_DEFAULT_PERIOD_NS 10000000ull
-#define AUX_DEFAULT_BYTES (128u << 10)   /* perf's defaults for vpa_dtl */
-#define DATA_DEFAULT_BYTES (256u << 10)
 
 struct pmurt_dtl_capture {
 	struct pmu_evlist list;
@@ -33,10 +29,10 @@ static int check_opts(const struct pmurt_dtl_capture_opts *o, struct pmurt_error
 		why = "opts->sz is too small; set it with PMURT_OPTS_INIT";
 	else if (o->cpus && o->ncpus < 1)
 		why = "cpus given with ncpus below 1";
-	else if (o->config != 1 && o->config != 2 && o->config != 4 && o->config != 7)
-		why = "config must be dtl_cede (0x1), dtl_preempt (0x2), dtl_fault (0x4) or "
-		      "dtl_all (0x7): vpa_dtl_event_init refuses any other value";
-	else if (o->period_ns < DTL_MIN_PERIOD_NS)
+	else if (!pmu_dtl_config_valid(o->config))
+		why = "config must be " PMU_DTL_CONFIGS ": vpa_dtl_event_init refuses any other "
+		      "value";
+	else if (o->period_ns < PMU_DTL_MIN_PERIOD_NS)
 		why = "period_ns is below 1000000: the driver polls at most every 1 ms";
 	else if (o->aux_pages & (o->aux_pages - 1) || o->data_pages & (o->data_pages - 1))
 		why = "aux_pages and data_pages must be powers of two";
@@ -55,11 +51,11 @@ static struct pmurt_dtl_capture_opts defaults(const struct pmurt_dtl_capture_opt
 	else if (opts)
 		o.sz = opts->sz; /* refused by check_opts */
 	o.config = o.config ? o.config : 7;
-	o.period_ns = o.period_ns ? o.period_ns : DTL_DEFAULT_PERIOD_NS;
+	o.period_ns = o.period_ns ? o.period_ns : PMU_DTL_DEFAULT_PERIOD_NS;
 	if (!o.aux_pages)
-		o.aux_pages = AUX_DEFAULT_BYTES > page ? (unsigned)(AUX_DEFAULT_BYTES / page) : 1;
+		o.aux_pages = PMU_DTL_AUX_DEFAULT_BYTES > page ? (unsigned)(PMU_DTL_AUX_DEFAULT_BYTES / page) : 1;
 	if (!o.data_pages)
-		o.data_pages = DATA_DEFAULT_BYTES > page ? (unsigned)(DATA_DEFAULT_BYTES / page) : 1;
+		o.data_pages = PMU_DTL_DATA_DEFAULT_BYTES > page ? (unsigned)(PMU_DTL_DATA_DEFAULT_BYTES / page) : 1;
 	return o;
 }
 
@@ -166,7 +162,10 @@ void pmurt_dtl_capture_stats(const struct pmurt_dtl_capture *c,
 		.stale_bytes = st->aux.stale_bytes, .lost_entries = st->aux.lost_entries,
 		.lost_headers = st->aux.lost_headers, .overruns = st->aux.overruns,
 		.aux_records = st->aux_records, .aux_truncated = st->aux_truncated,
-		.lost_records = st->lost,
+		.lost_records = st->lost, .wrap_polls = st->aux.wrap_polls,
+		.wrap_lost_min = st->aux.wrap_lost_min, .wrap_lost_max = st->aux.wrap_lost_max,
+		.cut_lost_max = st->aux.cut_lost_max, .reopens = st->aux.reopens,
+		.full_polls = st->aux.full_polls,
 	};
 	memcpy(stats, &v, stats->sz < sizeof(v) ? stats->sz : sizeof(v));
 }

@@ -48,7 +48,8 @@ struct pmu_evsel {
 	int group_size;       /* on the leader: members including itself */
 	double scale;         /* sysfs .scale, 1.0 when none */
 	char unit[32];        /* sysfs .unit, "" when none */
-	bool per_cpu_only;    /* the PMU has a cpumask: it counts per CPU */
+	bool per_cpu_only;    /* the PMU has no task context: a cpumask, or
+	                         vpa_dtl (which has none; pmu_is_vpa_dtl) */
 	char cpumask[128];    /* that cpumask ("0", "0-7"), "" when none: counted
 	                         CPU-wide on these CPUs only, as perf does */
 	struct pmurt_event_spec spec;  /* PMU_EVSEL_CORE: the parsed event */
@@ -58,6 +59,25 @@ struct pmu_evlist {
 	struct pmu_evsel *v;
 	int n, cap;
 };
+
+/* The vpa_dtl PMU, by the name its driver registers (arch/powerpc/perf/
+ * vpa-dtl.c: .name = "vpa_dtl", task_ctx_nr = perf_invalid_context).  It has
+ * no cpumask file, yet it is per CPU only, and a per-task open with cpu -1
+ * crashes kernels up to at least 7.2 (vpa_dtl_event_init calls
+ * vpa_dtl_mem_alloc(event->cpu) before the core refuses the task context):
+ * libpmurt never opens it per task. */
+static inline bool pmu_is_vpa_dtl(const char *pmu)
+{
+	return __builtin_strcmp(pmu, "vpa_dtl") == 0;
+}
+
+/* Any exclude bit, as kernel/events/core.c event_has_any_exclude_flag reads
+ * them (the bits a PERF_PMU_CAP_NO_EXCLUDE PMU refuses). */
+static inline bool pmu_attr_excludes_any(const struct perf_event_attr *a)
+{
+	return a->exclude_idle || a->exclude_user || a->exclude_kernel || a->exclude_hv ||
+	       a->exclude_guest || a->exclude_host;
+}
 
 /* Parse one -e string ("A,B", "{A,B,C}", "cpu/event=0x1e/u", "msr/tsc/",
  * "sched:sched_switch", "cycles:k", ...) and append its events to list.

@@ -292,7 +292,7 @@ static void sysfs_attr(struct pmu_evsel *e, const struct pmu_sysfs *pmu, const s
 	e->attr.config1 = w[1];
 	e->attr.config2 = w[2];
 	e->attr.sample_period = t->period;
-	e->per_cpu_only = pmu->has_cpumask;
+	e->per_cpu_only = pmu->has_cpumask || pmu_is_vpa_dtl(pmu->name);
 	snprintf(e->cpumask, sizeof(e->cpumask), "%s", pmu->cpumask);
 }
 

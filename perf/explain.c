@@ -61,12 +61,6 @@ static const char *paranoid_forbids(int level)
 	return "nothing";
 }
 
-static bool has_exclude(const struct perf_event_attr *a)
-{
-	return a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle ||
-	       a->exclude_guest || a->exclude_host;
-}
-
 /* EACCES/EPERM: the paranoid level as read, what the open asked for, or
  * the PMU's own CAP_PERFMON requirement. */
 static void explain_access(const struct pmu_evsel *e, int cpu, char *out, size_t len)
@@ -138,12 +132,13 @@ static const struct pmu_evsel *other_pmu(const struct pmu_evlist *list, int i)
 	return NULL;
 }
 
-static void explain_invalid(const struct pmu_evlist *list, int i, int cpu, char *out, size_t len)
+static void explain_invalid(const struct pmu_evlist *list, int i, bool per_task, char *out,
+			    size_t len)
 {
 	const struct pmu_evsel *e = &list->v[i];
 	const struct pmu_evsel *o = other_pmu(list, i);
-	if (e->per_cpu_only && cpu < 0)
-		snprintf(out, len, "PMU '%s' counts per CPU only (it has a cpumask), not per task: "
+	if (e->per_cpu_only && per_task)
+		snprintf(out, len, "PMU '%s' counts per CPU only (no task context), not per task: "
 			 "count with -a or -C CPUS", e->pmu);
 	else if (o)
 		snprintf(out, len, "a group cannot span PMUs: '%.60s' (%s) and '%.60s' (%s); only software "
@@ -152,7 +147,7 @@ static void explain_invalid(const struct pmu_evlist *list, int i, int cpu, char 
 	else if (e->attr.sample_period || e->attr.freq)
 		snprintf(out, len, "PMU '%s' cannot sample with this period (some PMUs, such as msr, "
 			 "only count): count it without a period", e->pmu);
-	else if (has_exclude(&e->attr))
+	else if (pmu_attr_excludes_any(&e->attr))
 		snprintf(out, len, "PMU '%s' refuses the exclude bits (:u, :k, :h, :I): it cannot "
 			 "tell user from kernel; drop the modifier", e->pmu);
 	else
@@ -185,9 +180,12 @@ void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *er
 			uname(&u) == 0 ? u.machine : "an unknown machine", DTL_WHERE);
 }
 
-/* vpa_dtl_event_init's refusals, in its order, and the core's for a
- * perf_invalid_context, PERF_PMU_CAP_NO_EXCLUDE PMU. */
-static void explain_dtl(const struct pmu_evsel *e, int cpu, int code, char *out, size_t len)
+/* vpa_dtl_event_init's refusals, in its order, and the core's after it for a
+ * perf_invalid_context, PERF_PMU_CAP_NO_EXCLUDE | PERF_PMU_CAP_EXCLUSIVE PMU
+ * (kernel/events/core.c perf_try_init_event, perf_event_alloc,
+ * exclusive_event_installable). */
+static void explain_dtl(const struct pmu_evsel *e, bool per_task, int code, char *out,
+			size_t len)
 {
 	unsigned long long config = (unsigned long long)e->attr.config;
 	switch (code) {
@@ -208,19 +206,23 @@ static void explain_dtl(const struct pmu_evsel *e, int cpu, int code, char *out,
 		break;
 	}
 	case -EOPNOTSUPP:
-		snprintf(out, len, "vpa_dtl only samples, without a branch stack: give a poll "
-			 "interval in ns (-c, at least 1000000)");
+		snprintf(out, len, "vpa_dtl only samples, without a branch stack (a counting event "
+			 "is refused): give a poll interval in ns (-c, at least 1000000), and use "
+			 "pmutool dtl record -a or -C CPUS");
 		break;
 	case -EINVAL:
-		if (cpu < 0)
+		if (per_task)
 			snprintf(out, len, "vpa_dtl is per CPU only (perf_invalid_context): it "
-				 "cannot follow a task; record CPUs (-a or -C CPUS)");
-		else if (has_exclude(&e->attr))
-			snprintf(out, len, "vpa_dtl refuses every exclude bit "
-				 "(PERF_PMU_CAP_NO_EXCLUDE): drop the :u/:k/:h modifier");
+				 "cannot follow a task; record CPUs (-a or -C CPUS); libpmurt never "
+				 "opens it per task (with cpu -1, vpa_dtl_event_init crashes kernels "
+				 "up to at least 7.2)");
+		else if (!pmu_dtl_config_valid(config))   /* event_init's, before the core's */
+			snprintf(out, len, "config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS " and no "
+				 "other value", config);
 		else
-			snprintf(out, len, "config 0x%llx: vpa_dtl takes dtl_cede (0x1), dtl_preempt "
-				 "(0x2), dtl_fault (0x4) or dtl_all (0x7) and no other value", config);
+			snprintf(out, len, "vpa_dtl refuses every exclude bit, exclude_guest and "
+				 "exclude_host too (PERF_PMU_CAP_NO_EXCLUDE): drop the :u/:k/:h/:G/:H "
+				 "modifier");
 		break;
 	case -EBUSY:
 		snprintf(out, len, "another user holds the Dispatch Trace Log of this CPU: the "
@@ -236,12 +238,13 @@ static void explain_dtl(const struct pmu_evsel *e, int cpu, int code, char *out,
 	}
 }
 
-static void explain(const struct pmu_host *host, const struct pmu_evlist *list, int i, int cpu,
-		    int code, char *out, size_t len)
+static void explain(const struct pmu_host *host, const struct pmu_evlist *list, int i,
+		    pid_t pid, int cpu, int code, char *out, size_t len)
 {
 	const struct pmu_evsel *e = &list->v[i];
-	if (strcmp(e->pmu, "vpa_dtl") == 0) {
-		explain_dtl(e, cpu, code, out, len);
+	bool per_task = pid >= 0 || cpu < 0;
+	if (pmu_is_vpa_dtl(e->pmu)) {
+		explain_dtl(e, per_task, code, out, len);
 		return;
 	}
 	switch (code) {
@@ -253,7 +256,7 @@ static void explain(const struct pmu_host *host, const struct pmu_evlist *list, 
 		explain_missing_pmu(host, e, out, len);
 		break;
 	case -EINVAL:
-		explain_invalid(list, i, cpu, out, len);
+		explain_invalid(list, i, per_task, out, len);
 		break;
 	case -EOPNOTSUPP:
 		explain_unsupported(e, out, len);
@@ -284,7 +287,7 @@ void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list
 {
 	char why[400], where[48];
 	const struct pmu_evsel *e = &list->v[i];
-	explain(host, list, i, cpu, code, why, sizeof(why));
+	explain(host, list, i, pid, cpu, code, why, sizeof(why));
 	if (cpu >= 0)
 		snprintf(where, sizeof(where), "CPU %d", cpu);
 	else

@@ -49,6 +49,23 @@ PMURT_HIDDEN int pmu_group_check(const struct pmu_host *host, const struct pmu_e
 PMURT_HIDDEN void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list,
 				   int i, pid_t pid, int cpu, int code, struct pmurt_error *err);
 
+/* vpa_dtl's rules (arch/powerpc/perf/vpa-dtl.c), one copy for the capture
+ * API (dtl_capture.c) and pmutool dtl record: the hrtimer polls every
+ * max(1 ms, sample_period) ns; vpa_dtl_event_init takes these configs only.
+ * The defaults keep the driver's own losses under 0.1% at 10,000 dispatches
+ * a second per CPU (bench/bench_dtl_loss.c: 0.072%; perf's 128 KiB with a
+ * 10 ms poll loses 20%: 100 dispatches a poll overflow the hypervisor's 84,
+ * and each of its wraps loses one or two polls). */
+#define PMU_DTL_MIN_PERIOD_NS 1000000ull
+#define PMU_DTL_DEFAULT_PERIOD_NS 1000000ull
+#define PMU_DTL_AUX_DEFAULT_BYTES (1u << 20)
+#define PMU_DTL_DATA_DEFAULT_BYTES (256u << 10)
+#define PMU_DTL_CONFIGS "dtl_cede (0x1), dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7)"
+static inline bool pmu_dtl_config_valid(uint64_t config)
+{
+	return config == 1 || config == 2 || config == 4 || config == 7;
+}
+
 /* There is no vpa_dtl in host's sysfs: where it exists, in err (-ENOENT). */
 PMURT_HIDDEN void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *err);
 
@@ -71,6 +88,7 @@ struct pmurt_counter {
 		uint64_t value, enabled, running;
 	} *sum;
 	int *skipped;       /* per event: 0, or the errno that left it out */
+	bool dtl_disabled;  /* disabled once: a vpa_dtl event stays so */
 };
 
 /* The attr an event of the list is opened with for counting. */

@@ -38,14 +38,40 @@ struct pmu_session {
 	struct perf_event_attr *attrs;  /* per event */
 	int *fds;                /* [event][cpu][thread], -1 when not open */
 	uint64_t *ids;           /* likewise */
-	struct pmu_ring *rings;  /* per CPU */
+	int nrings;              /* rings per CPU: 2 with an AUX event and others */
+	struct pmu_ring *rings;  /* [cpu][ring]: ring 0 is event 0's (with the AUX
+	                            area), ring 1 the other events' */
 	struct pmu_aux *auxes;   /* per CPU, with opts.aux_pages */
-	struct pollfd *pfds;     /* per CPU: the ring's fd */
+	struct aux_life *lives;  /* per CPU, with opts.aux_pages */
+	struct pollfd *pfds;     /* per ring: its fd */
+	bool enabled;            /* between pmu_session_enable and _disable */
 	struct pmu_record_stats stats;
 	pmu_span_fn span;        /* the rings' records in spans, or NULL */
 	int stop;                /* atomic: pmu_session_stop */
 	bool hung_up;            /* every ring's task events exited */
 	size_t page_size;
+};
+
+/* The AUX event (vpa_dtl) of one CPU over its life: never enabled again
+ * once disabled (by the core for a full area, or by the owner), since
+ * vpa_dtl_event_add then writes into the DTL buffer vpa_dtl_event_del freed
+ * (a NULL pointer Oops on Linux 7.2): closed and opened anew instead, its
+ * event_init allocating a fresh buffer.  The old event's ring and AUX area
+ * are kept as copies (retired) until the next drain hands them out; its
+ * records carry the first event's id, the one the file's attrs list. */
+struct retired {
+	struct retired *next;
+	void *ring_copy, *aux_copy;
+	struct pmu_ring ring;
+	struct pmu_aux aux;
+	uint64_t id;
+};
+
+struct aux_life {
+	uint64_t first_id, id;   /* PERF_EVENT_IOC_ID of the first event and now */
+	bool ran;                /* enabled since it was opened */
+	struct retired *retired; /* oldest first */
+	struct pmu_aux_stats past;  /* of the events drained and gone */
 };
 
 static int nfds_per_event(const struct pmu_session *s)
@@ -189,7 +215,10 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	a->disabled = leader;
 	a->enable_on_exec = leader && o->workload;
 	a->inherit = o->pid >= 0 && !o->no_inherit;
-	bool first = i == 0 && !o->no_side_band;
+	/* side band on the first event, or beside an AUX event on the next,
+	 * whose ring the AUX event's reopening leaves alone */
+	int side = o->aux_pages && list->n > 1 ? 1 : 0;
+	bool first = i == side && !o->no_side_band;
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = first;
 }
 
@@ -215,22 +244,52 @@ static int open_one(struct pmu_session *s, int ev, int c, int t, struct pmurt_er
 	return rc < 0 ? rc : 0;
 }
 
+static struct pmu_ring *ring_at(const struct pmu_session *s, int c, int k)
+{
+	return &s->rings[c * s->nrings + k];
+}
+
+static unsigned data_pages(const struct pmu_session *s)
+{
+	return s->opts.data_pages ? s->opts.data_pages : DEFAULT_DATA_PAGES;
+}
+
+/* CPU c's AUX event's ring and area: alone on its ring beside others (half
+ * the data pages: PERF_RECORD_AUX only), or the CPU's only ring. */
+static int map_aux_event(struct pmu_session *s, int c, struct pmurt_error *err)
+{
+	unsigned pages = data_pages(s);
+	if (s->nrings == 2 && pages > 1)
+		pages /= 2;
+	int fd = *fd_at(s, 0, c, 0);
+	int rc = pmu_ring_map(ring_at(s, c, 0), s->sys, fd, pages, s->page_size, err);
+	if (rc == 0)
+		rc = pmu_aux_map(&s->auxes[c], ring_at(s, c, 0), s->opts.aux_pages, s->page_size,
+				 (uint32_t)c, s->cpus[c], err);
+	s->pfds[c * s->nrings] = (struct pollfd){.fd = fd, .events = POLLIN};
+	return rc;
+}
+
 /* One ring per CPU, on that CPU's first fd; every other fd of the CPU
- * writes into it (PERF_EVENT_IOC_SET_OUTPUT, as perf's evlist mmap does). */
+ * writes into it (PERF_EVENT_IOC_SET_OUTPUT, as perf's evlist mmap does).
+ * An AUX event has a ring of its own when there are other events: its
+ * reopening (aux_life) then leaves theirs alone. */
 static int map_rings(struct pmu_session *s, struct pmurt_error *err)
 {
-	unsigned pages = s->opts.data_pages ? s->opts.data_pages : DEFAULT_DATA_PAGES;
-	int nev = s->list->n;
+	int nev = s->list->n, owner = s->nrings - 1;
 	for (int c = 0; c < s->ncpus; c++) {
-		int ring_fd = *fd_at(s, 0, c, 0);
-		int rc = pmu_ring_map(&s->rings[c], s->sys, ring_fd, pages, s->page_size, err);
-		if (rc == 0 && s->opts.aux_pages)
-			rc = pmu_aux_map(&s->auxes[c], &s->rings[c], s->opts.aux_pages, s->page_size,
-					 (uint32_t)c, s->cpus[c], err);
+		int rc = 0, ring_fd = *fd_at(s, owner, c, 0);
+		if (s->opts.aux_pages)
+			rc = map_aux_event(s, c, err);
+		if (rc == 0 && (!s->opts.aux_pages || owner == 1)) {
+			rc = pmu_ring_map(ring_at(s, c, owner), s->sys, ring_fd, data_pages(s),
+					  s->page_size, err);
+			s->pfds[c * s->nrings + owner] = (struct pollfd){.fd = ring_fd,
+									 .events = POLLIN};
+		}
 		if (rc < 0)
 			return rc;
-		s->pfds[c] = (struct pollfd){.fd = ring_fd, .events = POLLIN};
-		for (int ev = 0; ev < nev; ev++)
+		for (int ev = owner; ev < nev; ev++)
 			for (int t = 0; t < s->nthreads; t++) {
 				int fd = *fd_at(s, ev, c, t);
 				if (fd == ring_fd)
@@ -258,15 +317,19 @@ static int alloc_session(struct pmu_session *s)
 		s->fds[i] = -1; /* before anything can fail: close reads them */
 	s->attrs = calloc((size_t)s->list->n, sizeof *s->attrs);
 	s->ids = calloc(nfds, sizeof *s->ids);
-	s->rings = calloc((size_t)s->ncpus, sizeof *s->rings);
-	s->pfds = calloc((size_t)s->ncpus, sizeof *s->pfds);
+	s->nrings = s->opts.aux_pages && s->list->n > 1 ? 2 : 1;
+	s->rings = calloc((size_t)(s->ncpus * s->nrings), sizeof *s->rings);
+	s->pfds = calloc((size_t)(s->ncpus * s->nrings), sizeof *s->pfds);
 	s->auxes = calloc((size_t)s->ncpus, sizeof *s->auxes);
-	return s->attrs && s->ids && s->rings && s->pfds && s->auxes ? 0 : -ENOMEM;
+	s->lives = calloc((size_t)s->ncpus, sizeof *s->lives);
+	return s->attrs && s->ids && s->rings && s->pfds && s->auxes && s->lives ? 0 : -ENOMEM;
 }
 
-/* A PMU without a task context (a cpumask: vpa_dtl, hv_24x7) cannot follow
- * a task: refused before any system call, as the kernel would with -EINVAL
- * (find_get_context for perf_invalid_context). */
+/* A PMU without a task context (a cpumask: hv_24x7; vpa_dtl, which has
+ * none) cannot follow a task, not even on a given CPU: refused before any
+ * system call, as the kernel would with -EINVAL (perf_event_alloc for a
+ * perf_invalid_context PMU with a task) -- for vpa_dtl after its event_init,
+ * which crashes with cpu -1 (evlist.h pmu_is_vpa_dtl). */
 static int refuse_per_task(struct pmu_session *s, struct pmurt_error *err)
 {
 	for (int ev = 0; s->opts.pid >= 0 && ev < s->list->n; ev++)
@@ -296,6 +359,8 @@ static int open_all(struct pmu_session *s, struct pmurt_error *err)
 				if (rc < 0)
 					return rc;
 			}
+	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++)
+		s->lives[c].first_id = s->lives[c].id = s->ids[c * s->nthreads];
 	return map_rings(s, err);
 }
 
@@ -344,14 +409,28 @@ int pmu_session_open(struct pmu_session **out, const struct pmu_host *host,
 	return 0;
 }
 
+static void free_retired(struct retired *r)
+{
+	free(r->ring.bounce);
+	free(r->ring_copy);
+	free(r->aux_copy);
+	free(r);
+}
+
 void pmu_session_close(struct pmu_session *s)
 {
 	if (!s)
 		return;
+	for (int c = 0; s->lives && c < s->ncpus; c++)
+		while (s->lives[c].retired) {
+			struct retired *r = s->lives[c].retired;
+			s->lives[c].retired = r->next;
+			free_retired(r);
+		}
 	for (int c = 0; s->auxes && c < s->ncpus; c++)
 		pmu_aux_unmap(&s->auxes[c]);
-	for (int c = 0; s->rings && c < s->ncpus; c++)
-		pmu_ring_unmap(&s->rings[c]);
+	for (int i = 0; s->rings && i < s->ncpus * s->nrings; i++)
+		pmu_ring_unmap(&s->rings[i]);
 	if (s->fds)
 		for (int i = 0; i < s->list->n * nfds_per_event(s); i++)
 			if (s->fds[i] >= 0)
@@ -364,6 +443,7 @@ void pmu_session_close(struct pmu_session *s)
 	free(s->rings);
 	free(s->pfds);
 	free(s->auxes);
+	free(s->lives);
 	free(s);
 }
 
@@ -403,7 +483,26 @@ struct counting_sink {
 	struct pmu_session *s;
 	pmu_record_fn sink;
 	void *arg;
+	struct pmu_aux *aux;     /* the ring's AUX area (its PERF_RECORD_AUX) */
+	uint64_t id_from, id_to; /* a reopened AUX event's id, and the first's */
 };
+
+/* A reopened AUX event's records carry the id the file's attrs list: the
+ * sample_id_all trailer's IDENTIFIER, last (first in a sample; every event
+ * of a session has PERF_SAMPLE_IDENTIFIER, pmu_record_attr), rewritten in
+ * the drained ring before the record or its span leaves. */
+static void rename_id(const struct counting_sink *cs, const struct perf_event_header *rec)
+{
+	if (cs->id_from == cs->id_to || rec->type >= PD_RECORD_USER_START ||
+	    rec->size < sizeof *rec + 8)
+		return;
+	unsigned char *p = (unsigned char *)rec;
+	size_t at = rec->type == PERF_RECORD_SAMPLE ? sizeof *rec : rec->size - 8u;
+	uint64_t id;
+	memcpy(&id, p + at, 8);
+	if (id == cs->id_from)
+		memcpy(p + at, &cs->id_to, 8);
+}
 
 /* Counts a record: samples, and the losses the kernel reports
  * (PERF_RECORD_LOST {id, lost}, PERF_RECORD_LOST_SAMPLES {lost}). */
@@ -414,6 +513,7 @@ static int count_only(void *arg, const struct perf_event_header *rec,
 	struct counting_sink *cs = arg;
 	struct pmu_record_stats *st = &cs->s->stats;
 	const uint64_t *body = (const uint64_t *)(rec + 1);
+	rename_id(cs, rec);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		st->samples++;
@@ -430,6 +530,8 @@ static int count_only(void *arg, const struct perf_event_header *rec,
 		break;
 	case PERF_RECORD_AUX: /* aux_offset, aux_size, flags */
 		if (rec->size >= sizeof *rec + 24) {
+			if (cs->aux)
+				pmu_aux_note_output(cs->aux, body[0], body[1]);
 			st->aux_records++;
 			st->aux_truncated += (body[2] & PERF_AUX_FLAG_TRUNCATED) != 0;
 			st->aux_overwrite += (body[2] & PERF_AUX_FLAG_OVERWRITE) != 0;
@@ -470,7 +572,7 @@ int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
 			   struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
-	struct counting_sink cs = {s, sink, arg};
+	struct counting_sink cs = {s, sink, arg, NULL, 0, 0};
 	struct pmu_synth y = {.proc = "/proc", .id_hdr_size = pmu_session_id_hdr_size(s),
 			      .sink = count_record, .arg = &cs};
 	int rc = pmu_synth_kernel_mmap(&y, err);
@@ -481,76 +583,217 @@ int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
 	return pmu_synth_process(&y, s->opts.pid, !s->opts.workload, err);
 }
 
+static int ioctl_one(struct pmu_session *s, int ev, int fd, unsigned long request,
+		     const char *what, struct pmurt_error *err)
+{
+	int rc = s->sys->ioctl(s->sys->ctx, fd, request, 0);
+	if (rc < 0)
+		pmurt_set_error(err, rc, "%s '%s' failed: %s", what, s->list->v[ev].name,
+				strerror(-rc));
+	return rc;
+}
+
+/* CPU c's AUX event and area as they are now, copied (retired), to be
+ * drained by the next drain after the event is gone. */
+static int retire(struct pmu_session *s, int c, struct pmurt_error *err)
+{
+	struct pmu_ring *ring = ring_at(s, c, 0);
+	struct pmu_aux *aux = &s->auxes[c];
+	struct retired *r = calloc(1, sizeof *r), **end = &s->lives[c].retired;
+	if (r) {
+		r->ring_copy = malloc(ring->map_len);
+		r->aux_copy = malloc((size_t)aux->size);
+	}
+	if (!r || !r->ring_copy || !r->aux_copy) {
+		if (r)
+			free_retired(r);
+		pmurt_set_error(err, -ENOMEM, "reopening vpa_dtl on CPU %d: out of memory",
+				s->cpus[c]);
+		return -ENOMEM;
+	}
+	memcpy(r->ring_copy, ring->base, ring->map_len);
+	memcpy(r->aux_copy, aux->data, (size_t)aux->size);
+	r->ring = *ring;
+	r->ring.base = r->ring.ctl = r->ring_copy;
+	r->ring.data = (const unsigned char *)r->ring_copy + (ring->data - (const unsigned char *)ring->base);
+	r->ring.bounce = NULL;
+	r->ring.bounce_cap = 0;
+	r->aux = *aux;
+	r->aux.ctl = r->ring.ctl;
+	r->aux.data = r->aux_copy;
+	r->id = s->lives[c].id;
+	while (*end)
+		end = &(*end)->next;
+	*end = r;
+	return 0;
+}
+
+/* Close CPU c's AUX event and open it anew (aux_life): disabled first (the
+ * driver stops writing: vpa_dtl_event_del), its ring and area retired,
+ * unmapped, closed (only then is the event freed: a mapping holds it, and
+ * the PMU takes one event per CPU, PERF_PMU_CAP_EXCLUSIVE), then opened,
+ * mapped and, with enable, enabled. */
+static int reopen_aux(struct pmu_session *s, int c, bool enable, struct pmurt_error *err)
+{
+	int *fd = fd_at(s, 0, c, 0);
+	struct aux_life *life = &s->lives[c];
+	s->sys->ioctl(s->sys->ctx, *fd, PERF_EVENT_IOC_DISABLE, 0); /* no add follows */
+	int rc = retire(s, c, err);
+	if (rc < 0)
+		return rc;
+	pmu_aux_unmap(&s->auxes[c]);
+	pmu_ring_unmap(ring_at(s, c, 0));
+	s->sys->close(s->sys->ctx, *fd);
+	*fd = -1;
+	life->ran = false;
+	if ((rc = open_one(s, 0, c, 0, err)) < 0)
+		return rc;
+	life->id = s->ids[c * s->nthreads];
+	if ((rc = map_aux_event(s, c, err)) < 0)
+		return rc;
+	s->auxes[c].stats.reopens = 0;
+	life->past.reopens++;
+	if (enable && (rc = ioctl_one(s, 0, *fd, PERF_EVENT_IOC_ENABLE, "enabling", err)) == 0)
+		life->ran = true;
+	return rc;
+}
+
 static int ioctl_leaders(struct pmu_session *s, unsigned long request, const char *what,
 			 struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
+	bool enable = request == PERF_EVENT_IOC_ENABLE;
 	for (int ev = 0; ev < s->list->n; ev++) {
 		if (s->list->v[ev].leader != ev)
 			continue;
 		for (int i = 0; i < nfds_per_event(s); i++) {
-			int rc = s->sys->ioctl(s->sys->ctx, s->fds[ev * nfds_per_event(s) + i],
-					       request, 0);
-			if (rc < 0) {
-				pmurt_set_error(err, rc, "%s '%s' failed: %s", what,
-						s->list->v[ev].name, strerror(-rc));
+			int rc, c = i / s->nthreads;
+			bool aux = ev == 0 && s->opts.aux_pages;
+			if (aux && enable && s->lives[c].ran)
+				rc = reopen_aux(s, c, true, err);
+			else
+				rc = ioctl_one(s, ev, s->fds[ev * nfds_per_event(s) + i], request, what,
+					       err);
+			if (rc < 0)
 				return rc;
-			}
+			if (aux && enable)
+				s->lives[c].ran = true;
 		}
 	}
 	return 0;
 }
 
-/* The AUX drains enable a full area's event again only while the session
- * is enabled (not in the last drain after pmu_session_disable). */
-static void aux_reenable(struct pmu_session *s, bool on)
-{
-	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++)
-		s->auxes[c].reenable = on;
-}
-
 int pmu_session_enable(struct pmu_session *s, struct pmurt_error *err)
 {
 	int rc = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "enabling", err);
-	aux_reenable(s, rc == 0);
+	s->enabled = rc == 0;
 	return rc;
 }
 
 int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err)
 {
-	aux_reenable(s, false);
+	s->enabled = false;
 	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "disabling", err);
 }
 
-/* The AUX areas' counts summed into the session's. */
+static void add_aux_stats(struct pmu_aux_stats *t, const struct pmu_aux_stats *a)
+{
+	t->chunks += a->chunks;
+	t->bytes += a->bytes;
+	t->stale_bytes += a->stale_bytes;
+	t->lost_entries += a->lost_entries;
+	t->lost_headers += a->lost_headers;
+	t->overruns += a->overruns;
+	t->torn_bytes += a->torn_bytes;
+	t->wrap_polls += a->wrap_polls;
+	t->wrap_lost_min += a->wrap_lost_min;
+	t->wrap_lost_max += a->wrap_lost_max;
+	t->cut_polls += a->cut_polls;
+	t->cut_lost_max += a->cut_lost_max;
+	t->reopens += a->reopens;
+	t->full_polls += a->full_polls;
+}
+
+/* The AUX areas' counts summed into the session's: the live ones, the
+ * retired ones not yet drained, and those gone. */
 static void sum_aux_stats(struct pmu_session *s)
 {
 	struct pmu_aux_stats *t = &s->stats.aux;
 	*t = (struct pmu_aux_stats){0};
 	for (int c = 0; s->opts.aux_pages && c < s->ncpus; c++) {
-		const struct pmu_aux_stats *a = &s->auxes[c].stats;
-		t->chunks += a->chunks;
-		t->bytes += a->bytes;
-		t->stale_bytes += a->stale_bytes;
-		t->lost_entries += a->lost_entries;
-		t->lost_headers += a->lost_headers;
-		t->overruns += a->overruns;
-		t->torn_bytes += a->torn_bytes;
+		add_aux_stats(t, &s->auxes[c].stats);
+		add_aux_stats(t, &s->lives[c].past);
+		for (const struct retired *r = s->lives[c].retired; r; r = r->next)
+			add_aux_stats(t, &r->aux.stats);
 	}
+}
+
+/* A ring's records to cs's sink (in spans when asked), then its AUX area's. */
+static long drain_ring(struct pmu_session *s, struct pmu_ring *ring, struct pmu_aux *aux,
+		       struct counting_sink *cs, struct pmurt_error *err)
+{
+	cs->aux = aux;
+	long n = s->span ? pmu_ring_drain_spans(ring, count_only, span_out, cs, err)
+			 : pmu_ring_drain(ring, count_record, cs, err);
+	if (n >= 0 && aux) {
+		long k = pmu_aux_drain(aux, count_record, cs, err);
+		n = k < 0 ? k : n + k;
+	}
+	cs->aux = NULL;
+	cs->id_from = cs->id_to;
+	return n;
+}
+
+/* CPU c's AUX side: the retired events first (oldest first), then the live
+ * one; an area found full while the session is enabled (the core may have
+ * disabled the event) has its event reopened and drained once more. */
+static long drain_aux_cpu(struct pmu_session *s, int c, struct counting_sink *cs,
+			  struct pmurt_error *err)
+{
+	struct aux_life *life = &s->lives[c];
+	long total = 0;
+	for (int round = 0; round < 2; round++) {
+		while (life->retired) {
+			struct retired *r = life->retired;
+			cs->id_from = r->id;
+			cs->id_to = life->first_id;
+			long n = drain_ring(s, &r->ring, &r->aux, cs, err);
+			if (n < 0)
+				return n;
+			total += n;
+			add_aux_stats(&life->past, &r->aux.stats);
+			life->retired = r->next;
+			free_retired(r);
+		}
+		if (round == 1 || !ring_at(s, c, 0)->base)
+			break;   /* a reopening that failed left no live event */
+		cs->id_from = life->id;
+		cs->id_to = life->first_id;
+		long n = drain_ring(s, ring_at(s, c, 0), &s->auxes[c], cs, err);
+		if (n < 0)
+			return n;
+		total += n;
+		if (!s->auxes[c].found_full || !s->enabled)
+			break;
+		int rc = reopen_aux(s, c, true, err);
+		if (rc < 0)
+			return rc;
+	}
+	return total;
 }
 
 int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 		      struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
-	struct counting_sink cs = {s, sink, arg};
+	struct counting_sink cs = {s, sink, arg, NULL, 0, 0};
 	long total = 0;
 	for (int c = 0; c < s->ncpus; c++) {
-		struct pmu_ring *ring = &s->rings[c];
-		long n = s->span ? pmu_ring_drain_spans(ring, count_only, span_out, &cs, err)
-				 : pmu_ring_drain(ring, count_record, &cs, err);
-		if (n >= 0 && s->opts.aux_pages) {
-			long k = pmu_aux_drain(&s->auxes[c], count_record, &cs, err);
+		long n = 0;
+		if (s->opts.aux_pages)
+			n = drain_aux_cpu(s, c, &cs, err);
+		if (n >= 0 && (!s->opts.aux_pages || s->nrings == 2)) {
+			long k = drain_ring(s, ring_at(s, c, s->nrings - 1), NULL, &cs, err);
 			n = k < 0 ? k : n + k;
 		}
 		if (n < 0) {
@@ -584,11 +827,12 @@ int pmu_session_poll(struct pmu_session *s, int timeout_ms, pmu_record_fn sink,
 		if (!s->sys->poll) {
 			sleep_ms(timeout_ms);
 		} else {
-			int n = s->sys->poll(s->sys->ctx, s->pfds, (nfds_t)s->ncpus, timeout_ms);
+			int nr = s->ncpus * s->nrings;
+			int n = s->sys->poll(s->sys->ctx, s->pfds, (nfds_t)nr, timeout_ms);
 			int hung = 0;
-			for (int c = 0; n > 0 && c < s->ncpus; c++)
-				hung += (s->pfds[c].revents & (POLLHUP | POLLERR)) != 0;
-			if (hung == s->ncpus)
+			for (int i = 0; n > 0 && i < nr; i++)
+				hung += (s->pfds[i].revents & (POLLHUP | POLLERR)) != 0;
+			if (hung == nr)
 				s->hung_up = true;
 		}
 	}

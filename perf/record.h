@@ -9,10 +9,14 @@
  * MMAP/MMAP2 and FORK synthesised for what already runs (synth.c), as perf's
  * synthesize.c does, so that processes and symbols resolve later.  The
  * perf.data writer is one sink; tests use others.  With an AUX area
- * (opts.aux_pages), each drain of a CPU's ring is followed by the drain of
- * its AUX area (aux.h), whose PERF_RECORD_AUXTRACE records reach the same
- * sink as struct pmu_auxtrace (the payload by pointer), as perf record's
- * record__mmap_read_evlist reads each mmap's ring, then its AUX area.
+ * (opts.aux_pages), the first event (vpa_dtl) has a ring of its own on each
+ * CPU (the other events share a second one), and each drain of that ring is
+ * followed by the drain of its AUX area (aux.h), whose PERF_RECORD_AUXTRACE
+ * records reach the same sink as struct pmu_auxtrace (the payload by
+ * pointer), as perf record's record__mmap_read_evlist reads each mmap's
+ * ring, then its AUX area.  That event is never enabled again once
+ * disabled (a full area, pmu_session_disable): it is closed and opened
+ * anew, its old ring and area drained from copies (record.c aux_life).
  *
  * The cpc provider's rules (minimum period, counters first come first
  * served) are checked by the caller before opening (cpc.h).
@@ -98,7 +102,8 @@ size_t pmu_session_id_hdr_size(const struct pmu_session *s);
 int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
 			   struct pmurt_error *err);
 
-/* Enable every event now (a workload's events wait for its exec instead). */
+/* Enable every event now (a workload's events wait for its exec instead);
+ * an AUX event that ran before is reopened instead, enabled. */
 int pmu_session_enable(struct pmu_session *s, struct pmurt_error *err);
 int pmu_session_disable(struct pmu_session *s, struct pmurt_error *err);
 

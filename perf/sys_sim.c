@@ -3,7 +3,7 @@
  * kernel/events/core.c: perf_init_event (-ENOENT for a type no PMU claims),
  * perf_event_open's group rules (-EINVAL for a group on two PMUs, software
  * events excepted), PERF_PMU_CAP_NO_EXCLUDE / NO_INTERRUPT, per-CPU-only
- * PMUs; reads follow perf_event_open(2)'s read_format layouts; the AUX
+ * PMUs, vpa_dtl's event_init and crashes (arch/powerpc/perf/vpa-dtl.c); reads follow perf_event_open(2)'s read_format layouts; the AUX
  * area is mapped as perf_mmap (kernel/events/core.c) maps it: at the
  * aux_offset written into the control page, aux_size bytes, a power of two
  * pages; a full data ring drops records and reports them in a
@@ -11,11 +11,13 @@
  * perf_output_begin).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "evlist.h"
 #include "sys_sim.h"
 
 #define SIM_FD_BASE 1000
@@ -38,6 +40,8 @@ struct sim_event {
 	size_t aux_len;
 	bool woken;            /* a wake-up pending for poll */
 	int cpu;
+	bool dtl_freed;        /* vpa_dtl: disabled after it ran, its DTL
+	                          buffer freed by vpa_dtl_event_del */
 };
 
 struct pmu_sim {
@@ -51,6 +55,9 @@ struct pmu_sim {
 	uint64_t next_id;
 	void (*on_poll)(void *arg);
 	void *on_poll_arg;
+	bool not_perfmon;      /* the opener lacks CAP_PERFMON/CAP_SYS_ADMIN */
+	bool dtl_user;         /* another DTL user holds dtl_access_lock */
+	int dtl_refc;          /* vpa-dtl.c dtl_global_refc */
 };
 
 static struct sim_event *sim_fd(struct pmu_sim *s, int fd)
@@ -67,14 +74,64 @@ static const struct pmu_sim_pmu *find_pmu(const struct pmu_sim *s, uint32_t type
 	return NULL;
 }
 
-static bool has_exclude(const struct perf_event_attr *a)
+/* The simulated kernel dies as the real one does: the test fails loudly. */
+static _Noreturn void oops(const char *what)
 {
-	return a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle;
+	fprintf(stderr, "simulated kernel: %s\nOops: Kernel access of bad area [#1] "
+		"(arch/powerpc/perf/vpa-dtl.c)\n", what);
+	abort();
+}
+
+/* vpa_dtl_event_init (arch/powerpc/perf/vpa-dtl.c), in its order: the
+ * capability, a counting event, a branch stack, the config, the
+ * dtl_access_lock, then vpa_dtl_mem_alloc(event->cpu), which indexes the
+ * per-CPU data with -1 for a per-task open with cpu -1 (UBSAN
+ * array-index-out-of-bounds, then an Oops on Linux 7.2). */
+static int dtl_event_init(struct pmu_sim *s, const struct perf_event_attr *a, int cpu)
+{
+	if (s->not_perfmon)
+		return -EACCES;
+	if (!a->sample_period && !a->freq)
+		return -EOPNOTSUPP;
+	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+	if (a->config != 1 && a->config != 2 && a->config != 4 && a->config != 7)
+		return -EINVAL;
+	if (s->dtl_refc == 0 && s->dtl_user)
+		return -EBUSY;
+	if (cpu < 0)
+		oops("UBSAN: array-index-out-of-bounds in vpa-dtl.c: index -1 "
+		     "(vpa_dtl_mem_alloc(event->cpu) of a per-task open, cpu -1)");
+	s->dtl_refc++;
+	return 0;
+}
+
+/* vpa_dtl: event_init, then the core's checks after it (kernel/events/
+ * core.c perf_try_init_event: PERF_PMU_CAP_NO_EXCLUDE; perf_event_alloc:
+ * no task for a perf_invalid_context PMU; perf_event_open:
+ * exclusive_event_installable for PERF_PMU_CAP_EXCLUSIVE), each failure
+ * after event_init undoing it (event->destroy, vpa_dtl_reset_global_refc). */
+static int dtl_open_checks(struct pmu_sim *s, const struct perf_event_attr *a, pid_t pid,
+			   int cpu)
+{
+	int rc = dtl_event_init(s, a, cpu);
+	if (rc)
+		return rc;
+	if (pmu_attr_excludes_any(a))
+		rc = -EINVAL;
+	else if (pid != -1)
+		rc = -EINVAL;
+	for (int i = 0; !rc && i < s->nev; i++)
+		if (s->ev[i].open && s->ev[i].pmu->vpa_dtl && s->ev[i].cpu == cpu)
+			rc = -EBUSY;
+	if (rc)
+		s->dtl_refc--;
+	return rc;
 }
 
 /* The kernel's checks, in perf_event_open's order. */
 static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const struct pmu_sim_pmu *p,
-		  int cpu, int group_fd)
+		  pid_t pid, int cpu, int group_fd)
 {
 	if (s->inject_code && (s->inject_type == PMU_SIM_ANY_TYPE || s->inject_type == a->type)) {
 		int code = s->inject_code;
@@ -83,9 +140,11 @@ static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const stru
 	}
 	if (!p)
 		return -ENOENT;
+	if (p->vpa_dtl)
+		return dtl_open_checks(s, a, pid, cpu);   /* alone: never in a group here */
 	if (p->per_cpu_only && cpu < 0)
 		return -EINVAL;
-	if (p->no_exclude && has_exclude(a))
+	if (p->no_exclude && pmu_attr_excludes_any(a))
 		return -EINVAL;
 	if (p->no_sampling && (a->sample_period || a->freq))
 		return -EOPNOTSUPP;
@@ -105,10 +164,10 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 		    unsigned long flags)
 {
 	struct pmu_sim *s = ctx;
-	(void)pid, (void)flags;
+	(void)flags;
 	s->opens++;
 	const struct pmu_sim_pmu *p = find_pmu(s, attr->type);
-	int rc = refuse(s, attr, p, cpu, group_fd);
+	int rc = refuse(s, attr, p, pid, cpu, group_fd);
 	if (rc)
 		return rc;
 	if (s->nev == SIM_MAX_FDS)
@@ -121,6 +180,25 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	if (group_fd >= 0)
 		e->leader = group_fd - SIM_FD_BASE;
 	return SIM_FD_BASE + i;
+}
+
+/* vpa_dtl_event_add writes the buffer size into the DTL buffer that
+ * vpa_dtl_event_del freed and set to NULL: "Kernel NULL pointer
+ * dereference on write at 0x00000004" on Linux 7.2. */
+static void enable(struct sim_event *e)
+{
+	if (e->pmu && e->pmu->vpa_dtl && !e->enabled && e->dtl_freed)
+		oops("BUG: Kernel NULL pointer dereference on write at 0x00000004, "
+		     "NIP vpa_dtl_event_add: a vpa_dtl event enabled again after a disable");
+	e->enabled = true;
+}
+
+/* An event that ran is scheduled out: vpa_dtl_event_del frees its buffer. */
+static void disable(struct sim_event *e)
+{
+	if (e->pmu && e->pmu->vpa_dtl && e->enabled)
+		e->dtl_freed = true;
+	e->enabled = false;
 }
 
 static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
@@ -147,9 +225,9 @@ static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg
 		if (!t->open || (i != self && !(group && e->leader == self && t->leader == self)))
 			continue;
 		if (request == PERF_EVENT_IOC_ENABLE)
-			t->enabled = true;
+			enable(t);
 		else if (request == PERF_EVENT_IOC_DISABLE)
-			t->enabled = false;
+			disable(t);
 		else if (request == PERF_EVENT_IOC_RESET)
 			t->value = 0;
 		else
@@ -278,6 +356,8 @@ static int sim_close(void *ctx, int fd)
 	if (!e)
 		return -EBADF;
 	e->open = false;
+	if (e->pmu && e->pmu->vpa_dtl)
+		s->dtl_refc--;   /* vpa_dtl_reset_global_refc */
 	return 0;
 }
 
@@ -497,7 +577,17 @@ void pmu_sim_disable(struct pmu_sim *sim, int fd)
 {
 	struct sim_event *e = sim_fd(sim, fd);
 	if (e)
-		e->enabled = false;
+		disable(e);
+}
+
+void pmu_sim_set_perfmon(struct pmu_sim *sim, bool capable)
+{
+	sim->not_perfmon = !capable;
+}
+
+void pmu_sim_set_dtl_user(struct pmu_sim *sim, bool held)
+{
+	sim->dtl_user = held;
 }
 
 void pmu_sim_wake(struct pmu_sim *sim, int fd)

@@ -24,7 +24,11 @@ struct pmu_sim_pmu {
 	bool per_cpu_only;    /* perf_invalid_context: a per-task open is -EINVAL */
 	bool no_exclude;      /* PERF_PMU_CAP_NO_EXCLUDE: exclude bits are -EINVAL */
 	bool no_sampling;     /* PERF_PMU_CAP_NO_INTERRUPT: a period is -EOPNOTSUPP */
-	bool sampling_only;   /* vpa_dtl: counting without a period is -EOPNOTSUPP */
+	bool sampling_only;   /* counting without a period is -EOPNOTSUPP */
+	bool vpa_dtl;         /* arch/powerpc/perf/vpa-dtl.c: its event_init's
+	                         refusals, then the core's, in their order, and
+	                         its two crashes (pmu_sim_set_perfmon,
+	                         pmu_sim_set_dtl_user); the flags above unused */
 	int counters;         /* enabled events beyond this multiplex; 0: no limit */
 	uint64_t per_ms;      /* counts per millisecond of running time */
 };
@@ -40,6 +44,12 @@ const struct pmu_sys *pmu_sim_sys(struct pmu_sim *sim);
 /* The next perf_event_open of an event of that type (or any) fails with the
  * negative errno code, once. */
 void pmu_sim_inject(struct pmu_sim *sim, uint32_t type, int code);
+
+/* Whether the opener is perfmon_capable() (default true), and whether
+ * another Dispatch Trace Log user (debugfs dtl, vcpudispatch_stats) holds
+ * dtl_access_lock (default false): vpa_dtl_event_init's EACCES and EBUSY. */
+void pmu_sim_set_perfmon(struct pmu_sim *sim, bool capable);
+void pmu_sim_set_dtl_user(struct pmu_sim *sim, bool held);
 
 /* ns nanoseconds pass: enabled events gain time_enabled, time_running (their
  * share of the PMU's counters) and counts at their PMU's rate. */
@@ -74,7 +84,9 @@ int pmu_sim_aux(struct pmu_sim *sim, int fd, struct perf_event_mmap_page **ctl,
 		unsigned char **aux, uint64_t *size);
 int pmu_sim_cpu(const struct pmu_sim *sim, int fd);
 /* Whether fd's event counts (it and its leader enabled); the perf core's
- * disabling (perf_event_disable_inatomic). */
+ * disabling (perf_event_disable_inatomic).  A vpa_dtl event disabled after
+ * it ran has lost its DTL buffer (vpa_dtl_event_del): enabling it again
+ * aborts the process with the kernel's Oops, as the kernel dies. */
 bool pmu_sim_enabled(const struct pmu_sim *sim, int fd);
 void pmu_sim_disable(struct pmu_sim *sim, int fd);
 /* The next poll reports fd readable (perf_output_wakeup). */

@@ -27,7 +27,8 @@ struct pmu_format {
 struct pmu_sysfs {
 	char name[64];
 	uint32_t type;
-	bool has_cpumask;       /* counts per CPU only (uncore-like, vpa_dtl) */
+	bool has_cpumask;       /* counts per CPU only (uncore-like; vpa_dtl has
+	                           none, evlist.h pmu_is_vpa_dtl) */
 	char cpumask[128];      /* "0-3", "" when none */
 	struct pmu_format format[PMU_FORMAT_MAX];
 	int nformat;

@@ -368,9 +368,24 @@ static void print_aux_summary(const struct tool *t, const struct pmu_session *s)
 		fprintf(stderr, "%s: warning: the AUX area filled %" PRIu64 " times (the reader was "
 			"slow: a larger --aux-pages helps): %" PRIu64 " DTL entries "
 			"overwritten before they were read%s, %" PRIu64 " bytes possibly torn; the "
-			"kernel disables the event while the area is full, so entries of those "
+			"kernel disables the event when the area is full, so entries of those "
 			"intervals are lost too\n", t->prog, a->overruns, a->lost_entries,
 			a->lost_headers ? " (and the header)" : "", a->torn_bytes);
+	if (a->wrap_polls)
+		fprintf(stderr, "%s: warning: the vpa_dtl driver lost %" PRIu64 " to %" PRIu64 " DTL "
+			"entries at its wraps (%" PRIu64 " polls whose entries it never reported), and "
+			"up to %" PRIu64 " more from batches that reached a wrap (vpa-dtl.c; a larger "
+			"--aux-pages makes wraps rarer, a shorter -c makes each poll smaller)\n",
+			t->prog, a->wrap_lost_min, a->wrap_lost_max, a->wrap_polls, a->cut_lost_max);
+	if (a->full_polls)
+		fprintf(stderr, "%s: warning: %" PRIu64 " polls of the vpa_dtl driver took 84 "
+			"entries, all it takes between two polls: the hypervisor's buffer may have "
+			"dropped more, unseen (a shorter -c helps)\n", t->prog, a->full_polls);
+	if (a->reopens)
+		fprintf(stderr, "%s: warning: vpa_dtl was closed and opened anew %" PRIu64 " times "
+			"(its area filled and the kernel disabled it; enabling it again would crash "
+			"the kernel): the dispatches in between are not in the file\n", t->prog,
+			a->reopens);
 	if (st->aux_truncated || st->aux_partial || st->aux_collision)
 		fprintf(stderr, "%s: warning: PERF_RECORD_AUX flags: %" PRIu64 " truncated, %" PRIu64
 			" partial, %" PRIu64 " collision\n", t->prog, st->aux_truncated,

@@ -2,7 +2,8 @@
  * dtl_record.c - `pmutool dtl record`: the vpa_dtl PMU's Dispatch Trace Log
  * captured through its AUX area into perf.data, as `perf record -e
  * vpa_dtl/dtl_all/ -a` writes it (tools/perf/arch/powerpc/util/auxtrace.c:
- * the vpa_dtl event first, an AUX area of 128 KiB and a data ring of
+ * the vpa_dtl event first, an AUX area (1 MiB here, perf's 128 KiB loses
+ * far more at the driver's wraps: perf_int.h) and a data ring of
  * 256 KiB per CPU), with the sched tracepoints beside it so that `dtl
  * script` can put dispatches next to the scheduler's switches.
  *
@@ -14,17 +15,12 @@
  * while CMD runs (or until SIGINT).  -c is the driver's poll interval in
  * ns (its hrtimer; sample_period), at least 1 ms as the driver enforces.
  *
- * Test-only: PMUTOOL_TEST_SIM_DTL=SEED,ENTRIES,POLLS[,EXPIRIES] records
- * from the simulated kernel (perf/sys_sim.c with the driver model
- * perf/sim_dtl.c) instead of the real one: each poll is EXPIRIES (default
- * 1; more makes a slow reader) hrtimer expiries, each bringing ENTRIES new
- * entries per CPU, and after POLLS polls a SIGINT stops the recording; the
- * model's own counts are printed at the end.
+ * The kernel is tool->sys: the real one in the installed pmutool; the test
+ * program tests/dtl/pmutool_sim.c runs this same code on the simulated
+ * vpa_dtl driver (perf/sim_dtl.c).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +29,7 @@
 #include "dtl_perf.h"
 #include "perf_int.h"
 #include "record_tool.h"
-#include "sim_dtl.h"
-#include "sys_sim.h"
 
-#define DTL_MIN_PERIOD_NS 1000000ull    /* vpa-dtl.c: max(1 ms, sample_period) */
-#define DTL_DEFAULT_PERIOD_NS 10000000ull
-#define AUX_DEFAULT_BYTES (128u << 10)   /* perf's default for vpa_dtl */
-#define DATA_DEFAULT_BYTES (256u << 10)
 #define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup"
 
@@ -66,10 +56,10 @@ static void usage(FILE *out)
 	      "  -e, --event=EVENT    vpa_dtl/dtl_cede/, dtl_preempt, dtl_fault or dtl_all\n"
 	      "                       (the default)\n"
 	      "  -c, --count=NS       the driver's poll interval in ns, at least 1000000\n"
-	      "                       (default 10000000)\n"
+	      "                       (default 1000000)\n"
 	      "  -o, --output=FILE    the perf.data file (default perf.data)\n"
 	      "  -m, --mmap-pages=N   data pages per CPU, a power of two (default 256 KiB)\n"
-	      "      --aux-pages=N    AUX pages per CPU, a power of two (default 128 KiB)\n"
+	      "      --aux-pages=N    AUX pages per CPU, a power of two (default 1 MiB)\n"
 	      "      --no-sched       without the sched tracepoints\n"
 	      "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 	      "      --tracefs=DIR    the tracefs root\n"
@@ -98,7 +88,7 @@ static int parse_period(const struct tool *t, const char *s, uint64_t *v)
 		tool_error(t, "dtl record: -c: '%s' is not a number of ns", s);
 		return EXIT_USAGE;
 	}
-	if (n < DTL_MIN_PERIOD_NS) {
+	if (n < PMU_DTL_MIN_PERIOD_NS) {
 		tool_error(t, "dtl record: -c %llu: the poll interval is in ns and vpa_dtl polls "
 			   "at most every 1 ms (vpa-dtl.c: max(1 ms, sample_period)); give at least "
 			   "1000000", n);
@@ -143,11 +133,11 @@ static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_re
 		{NULL, 0, NULL, 0},
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = DTL_DEFAULT_PERIOD_NS};
+	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = PMU_DTL_DEFAULT_PERIOD_NS};
 	a->r = (struct record_args){.pid = -1, .output = "perf.data", .min_period = 1,
 				    .auxtrace_type = AUXTRACE_VPA_DTL,
-				    .aux_pages = AUX_DEFAULT_BYTES > page ? AUX_DEFAULT_BYTES / page : 1,
-				    .data_pages = DATA_DEFAULT_BYTES > page ? DATA_DEFAULT_BYTES / page
+				    .aux_pages = PMU_DTL_AUX_DEFAULT_BYTES > page ? PMU_DTL_AUX_DEFAULT_BYTES / page : 1,
+				    .data_pages = PMU_DTL_DATA_DEFAULT_BYTES > page ? PMU_DTL_DATA_DEFAULT_BYTES / page
 									    : 1};
 	optind = 1;
 	opterr = 0;
@@ -194,16 +184,15 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 		return EXIT_USAGE;
 	}
 	struct perf_event_attr *dtl = rc == 0 ? &list->v[0].attr : NULL;
-	if (dtl && (dtl->exclude_user || dtl->exclude_kernel || dtl->exclude_hv ||
-		    dtl->exclude_idle || dtl->exclude_guest || dtl->exclude_host)) {
+	if (dtl && pmu_attr_excludes_any(dtl)) {
 		tool_error(t, "dtl record: -e '%s': vpa_dtl refuses every exclude bit "
 			   "(PERF_PMU_CAP_NO_EXCLUDE): drop the modifier", a->event);
 		return EXIT_USAGE;
 	}
-	if (dtl && dtl->config != 1 && dtl->config != 2 && dtl->config != 4 && dtl->config != 7) {
-		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes dtl_cede (0x1), "
-			   "dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7) and no other value "
-			   "(vpa_dtl_event_init)", a->event, (unsigned long long)dtl->config);
+	if (dtl && !pmu_dtl_config_valid(dtl->config)) {
+		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS
+			   " and no other value (vpa_dtl_event_init)", a->event,
+			   (unsigned long long)dtl->config);
 		return EXIT_USAGE;
 	}
 	if (dtl) {
@@ -223,64 +212,6 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 	return EXIT_OK;
 }
 
-/* --- the simulated kernel (test-only) ----------------------------------------------- */
-
-struct sim_run {
-	struct pmu_sim *sim;
-	struct pmu_sim_dtl *dtl;
-	unsigned entries, polls, expiries, done;
-};
-
-static void sim_poll(void *arg)
-{
-	struct sim_run *r = arg;
-	if (r->done >= r->polls)
-		return;
-	for (unsigned i = 0; i < r->expiries; i++)
-		pmu_sim_dtl_tick(r->dtl, r->entries);
-	if (++r->done == r->polls)
-		raise(SIGINT); /* the recording stops as a user's ^C stops it */
-}
-
-static int sim_open(const struct tool *t, const char *spec, uint32_t dtl_type, struct sim_run *r)
-{
-	unsigned long long seed;
-	r->expiries = 1;
-	int n = sscanf(spec, "%llu,%u,%u,%u", &seed, &r->entries, &r->polls, &r->expiries);
-	if (n < 3 || r->polls == 0 || r->expiries == 0) {
-		tool_error(t, "PMUTOOL_TEST_SIM_DTL: '%s' is not SEED,ENTRIES,POLLS[,EXPIRIES]", spec);
-		return EXIT_USAGE;
-	}
-	const struct pmu_sim_pmu pmus[] = {
-		{.type = dtl_type, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-		 .sampling_only = true},
-		{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint"},
-		{.type = PERF_TYPE_SOFTWARE, .name = "software"},
-	};
-	struct pmu_sim_dtl_opts o = {.seed = seed};
-	if (pmu_sim_new(&r->sim, pmus, 3) < 0 ||
-	    pmu_sim_dtl_new(&r->dtl, r->sim, dtl_type, &o) < 0) {
-		tool_error(t, "dtl record: out of memory");
-		return EXIT_INTERNAL;
-	}
-	pmu_sim_on_poll(r->sim, sim_poll, r);
-	return EXIT_OK;
-}
-
-static void sim_close(struct sim_run *r)
-{
-	if (r->dtl) {
-		const struct pmu_sim_dtl_stats *s = pmu_sim_dtl_stats(r->dtl);
-		fprintf(stderr, "[ simulated vpa_dtl: %" PRIu64 " entries logged, %" PRIu64
-			" written to AUX, %" PRIu64 " dropped by the hypervisor buffer, %" PRIu64
-			" at wraps, %" PRIu64 " while full or disabled; %" PRIu64 " headers, %"
-			PRIu64 " wraps ]\n", s->generated, s->written, s->hv_dropped,
-			s->batch_dropped, s->core_dropped, s->headers, s->wraps);
-	}
-	pmu_sim_dtl_free(r->dtl);
-	pmu_sim_free(r->sim);
-}
-
 /* --- the run ------------------------------------------------------------------------ */
 
 static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmurt_host *hh)
@@ -295,18 +226,13 @@ static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmu
 		return EXIT_OPEN_FAILED;
 	}
 	struct pmu_evlist list = {0};
-	struct sim_run sim = {0};
+	if (t->sys)
+		host.sys = t->sys;   /* a test program's simulated kernel */
 	int rc = build_list(t, a, &host, &list);
-	const char *spec = getenv("PMUTOOL_TEST_SIM_DTL");
-	if (rc == EXIT_OK && spec && *spec) {
-		rc = sim_open(t, spec, list.v[0].attr.type, &sim);
-		host.sys = sim.sim ? pmu_sim_sys(sim.sim) : host.sys;
-	}
 	if (rc == EXIT_OK) {
 		a->r.auxtrace_pmu = list.v[0].attr.type;
 		rc = record_run(t, &a->r, &host, &list);
 	}
-	sim_close(&sim);
 	pmu_evlist_free(&list);
 	return rc;
 }

@@ -381,12 +381,13 @@ static int dispatch(struct tool *t)
 	return EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+int pmutool_main(int argc, char **argv, const struct pmu_sys *sys)
 {
 	struct tool t = {
 		.prog = base_name(argc > 0 ? argv[0] : "pmutool"),
 		.pmu_spec = "power10",
 		.check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true),
+		.sys = sys,
 	};
 	bool done = false;
 	int rc;

@@ -51,7 +51,14 @@ struct tool {
 	long repeat;
 	const char *sep;
 	bool dry_run;
+	/* the kernel dtl record opens vpa_dtl on: NULL, the real one; a test
+	 * program's simulated one (tests/dtl/pmutool_sim.c, not installed) */
+	const struct pmu_sys *sys;
 };
+
+struct pmu_sys;
+/* pmutool itself (main.c calls it with the real kernel): an exit code. */
+int pmutool_main(int argc, char **argv, const struct pmu_sys *sys);
 
 /* Subcommands: each returns an exit code. */
 int cmd_list(struct tool *t);

@@ -32,6 +32,7 @@
  * tests/fuzz/dtl-perfdata-corpus/recorded-aux.data was made so.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,10 +52,7 @@
 static int failures;
 
 /* vpa_dtl as the kernel takes it: per CPU, no exclude bit, sampling only */
-static const struct pmu_sim_pmu dtl_pmu = {
-	.type = DTL_TYPE, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
-	.sampling_only = true,
-};
+static const struct pmu_sim_pmu dtl_pmu = {.type = DTL_TYPE, .name = "vpa_dtl", .vpa_dtl = true};
 
 struct written {
 	uint64_t tb;
@@ -105,8 +103,11 @@ static struct written *find(struct ledger *l, int cpu, uint64_t tb)
 static void deliver(struct ledger *l, int cpu, const uint8_t *slot)
 {
 	struct written *w = cpu >= 0 && cpu < NCPUS ? find(l, cpu, be64(slot + 16)) : NULL;
-	if (!w || memcmp(w->slot, slot, PMURT_DTL_SLOT_SIZE) != 0)
+	if (!w || memcmp(w->slot, slot, PMURT_DTL_SLOT_SIZE) != 0) {
+		if (getenv("DBG") && l->unmatched < 5)
+			fprintf(stderr, "unmatched cpu %d tb %llu w %p\n", cpu, (unsigned long long)be64(slot + 16), (void *)w);
 		l->unmatched++;
+	}
 	else if (w->seen)
 		l->duplicates++;
 	else
@@ -125,6 +126,8 @@ static int write_record(void *arg, const struct perf_event_header *rec, struct p
 struct file_counts {
 	uint64_t aux_records, lost, auxtrace, info_type, info_pmu;
 	uint64_t errors, error_lost;   /* AUXTRACE_ERROR records, their counts */
+	uint64_t full_errors;          /* ... saying an area was full */
+	uint64_t wrap_min, wrap_max, wrap_polls;  /* ... wrap losses said */
 };
 
 /* Every slot of every AUXTRACE payload, decoded without an AUX size: the
@@ -137,7 +140,6 @@ static void read_back(const char *path, struct ledger *l, struct file_counts *fc
 	if (!f)
 		return;
 	struct pmurt_perf_record rec = {.sz = sizeof rec};
-	bool first[NCPUS] = {true, true};
 	int rc;
 	while ((rc = pmurt_perf_next(f, &rec, &err)) > 0) {
 		const uint8_t *p = rec.data;
@@ -147,12 +149,20 @@ static void read_back(const char *path, struct ledger *l, struct file_counts *fc
 		}
 		fc->aux_records += rec.type == PERF_RECORD_AUX;
 		if (rec.type == PMU_RECORD_AUXTRACE_ERROR) { /* type, code, cpu ..., msg at 48 */
-			unsigned long long n = 0;
+			unsigned long long n = 0, lo = 0, hi = 0, polls = 0;
+			const char *msg = (const char *)p + 48;
 			fc->errors++;
 			CHECK(pd_get32(p + 8) == 1 && pd_get32(p + 12) == PMU_AUX_LOST_CODE &&
 			      pd_get32(p + 28) == 1, "AUXTRACE_ERROR fields");
-			if (sscanf((const char *)p + 48, "vpa_dtl: %llu entries overwritten", &n) == 1)
+			if (sscanf(msg, "vpa_dtl: %llu entries overwritten", &n) == 1)
 				fc->error_lost += n;
+			fc->full_errors += n || strstr(msg, "AUX area full");
+			if (sscanf(msg, "vpa_dtl: wrap lost %llu-%llu entries in %llu polls", &lo, &hi,
+				   &polls) == 3) {
+				fc->wrap_min += lo;
+				fc->wrap_max += hi;
+				fc->wrap_polls += polls;
+			}
 		}
 		if (rec.type == PERF_RECORD_LOST)
 			fc->lost += pd_get64(p + 16);
@@ -162,10 +172,9 @@ static void read_back(const char *path, struct ledger *l, struct file_counts *fc
 		int cpu = (int)pd_get32(p + 40);
 		struct pmurt_dtl_cursor c;
 		struct pmurt_dtl_slot s;
-		bool at_start = pd_get64(p + 16) == 0 && cpu >= 0 && cpu < NCPUS && first[cpu];
+		/* each event's area starts with the header, a reopened one's too */
+		bool at_start = pd_get64(p + 16) == 0 && cpu >= 0 && cpu < NCPUS;
 		pmurt_dtl_cursor_init(&c, rec.payload, rec.payload_size, 0, 0, at_start);
-		if (cpu >= 0 && cpu < NCPUS)
-			first[cpu] = false;
 		while ((rc = pmurt_dtl_next(&c, &s, &err)) > 0) {
 			if (s.kind == PMURT_DTL_HEADER)
 				l->headers++;
@@ -207,6 +216,7 @@ static void open_dtl(struct pmurt_host *host, struct pmu_evlist *list, uint64_t 
 
 struct totals {
 	uint64_t written, lost, wraps, refused, hv_dropped, batch_dropped, stale, lost_ring;
+	uint64_t wrap_lost, reopens;
 };
 
 static void run(struct pmurt_host *host, const char *dir, const struct scenario *sc,
@@ -263,38 +273,57 @@ static void run(struct pmurt_host *host, const char *dir, const struct scenario 
 	if (st) {
 		read_back(path, &l, &fc);
 		const struct pmu_aux_stats *a = &st->aux;
-		uint64_t written = l.n[0] + l.n[1];
-		CHECK(written == ds->written, "seed %llu: ledger %llu of %llu",
-		      (unsigned long long)sc->seed, (unsigned long long)written,
-		      (unsigned long long)ds->written);
+		uint64_t reported = l.n[0] + l.n[1];
+		CHECK(reported == ds->reported, "seed %llu: ledger %llu of %llu",
+		      (unsigned long long)sc->seed, (unsigned long long)reported,
+		      (unsigned long long)ds->reported);
 		CHECK(l.unmatched == 0 && l.duplicates == 0, "seed %llu: %llu misaligned or foreign "
 		      "slots, %llu delivered twice", (unsigned long long)sc->seed,
 		      (unsigned long long)l.unmatched, (unsigned long long)l.duplicates);
-		CHECK(l.delivered + a->lost_entries == ds->written, "seed %llu: %llu delivered + "
-		      "%llu lost != %llu written", (unsigned long long)sc->seed,
+		/* every entry the driver reported is delivered or counted lost */
+		CHECK(l.delivered + a->lost_entries == ds->reported, "seed %llu: %llu delivered + "
+		      "%llu lost != %llu reported", (unsigned long long)sc->seed,
 		      (unsigned long long)l.delivered, (unsigned long long)a->lost_entries,
-		      (unsigned long long)ds->written);
+		      (unsigned long long)ds->reported);
 		CHECK(l.headers + a->lost_headers == ds->headers, "seed %llu: headers %llu + %llu "
 		      "lost of %llu", (unsigned long long)sc->seed, (unsigned long long)l.headers,
 		      (unsigned long long)a->lost_headers, (unsigned long long)ds->headers);
 		CHECK(ds->generated == ds->written + ds->hv_dropped + ds->batch_dropped +
-		      ds->core_dropped, "seed %llu: the driver's counts", (unsigned long long)sc->seed);
-		CHECK(!ds->refused || a->overruns, "seed %llu: %llu refused outputs unseen",
-		      (unsigned long long)sc->seed, (unsigned long long)ds->refused);
+		      ds->core_dropped && ds->written == ds->reported + ds->wrap_lost,
+		      "seed %llu: the driver's counts", (unsigned long long)sc->seed);
+		/* what the driver lost at its wraps, seen in its PERF_RECORD_AUX
+		 * (when the data ring lost none of them): each poll, and the
+		 * entries within the bounds */
+		if (st->lost == 0)
+			CHECK(a->wrap_polls == ds->tail_outputs && a->wrap_lost_min <= ds->wrap_lost &&
+			      ds->wrap_lost + ds->batch_dropped <= a->wrap_lost_max + a->cut_lost_max,
+			      "seed %llu: wrap losses %llu polls, %llu-%llu (+%llu cut) for %llu polls, "
+			      "%llu lost, %llu dropped", (unsigned long long)sc->seed,
+			      (unsigned long long)a->wrap_polls, (unsigned long long)a->wrap_lost_min,
+			      (unsigned long long)a->wrap_lost_max, (unsigned long long)a->cut_lost_max,
+			      (unsigned long long)ds->tail_outputs, (unsigned long long)ds->wrap_lost,
+			      (unsigned long long)ds->batch_dropped);
+		CHECK(!ds->refused || (a->overruns && a->reopens), "seed %llu: %llu refused outputs "
+		      "unseen or not reopened", (unsigned long long)sc->seed,
+		      (unsigned long long)ds->refused);
 		CHECK(fc.info_type == 7 && fc.info_pmu == DTL_TYPE, "AUXTRACE_INFO");
 		CHECK(fc.auxtrace == a->chunks && fc.aux_records == st->aux_records &&
 		      st->aux_records == ds->aux_records && fc.lost == st->lost, "seed %llu: records in the file",
 		      (unsigned long long)sc->seed);
 		CHECK(st->aux_truncated == 0 && st->aux_partial == 0, "vpa-dtl.c sets no flag");
-		CHECK(fc.errors == a->overruns && fc.error_lost == a->lost_entries, "seed %llu: "
-		      "%llu AUXTRACE_ERROR records saying %llu lost, for %llu overruns, %llu lost",
-		      (unsigned long long)sc->seed, (unsigned long long)fc.errors,
-		      (unsigned long long)fc.error_lost, (unsigned long long)a->overruns,
-		      (unsigned long long)a->lost_entries);
-		CHECK(a->stale_bytes % (sc->aux_pages * 4096 - pmu_aux_filled(sc->aux_pages * 4096)) == 0,
-		      "stale tails whole");
+		CHECK(fc.full_errors >= a->overruns && fc.error_lost == a->lost_entries &&
+		      fc.wrap_polls == a->wrap_polls && fc.wrap_min == a->wrap_lost_min &&
+		      fc.wrap_max == a->wrap_lost_max, "seed %llu: AUXTRACE_ERROR records saying "
+		      "%llu full, %llu lost, wraps %llu polls %llu-%llu, for %llu overruns, %llu lost, "
+		      "%llu polls", (unsigned long long)sc->seed, (unsigned long long)fc.full_errors,
+		      (unsigned long long)fc.error_lost, (unsigned long long)fc.wrap_polls,
+		      (unsigned long long)fc.wrap_min, (unsigned long long)fc.wrap_max,
+		      (unsigned long long)a->overruns, (unsigned long long)a->lost_entries,
+		      (unsigned long long)a->wrap_polls);
 		t->written += ds->written;
 		t->lost += a->lost_entries;
+		t->wrap_lost += ds->wrap_lost;
+		t->reopens += a->reopens;
 		t->wraps += ds->wraps;
 		t->refused += ds->refused;
 		t->hv_dropped += ds->hv_dropped;
@@ -333,9 +362,17 @@ static int count_drained(void *arg, const struct perf_event_header *rec, struct 
 	return 0;
 }
 
+static int refuse_all(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	(void)arg, (void)rec;
+	pmurt_set_error(err, -EIO, "refused");
+	return -EIO;
+}
+
 /* The drain's arithmetic on a hand-set control page: an overrun of many
  * laps counted lap by lap and in whole laps, the newest area's worth
- * delivered, a head behind the tail refused. */
+ * delivered but for the slots the driver rewrites past its threshold, a
+ * head behind the tail refused; losses counted once when the sink fails. */
 static void test_drain_edges(void)
 {
 	static struct perf_event_mmap_page ctl;
@@ -348,9 +385,13 @@ static void test_drain_edges(void)
 	ctl.aux_tail = 0;
 	ctl.aux_head = 10 * sizeof area + 5 * PMURT_DTL_SLOT_SIZE;
 	long n = pmu_aux_drain(&aux, count_drained, &d, &err);
-	CHECK(n == 2 && d.slots == slots && d.chunks == 2, "%ld chunks, %llu slots: %s", n,
+	/* the newest area's worth, less lap 9's slots 5..83: once a lap went
+	 * past its threshold, the driver's next polls copied up to 84 entries
+	 * to its first slots without reporting them */
+	CHECK(n == 2 && d.slots == slots - 79 && d.chunks == 2, "%ld chunks, %llu slots: %s", n,
 	      (unsigned long long)d.slots, err.message);
-	CHECK(aux.stats.lost_headers == 1 && aux.stats.lost_entries == slots - 1 + 8 * slots + 5,
+	CHECK(aux.stats.lost_headers == 1 &&
+	      aux.stats.lost_entries == slots - 1 + 8 * slots + 5 + 79,
 	      "lost %llu", (unsigned long long)aux.stats.lost_entries);
 	CHECK(aux.stats.stale_bytes == sizeof area - aux.filled && ctl.aux_tail == ctl.aux_head,
 	      "stale %llu", (unsigned long long)aux.stats.stale_bytes);
@@ -362,6 +403,20 @@ static void test_drain_edges(void)
 	CHECK(pmu_aux_drain(&aux, count_drained, &d, &err) == -EBADMSG &&
 	      strstr(err.message, "AUX area of CPU 5: aux_head") && strstr(err.message, "behind"),
 	      "%s", err.message);
+	/* a sink that fails: the overwritten slots counted before it, once; the
+	 * next drain says them and hands out the rest, counting nothing again */
+	struct pmu_aux again = {.fd = -1, .ctl = &ctl, .data = area, .size = sizeof area,
+				.filled = pmu_aux_filled(sizeof area), .cpu = 5};
+	ctl.aux_tail = 0;
+	ctl.aux_head = sizeof area + 90 * PMURT_DTL_SLOT_SIZE;
+	CHECK(pmu_aux_drain(&again, refuse_all, NULL, &err) == -EIO, "the sink's error");
+	uint64_t lost = again.stats.lost_entries;
+	struct drained d2 = {0};
+	CHECK(lost == 89 && pmu_aux_drain(&again, count_drained, &d2, &err) >= 0 &&
+	      again.stats.lost_entries == lost && d2.errors == 1 &&
+	      strcmp(d2.msg, "vpa_dtl: 89 entries overwritten unread") == 0,
+	      "lost %llu then %llu: '%s'", (unsigned long long)lost,
+	      (unsigned long long)again.stats.lost_entries, d2.msg);
 }
 
 /* What the kernel is handed, and what is refused before it. */
@@ -448,17 +503,31 @@ static void test_flags_and_wakeup(struct pmurt_host *host)
 	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 1 && pfd.revents == POLLIN,
 	      "91 slots: past the watermark");
 	CHECK(sys->poll(sys->ctx, &pfd, 1, 0) == 0, "woken once");
-	/* a full area: the core disables the event, the drain enables it
-	 * again, but not after the session was disabled */
+	/* a full area: the core disables the event; the drain never enables
+	 * it again (the simulated kernel aborts with the kernel's Oops if it
+	 * does) but closes it and opens a new one, enabled, and drains what
+	 * the old one left; not after the session was disabled */
 	for (int i = 0; i < 6; i++)
 		pmu_sim_dtl_tick(drv, 84);
 	CHECK(!pmu_sim_enabled(sim, fd), "the core disabled the full area's event");
-	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0 && pmu_sim_enabled(sim, fd) &&
-	      pmu_session_stats(s)->aux.overruns == 1, "enabled again: %s", err.message);
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0 && pmu_session_stats(s)->aux.overruns == 1 &&
+	      pmu_session_stats(s)->aux.reopens == 1, "reopened: %s", err.message);
+	int fds[4];
+	CHECK(pmu_sim_fds_of(sim, DTL_TYPE, fds, 4) == 1 && fds[0] != fd &&
+	      pmu_sim_enabled(sim, fds[0]) && pmu_sim_open_fds(sim) == 1,
+	      "one event, a new one, enabled");
+	pmu_sim_dtl_tick(drv, 10);
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0 &&
+	      pmu_session_stats(s)->aux.chunks > 0, "the new event's entries: %s", err.message);
 	for (int i = 0; i < 6; i++)
 		pmu_sim_dtl_tick(drv, 84);
 	CHECK(pmu_session_disable(s, &err) == 0 && pmu_session_drain(s, ignore, NULL, &err) == 0 &&
-	      !pmu_sim_enabled(sim, fd), "left disabled after the session's end");
+	      pmu_session_stats(s)->aux.reopens == 1, "no reopening after the session's end");
+	/* enabled again after a disable: a new event, never the old one */
+	CHECK(pmu_session_enable(s, &err) == 0 && pmu_session_stats(s)->aux.reopens == 1,
+	      "enable: %s", err.message);
+	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0 &&
+	      pmu_session_stats(s)->aux.reopens == 2, "counted at the drain: %s", err.message);
 out:
 	pmu_session_close(s);
 	pmu_evlist_free(&list);
@@ -523,21 +592,42 @@ static void test_public_api(struct pmurt_host *host)
 	co.aux_pages = 2;
 	CHECK(pmurt_dtl_capture_open(&c, host, &co, &err) == 0, "open: %s", err.message);
 	const struct perf_event_attr *a = pmu_sim_attr(sim, 1000);
-	CHECK(a && a->config == 7 && a->sample_period == 10000000 && !a->mmap && !a->comm &&
-	      !a->task, "dtl_all, 10 ms, no side band");
+	CHECK(a && a->config == 7 && a->sample_period == 1000000 && !a->mmap && !a->comm &&
+	      !a->task, "dtl_all, 1 ms, no side band");
 	CHECK(c && pmurt_dtl_capture_enable(c, &err) == 0, "enable: %s", err.message);
 	for (int i = 0; c && i < 40; i++)
+		CHECK(pmurt_dtl_capture_poll(c, 10, api_chunk, &r, &err) == 0, "poll: %s",
+		      err.message);
+	/* disable, enable: new events (the old ones enabled again would crash
+	 * the kernel; the simulated one aborts), their headers handed out */
+	CHECK(c && pmurt_dtl_capture_disable(c, &err) == 0 &&
+	      pmurt_dtl_capture_poll(c, 10, api_chunk, &r, &err) == 0 &&
+	      pmurt_dtl_capture_enable(c, &err) == 0, "disable, enable: %s", err.message);
+	for (int i = 0; c && i < 10; i++)
 		CHECK(pmurt_dtl_capture_poll(c, 10, api_chunk, &r, &err) == 0, "poll: %s",
 		      err.message);
 	struct pmurt_dtl_capture_stats st = PMURT_OPTS_INIT(pmurt_dtl_capture_stats);
 	if (c)
 		pmurt_dtl_capture_stats(c, &st);
 	const struct pmu_sim_dtl_stats *ds = pmu_sim_dtl_stats(r.drv);
-	CHECK(r.polls == 40 && r.entries == ds->written && r.headers == 2 && ds->wraps > 0 &&
-	      st.lost_entries == 0 && st.stale_bytes > 0 && st.aux_records == ds->aux_records,
-	      "%llu entries of %llu written, %llu headers, %llu wraps",
-	      (unsigned long long)r.entries, (unsigned long long)ds->written,
-	      (unsigned long long)r.headers, (unsigned long long)ds->wraps);
+	CHECK(r.polls == 51 && r.entries == ds->reported && r.headers == 4 && ds->wraps > 0 &&
+	      st.lost_entries == 0 && st.stale_bytes > 0 && st.aux_records == ds->aux_records &&
+	      st.reopens == 2 && st.wrap_polls == ds->tail_outputs &&
+	      st.wrap_lost_min <= ds->wrap_lost && ds->wrap_lost <= st.wrap_lost_max,
+	      "%llu entries of %llu reported, %llu headers, %llu wraps, %llu reopens, wrap "
+	      "losses %llu polls %llu-%llu of %llu", (unsigned long long)r.entries,
+	      (unsigned long long)ds->reported, (unsigned long long)r.headers,
+	      (unsigned long long)ds->wraps, (unsigned long long)st.reopens,
+	      (unsigned long long)st.wrap_polls, (unsigned long long)st.wrap_lost_min,
+	      (unsigned long long)st.wrap_lost_max, (unsigned long long)ds->wrap_lost);
+	/* an older caller's smaller struct: filled up to its size only */
+	struct pmurt_dtl_capture_stats old = {.sz = offsetof(struct pmurt_dtl_capture_stats,
+							      wrap_polls)};
+	memset((char *)&old + old.sz, 0x5a, sizeof old - old.sz);
+	if (c)
+		pmurt_dtl_capture_stats(c, &old);
+	CHECK(old.chunks == st.chunks && old.wrap_polls == 0x5a5a5a5a5a5a5a5aull,
+	      "the sz convention");
 	pmurt_dtl_capture_close(c);
 	CHECK(pmu_sim_open_fds(sim) == 0, "closed");
 	pmu_sim_dtl_free(r.drv);
@@ -648,15 +738,18 @@ int main(int argc, char **argv)
 	}
 	/* the scenarios must have reached every case they claim to test */
 	CHECK(t.wraps > 100 && t.stale > 0 && t.lost > 0 && t.refused > 0 && t.hv_dropped > 0 &&
-	      t.batch_dropped > 0 && t.lost_ring > 0, "coverage: wraps %llu stale %llu lost %llu "
-	      "refused %llu hv %llu batch %llu ring lost %llu", (unsigned long long)t.wraps,
+	      t.batch_dropped > 0 && t.lost_ring > 0 && t.wrap_lost > 0 && t.reopens > 0,
+	      "coverage: wraps %llu stale %llu lost %llu refused %llu hv %llu batch %llu ring "
+	      "lost %llu wrap lost %llu reopens %llu", (unsigned long long)t.wraps,
 	      (unsigned long long)t.stale, (unsigned long long)t.lost,
 	      (unsigned long long)t.refused, (unsigned long long)t.hv_dropped,
-	      (unsigned long long)t.batch_dropped, (unsigned long long)t.lost_ring);
-	printf("%d runs: %llu entries written, %llu lost to a slow reader, %llu wraps, %llu "
-	       "refused outputs\n", runs, (unsigned long long)t.written,
-	       (unsigned long long)t.lost, (unsigned long long)t.wraps,
-	       (unsigned long long)t.refused);
+	      (unsigned long long)t.batch_dropped, (unsigned long long)t.lost_ring,
+	      (unsigned long long)t.wrap_lost, (unsigned long long)t.reopens);
+	printf("%d runs: %llu entries written, %llu lost to a slow reader, %llu lost at the "
+	       "driver's wraps, %llu wraps, %llu refused outputs, %llu reopens\n", runs,
+	       (unsigned long long)t.written, (unsigned long long)t.lost,
+	       (unsigned long long)t.wrap_lost, (unsigned long long)t.wraps,
+	       (unsigned long long)t.refused, (unsigned long long)t.reopens);
 	pmurt_host_close(host);
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);

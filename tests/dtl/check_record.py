@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """`pmutool dtl record` end to end.
 
-usage: check_record.py PMUTOOL PERF LPAR_SH TMPDIR
+usage: check_record.py PMUTOOL PMUTOOL_SIM PERF LPAR_SH TMPDIR
 
 On the fake POWER10 LPAR sysfs (tests/fakesys/power10-lpar.sh) with the
-simulated kernel (PMUTOOL_TEST_SIM_DTL, test-only: perf/sys_sim.c and the
-vpa_dtl driver model perf/sim_dtl.c; the recording ends by the SIGINT the
-model raises after its last poll, so SIGINT's flush is what is checked):
+simulated kernel (PMUTOOL_SIM, a test program: pmutool's code on
+perf/sys_sim.c and the vpa_dtl driver perf/sim_dtl.c; the recording ends by
+the SIGINT it raises after its last poll, so SIGINT's flush is what is
+checked):
 - the file as perf writes it for vpa_dtl: AUXTRACE_INFO (type 7, priv[0]
   the PMU type) as the first record, the vpa_dtl attr first (type, config,
   the poll interval as its period, no exclude bit), the sched tracepoints
@@ -14,14 +15,15 @@ model raises after its last poll, so SIGINT's flush is what is checked):
   every AUXTRACE record;
 - a command (`-- CMD`) ends the recording when it exits, its exit status
   pmutool's;
-- every entry the model wrote is decoded by `dtl report` or counted lost in
-  the summary; `dtl dump` prints each AUXTRACE record, `dtl script` each
+- every entry the driver reported is decoded by `dtl report` or counted lost
+  in the summary, its losses at wraps said there too; `dtl dump` prints each AUXTRACE record, `dtl script` each
   entry; a slow reader's losses are reported;
 - Debian's perf 6.1 (linux-perf), which predates vpa_dtl, reads the header
   and the event list and stops at the AUXTRACE_INFO record it does not
   know, without crashing.
 Then the refusals: an interval below 1 ms, exclude bits, a config the
-driver refuses, another PMU, and on this machine's real sysfs (no vpa_dtl
+driver refuses, another PMU, `record`/`stat -e vpa_dtl/...` of a command
+(per task, never opened), and on this machine's real sysfs (no vpa_dtl
 on x86) the driver's absence explained.
 """
 import json
@@ -31,7 +33,7 @@ import struct
 import subprocess
 import sys
 
-PMUTOOL, PERF, LPAR_SH, TMP = sys.argv[1:5]
+PMUTOOL, PMUTOOL_SIM, PERF, LPAR_SH, TMP = sys.argv[1:6]
 SYS = os.path.join(TMP, "sys")
 failures = 0
 
@@ -44,11 +46,12 @@ def check(cond, what):
 
 
 def run(args, sim=None, **kw):
+    """pmutool, or with sim (SEED,ENTRIES,POLLS[,EXPIRIES]) the test program
+    running pmutool's code on the simulated kernel (vpa_dtl type 14)."""
     env = dict(os.environ)
-    env.pop("PMUTOOL_TEST_SIM_DTL", None)
     env.pop("PMURT_SYSFS", None)
     if sim:
-        env["PMUTOOL_TEST_SIM_DTL"] = sim
+        args = [PMUTOOL_SIM, "14", sim, *args[1:]]
     return subprocess.run(args, env=env, capture_output=True, text=True, **kw)
 
 
@@ -60,7 +63,7 @@ def record(name, sim, *opts):
 
 
 def summary(err):
-    sim = re.search(r"simulated vpa_dtl: (\d+) entries logged, (\d+) written to AUX", err)
+    sim = re.search(r"simulated vpa_dtl: (\d+) logged, (\d+) reported", err)
     aux = re.search(r"AUX: (\d+) PERF_RECORD_AUX, (\d+) AUXTRACE records, (\d+) bytes .* "
                     r"(\d+) entries lost", err)
     check(sim and aux, f"summary lines in {err!r}")
@@ -112,10 +115,14 @@ def report_json(path):
 subprocess.run(["sh", LPAR_SH, SYS], check=True)
 
 # 1. two CPUs, the sched tracepoints beside, 120 polls of 60 entries: past
-# several wraps of the default 128 KiB area
-path, err = record("sim.data", "3,60,120", "-C", "0-1", "-c", "2000000")
+# several wraps of a 128 KiB area (perf's default)
+path, err = record("sim.data", "3,60,120", "-C", "0-1", "-c", "2000000", "--aux-pages", "32")
 written, chunks, lost = summary(err)
 check(written > 2 * 2730 and lost == 0, f"written {written}, lost {lost}")
+wrap = re.search(r"simulated vpa_dtl: \d+ logged, \d+ reported, (\d+) lost at wraps", err)
+said = re.search(r"the vpa_dtl driver lost (\d+) to (\d+) DTL entries at its wraps", err)
+check(wrap and said and int(said.group(1)) <= int(wrap.group(1)) <= int(said.group(2)),
+      f"the driver's wrap losses said and bounded: {err}")
 attrs, first, names, index, types = perf_file(path)
 check(first[0] == 70 and first[2] == 24 and first[3] == 7 and first[5] == 14,
       f"AUXTRACE_INFO first, type 7, priv[0] 14: {first}")
@@ -182,6 +189,15 @@ for opts, want in [
     check(r.returncode == 2 and want in r.stderr, f"{opts}: {r.returncode} {r.stderr}")
 r = run([PMUTOOL, "dtl", "record", "--sysfs", SYS])
 check(r.returncode == 2 and "nothing to record" in r.stderr, f"no target: {r.stderr}")
+# never per task (the fake tree, as the real one, gives vpa_dtl no cpumask):
+# record and stat of a command refuse it before the system call, naming -a/-C
+# (this x86 kernel would answer type 14 with ENOENT, another message)
+for cmd in (["record", "-c", "1000000", "-o", os.path.join(TMP, "x.data")], ["stat"],
+            ["record", "-i", "-c", "1000000", "-o", os.path.join(TMP, "x.data")]):
+    r = run([PMUTOOL, "--sysfs", SYS, cmd[0], "-e", "vpa_dtl/dtl_all/", *cmd[1:], "--", "true"])
+    check(r.returncode == 5 and "vpa_dtl is per CPU only" in r.stderr and
+          "-a or -C CPUS" in r.stderr and "(EINVAL)" in r.stderr,
+          f"{cmd[0]} per task: {r.returncode} {r.stderr}")
 
 # 5. this machine's kernel: no vpa_dtl off a shared-processor LPAR
 if os.path.exists("/sys/bus/event_source/devices/vpa_dtl"):

@@ -5,7 +5,8 @@
 #   cpu       arch/powerpc/perf/power10-pmu.c (type 4 = PERF_TYPE_RAW, its
 #             format/ terms, some events/, caps/pmu_name "POWER10")
 #   vpa_dtl   arch/powerpc/perf/vpa-dtl.c (format event=config:0-7, events
-#             dtl_cede/dtl_preempt/dtl_fault/dtl_all, a cpumask: per CPU only)
+#             dtl_cede/dtl_preempt/dtl_fault/dtl_all; no cpumask, as the
+#             real one has none: it is per CPU only by its name)
 #   hv_24x7   arch/powerpc/perf/hv-24x7.c (terms spread over config and
 #             config1, a cpumask)
 #   software, tracepoint, breakpoint (types 1, 2, 5)
@@ -49,7 +50,6 @@ done
 
 pmu vpa_dtl 14
 put "$dev/vpa_dtl/format/event" config:0-7
-put "$dev/vpa_dtl/cpumask" 0-7
 for e in dtl_cede:0x01 dtl_preempt:0x02 dtl_fault:0x04 dtl_all:0x07; do
 	put "$dev/vpa_dtl/events/${e%%:*}" "event=${e#*:}"
 done

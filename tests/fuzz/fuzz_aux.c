@@ -6,7 +6,9 @@
  * below the driver's filled limit of its lap, and the tail ends at the head
  * or less than a slot before it (a slot not whole yet waits), unless the
  * call is refused (head behind tail).  The rest of the input is the
- * area's bytes, which the drain never interprets.
+ * area's bytes, which the drain never interprets.  The same two numbers as
+ * a PERF_RECORD_AUX (offset, size) go through the wrap-loss count first:
+ * its bounds stay ordered and every poll it counts is said once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctl.aux_head = head;
 	struct pmu_aux aux = {.fd = -1, .ctl = &ctl, .data = area, .size = aux_size,
 			      .filled = pmu_aux_filled(aux_size)};
+	pmu_aux_note_output(&aux, tail, head);
+	if (aux.stats.wrap_lost_min > aux.stats.wrap_lost_max ||
+	    aux.stats.wrap_lost_min != aux.stats.wrap_polls || aux.pending_polls != aux.stats.wrap_polls)
+		abort();
 	struct pmurt_error err;
 	long n = pmu_aux_drain(&aux, check_chunk, &aux, &err);
+	if (n >= 0 && aux.pending_polls)
+		abort();   /* said in this drain's AUXTRACE_ERROR */
 	if (n >= 0 ? head - ctl.aux_tail >= PMURT_DTL_SLOT_SIZE || ctl.aux_tail > head
 		   : (int64_t)(head - tail) >= 0)
 		abort();

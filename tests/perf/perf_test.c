@@ -33,7 +33,7 @@ static const struct pmu_sim_pmu sim_pmus[] = {
 	{.type = PERF_TYPE_SOFTWARE, .name = "software", .per_ms = 1000},
 	{.type = PERF_TYPE_TRACEPOINT, .name = "tracepoint", .per_ms = 1},
 	{.type = PERF_TYPE_RAW, .name = "cpu", .counters = 6, .per_ms = 1000},
-	{.type = 14, .name = "vpa_dtl", .per_cpu_only = true, .sampling_only = true},
+	{.type = 14, .name = "vpa_dtl", .vpa_dtl = true},
 	{.type = 42, .name = "splitpmu", .no_exclude = true, .no_sampling = true, .per_ms = 7},
 	{.type = 12, .name = "hv_24x7", .per_cpu_only = true, .per_ms = 1000},
 };
@@ -82,8 +82,10 @@ static void test_sysfs(void)
 	      scale > 2.32e-10 && scale < 2.33e-10, "energy: '%s' %g '%s'", terms, scale, unit);
 	CHECK(pmu_sysfs_alias(sysfs_root, &p, "nope", terms, sizeof(terms), &scale, unit) == -ENOENT,
 	      "no alias");
-	CHECK(pmu_sysfs_load(sysfs_root, "vpa_dtl", &p, &err) == 0 && p.has_cpumask &&
-	      strcmp(p.cpumask, "0-7") == 0, "vpa_dtl cpumask");
+	CHECK(pmu_sysfs_load(sysfs_root, "vpa_dtl", &p, &err) == 0 && !p.has_cpumask &&
+	      p.cpumask[0] == '\0', "vpa_dtl has no cpumask, as on a real LPAR");
+	CHECK(pmu_sysfs_load(sysfs_root, "hv_24x7", &p, &err) == 0 && p.has_cpumask &&
+	      strcmp(p.cpumask, "0") == 0, "hv_24x7 cpumask");
 	CHECK(pmu_sysfs_load(sysfs_root, "cpu", &p, &err) == 0 &&
 	      strcmp(pmu_sysfs_cap(&p, "pmu_name") ?: "", "POWER10") == 0, "cpu caps/pmu_name");
 	CHECK(pmu_sysfs_load(sysfs_root, "nope", &p, &err) == -ENOENT, "unknown PMU");
@@ -469,8 +471,16 @@ static void test_explain(struct pmurt_host *h, struct pmu_sim *sim)
 	expect_open_error(h, sim, "PM_CYC", false, -ENOENT, -ENOENT,
 			  "has no POWER10 PMU: no PMU takes perf type 4");
 	expect_open_error(h, sim, "PM_CYC", false, -ENOENT, -ENOENT, "pmutool stat --dry-run");
+	/* never per task, refused before the system call (a per-task open with
+	 * cpu -1 crashes kernels up to 7.2), whatever sysfs says: the fake tree
+	 * gives vpa_dtl no cpumask, as the real one has none */
+	int opens_before = pmu_sim_opens(sim);
 	expect_open_error(h, sim, "vpa_dtl/dtl_all/", false, 0, -EINVAL,
 			  "vpa_dtl is per CPU only (perf_invalid_context): it cannot follow a task");
+	expect_open_error(h, sim, "task-clock,vpa_dtl/dtl_cede/", false, 0, -EINVAL,
+			  "record CPUs (-a or -C CPUS)");
+	CHECK(pmu_sim_opens(sim) == opens_before, "vpa_dtl per task: %d system calls made",
+	      pmu_sim_opens(sim) - opens_before);
 	/* vpa_dtl_event_init's refusals (arch/powerpc/perf/vpa-dtl.c) */
 	expect_open_error(h, sim, "vpa_dtl/dtl_all/", true, -EBUSY, -EBUSY,
 			  "another user holds the Dispatch Trace Log of this CPU");
