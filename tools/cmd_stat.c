@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,25 +156,42 @@ static int read_counts(const struct tool *t, struct pmurt_counter *c, struct pmu
 	return EXIT_OK;
 }
 
-/* Waits for the command, printing an interval every -I milliseconds. */
+/* Sleeps until the command ends or `seconds` pass, whichever is first;
+ * true when it ended (*status filled).  SIGCHLD is blocked by the caller,
+ * so its arrival ends the wait (perf's nanosleep is cut short by its SIGCHLD
+ * handler, builtin-stat.c dispatch_events). */
+static bool wait_ended(pid_t pid, double seconds, const sigset_t *chld, int *status)
+{
+	double until = now_s() + seconds;
+	for (;;) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		double left = until - now_s();
+		if (left <= 0)
+			return false;
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+		sigtimedwait(chld, NULL, &ts); /* SIGCHLD, a timeout or EINTR: look again */
+	}
+}
+
+/* Waits for the command, printing an interval every -I milliseconds and a
+ * last one when it ends, stamped then (as perf stat -I does). */
 static int wait_workload(const struct tool *t, pid_t pid, struct pmurt_counter *c,
 			 struct pmurt_count *now, struct pmurt_count *prev, int n,
-			 double start, json_t *intervals, int *status)
+			 double start, json_t *intervals, const sigset_t *chld, int *status)
 {
+	if (!t->interval_ms) {
+		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
+		return EXIT_OK;
+	}
 	for (;;) {
-		if (!t->interval_ms) {
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return EXIT_OK;
-		}
-		struct timespec ts = {t->interval_ms / 1000, t->interval_ms % 1000 * 1000000};
-		nanosleep(&ts, NULL);
-		pid_t done = waitpid(pid, status, WNOHANG);
+		bool done = wait_ended(pid, (double)t->interval_ms / 1000, chld, status);
 		if (read_counts(t, c, now, n))
 			return EXIT_INTERNAL;
 		stat_print_interval(t, now_s() - start, now, prev, n, intervals);
 		memcpy(prev, now, (size_t)n * sizeof(*now));
-		if (done == pid)
+		if (done)
 			return EXIT_OK;
 	}
 }
@@ -201,15 +219,22 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	int n = pmurt_counter_nevents(c), status = 0;
 	memset(s->prev, 0, (size_t)n * sizeof(*s->prev));
 	double start = now_s();
-	/* Ctrl-C stops the command, not the count (builtin-stat.c skip_signal) */
+	/* Ctrl-C stops the command, not the count (builtin-stat.c skip_signal);
+	 * SIGCHLD is held pending for wait_ended from before the command runs */
 	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
+	sigset_t chld, old_mask;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	if (release(t, &w, s->argv[0])) {
 		waitpid(w.pid, &status, 0);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		signal(SIGINT, old_int);
 		pmurt_counter_close(c);
 		return EXIT_USAGE;
 	}
-	rc = wait_workload(t, w.pid, c, s->now, s->prev, n, start, s->intervals, &status);
+	rc = wait_workload(t, w.pid, c, s->now, s->prev, n, start, s->intervals, &chld, &status);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	signal(SIGINT, old_int);
 	r->elapsed[k] = now_s() - start;
 	if (!rc)

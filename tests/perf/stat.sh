@@ -81,15 +81,30 @@ repeat)
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
-	# at least 100 ms apart (a nanosleep each), the last after the command's
-	# sleep.  How many intervals a loaded machine fits in is not fixed.
+	# at least 100 ms apart (a wait each) but the last, stamped when the
+	# command ended, after its sleep.  How many intervals a loaded machine
+	# fits in is not fixed.
 	run 0 stat -I 100 -x, -e task-clock -- sleep 0.45
-	awk -F, '$4 == "task-clock" { if ($1 - last < 0.0995) bad++; last = $1; n++ }
+	awk -F, '$4 == "task-clock" { if (n && last - prev < 0.0995) bad++; prev = last; last = $1; n++ }
 	     END { exit !(n >= 2 && !bad && last >= 0.45) }' "$t/err" ||
 		fail "intervals not 100 ms apart up to the command's end"
 	need python3 python3
 	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
-	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i, i[1:])), i" ;;
+	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i[:-1], i[1:-1])), i" ;;
+interval-end)
+	# the command's end ends the count at once, the last line stamped then
+	# (perf stat -I): with -I 20000 and a 0.1 s command, one line, stamped
+	# after the sleep and no later than pmutool's own run, far from 20 s
+	need python3 python3
+	t0=$(date +%s.%N)
+	run 0 stat -I 20000 -x, -e task-clock -- sleep 0.1
+	t1=$(date +%s.%N)
+	awk -F, -v wall="$(echo "$t1 $t0" | awk '{ print $1 - $2 }')" '
+	     $4 == "task-clock" { n++; last = $1 }
+	     END { exit !(n == 1 && last >= 0.1 && last <= wall && wall < 10) }' "$t/err" ||
+		fail "not one line stamped at the command's end, within the run ($t0 to $t1)"
+	run 0 --json stat -I 20000 -e task-clock -- sleep 0.1
+	json "i = d['intervals']; assert len(i) == 1 and 0.1 <= i[0]['time'] <= d['elapsed_seconds'] < 10, (i, d['elapsed_seconds'])" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
