@@ -147,3 +147,11 @@ endforeach()
 add_test(NAME pmutool/elf-dlopen
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/elf_dlopen.sh ${CMAKE_BINARY_DIR}/bin
     ${PMUTOOL_STATIC_LIBS} ${PMUTOOL_LIBELF_SONAME} ${PMUTOOL_LIBDW_SONAME})
+
+# the command line where the output names this host or a property is the
+# point (tests/pmutool/cli.sh)
+set(PMUTOOL_CLI_CASES dtl-global-sysfs record-cpu)
+foreach(case ${PMUTOOL_CLI_CASES})
+  add_test(NAME pmutool/cli-${case}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/cli.sh ${case} $<TARGET_FILE:pmutool>)
+endforeach()

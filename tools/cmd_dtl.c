@@ -500,11 +500,17 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	char **args = argv + optind;
 	int nargs = argc - optind;
 	if (nargs < 1) {
-		tool_error(t, "dtl: no subcommand (decode, dump, script or report; see %s dtl "
-			   "--help)", t->prog);
+		tool_error(t, "dtl: no subcommand (record, decode, dump, script or report; see %s "
+			   "dtl --help)", t->prog);
 		return EXIT_USAGE;
 	}
 	const char *sub = args[0];
+	if (strcmp(sub, "decode") && strcmp(sub, "dump") && strcmp(sub, "script") &&
+	    strcmp(sub, "report")) {
+		tool_error(t, "dtl: unknown subcommand '%s' (record, decode, dump, script or report; "
+			   "see %s dtl --help)", sub, t->prog);
+		return EXIT_USAGE;
+	}
 	bool on_perf_data = strcmp(sub, "dump") == 0 || strcmp(sub, "script") == 0;
 	if (on_perf_data && nargs == 1 && !o.input)
 		o.input = "perf.data";
@@ -530,8 +536,5 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	}
 	if (strcmp(sub, "dump") == 0)
 		return dtl_dump(&o);
-	if (strcmp(sub, "script") == 0)
-		return dtl_script(t, o.input);
-	tool_error(t, "dtl: unknown subcommand '%s' (decode, dump, script or report)", sub);
-	return EXIT_USAGE;
+	return dtl_script(t, o.input);
 }

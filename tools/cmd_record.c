@@ -394,6 +394,8 @@ static int session_opts(const struct tool *t, const struct record_args *a, pid_t
 			tool_error(t, "record: -C: %s", err.message);
 			return EXIT_USAGE;
 		}
+		if (tool_check_cpus(t, "record: ", a->cpu_list, *cpus, o->ncpus))
+			return EXIT_USAGE;
 		o->cpus = *cpus;
 	}
 	if (workload > 0 && !a->all_cpus && !a->cpu_list) {

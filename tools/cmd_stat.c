@@ -111,14 +111,11 @@ static int *cpu_list(const struct tool *t, int *n)
 		tool_error(t, "-C: %s", err.message);
 		return NULL;
 	}
-	for (int i = 0; i < *n; i++)
-		if (cpus[i] >= ncpu) {
-			tool_error(t, "-C '%s': CPU %d does not exist (this host has %ld)",
-				   t->cpu_list, cpus[i], ncpu);
-			free(cpus);
-			*n = 0;
-			return NULL;
-		}
+	if (tool_check_cpus(t, "", t->cpu_list, cpus, *n)) {
+		free(cpus);
+		*n = 0;
+		return NULL;
+	}
 	return cpus;
 }
 

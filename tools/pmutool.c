@@ -32,7 +32,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
 		"       pmutool script [-i FILE] [-G]\n"
-		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
+		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
+		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
@@ -234,7 +235,7 @@ int tool_open_host(struct tool *t)
  * follows them, perf's way): pmutool's options come before their name. */
 static bool takes_own_options(const char *name)
 {
-	return strcmp(name, "record") == 0;
+	return strcmp(name, "record") == 0 || strcmp(name, "dtl") == 0;
 }
 
 /* Subcommands that run a command: their options end at the command's name,
@@ -350,13 +351,67 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	return opt ? EXIT_USAGE : EXIT_OK;
 }
 
+/* The first pmutool option given before `dtl` that dtl has no use for:
+ * only --sysfs and --tracefs reach it (dtl record's roots). */
+static const char *unused_by_dtl(const struct tool *t)
+{
+	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
+	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
+	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
+	       : t->hide_call_graph ? "-G" : t->nevents ? "-e" : t->all_cpus ? "-a"
+	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
+	       : t->dry_run ? "--dry-run" : NULL;
+}
+
+/* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own
+ * options; --sysfs and --tracefs given before it go to dtl record, as if
+ * given after `record` (where a later one still wins). */
+static int run_dtl(struct tool *t, int argc, char **argv)
+{
+	const char *opt = unused_by_dtl(t);
+	bool record = argc > 1 && strcmp(argv[1], "record") == 0;
+	if (!opt && !record && (t->sysfs || t->tracefs))
+		opt = t->sysfs ? "--sysfs" : "--tracefs";
+	if (opt) {
+		tool_error(t, "%s before dtl: it does not apply to dtl%s%s, whose options follow "
+			   "its subcommand (see %s dtl --help)", opt, argc > 1 ? " " : "",
+			   argc > 1 ? argv[1] : "", t->prog);
+		return EXIT_USAGE;
+	}
+	if (!t->sysfs && !t->tracefs)
+		return cmd_dtl(t, argc, argv);
+	char **v = calloc((size_t)argc + 5, sizeof(*v));
+	if (!v) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	int n = 0;
+	v[n++] = argv[0];
+	v[n++] = argv[1];
+	if (t->sysfs) {
+		v[n++] = "--sysfs";
+		v[n++] = (char *)t->sysfs;
+	}
+	if (t->tracefs) {
+		v[n++] = "--tracefs";
+		v[n++] = (char *)t->tracefs;
+	}
+	for (int i = 2; i < argc; i++)
+		v[n++] = argv[i];
+	int rc = cmd_dtl(t, n, v);
+	free(v);
+	return rc;
+}
+
 static int dispatch(struct tool *t)
 {
 	if (!t->subcommand && t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe, check, stat, record, report or script; see %s --help)",
-			   t->prog);
+		tool_error(t, "no subcommand (list, describe, check, stat, record, report, script or "
+			   "dtl; see %s --help)", t->prog);
 		return EXIT_USAGE;
 	}
+	if (!t->subcommand && strcmp(t->args[0], "dtl") == 0)
+		return run_dtl(t, t->nargs, t->args);
 	if (!t->subcommand) {
 		t->subcommand = t->args[0];
 		t->args++;
@@ -376,8 +431,8 @@ static int dispatch(struct tool *t)
 							    : EXIT_OK;
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report or script)",
-		   name);
+	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report, script "
+		   "or dtl)", name);
 	return EXIT_USAGE;
 }
 
@@ -390,17 +445,13 @@ int main(int argc, char **argv)
 	};
 	bool done = false;
 	int rc;
-	if (argc > 1 && strcmp(argv[1], "dtl") == 0) { /* its options follow it */
-		rc = cmd_dtl(&t, argc - 1, argv + 1);
-	} else {
-		rc = parse_options(&t, argc, argv, &done);
-		if (rc || done)
-			return rc;
-		rc = dispatch(&t);
-		pmurt_pmu_close(t.pmu);
-		pmurt_host_close(t.host);
-		free(t.events);
-	}
+	rc = parse_options(&t, argc, argv, &done);
+	if (rc || done)
+		return rc;
+	rc = dispatch(&t);
+	pmurt_pmu_close(t.pmu);
+	pmurt_host_close(t.host);
+	free(t.events);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");
 		return EXIT_INTERNAL;

@@ -87,4 +87,10 @@ void tool_copy(char *dst, size_t size, const char *src);
 /* The lower-case name of control register i ("mmcr0"), in buf. */
 const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t len);
 
+/* -C's CPUs (list, as given) against the host's configured CPUs: 0, or
+ * EXIT_USAGE naming the first that does not exist ("what" prefixes the
+ * message: "record: " or ""). */
+int tool_check_cpus(const struct tool *t, const char *what, const char *list, const int *cpus,
+		    int n);
+
 #endif /* PMUTOOL_H */
