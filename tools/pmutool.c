@@ -68,7 +68,91 @@ static void usage(FILE *out)
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
 		"(list: nothing matches), 2 usage or input error, 3 the description could\n"
-		"not be loaded, 4 internal error.  See pmutool(1).\n");
+		"not be loaded, 4 internal error.  pmutool SUBCOMMAND --help shows a\n"
+		"subcommand's own options.  See pmutool(1).\n");
+}
+
+/* `pmutool SUBCOMMAND --help`: its synopsis and the options it takes. */
+struct sub_help {
+	const char *name, *text;
+};
+
+static const struct sub_help sub_helps[] = {
+	{"list",
+	 "Usage: pmutool [OPTION]... list [GLOB]\n"
+	 "The description's events whose names match GLOB (fnmatch(3), without case;\n"
+	 "all without it): name, code, category and description.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "  -j, --json           one JSON array, one event object per line\n"
+	 "Exit status: 0 found, 1 nothing matches, 2 usage, 3 no description.\n"},
+	{"describe",
+	 "Usage: pmutool [OPTION]... describe EVENT\n"
+	 "EVENT decoded against the description: each event-code field, the register\n"
+	 "field it lands in, the privilege filters, the constraint word, the checks.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "      --hv-mode        the kernel runs in hypervisor mode\n"
+	 "      --no-lpar        not under a hypervisor (exclude_hv ignored)\n"
+	 "Exit status: 0 done, 2 usage or unknown event, 3 no description.\n"},
+	{"check",
+	 "Usage: pmutool [OPTION]... check EVENT[,EVENT]...\n"
+	 "       pmutool [OPTION]... check --batch FILE\n"
+	 "Whether the group (leader first) fits the PMU, as perf_event_open(2) and the\n"
+	 "kernel's scheduler see it: counters, alternatives, MMCR values.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "  -j, --json           JSON output\n"
+	 "  -b, --batch=FILE     one JSON group per line of FILE ('-': stdin)\n"
+	 "      --hv-mode        the kernel runs in hypervisor mode\n"
+	 "      --no-lpar        not under a hypervisor (exclude_hv ignored)\n"
+	 "      --no-per-task    CPU-wide events: no per-task-only alternatives\n"
+	 "      --per-task       events attached to a task (the default)\n"
+	 "Exit status: 0 the group fits, 1 it does not, 2 usage, 3 no description.\n"},
+	{"stat",
+	 "Usage: pmutool [OPTION]... stat -e EVENTS [STAT-OPTION]... [--] CMD [ARG]...\n"
+	 "       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+	 "Count EVENTS while CMD runs, as perf stat does; stat's options end at CMD.\n\n"
+	 "  -e, --event=EVENTS   perf's event list (repeatable): {A,B} groups,\n"
+	 "                       PMU/TERMS/, SYS:TRACEPOINT, NAME[:MODIFIERS]\n"
+	 "  -a, --all-cpus       count every CPU\n"
+	 "  -C, --cpu=CPUS       count these CPUs (0,2-3)\n"
+	 "  -I, --interval-print=MS  print the counts every MS milliseconds\n"
+	 "  -r, --repeat=N       run CMD N times, show the mean and spread\n"
+	 "  -x, --field-separator=SEP  CSV output with SEP\n"
+	 "  -j, --json           one JSON object on standard output\n"
+	 "      --dry-run        print the perf_event_attrs, open nothing\n"
+	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
+	 "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
+	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
+	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
+	{"report",
+	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+	 "Samples and period per key in a perf.data file, one table per event, as\n"
+	 "perf report --stdio --sort KEYS lists them.\n\n"
+	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
+	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
+	 "      --comm=NAME      only the samples of command NAME\n"
+	 "  -j, --json           JSON output\n"
+	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
+	{"script",
+	 "Usage: pmutool script [-i FILE] [-G]\n"
+	 "The samples of a perf.data file in time order, as perf script prints them.\n\n"
+	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
+	 "  -G, --hide-call-graph  one line per sample, without its call graph\n"
+	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
+};
+
+/* The subcommand's own help, or the global one. */
+static void usage_of(const char *sub, FILE *out)
+{
+	for (size_t i = 0; sub && i < sizeof(sub_helps) / sizeof(sub_helps[0]); i++)
+		if (!strcmp(sub, sub_helps[i].name)) {
+			fputs(sub_helps[i].text, out);
+			fputs("See pmutool(1).\n", out);
+			return;
+		}
+	usage(out);
 }
 
 static const char *base_name(const char *path)
@@ -198,7 +282,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
 			break;
 		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
-		case 'h': usage(stdout); *done = true; return EXIT_OK;
+		case 'h': t->help = true; break;
 		case 'V':
 			printf("pmutool %s (libpmurt %d.%d.%d)\n", PMUTOOL_VERSION,
 			       PMURT_VERSION_MAJOR, PMURT_VERSION_MINOR, PMURT_VERSION_PATCH);
@@ -215,6 +299,12 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	t->args = argv + optind;
 	t->nargs = argc - optind;
 	return EXIT_OK;
+}
+
+/* --help: the subcommand's (named before or after it), else the global one. */
+static void print_help(const struct tool *t)
+{
+	usage_of(t->subcommand ? t->subcommand : t->nargs > 0 ? t->args[0] : NULL, stdout);
 }
 
 int tool_open_host(struct tool *t)
@@ -446,8 +536,19 @@ int main(int argc, char **argv)
 	bool done = false;
 	int rc;
 	rc = parse_options(&t, argc, argv, &done);
-	if (rc || done)
+	char *own_help[] = {NULL, "--help", NULL};
+	if (!rc && !done && t.help && t.nargs > 0 && takes_own_options(t.args[0])) {
+		own_help[0] = t.args[0];   /* `pmutool --help record`: record's own */
+		t.args = own_help;
+		t.nargs = 2;
+	} else if (!rc && !done && t.help) {
+		print_help(&t);
+		done = true;
+	}
+	if (rc || done) {
+		free(t.events);
 		return rc;
+	}
 	rc = dispatch(&t);
 	pmurt_pmu_close(t.pmu);
 	pmurt_host_close(t.host);

@@ -38,6 +38,7 @@ struct tool {
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
+	bool help;                  /* -h, --help: the subcommand's, else the global */
 	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;

@@ -40,6 +40,22 @@ record-cpu)
 	has err "CPU $((n + 3)) does not exist (this host has $n)"
 	run 2 stat -C "$n" -e cpu-clock -- true
 	has err "^pmutool: error: -C '$n': CPU $n does not exist (this host has $n)" ;;
+help)
+	# each subcommand's own help, named before or after --help, on stdout
+	for sub in list describe check stat report script record dtl; do
+		run 0 "$sub" --help
+		has out "^Usage: pmutool .*$sub"
+		empty err
+		cp "$t/out" "$t/after"
+		run 0 --help "$sub"
+		cmp -s "$t/out" "$t/after" || fail "--help $sub differs from $sub --help"
+		grep -q '^Inspect a PMU description' "$t/out" && fail "$sub --help printed the global help"
+	done
+	# the global help without a subcommand; a command's own --help after stat's
+	run 0 --help
+	has out '^Inspect a PMU description'
+	run 0 stat -e task-clock -- sh -c 'echo "$1"' sh --help
+	has out '^--help$' ;;
 *)
 	fail "unknown case '$case_name'" ;;
 esac
