@@ -290,7 +290,7 @@ static void print_report(struct tool *t, struct stat_report *r, json_t *interval
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
-		stat_print_json(o);
+		stat_print_json(o, t->stat_out ? t->stat_out : stderr);
 	} else if (!t->interval_ms) {
 		if (t->sep)
 			stat_print_csv(t, r);
@@ -324,6 +324,35 @@ static int run_all(struct tool *t, const char *events, struct stat_report *r)
 	return rc ? rc : r->status;
 }
 
+/* -o FILE: created (truncated) before the command runs, as perf stat -o
+ * does; the workload's own output stays where it was. */
+static int open_output(struct tool *t)
+{
+	if (!t->output)
+		return EXIT_OK;
+	t->stat_out = fopen(t->output, "w");
+	if (!t->stat_out) {
+		tool_error(t, "-o %s: %s", t->output, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* rc, or EXIT_INTERNAL when writing -o's file failed. */
+static int close_output(struct tool *t, int rc)
+{
+	if (!t->stat_out)
+		return rc;
+	bool failed = ferror(t->stat_out) != 0;
+	failed |= fclose(t->stat_out) != 0;
+	t->stat_out = NULL;
+	if (failed) {
+		tool_error(t, "-o %s: writing failed", t->output);
+		return EXIT_INTERNAL;
+	}
+	return rc;
+}
+
 int cmd_stat(struct tool *t)
 {
 	struct pmu_evlist list = {0};
@@ -334,14 +363,17 @@ int cmd_stat(struct tool *t)
 		rc = describe_events(&list, &r);
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
+		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
+				    EXIT_USAGE)
 			      : stat_dry_run(t, &list, &r);
 	} else if (!rc && !t->nargs) {
 		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD)");
 		rc = EXIT_USAGE;
-	} else if (!rc) {
+	} else if (!rc && !(rc = open_output(t))) {
 		r.command = command_line(t->args, t->nargs);
 		r.elapsed = calloc((size_t)r.runs, sizeof(double));
 		rc = r.command && r.elapsed ? run_all(t, events, &r) : EXIT_INTERNAL;
+		rc = close_output(t, rc);
 	}
 	for (int i = 0; r.ev && i < r.nevents; i++)
 		free(r.ev[i].values);

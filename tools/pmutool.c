@@ -57,6 +57,7 @@ static void usage(FILE *out)
 		"  -I, --interval-print=MS  stat: print the counts every MS milliseconds\n"
 		"  -r, --repeat=N       stat: run CMD N times, show the mean and spread\n"
 		"  -x, --field-separator=SEP  stat: CSV output with SEP\n"
+		"  -o, --output=FILE    stat: the counts (text, CSV, JSON) into FILE\n"
 		"      --dry-run        stat: print the perf_event_attrs, open nothing\n"
 		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
@@ -120,7 +121,8 @@ static const struct sub_help sub_helps[] = {
 	 "  -I, --interval-print=MS  print the counts every MS milliseconds\n"
 	 "  -r, --repeat=N       run CMD N times, show the mean and spread\n"
 	 "  -x, --field-separator=SEP  CSV output with SEP\n"
-	 "  -j, --json           one JSON object on standard output\n"
+	 "  -j, --json           JSON output (a run's on standard error, or in -o's FILE)\n"
+	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
 	 "      --dry-run        print the perf_event_attrs, open nothing\n"
 	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
 	 "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
@@ -230,6 +232,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"interval-print", required_argument, NULL, 'I'},
 		{"repeat", required_argument, NULL, 'r'},
 		{"field-separator", required_argument, NULL, 'x'},
+		{"output", required_argument, NULL, 'o'},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
@@ -244,7 +247,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	int c;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:GhV" : ":p:jb:e:aC:I:r:x:i:GhV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
@@ -263,6 +266,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 				return EXIT_USAGE;
 			break;
 		case 'x': t->sep = optarg; break;
+		case 'o': t->output = optarg; break;
 		case OPT_DRY_RUN: t->dry_run = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
@@ -401,9 +405,9 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
 	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
-			 t->sep || t->dry_run || t->sysfs || t->tracefs;
+			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
-		tool_error(t, "-e, -a, -C, -I, -r, -x, --dry-run, --sysfs and --tracefs change "
+		tool_error(t, "-e, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
 		return EXIT_USAGE;
 	}
@@ -450,7 +454,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
 	       : t->hide_call_graph ? "-G" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
-	       : t->dry_run ? "--dry-run" : NULL;
+	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
 }
 
 /* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own

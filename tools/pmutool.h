@@ -52,6 +52,8 @@ struct tool {
 	long repeat;
 	const char *sep;
 	bool dry_run;
+	const char *output;         /* stat -o FILE */
+	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 };
 
 /* Subcommands: each returns an exit code. */

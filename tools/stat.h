@@ -50,6 +50,7 @@ struct stat_report {
 /* Mean and the relative spread (perf's stddev of the mean, in percent). */
 void stat_spread(const double *v, int n, double *mean, double *rel);
 
+/* The run's counts go to t->stat_out (-o FILE), else standard error. */
 void stat_print_text(const struct tool *t, const struct stat_report *r);
 void stat_print_csv(const struct tool *t, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
@@ -57,7 +58,7 @@ json_t *stat_report_json(const struct stat_report *r);
 void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals);
 /* Prints o (taking it) indented, with a newline. */
-void stat_print_json(json_t *o);
+void stat_print_json(json_t *o, FILE *out);
 
 /* The -e strings parsed onto list (each top-level item in turn, a derived
  * preset as the group of its events, recorded in r->derived); *events the

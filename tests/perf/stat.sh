@@ -21,7 +21,9 @@ run() {
 has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
 # csv_value EVENT: the value column of perf's -x, line for EVENT
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1 }' "$t/err"; }
-json() { python3 -c "import json,sys; d=json.load(open('$t/out')); $1" || fail "json: $1"; }
+# json CODE: CODE on d, the JSON a run printed (on standard error, as perf
+# stat prints its counts; a dry run's on standard output)
+json() { python3 -c "import json,sys; d=json.load(open('$t/${json_from:-err}')); $1" || fail "json: $1"; }
 
 # A tracefs with events/: the mounted one, else mounted here (root only).
 tracefs() {
@@ -105,6 +107,35 @@ interval-end)
 		fail "not one line stamped at the command's end, within the run ($t0 to $t1)"
 	run 0 --json stat -I 20000 -e task-clock -- sleep 0.1
 	json "i = d['intervals']; assert len(i) == 1 and 0.1 <= i[0]['time'] <= d['elapsed_seconds'] < 10, (i, d['elapsed_seconds'])" ;;
+output-file)
+	# -o FILE: the counts there, whatever the format, and not on standard
+	# error; the workload's output stays on standard output; perf's layout
+	need python3 python3
+	run 0 stat -o "$t/counts" -e task-clock -- echo workload-line
+	has out '^workload-line$'
+	empty_err=$(grep -v '^$' "$t/err")
+	[ -z "$empty_err" ] || fail "-o: stderr holds '$empty_err'"
+	grep -q "Performance counter stats for 'echo workload-line'" "$t/counts" || fail "-o: no counts in FILE"
+	grep -q 'msec  *task-clock' "$t/counts" || fail "-o: no task-clock line"
+	run 0 --json stat -o "$t/counts.json" -e task-clock -- echo workload-line
+	has out '^workload-line$'
+	python3 -c "import json; d=json.load(open('$t/counts.json')); assert d['command'] == 'echo workload-line' and d['events'][0]['name'] == 'task-clock', d" ||
+		fail "-o with --json: not the JSON in FILE"
+	[ -s "$t/err" ] && fail "-o with --json: stderr not empty"
+	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
+	grep -q '^[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
+	# --json without -o: on standard error, the workload's output alone on stdout
+	run 0 --json stat -e task-clock -- echo workload-line
+	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"
+	json "assert d['events'][0]['name'] == 'task-clock', d"
+	# refusals: a file that cannot be made (before the command runs), a dry run
+	run 2 stat -o "$t/no/such/dir" -e task-clock -- touch "$t/ran"
+	has err "^pmutool: error: -o $t/no/such/dir: No such file or directory"
+	[ -e "$t/ran" ] && fail "-o failed but the command ran"
+	run 2 stat --dry-run -o "$t/x" -e task-clock
+	has err "-o: --dry-run prints on standard output"
+	run 2 -o "$t/x" check PM_CYC
+	has err "change nothing for check" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
@@ -184,6 +215,7 @@ paranoid)
 dry-run-power10)
 	need python3 python3
 	sh "$fakesys" "$t/sys" || fail "fake sysfs"
+	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e \
 		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},vpa_dtl/dtl_all,period=1000000000/,cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
 	json "
@@ -199,6 +231,7 @@ g = d['groups'][0]; c = g['check']; assert (g['leader'], g['size'], c['ok'], c['
 r = d['groups'][0]['check']['registers']; assert sorted(r) == ['mmcr0','mmcr1','mmcr2','mmcr3','mmcra'] and r['mmcr1'] == '0xe00000000054f6', r
 c = d['groups'][1]['check']; assert c['ok'] and c['pmc'] == [4] and c['registers']['mmcra'] == '0x3f402000000001', c
 assert len(d['groups']) == 2, d['groups']"
+	json_from=out
 	run 1 --sysfs "$t/sys" stat --dry-run --json -e '{PM_LD_MISS_L1,PM_LD_MISS_L1}'
 	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
 	run 0 --sysfs "$t/sys" stat --dry-run -a -e 'vpa_dtl/dtl_cede,period=1000000/'
@@ -207,6 +240,7 @@ assert len(d['groups']) == 2, d['groups']"
 	run 0 stat --dry-run -e PM_CYC
 	unset PMURT_SYSFS
 	has out "PM_CYC (cpu): type=4 config=0x100f0"
+	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e 'PAPI_L1_DCM:u,task-clock'
 	json "assert [e['name'] for e in d['events']] == ['PM_LD_DEMAND_MISS_L1_FIN', 'PM_ST_MISS_L1', 'task-clock'], d['events']
 assert d['events'][1]['attr']['exclude_kernel'] and d['groups'][0]['check']['pmc'] == [4, 3], d
