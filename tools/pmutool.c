@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
+enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
        OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR };
 
 static void usage(FILE *out)
@@ -28,6 +29,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... check EVENT[,EVENT]...\n"
 		"       pmutool [OPTION]... check --batch FILE\n"
 		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
+		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
@@ -38,6 +40,7 @@ static void usage(FILE *out)
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
 		"                       a .dtb file, a device-tree directory or a YAML file\n"
+		"                       (after stat or record, -p is a PID, as in perf)\n"
 		"      --pvr=HEX        list, describe, check: the processor revision (the\n"
 		"                       PVR, 0x004e1202 for POWER9 DD2.2) that chooses the\n"
 		"                       revision-dependent checks (default: the description's)\n"
@@ -112,6 +115,7 @@ static const struct sub_help sub_helps[] = {
 	 "Exit status: 0 the group fits, 1 it does not, 2 usage, 3 no description.\n"},
 	{"stat",
 	 "Usage: pmutool [OPTION]... stat -e EVENTS [STAT-OPTION]... [--] CMD [ARG]...\n"
+	 "       pmutool [OPTION]... stat -e EVENTS -p PID [STAT-OPTION]... [-- CMD]\n"
 	 "       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 	 "Count EVENTS while CMD runs, as perf stat does; stat's options end at CMD.\n\n"
 	 "  -e, --event=EVENTS   perf's event list (repeatable): {A,B} groups,\n"
@@ -124,6 +128,8 @@ static const struct sub_help sub_helps[] = {
 	 "  -j, --json           JSON output (a run's on standard error, or in -o's FILE)\n"
 	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
 	 "      --dry-run        print the perf_event_attrs, open nothing\n"
+	 "  -p, --pid=PID        count the running process PID (all its threads) until\n"
+	 "                       it ends, Ctrl-C or CMD ends (stat -p PID -- sleep 5)\n"
 	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
 	 "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
@@ -215,10 +221,12 @@ static int pvr_option(struct tool *t, const char *arg)
 
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
-static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first)
+static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first,
+				bool stat_pass)
 {
 	static const struct option longopts[] = {
-		{"pmu", required_argument, NULL, 'p'},
+		{"pmu", required_argument, NULL, OPT_PMU},
+		{"pid", required_argument, NULL, OPT_PID},
 		{"pvr", required_argument, NULL, OPT_PVR},
 		{"json", no_argument, NULL, 'j'},
 		{"batch", required_argument, NULL, 'b'},
@@ -245,12 +253,29 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{NULL, 0, NULL, 0},
 	};
 	int c;
+	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
 	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
+		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
+			if (!stat_pass) {
+				t->pmu_spec = optarg;
+				t->pmu_given = true;
+				break;
+			}
+			/* fall through */
+		case OPT_PID:
+			if (!stat_pass) {
+				tool_error(t, "--pid applies to stat, after its name (record has its own)");
+				return EXIT_USAGE;
+			}
+			if (number_option(t, "-p", optarg, 1, INT_MAX, &pid))
+				return EXIT_USAGE;
+			t->pid = (int)pid;
+			break;
+		case OPT_PMU: t->pmu_spec = optarg; t->pmu_given = true; break;
 		case 'e':
 			if (add_event(t, optarg))
 				return EXIT_INTERNAL;
@@ -344,15 +369,15 @@ static bool runs_a_command(const char *name)
  * after one that takes its own options or runs a command. */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
-	int rc = parse_global_options(t, argc, argv, done, true);
+	int rc = parse_global_options(t, argc, argv, done, true, false);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
 	if (t->nargs > 0 && runs_a_command(t->args[0])) {
 		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
-		return parse_global_options(t, t->nargs, t->args, done, true);
+		return parse_global_options(t, t->nargs, t->args, done, true, true);
 	}
 	t->nevents = 0; /* the second pass sees the first's -e again */
-	return parse_global_options(t, argc, argv, done, false);
+	return parse_global_options(t, argc, argv, done, false, false);
 }
 
 static int open_pmu(struct tool *t)

@@ -53,6 +53,7 @@ struct tool {
 	const char *sep;
 	bool dry_run;
 	const char *output;         /* stat -o FILE */
+	int pid;                    /* stat -p PID (0: none) */
 	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 };
 

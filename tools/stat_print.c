@@ -59,7 +59,10 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 {
 	FILE *out = out_of(t);
 	bool multiplexed = false;
-	fprintf(out, "\n Performance counter stats for '%s'", r->command);
+	if (r->pid)   /* builtin-stat.c print_header: "process id" */
+		fprintf(out, "\n Performance counter stats for process id '%d'", r->pid);
+	else
+		fprintf(out, "\n Performance counter stats for '%s'", r->command);
 	if (r->runs > 1)
 		fprintf(out, " (%d runs)", r->runs);
 	fprintf(out, ":\n\n");
@@ -160,10 +163,13 @@ json_t *stat_report_json(const struct stat_report *r)
 	}
 	double mean, rel;
 	stat_spread(r->elapsed, r->runs, &mean, &rel);
-	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:o, s:o}", "version", STAT_JSON_VERSION,
-			 "command", r->command, "runs", r->runs, "exit_status", r->status,
-			 "elapsed_seconds", mean, "elapsed_stddev_percent", rel, "events", events,
-			 "derived", derived);
+	json_t *o = json_pack("{s:i, s:s?, s:i, s:i, s:f, s:f, s:o, s:o}", "version",
+			      STAT_JSON_VERSION, "command", r->command, "runs", r->runs,
+			      "exit_status", r->status, "elapsed_seconds", mean,
+			      "elapsed_stddev_percent", rel, "events", events, "derived", derived);
+	if (o && r->pid)
+		json_object_set_new(o, "pid", json_integer(r->pid));
+	return o;
 }
 
 void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,

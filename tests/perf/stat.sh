@@ -7,7 +7,8 @@ set -u
 case_name=$1 pmutool=$2 fakesys=$3
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-stat.XXXXXX") || exit 1
 mounted=
-cleanup() { [ -n "$mounted" ] && umount "$mounted"; rm -rf "$t"; }
+spinner=
+cleanup() { [ -n "$spinner" ] && kill "$spinner" 2>/dev/null; [ -n "$mounted" ] && umount "$mounted"; rm -rf "$t"; }
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; [ -f "$t/err" ] && sed 's/^/  stderr: /' "$t/err" >&2; exit 1; }
@@ -136,6 +137,65 @@ output-file)
 	has err "-o: --dry-run prints on standard output"
 	run 2 -o "$t/x" check PM_CYC
 	has err "change nothing for check" ;;
+pid)
+	# -p PID counts a running process, every thread it has: two threads
+	# spin while the main one waits in join (counting the main thread alone
+	# would show no task-clock); it ends with `-- CMD` (CMD's exit status),
+	# when the process ends, or on Ctrl-C (exit 0, the counts printed)
+	need python3 python3
+	python3 -c '
+import sys, threading, time
+def spin(until):
+    while time.time() < until:
+        pass
+until = time.time() + 60
+ts = [threading.Thread(target=spin, args=(until,)) for _ in range(2)]
+for x in ts: x.start()
+open(sys.argv[1], "w").write("ready")
+for x in ts: x.join()' "$t/ready" &
+	spinner=$!
+	n=0
+	until [ -s "$t/ready" ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || fail "the spinning threads did not start in 60 s"
+		sleep 0.1
+	done
+	run 3 stat -x, -p $spinner -e task-clock -- sh -c 'sleep 0.5; exit 3'
+	v=$(csv_value task-clock)
+	python3 -c "import sys; sys.exit(0 if float('${v:-0}') > 5 else 1)" ||
+		fail "task-clock of the threads '$v' msec"
+	run 0 stat -p $spinner -e task-clock -- sleep 0.1
+	has err "Performance counter stats for process id '$spinner'"
+	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
+	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
+	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
+	"$pmutool" stat -p $spinner -e task-clock >"$t/out" 2>"$t/err" &
+	statpid=$!
+	n=0
+	until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$statpid/status" 2>/dev/null) &&
+		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || { kill $statpid; fail "stat -p did not start in 60 s"; }
+		sleep 0.1
+	done
+	kill -INT $statpid
+	wait $statpid; rc=$?
+	[ $rc = 0 ] || fail "stat -p stopped by SIGINT: exit $rc"
+	has err 'msec  *task-clock'
+	# the process ending ends the count
+	sleep 0.2 &
+	run 0 stat -p $! -e task-clock
+	has err "seconds time elapsed"
+	# refusals
+	max=$(cat /proc/sys/kernel/pid_max)
+	run 2 stat -p "$max" -e task-clock
+	has err "^pmutool: error: -p $max: no such process"
+	run 2 stat -p 1 -a -e task-clock
+	has err "stat: -p counts a process; -a and -C count CPUs"
+	run 2 stat -p 1 -r 2 -e task-clock
+	has err "stat: -p counts a process; -r repeats a command"
+	run 2 stat -p x -e task-clock
+	has err "^pmutool: error: -p wants a number"
+	run 2 --pid 1 stat -e task-clock -- true
+	has err "^pmutool: error: --pid applies to stat, after its name" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
