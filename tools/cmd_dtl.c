@@ -463,7 +463,7 @@ static int parse_dtl_options(struct dtl_opts *o, int argc, char **argv, bool *do
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	optind = 1;
+	optind = 0; /* glibc: re-initialise (pmutool's own pass ran in order mode) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:jh", longopts, NULL)) != -1) {
 		switch (c) {
