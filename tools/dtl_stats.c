@@ -399,7 +399,8 @@ static int compare_cpu(const void *a, const void *b)
 
 int dtl_stats_finish(struct dtl_stats *s)
 {
-	qsort(s->cpus, s->ncpus, sizeof(*s->cpus), compare_cpu);
+	if (s->ncpus > 1) /* none seen: no array, and qsort's may not be NULL */
+		qsort(s->cpus, s->ncpus, sizeof(*s->cpus), compare_cpu);
 	memset(&s->overall, 0, sizeof(s->overall));
 	s->overall.cpu = -1;
 	size_t *lens = calloc(s->ncpus + 1, sizeof(*lens));
