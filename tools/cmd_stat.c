@@ -265,8 +265,11 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	if (rc)
 		return rc;
 	memset(s->prev, 0, (size_t)c.nevents * sizeof(*s->prev));
+	/* ignored throughout, and when it ends the run also blocked, so that
+	 * the signalfd reads it (Linux queues a blocked signal even when it is
+	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
 	bool sigint_ends = t->pid && !t->nargs;
-	void (*old_int)(int) = sigint_ends ? SIG_ERR : signal(SIGINT, SIG_IGN);
+	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	sigset_t old_mask;
 	struct waiter wt = {.child = w.pid, .pidfd = -1,
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
@@ -288,8 +291,7 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	}
 	if (wt.pidfd >= 0)
 		close(wt.pidfd);
-	if (old_int != SIG_ERR)
-		signal(SIGINT, old_int);
+	signal(SIGINT, old_int);
 	if (!rc)
 		rc = stat_counters_read(t, &c, s->now);
 	r->status = w.pid ? exit_status(wt.status) : 0;
