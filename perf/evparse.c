@@ -9,6 +9,8 @@
  *   PMU/TERMS/MODS   any sysfs PMU: its format terms, config/config1/config2,
  *                    period=, name=, its event aliases (msr/tsc/)
  *   SYS:NAME         a tracepoint (its id from tracefs)
+ *   NAME-MODE-COUNT  a DTrace cpc probe name of a software event (of the
+ *                    core PMU's events: runtime/parse.c)
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
@@ -148,6 +150,87 @@ static void software_event(struct pmu_evsel *e, int id)
 		e->scale = 1e-6;
 		strcpy(e->unit, "msec");
 	}
+}
+
+/* The last '-' in s[0, end), or -1. */
+static long last_dash(const char *s, size_t end)
+{
+	while (end > 0)
+		if (s[--end] == '-')
+			return (long)end;
+	return -1;
+}
+
+/* MODE of a cpc probe name: user -> exclude_kernel, kernel -> exclude_user,
+ * all -> neither (runtime/parse.c cpc_mode, after Oracle Linux DTrace's
+ * libdtrace/dt_prov_cpc.c decode_mode); -1 for another word. */
+static int cpc_mode_word(const char *w, size_t n)
+{
+	if (n == 4 && !memcmp(w, "user", 4))
+		return PMURT_EXCLUDE_KERNEL;
+	if (n == 6 && !memcmp(w, "kernel", 6))
+		return PMURT_EXCLUDE_USER;
+	if (n == 3 && !memcmp(w, "all", 3))
+		return 0;
+	return -1;
+}
+
+/* Whether s[0, n) is a software event's name. */
+static bool software_prefix(const char *s, size_t n)
+{
+	char name[64];
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, s, n);
+	name[n] = 0;
+	return software_id(name) >= 0;
+}
+
+/* The DTrace cpc probe form on a software event, NAME-MODE-COUNT
+ * (cpu-clock-user-20000; the core PMU's events are runtime/parse.c's):
+ * COUNT the sample period, MODE the exclude bits.  A MASK has nowhere to
+ * go on a software event and is refused.  1 when sp is not that form. */
+static int software_cpc(struct ectx *c, struct span sp)
+{
+	const char *s = c->s + sp.off;
+	char q[72];
+	long d3 = last_dash(s, sp.len), d2 = d3 > 0 ? last_dash(s, (size_t)d3) : -1;
+	size_t count_len = d3 >= 0 ? sp.len - (size_t)d3 - 1 : 0;
+	if (d2 <= 0 || !count_len || strspn(s + d3 + 1, "0123456789") < count_len)
+		return 1;
+	int ex = cpc_mode_word(s + d2 + 1, (size_t)(d3 - d2 - 1));
+	if (ex < 0) {
+		long d1 = last_dash(s, (size_t)d2);
+		if (d1 > 0 && cpc_mode_word(s + d1 + 1, (size_t)(d2 - d1 - 1)) >= 0 &&
+		    software_prefix(s, (size_t)d1))
+			return fail(c, -EINVAL, "cpc mask '%.*s' at offset %zu: only the PMU's own "
+				    "events take a mask, not software event '%.*s'", (int)(d3 - d2 - 1),
+				    s + d2 + 1, sp.off + (size_t)d2 + 1, (int)d1, s);
+		return 1;
+	}
+	if (!software_prefix(s, (size_t)d2))
+		return 1;
+	errno = 0;
+	char *end;
+	unsigned long long count = strtoull(s + d3 + 1, &end, 10);
+	if (errno || end != s + sp.len)
+		return fail(c, -EINVAL, "cpc count '%s' at offset %zu is larger than 64 bits",
+			    quote(c, (struct span){sp.off + (size_t)d3 + 1, count_len}, q),
+			    sp.off + (size_t)d3 + 1);
+	if (!count)
+		return fail(c, -EINVAL, "cpc count '0' at offset %zu must be at least 1",
+			    sp.off + (size_t)d3 + 1);
+	char name[64];
+	memcpy(name, s, (size_t)d2);
+	name[d2] = 0;
+	struct pmu_evsel *e = new_evsel(c, sp, PMU_EVSEL_SOFTWARE, "software");
+	if (!e)
+		return no_memory(c);
+	software_event(e, software_id(name));
+	set_exclude(&e->attr, (unsigned)ex, 0);
+	e->attr.sample_period = count;
+	c->list->n++;
+	return 0;
 }
 
 /* --- the core PMU ------------------------------------------------------------ */
@@ -556,6 +639,11 @@ static int named_event(struct ectx *c, struct span sp)
 		}
 		c->list->n++;
 		return 0;
+	}
+	if (!colon) {
+		int rc = software_cpc(c, sp);
+		if (rc <= 0)
+			return rc;
 	}
 	if (c->host->core) {
 		int rc = pmurt_parse_event_at(c->host->core, c->s, sp.off, sp.len,

@@ -212,7 +212,9 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 	}
 	int rc = copy_events(w, events, nevents, err);
 	if (!rc) {
-		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		/* owner-only, as perf creates it (tools/perf/util/data.c
+		 * open_file_write: S_IRUSR | S_IWUSR): samples show what ran */
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		w->buf = w->fd >= 0 ? malloc(PD_WRITE_BUFFER) : NULL;
 		if (w->fd < 0)
 			rc = io_error(w, err, "cannot create");

@@ -410,26 +410,70 @@ static int run_generate(struct cli *c)
 	return rc ? 1 : 0;
 }
 
+static void import_usage(FILE *out)
+{
+	fputs("Usage: pmugen import-perf-json DIR [-o FILE]\n"
+	      "perf's pmu-events JSON directory (tools/perf/pmu-events/arch/powerpc/CPU/)\n"
+	      "as a YAML events file: every event of DIR's *.json files in file-name\n"
+	      "order, with its name, code, category (the file's stem) and description;\n"
+	      "metrics skipped.  Written to FILE (replaced only when complete) or, without\n"
+	      "-o, to standard output, only once the whole directory is read.\n\n"
+	      "  -o FILE              the output file ('-': standard output, the default)\n"
+	      "  -h, --help           show this help\n"
+	      "See pmugen(1).\n", out);
+}
+
+/* Without -o: the YAML into memory first, so that an error (a bad file in
+ * DIR) leaves standard output empty rather than holding a partial header. */
+static int import_to_stdout(const struct writer *w, struct pmu_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		pmu_error_set(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = w->write(w, mem, err);
+	if (fclose(mem) != 0 && !rc) {
+		rc = -ENOMEM;
+		pmu_error_set(err, rc, "out of memory");
+	}
+	if (!rc && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+		rc = -EIO;
+		pmu_error_set(err, rc, "writing standard output failed");
+	}
+	free(buf);
+	return rc;
+}
+
 static int run_import(int argc, char **argv)
 {
 	const char *out = "-", *dir = NULL;
 	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			import_usage(stdout);
+			return 0;
+		}
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
 		else if (!dir && argv[i][0] != '-')
 			dir = argv[i];
 		else {
-			fprintf(stderr, "pmugen: error: usage: pmugen import-perf-json DIR [-o FILE]\n");
+			fprintf(stderr, "pmugen: error: usage: pmugen import-perf-json DIR [-o FILE] "
+				"(see pmugen import-perf-json --help)\n");
 			return 2;
 		}
 	}
 	if (!dir) {
-		fprintf(stderr, "pmugen: error: usage: pmugen import-perf-json DIR [-o FILE]\n");
+		fprintf(stderr, "pmugen: error: usage: pmugen import-perf-json DIR [-o FILE] "
+			"(see pmugen import-perf-json --help)\n");
 		return 2;
 	}
 	struct pmu_error err = {0};
 	struct writer w = {write_import, NULL, NULL, NULL, dir};
-	int rc = write_atomically(out, &w, &err);
+	int rc = strcmp(out, "-") == 0 ? import_to_stdout(&w, &err)
+				       : write_atomically(out, &w, &err);
 	if (rc)
 		report_write_error(&err, rc);
 	return rc ? 1 : 0;

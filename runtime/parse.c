@@ -560,17 +560,32 @@ static int map_state_errno(enum pmu_map_state s)
 	return s == PMU_MAP_INVALID ? -EINVAL : -EOPNOTSUPP;
 }
 
+/* When every event of the description is a firmware event, as in a device
+ * tree pmugen wrote without --all-events: a note saying so, else "". */
+static const char *firmware_only(const struct pmu_model *m, char *out, size_t len)
+{
+	out[0] = 0;
+	for (int i = 0; i < m->nevents; i++)
+		if (!m->events[i].firmware)
+			return out;
+	if (m->nevents)
+		snprintf(out, len, " (this description holds only its %d firmware events: a DTB "
+			 "or device tree from pmugen holds the others with --all-events)", m->nevents);
+	return out;
+}
+
 /* Unknown name sp; whole: the cpc probe name it begins, or len 0. */
 static int report_unknown(struct pctx *c, struct span sp, struct span whole)
 {
-	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96];
+	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96], only[160];
 	struct pmurt_nearest n;
 	suggest_name(c, sp, &n);
 	in[0] = 0;
 	if (whole.len)
 		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
-	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s", quote(c, sp, q), sp.off,
-		    in, did_you_mean(&n, hint, sizeof(hint)));
+	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s%s", quote(c, sp, q), sp.off,
+		    in, firmware_only(&c->pmu->model, only, sizeof(only)),
+		    did_you_mean(&n, hint, sizeof(hint)));
 }
 
 static int report_cache(struct pctx *c, struct span sp, const struct resolved *r, int why)

@@ -214,6 +214,25 @@ static enum pmurt_source detect_source(const char *spec, const struct builtin **
 	return has_dtb_magic(spec) ? PMURT_SOURCE_DTB : PMURT_SOURCE_YAML;
 }
 
+/* "power10, power9": the built-in descriptions, for messages. */
+static void builtin_names(char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < NBUILTINS && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", builtins[i].name);
+}
+
+/* A name that is neither a built-in description nor a file: say both. */
+static int no_such_description(const char *spec, struct pmurt_error *err)
+{
+	char names[128];
+	builtin_names(names, sizeof(names));
+	pmurt_set_error(err, -ENOENT, "'%s' is neither a built-in description (%s) nor a file "
+			"(a YAML description, a DTB or a device-tree directory)", spec, names);
+	return -ENOENT;
+}
+
 static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_source src,
 		       struct pmurt_error *err)
 {
@@ -224,8 +243,10 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 	switch (src) {
 	case PMURT_SOURCE_BUILTIN:
 		if (!b) {
+			char names[128];
+			builtin_names(names, sizeof(names));
 			pmurt_set_error(err, -ENOENT, "no built-in description '%s' (built in: %s)",
-					spec, builtins[0].name);
+					spec, names);
 			return -ENOENT;
 		}
 		return open_builtin(pmu, b, err);
@@ -234,6 +255,8 @@ static int open_source(struct pmurt_pmu *pmu, const char *spec, enum pmurt_sourc
 	case PMURT_SOURCE_DEVTREE:
 		return open_as_dtb(pmu, spec, pmurt_devtree_to_dtb, err);
 	case PMURT_SOURCE_YAML:
+		if (found == PMURT_SOURCE_YAML && access(spec, F_OK) != 0 && errno == ENOENT)
+			return no_such_description(spec, err);
 		if (is_dts(spec)) {
 			pmurt_set_error(err, -EINVAL, "%s: device-tree source; compile it first "
 					"(dtc -I dts -O dtb -o FILE.dtb %s)", spec, spec);

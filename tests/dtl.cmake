@@ -44,6 +44,11 @@ add_test(NAME dtl/report-html COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL} ${
   ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py)
 set_tests_properties(dtl/report-json dtl/report-html PROPERTIES FIXTURES_REQUIRED dtl_inputs)
 
+# report on what is not DTL (refused, nothing printed) and on implausible
+# values (warnings naming CPU, offset and kind; in --json too)
+add_test(NAME dtl/report-validate COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_validate.py
+  ${PMUTOOL})
+
 # perf.data: dtl dump against Debian's perf 6.1 (linux-perf) and the
 # documented format, dtl report -i per CPU (tests/dtl/check_perfdata.py)
 find_program(PERF_TOOL perf)

@@ -64,6 +64,10 @@ json_import_error(syntax bad-syntax "bad-syntax/broken\\.json:9:15: error: .*exp
 json_import_error(missing-code missing-code "missing-code/pmc\\.json:7:3: error: .*no EventCode")
 json_import_error(bad-hex bad-hex "bad-hex/pmc\\.json:7:3: error: .*0x100FG.*not a hex number")
 json_import_error(no-dir no-such-dir "no-such-dir: error: ")
+# its own --help, on standard output, exit 0
+add_test(NAME json-import-help
+  COMMAND sh -c "\"$0\" import-perf-json --help > \"$1\" && grep -q '^Usage: pmugen import-perf-json DIR \\[-o FILE\\]$' \"$1\" && grep -q -- '--help' \"$1\""
+    ${PMUGEN} ${JSON_OUT}/import-help.txt)
 
 # Odd strings (quotes, control characters, UTF-8, "??=", "*/") survive
 # import -> YAML -> model -> JSON and C; the C they give compiles cleanly.

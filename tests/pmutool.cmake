@@ -140,3 +140,19 @@ foreach(cmd ${pmutool_golden})
     COMMAND sh ${PMUTOOL_TESTS}/golden.sh ${PMUTOOL} ${cmd} ${CMAKE_SOURCE_DIR} ${PMUTOOL_DTB})
   set_tests_properties(pmutool/golden-${name} PROPERTIES FIXTURES_REQUIRED pmutool_dtb)
 endforeach()
+
+# elfutils only for report and script (tools/elf_lib.c): not linked, not
+# loaded by check, dlopened by report, a missing soname named with its
+# Debian package
+add_test(NAME pmutool/elf-dlopen
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/elf_dlopen.sh ${CMAKE_BINARY_DIR}/bin
+    ${PMUTOOL_STATIC_LIBS} ${PMUTOOL_LIBELF_SONAME} ${PMUTOOL_LIBDW_SONAME})
+
+# the command line where the output names this host or a property is the
+# point (tests/pmutool/cli.sh)
+set(PMUTOOL_CLI_CASES dtl-global-sysfs record-cpu help record-args check-args)
+foreach(case ${PMUTOOL_CLI_CASES})
+  add_test(NAME pmutool/cli-${case}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/cli.sh ${case} $<TARGET_FILE:pmutool>
+      ${PMUGEN} ${PMUTOOL_YAML})
+endforeach()

@@ -61,3 +61,9 @@ foreach(case workload callchain pid sigint period fcfs status papi single ours t
       $<TARGET_FILE:record_plt_spin>)
 endforeach()
 set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SERIAL TRUE)
+
+# pmutool report's period on fixed-period (-c) files, against perf report:
+# perf record's (no PERIOD in sample_type) and pmutool record's
+add_test(NAME record/report-period
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/report_period.sh $<TARGET_FILE:pmutool>
+    $<TARGET_FILE:record_spin>)

@@ -266,10 +266,12 @@ static bool is_term(const char *piece)
 /* Split an operand into events at commas outside cpu/.../ terms; an outer
  * pair of braces (perf's group syntax) is dropped.  A piece that is a term
  * continues the event before it ("PM_MRK_INST_CMPL,config1=1000" is one
- * event; write "A,cpu/pmc=1/" for two).  Returns the count, or -1 when more
- * than max. */
-static int split_events(char *arg, char **out, int n, int max)
+ * event; write "A,cpu/pmc=1/" for two).  An empty piece ("A,,B", "A,") is
+ * refused, as perf's event lists refuse it.  Returns the count, or -1 when
+ * more than max, -2 for an empty event (*empty_at its offset). */
+static int split_events(char *arg, char **out, int n, int max, size_t *empty_at)
 {
+	const char *whole = arg;
 	size_t len = strlen(arg);
 	if (len >= 2 && arg[0] == '{' && arg[len - 1] == '}') {
 		arg[len - 1] = 0;
@@ -285,6 +287,10 @@ static int split_events(char *arg, char **out, int n, int max)
 			continue;
 		bool end = !*p;
 		*p = 0;
+		if (!*start && (p != arg || !end)) {
+			*empty_at = (size_t)(start - whole);
+			return -2;
+		}
 		if (n > first && is_term(start) && start == out[n - 1] + strlen(out[n - 1]) + 1)
 			start[-1] = ','; /* rejoin: a term of the previous event */
 		else if (*start && n >= max)
@@ -295,6 +301,47 @@ static int split_events(char *arg, char **out, int n, int max)
 			return n;
 		start = p + 1;
 	}
+}
+
+#define PRESET_EVENT_LEN 160 /* a preset's member name and its modifiers */
+
+/* A derived PAPI preset among the operands becomes its events, with its
+ * modifiers, checked in the group as stat counts them (stat_events.c);
+ * store holds their strings.  The count, or -1 when more than max. */
+static int expand_derived(const struct tool *t, char **strs, int n, int max,
+			  char store[][PRESET_EVENT_LEN])
+{
+	char *in[PMURT_MAX_GROUP];
+	memcpy(in, strs, (size_t)n * sizeof(*in));
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		struct pmurt_preset_info info = {.sz = sizeof(info)};
+		char name[PRESET_EVENT_LEN];
+		size_t len = strcspn(in[i], ":");
+		bool preset = len < sizeof(name) && !strchr(in[i], '/');
+		if (preset) {
+			memcpy(name, in[i], len);
+			name[len] = 0;
+			preset = pmurt_preset_find(t->pmu, name, &info, NULL) >= 0 && info.derived;
+		}
+		if (!preset) {
+			if (m >= max)
+				return -1;
+			strs[m++] = in[i];
+			continue;
+		}
+		if (!t->json)
+			printf("%s = %s: its %d events checked as a group\n", info.name, info.formula,
+			       info.nevents);
+		for (int k = 0; k < info.nevents; k++) {
+			if (m >= max)
+				return -1;
+			snprintf(store[m], sizeof(store[m]), "%s%s", info.events[k], in[i] + len);
+			strs[m] = store[m];
+			m++;
+		}
+	}
+	return m;
 }
 
 /* One operand event: 0, or EXIT_USAGE after reporting.  An event the PMU
@@ -326,13 +373,23 @@ static int parse_group(const struct tool *t, struct pmurt_event_spec *ev, int *n
 		       struct tool_bad_event *bad)
 {
 	char *strs[PMURT_MAX_GROUP];
+	char store[PMURT_MAX_GROUP][PRESET_EVENT_LEN];
 	int n = 0;
-	for (int a = 0; a < t->nargs; a++) {
-		n = split_events(t->args[a], strs, n, PMURT_MAX_GROUP);
-		if (n < 0) {
-			tool_error(t, "a group holds at most %d events", PMURT_MAX_GROUP);
+	for (int a = 0; a < t->nargs && n >= 0; a++) {
+		size_t empty_at = 0;
+		char shown[256];
+		tool_copy(shown, sizeof(shown), t->args[a]);
+		n = split_events(t->args[a], strs, n, PMURT_MAX_GROUP, &empty_at);
+		if (n == -2) {
+			tool_error(t, "empty event at offset %zu of '%s'", empty_at, shown);
 			return EXIT_USAGE;
 		}
+	}
+	if (n >= 0)
+		n = expand_derived(t, strs, n, PMURT_MAX_GROUP, store);
+	if (n < 0) {
+		tool_error(t, "a group holds at most %d events", PMURT_MAX_GROUP);
+		return EXIT_USAGE;
 	}
 	if (n == 0) {
 		tool_error(t, "usage: %s check [--json] EVENT[,EVENT]...", t->prog);

@@ -192,7 +192,7 @@ static int report_slot(void *ctx, const struct pmurt_dtl_cursor *c, const struct
 {
 	struct dtl_stats *st = ctx;
 	if (s->kind == PMURT_DTL_HEADER)
-		dtl_stats_header(st, &c->header);
+		dtl_stats_header(st, 0, s->offset, &c->header);
 	return dtl_stats_add(st, 0, s) < 0 ? EXIT_INTERNAL : 0;
 }
 
@@ -290,6 +290,7 @@ static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
 		struct pmurt_dtl_cursor c;
 		struct pmurt_dtl_slot slot;
 		pmurt_dtl_cursor_init(&c, chunk.data, chunk.size, chunk.aux_offset, o->aux_size, first);
+		st->slot_base = chunk.file_offset + chunk.header_size;
 		int n;
 		while ((n = pmurt_dtl_next(&c, &slot, &err)) != 0) {
 			if (n < 0) {
@@ -299,7 +300,7 @@ static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
 				continue;
 			}
 			if (slot.kind == PMURT_DTL_HEADER)
-				dtl_stats_header(st, &c.header);
+				dtl_stats_header(st, chunk.cpu, slot.offset, &c.header);
 			if (dtl_stats_add(st, chunk.cpu, &slot) < 0) {
 				rc = -ENOMEM;
 				break;
@@ -324,25 +325,66 @@ static bool is_perf_data(const struct mapped *m)
 	return m->len >= 8 && memcmp(m->data, "PERFILE2", 8) == 0;
 }
 
-static int dtl_report(const struct dtl_opts *o)
+/* A raw dump starts with the header slot the driver writes (vpa-dtl.c:
+ * boot_tb, tb_freq, then a zero timebase); anything else is not one. */
+static bool is_raw_dtl(const struct dtl_opts *o, const struct mapped *m)
+{
+	struct pmurt_dtl_header h;
+	if (m->len >= PMURT_DTL_SLOT_SIZE && pmurt_dtl_header_decode(m->data, &h))
+		return true;
+	tool_error(o->t, "%s: neither a perf.data file nor a raw vpa_dtl AUX dump: %s", o->input,
+		   m->len < PMURT_DTL_SLOT_SIZE ? "shorter than the 48-byte header slot"
+		   : "no header slot at offset 0 (its bytes 16-23, the timebase, are not zero)");
+	return false;
+}
+
+static uint64_t slots_read(const struct dtl_stats *st)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < st->ncpus; i++)
+		n += st->cpus[i].dispatches + st->cpus[i].skipped;
+	return n;
+}
+
+/* Reads the input into st: an exit code; *none when an error left nothing
+ * to report (it was said; no report is printed).  A DTL recording with no
+ * entries is reported as such. */
+static int report_input(const struct dtl_opts *o, struct dtl_stats *st, bool *none)
 {
 	struct mapped m;
 	int rc = map_file(o->t, o->input, &m);
-	if (rc)
+	if (rc) {
+		*none = true;
 		return rc;
-	struct dtl_stats st = {.keep_timeline = o->html || o->perfetto};
+	}
 	if (is_perf_data(&m))
-		rc = report_perf_data(o, &st);
-	else if (dtl_stats_reserve(&st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
+		rc = report_perf_data(o, st);
+	else if (!is_raw_dtl(o, &m))
+		rc = EXIT_USAGE;
+	else if (dtl_stats_reserve(st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
 		rc = EXIT_INTERNAL;
 	else
-		rc = walk_raw(o, &m, report_slot, &st);
+		rc = walk_raw(o, &m, report_slot, st);
 	unmap_file(&m);
+	*none = rc == EXIT_USAGE && !slots_read(st);
+	return rc;
+}
+
+static int dtl_report(const struct dtl_opts *o)
+{
+	struct dtl_stats st = {.keep_timeline = o->html || o->perfetto};
+	bool none;
+	int rc = report_input(o, &st, &none);
+	if (none) {
+		dtl_stats_free(&st);
+		return rc;
+	}
 	if (rc == EXIT_INTERNAL || dtl_stats_finish(&st) < 0) {
 		tool_error(o->t, "out of memory");
 		dtl_stats_free(&st);
 		return EXIT_INTERNAL;
 	}
+	dtl_warnings_print(&st, o->t->prog, o->input, stderr);
 	int out_rc = o->json ? dtl_report_json(&st, stdout) : dtl_report_text(&st, stdout);
 	if (out_rc < 0)
 		rc = EXIT_INTERNAL;
@@ -421,7 +463,7 @@ static int parse_dtl_options(struct dtl_opts *o, int argc, char **argv, bool *do
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	optind = 1;
+	optind = 0; /* glibc: re-initialise (pmutool's own pass ran in order mode) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:jh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -458,11 +500,17 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	char **args = argv + optind;
 	int nargs = argc - optind;
 	if (nargs < 1) {
-		tool_error(t, "dtl: no subcommand (decode, dump, script or report; see %s dtl "
-			   "--help)", t->prog);
+		tool_error(t, "dtl: no subcommand (record, decode, dump, script or report; see %s "
+			   "dtl --help)", t->prog);
 		return EXIT_USAGE;
 	}
 	const char *sub = args[0];
+	if (strcmp(sub, "decode") && strcmp(sub, "dump") && strcmp(sub, "script") &&
+	    strcmp(sub, "report")) {
+		tool_error(t, "dtl: unknown subcommand '%s' (record, decode, dump, script or report; "
+			   "see %s dtl --help)", sub, t->prog);
+		return EXIT_USAGE;
+	}
 	bool on_perf_data = strcmp(sub, "dump") == 0 || strcmp(sub, "script") == 0;
 	if (on_perf_data && nargs == 1 && !o.input)
 		o.input = "perf.data";
@@ -488,8 +536,5 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 	}
 	if (strcmp(sub, "dump") == 0)
 		return dtl_dump(&o);
-	if (strcmp(sub, "script") == 0)
-		return dtl_script(t, o.input);
-	tool_error(t, "dtl: unknown subcommand '%s' (decode, dump, script or report)", sub);
-	return EXIT_USAGE;
+	return dtl_script(t, o.input);
 }

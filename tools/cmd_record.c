@@ -103,8 +103,17 @@ static int parse_record_option(const struct tool *t, struct record_args *a, int 
 		}
 		a->pid = (pid_t)v;
 		break;
-	case 'c': rc = parse_u64(t, "-c", arg, &a->period); break;
-	case 'F': rc = parse_u64(t, "-F", arg, &a->freq); break;
+	case 'c':
+	case 'F':
+		rc = parse_u64(t, c == 'c' ? "-c" : "-F", arg, c == 'c' ? &a->period : &a->freq);
+		/* perf refuses both at 0 ("frequency and count are zero, aborting",
+		 * builtin-record.c record_opts__config_freq) */
+		if (rc == EXIT_OK && (c == 'c' ? !a->period : !a->freq)) {
+			tool_error(t, "record: %s 0: a %s must be at least 1", c == 'c' ? "-c" : "-F",
+				   c == 'c' ? "period" : "frequency");
+			rc = EXIT_USAGE;
+		}
+		break;
 	case 'g': a->callchain = true; break;
 	case 'o': a->output = arg; break;
 	case 'i': a->no_inherit = true; break;
@@ -409,6 +418,8 @@ static int session_opts(const struct tool *t, const struct record_args *a, pid_t
 			tool_error(t, "record: -C: %s", err.message);
 			return EXIT_USAGE;
 		}
+		if (tool_check_cpus(t, "record: ", a->cpu_list, *cpus, o->ncpus))
+			return EXIT_USAGE;
 		o->cpus = *cpus;
 	}
 	if (workload > 0 && !a->all_cpus && !a->cpu_list) {
@@ -458,9 +469,11 @@ int record_run(const struct tool *t, const struct record_args *a,
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)
 		rc = session_opts(t, a, wl.pid, &o, &cpus);
-	if (rc == EXIT_OK && pmu_session_open(&s, host, list, &o, &err) < 0)
-		rc = fail(t, &err, strncmp(err.message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
-										 : EXIT_INTERNAL);
+	int open_rc = rc == EXIT_OK ? pmu_session_open(&s, host, list, &o, &err) : 0;
+	if (open_rc < 0)   /* -p of a process that does not exist: a usage error */
+		rc = fail(t, &err, open_rc == -ESRCH ? EXIT_USAGE
+				   : strncmp(err.message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
+										  : EXIT_INTERNAL);
 	if (rc == EXIT_OK)
 		rc = open_writer(t, a->output, s, host, list, &w);
 	if (rc == EXIT_OK && a->aux_pages &&

@@ -145,11 +145,13 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 		*slot = k;
 		r->n++;
 	}
-	uint64_t period = rec->has & PERF_SAMPLE_PERIOD ? rec->period : 1;
+	/* the sample's period, else its attr's sample_period (session_run
+	 * resolves it as perf's evsel__parse_sample does): a fixed-period
+	 * (-c) file sums to perf report's "Event count (approx.)" */
 	slot->samples++;
-	slot->period += period;
+	slot->period += smp->period;
 	r->samples[rec->event]++;
-	r->period[rec->event] += period;
+	r->period[rec->event] += smp->period;
 	return 0;
 }
 

@@ -2,16 +2,21 @@
  * cmd_stat.c - `pmutool stat`: count events while a command runs, as
  * `perf stat` does (builtin-stat.c): the command is forked and held until
  * the counters are open on it (enable_on_exec, inherit), or the CPUs are
- * counted (-a, -C) while it runs; -r repeats it, -I prints every interval.
+ * counted (-a, -C) while it runs, or a running process (-p PID, until it
+ * ends, Ctrl-C or the end of a command given); -r repeats it, -I prints
+ * every interval.
  * The command's exit status is pmutool's.
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* pipe2, ppoll */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,70 +115,87 @@ static int *cpu_list(const struct tool *t, int *n)
 		tool_error(t, "-C: %s", err.message);
 		return NULL;
 	}
-	for (int i = 0; i < *n; i++)
-		if (cpus[i] >= ncpu) {
-			tool_error(t, "-C '%s': CPU %d does not exist (this host has %ld)",
-				   t->cpu_list, cpus[i], ncpu);
-			free(cpus);
-			*n = 0;
-			return NULL;
-		}
+	if (tool_check_cpus(t, "", t->cpu_list, cpus, *n)) {
+		free(cpus);
+		*n = 0;
+		return NULL;
+	}
 	return cpus;
 }
 
 static int open_counters(struct tool *t, const char *events, pid_t pid, const int *cpus, int ncpus,
-			 struct pmurt_counter **c)
+			 struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
+	struct pmurt_counter *set = NULL;
 	/* an event the host lacks is <not supported>, the others counted */
 	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = cpus ? 0 : pid,
 						      .inherit = !cpus, .cpus = cpus,
 						      .ncpus = ncpus, .enable_on_exec = !cpus,
 						      .skip_unsupported = true);
-	int rc = pmurt_counter_open(c, t->host, events, &o, &err);
+	int rc = pmurt_counter_open(&set, t->host, events, &o, &err);
+	if (rc == 0)
+		rc = stat_counters_add(t, c, set) ? -ENOMEM : 0;
 	if (rc == 0 && cpus)
-		rc = pmurt_counter_enable(*c, &err);
-	if (rc < 0) {
-		tool_error(t, "%s", err.message);
-		/* the list parsed already: -EINVAL without a refused open is the
-		 * group check's refusal */
-		if (strncmp(err.message, "cannot open", 11) == 0)
-			return EXIT_OPEN_FAILED;
-		return rc == -EINVAL ? EXIT_REJECTED : EXIT_INTERNAL;
-	}
-	return EXIT_OK;
+		rc = pmurt_counter_enable(set, &err);
+	if (rc == -ENOMEM && !err.message[0])
+		return EXIT_INTERNAL;   /* said */
+	return rc < 0 ? stat_open_error(t, rc, &err) : EXIT_OK;
 }
 
-static int read_counts(const struct tool *t, struct pmurt_counter *c, struct pmurt_count *out,
-		       int n)
-{
-	struct pmurt_error err = {0};
-	if (pmurt_counter_read(c, out, n, sizeof(out[0]), &err) < 0) {
-		tool_error(t, "%s", err.message);
-		return EXIT_INTERNAL;
-	}
-	return EXIT_OK;
-}
+/* What a run waits for: its command (child), or with -p and no command the
+ * process's end (pidfd) or Ctrl-C; SIGCHLD and SIGINT arrive through sigfd
+ * (blocked from before the command runs). */
+struct waiter {
+	pid_t child;        /* 0: none */
+	int pidfd, sigfd;   /* -1: none */
+	int status;         /* the child's wait status */
+};
 
-/* Waits for the command, printing an interval every -I milliseconds. */
-static int wait_workload(const struct tool *t, pid_t pid, struct pmurt_counter *c,
-			 struct pmurt_count *now, struct pmurt_count *prev, int n,
-			 double start, json_t *intervals, int *status)
+enum wait_end { WAIT_TIMEOUT, WAIT_ENDED };
+
+/* Until the run ends or `seconds` pass (< 0: no limit).  The end cuts the
+ * wait short, as perf's SIGCHLD handler cuts its nanosleep short
+ * (builtin-stat.c dispatch_events). */
+static enum wait_end wait_until(struct waiter *w, double seconds)
 {
+	double until = now_s() + seconds;
 	for (;;) {
-		if (!t->interval_ms) {
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return EXIT_OK;
-		}
-		struct timespec ts = {t->interval_ms / 1000, t->interval_ms % 1000 * 1000000};
-		nanosleep(&ts, NULL);
-		pid_t done = waitpid(pid, status, WNOHANG);
-		if (read_counts(t, c, now, n))
+		if (w->child > 0 && waitpid(w->child, &w->status, WNOHANG) == w->child)
+			return WAIT_ENDED;
+		double left = until - now_s();
+		if (seconds >= 0 && left <= 0)
+			return WAIT_TIMEOUT;
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+		struct pollfd fds[2] = {{.fd = w->sigfd, .events = POLLIN},
+					{.fd = w->pidfd, .events = POLLIN}};
+		int n = ppoll(fds, w->pidfd >= 0 ? 2 : 1, seconds >= 0 ? &ts : NULL, NULL);
+		if (n > 0 && (fds[1].revents & POLLIN))
+			return WAIT_ENDED;     /* the -p process ended */
+		struct signalfd_siginfo si;
+		if (n > 0 && (fds[0].revents & POLLIN) &&
+		    read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo == SIGINT)
+			return WAIT_ENDED;     /* Ctrl-C (-p without a command) */
+	}
+}
+
+/* Waits for the end, printing an interval every -I milliseconds and a last
+ * one at the end, stamped then (as perf stat -I does). */
+static int wait_run(const struct tool *t, struct waiter *w, struct stat_counters *c,
+		    struct pmurt_count *now, struct pmurt_count *prev, double start,
+		    json_t *intervals)
+{
+	if (!t->interval_ms) {
+		wait_until(w, -1);
+		return EXIT_OK;
+	}
+	for (;;) {
+		bool done = wait_until(w, (double)t->interval_ms / 1000) == WAIT_ENDED;
+		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
-		stat_print_interval(t, now_s() - start, now, prev, n, intervals);
-		memcpy(prev, now, (size_t)n * sizeof(*now));
-		if (done == pid)
+		stat_print_interval(t, now_s() - start, now, prev, c->nevents, intervals);
+		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
+		if (done)
 			return EXIT_OK;
 	}
 }
@@ -186,46 +208,96 @@ struct run_state {
 	json_t *intervals;
 };
 
-/* One run of the command; its counts into the report's run k. */
+/* The counters of a run: on the -p process's threads, on the CPUs, or on
+ * the command (held until they are open). */
+static int open_run(struct tool *t, struct run_state *s, struct workload *w,
+		    struct stat_counters *c)
+{
+	if (t->nargs && spawn(t, s->argv, w))
+		return EXIT_INTERNAL;
+	int rc = t->pid ? stat_attach(t, s->events, c)
+			: open_counters(t, s->events, w->pid, s->cpus, s->ncpus, c);
+	if (rc && w->pid)
+		abandon(w);
+	return rc;
+}
+
+/* SIGCHLD, and SIGINT when Ctrl-C ends the run (-p without a command; with
+ * a command Ctrl-C stops the command, not the count: builtin-stat.c
+ * skip_signal), into a signalfd; *old gets the mask to restore. */
+static int block_signals(const struct tool *t, bool sigint, sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	if (sigint)
+		sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, old);
+	int fd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (fd < 0) {
+		tool_error(t, "signalfd: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, old, NULL);
+	}
+	return fd;
+}
+
+/* The counts of run k into the report. */
+static void keep_counts(const struct tool *t, struct stat_report *r, const struct pmurt_count *now,
+			int n, int k)
+{
+	for (int i = 0; i < n; i++) {
+		struct stat_event *e = &r->ev[i];
+		e->values[k] = (double)now[i].scaled * now[i].scale;
+		e->enabled = now[i].time_enabled;
+		e->running = now[i].time_running;
+		e->not_counted |= !now[i].time_running;
+		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
+	}
+	stat_compute_derived(t, r, now, k);
+}
+
+/* One run; its counts into the report's run k. */
 static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, int k)
 {
-	struct workload w;
-	struct pmurt_counter *c = NULL;
-	if (spawn(t, s->argv, &w))
-		return EXIT_INTERNAL;
-	int rc = open_counters(t, s->events, w.pid, s->cpus, s->ncpus, &c);
-	if (rc) {
-		abandon(&w);
+	struct workload w = {0};
+	struct stat_counters c = {0};
+	int rc = open_run(t, s, &w, &c);
+	if (rc)
 		return rc;
-	}
-	int n = pmurt_counter_nevents(c), status = 0;
-	memset(s->prev, 0, (size_t)n * sizeof(*s->prev));
-	double start = now_s();
-	/* Ctrl-C stops the command, not the count (builtin-stat.c skip_signal) */
+	memset(s->prev, 0, (size_t)c.nevents * sizeof(*s->prev));
+	/* ignored throughout, and when it ends the run also blocked, so that
+	 * the signalfd reads it (Linux queues a blocked signal even when it is
+	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
+	bool sigint_ends = t->pid && !t->nargs;
 	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
-	if (release(t, &w, s->argv[0])) {
-		waitpid(w.pid, &status, 0);
-		signal(SIGINT, old_int);
-		pmurt_counter_close(c);
-		return EXIT_USAGE;
+	sigset_t old_mask;
+	struct waiter wt = {.child = w.pid, .pidfd = -1,
+			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
+	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, t->pid)) < 0))
+		rc = EXIT_INTERNAL;
+	double start = now_s();
+	if (!rc && w.pid && release(t, &w, s->argv[0])) {
+		waitpid(w.pid, &wt.status, 0);
+		rc = EXIT_USAGE;
+	} else if (rc && w.pid) {
+		abandon(&w);
 	}
-	rc = wait_workload(t, w.pid, c, s->now, s->prev, n, start, s->intervals, &status);
-	signal(SIGINT, old_int);
+	if (!rc)
+		rc = wait_run(t, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
-	if (!rc)
-		rc = read_counts(t, c, s->now, n);
-	pmurt_counter_close(c);
-	r->status = exit_status(status);
-	for (int i = 0; !rc && i < n; i++) {
-		struct stat_event *e = &r->ev[i];
-		e->values[k] = (double)s->now[i].scaled * s->now[i].scale;
-		e->enabled = s->now[i].time_enabled;
-		e->running = s->now[i].time_running;
-		e->not_counted |= !s->now[i].time_running;
-		e->not_supported |= s->now[i].skipped && s->now[i].skipped != ECANCELED;
+	if (wt.sigfd >= 0) {
+		close(wt.sigfd);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	}
+	if (wt.pidfd >= 0)
+		close(wt.pidfd);
+	signal(SIGINT, old_int);
 	if (!rc)
-		stat_compute_derived(t, r, s->now, k);
+		rc = stat_counters_read(t, &c, s->now);
+	r->status = w.pid ? exit_status(wt.status) : 0;
+	if (!rc)
+		keep_counts(t, r, s->now, c.nevents, k);
+	stat_counters_close(&c);
 	return rc;
 }
 
@@ -268,7 +340,7 @@ static void print_report(struct tool *t, struct stat_report *r, json_t *interval
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
-		stat_print_json(o);
+		stat_print_json(o, t->stat_out ? t->stat_out : stderr);
 	} else if (!t->interval_ms) {
 		if (t->sep)
 			stat_print_csv(t, r);
@@ -302,6 +374,35 @@ static int run_all(struct tool *t, const char *events, struct stat_report *r)
 	return rc ? rc : r->status;
 }
 
+/* -o FILE: created (truncated) before the command runs, as perf stat -o
+ * does; the workload's own output stays where it was. */
+static int open_output(struct tool *t)
+{
+	if (!t->output)
+		return EXIT_OK;
+	t->stat_out = fopen(t->output, "w");
+	if (!t->stat_out) {
+		tool_error(t, "-o %s: %s", t->output, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* rc, or EXIT_INTERNAL when writing -o's file failed. */
+static int close_output(struct tool *t, int rc)
+{
+	if (!t->stat_out)
+		return rc;
+	bool failed = ferror(t->stat_out) != 0;
+	failed |= fclose(t->stat_out) != 0;
+	t->stat_out = NULL;
+	if (failed) {
+		tool_error(t, "-o %s: writing failed", t->output);
+		return EXIT_INTERNAL;
+	}
+	return rc;
+}
+
 int cmd_stat(struct tool *t)
 {
 	struct pmu_evlist list = {0};
@@ -312,14 +413,22 @@ int cmd_stat(struct tool *t)
 		rc = describe_events(&list, &r);
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
+		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
+				    EXIT_USAGE)
 			      : stat_dry_run(t, &list, &r);
-	} else if (!rc && !t->nargs) {
-		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD)");
+	} else if (!rc && !t->nargs && !t->pid) {
+		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, or -p PID)");
 		rc = EXIT_USAGE;
-	} else if (!rc) {
-		r.command = command_line(t->args, t->nargs);
+	} else if (!rc && t->pid && (t->all_cpus || t->cpu_list || t->repeat)) {
+		tool_error(t, "stat: -p counts a process; %s", t->repeat ? "-r repeats a command"
+			   : "-a and -C count CPUs: give one or the other");
+		rc = EXIT_USAGE;
+	} else if (!rc && !(rc = open_output(t))) {
+		r.command = t->nargs ? command_line(t->args, t->nargs) : NULL;
+		r.pid = t->pid;
 		r.elapsed = calloc((size_t)r.runs, sizeof(double));
-		rc = r.command && r.elapsed ? run_all(t, events, &r) : EXIT_INTERNAL;
+		rc = (r.command || !t->nargs) && r.elapsed ? run_all(t, events, &r) : EXIT_INTERNAL;
+		rc = close_output(t, rc);
 	}
 	for (int i = 0; r.ev && i < r.nevents; i++)
 		free(r.ev[i].values);

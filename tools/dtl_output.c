@@ -81,7 +81,7 @@ int dtl_report_text(const struct dtl_stats *s, FILE *out)
 {
 	fprintf(out, "vpa_dtl: %zu CPU%s, %" PRIu64 " dispatches, tb_freq %" PRIu64 " (%s)\n",
 		s->ncpus, s->ncpus == 1 ? "" : "s", s->overall.dispatches, dtl_tb_freq(s),
-		s->have_header ? "header" : "default");
+		dtl_tb_freq_from(s));
 	for (size_t i = 0; i < s->ncpus; i++)
 		text_cpu(s, &s->cpus[i], out);
 	text_cpu(s, &s->overall, out);
@@ -139,10 +139,27 @@ static void json_cpu(const struct dtl_stats *s, const struct dtl_cpu *c, FILE *o
 	fputc('}', out);
 }
 
+/* "warning_count", the count per kind, and the first warnings kept */
+static void json_warnings(const struct dtl_warnings *w, FILE *out)
+{
+	fprintf(out, ",\"warning_count\":%" PRIu64 ",\"warning_kinds\":{", w->total);
+	for (int k = 0; k < DTL_NWARN; k++)
+		fprintf(out, "%s\"%s\":%" PRIu64, k ? "," : "", dtl_warn_names[k], w->count[k]);
+	fputs("},\"warnings\":[", out);
+	for (size_t i = 0; i < w->nkept; i++) {
+		const struct dtl_warning *k = &w->kept[i];
+		fprintf(out, "%s{\"kind\":\"%s\",", i ? "," : "", dtl_warn_names[k->kind]);
+		if (k->cpu >= 0)
+			fprintf(out, "\"cpu\":%d,", k->cpu);
+		fprintf(out, "\"offset\":%" PRIu64 ",\"message\":\"%s\"}", k->offset, k->text);
+	}
+	fputc(']', out);
+}
+
 int dtl_report_json(const struct dtl_stats *s, FILE *out)
 {
 	fprintf(out, "{\"version\":%d,\"tb_freq\":%" PRIu64 ",\"tb_freq_from\":\"%s\",\"cpus\":[",
-		JSON_VERSION, dtl_tb_freq(s), s->have_header ? "header" : "default");
+		JSON_VERSION, dtl_tb_freq(s), dtl_tb_freq_from(s));
 	for (size_t i = 0; i < s->ncpus; i++) {
 		if (i)
 			fputc(',', out);
@@ -150,6 +167,7 @@ int dtl_report_json(const struct dtl_stats *s, FILE *out)
 	}
 	fputs("],\"overall\":", out);
 	json_cpu(s, &s->overall, out);
+	json_warnings(&s->warn, out);
 	fputs("}\n", out);
 	return out_status(out);
 }

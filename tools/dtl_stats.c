@@ -23,6 +23,11 @@ uint64_t dtl_tb_freq(const struct dtl_stats *s)
 	return s->have_header && s->header.tb_freq ? s->header.tb_freq : PMURT_DTL_DEFAULT_TB_FREQ;
 }
 
+const char *dtl_tb_freq_from(const struct dtl_stats *s)
+{
+	return s->have_header && s->header.tb_freq ? "header" : "default";
+}
+
 double dtl_us(const struct dtl_stats *s, uint64_t ticks)
 {
 	return (double)ticks * 1e6 / (double)dtl_tb_freq(s);
@@ -42,8 +47,10 @@ int dtl_stats_mark(struct dtl_stats *s, const struct dtl_mark *m)
 	return 0;
 }
 
-void dtl_stats_header(struct dtl_stats *s, const struct pmurt_dtl_header *h)
+void dtl_stats_header(struct dtl_stats *s, int cpu, uint64_t offset,
+		      const struct pmurt_dtl_header *h)
 {
+	dtl_check_header(s, cpu, s->slot_base + offset, h);
 	if (!s->have_header) {
 		s->header = *h;
 		s->have_header = true;
@@ -133,6 +140,7 @@ int dtl_stats_add(struct dtl_stats *s, int cpu, const struct pmurt_dtl_slot *slo
 	if (c->n == c->cap && grow(c, c->cap ? c->cap * 2 : 1024, s->keep_timeline) < 0)
 		return -ENOMEM;
 	const struct pmurt_dtl_entry *e = &slot->entry;
+	dtl_check_entry(s, c, s->slot_base + slot->offset, e);
 	if (!c->dispatches)
 		c->first_tb = e->timebase;
 	c->last_tb = e->timebase;

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_HV_MODE = 256, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
+enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
        OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR };
 
 static void usage(FILE *out)
@@ -28,15 +29,18 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... check EVENT[,EVENT]...\n"
 		"       pmutool [OPTION]... check --batch FILE\n"
 		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
+		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
 		"       pmutool script [-i FILE] [-G]\n"
-		"       pmutool dtl decode|report ... (see pmutool dtl --help)\n"
+		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
+		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
 		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
 		"                       a .dtb file, a device-tree directory or a YAML file\n"
+		"                       (after stat or record, -p is a PID, as in perf)\n"
 		"      --pvr=HEX        list, describe, check: the processor revision (the\n"
 		"                       PVR, 0x004e1202 for POWER9 DD2.2) that chooses the\n"
 		"                       revision-dependent checks (default: the description's)\n"
@@ -56,6 +60,7 @@ static void usage(FILE *out)
 		"  -I, --interval-print=MS  stat: print the counts every MS milliseconds\n"
 		"  -r, --repeat=N       stat: run CMD N times, show the mean and spread\n"
 		"  -x, --field-separator=SEP  stat: CSV output with SEP\n"
+		"  -o, --output=FILE    stat: the counts (text, CSV, JSON) into FILE\n"
 		"      --dry-run        stat: print the perf_event_attrs, open nothing\n"
 		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
@@ -67,7 +72,95 @@ static void usage(FILE *out)
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
 		"(list: nothing matches), 2 usage or input error, 3 the description could\n"
-		"not be loaded, 4 internal error.  See pmutool(1).\n");
+		"not be loaded, 4 internal error.  pmutool SUBCOMMAND --help shows a\n"
+		"subcommand's own options.  See pmutool(1).\n");
+}
+
+/* `pmutool SUBCOMMAND --help`: its synopsis and the options it takes. */
+struct sub_help {
+	const char *name, *text;
+};
+
+static const struct sub_help sub_helps[] = {
+	{"list",
+	 "Usage: pmutool [OPTION]... list [GLOB]\n"
+	 "The description's events whose names match GLOB (fnmatch(3), without case;\n"
+	 "all without it): name, code, category and description.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "  -j, --json           one JSON array, one event object per line\n"
+	 "Exit status: 0 found, 1 nothing matches, 2 usage, 3 no description.\n"},
+	{"describe",
+	 "Usage: pmutool [OPTION]... describe EVENT\n"
+	 "EVENT decoded against the description: each event-code field, the register\n"
+	 "field it lands in, the privilege filters, the constraint word, the checks.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "      --hv-mode        the kernel runs in hypervisor mode\n"
+	 "      --no-lpar        not under a hypervisor (exclude_hv ignored)\n"
+	 "Exit status: 0 done, 2 usage or unknown event, 3 no description.\n"},
+	{"check",
+	 "Usage: pmutool [OPTION]... check EVENT[,EVENT]...\n"
+	 "       pmutool [OPTION]... check --batch FILE\n"
+	 "Whether the group (leader first) fits the PMU, as perf_event_open(2) and the\n"
+	 "kernel's scheduler see it: counters, alternatives, MMCR values.\n\n"
+	 "  -p, --pmu=SPEC       the description (default power10)\n"
+	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "  -j, --json           JSON output\n"
+	 "  -b, --batch=FILE     one JSON group per line of FILE ('-': stdin)\n"
+	 "      --hv-mode        the kernel runs in hypervisor mode\n"
+	 "      --no-lpar        not under a hypervisor (exclude_hv ignored)\n"
+	 "      --no-per-task    CPU-wide events: no per-task-only alternatives\n"
+	 "      --per-task       events attached to a task (the default)\n"
+	 "Exit status: 0 the group fits, 1 it does not, 2 usage, 3 no description.\n"},
+	{"stat",
+	 "Usage: pmutool [OPTION]... stat -e EVENTS [STAT-OPTION]... [--] CMD [ARG]...\n"
+	 "       pmutool [OPTION]... stat -e EVENTS -p PID [STAT-OPTION]... [-- CMD]\n"
+	 "       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+	 "Count EVENTS while CMD runs, as perf stat does; stat's options end at CMD.\n\n"
+	 "  -e, --event=EVENTS   perf's event list (repeatable): {A,B} groups,\n"
+	 "                       PMU/TERMS/, SYS:TRACEPOINT, NAME[:MODIFIERS]\n"
+	 "  -a, --all-cpus       count every CPU\n"
+	 "  -C, --cpu=CPUS       count these CPUs (0,2-3)\n"
+	 "  -I, --interval-print=MS  print the counts every MS milliseconds\n"
+	 "  -r, --repeat=N       run CMD N times, show the mean and spread\n"
+	 "  -x, --field-separator=SEP  CSV output with SEP\n"
+	 "  -j, --json           JSON output (a run's on standard error, or in -o's FILE)\n"
+	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
+	 "      --dry-run        print the perf_event_attrs, open nothing\n"
+	 "  -p, --pid=PID        count the running process PID (all its threads) until\n"
+	 "                       it ends, Ctrl-C or CMD ends (stat -p PID -- sleep 5)\n"
+	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
+	 "      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
+	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
+	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
+	{"report",
+	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+	 "Samples and period per key in a perf.data file, one table per event, as\n"
+	 "perf report --stdio --sort KEYS lists them.\n\n"
+	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
+	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
+	 "      --comm=NAME      only the samples of command NAME\n"
+	 "  -j, --json           JSON output\n"
+	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
+	{"script",
+	 "Usage: pmutool script [-i FILE] [-G]\n"
+	 "The samples of a perf.data file in time order, as perf script prints them.\n\n"
+	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
+	 "  -G, --hide-call-graph  one line per sample, without its call graph\n"
+	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
+};
+
+/* The subcommand's own help, or the global one. */
+static void usage_of(const char *sub, FILE *out)
+{
+	for (size_t i = 0; sub && i < sizeof(sub_helps) / sizeof(sub_helps[0]); i++)
+		if (!strcmp(sub, sub_helps[i].name)) {
+			fputs(sub_helps[i].text, out);
+			fputs("See pmutool(1).\n", out);
+			return;
+		}
+	usage(out);
 }
 
 static const char *base_name(const char *path)
@@ -128,10 +221,12 @@ static int pvr_option(struct tool *t, const char *arg)
 
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
-static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first)
+static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first,
+				bool stat_pass)
 {
 	static const struct option longopts[] = {
-		{"pmu", required_argument, NULL, 'p'},
+		{"pmu", required_argument, NULL, OPT_PMU},
+		{"pid", required_argument, NULL, OPT_PID},
 		{"pvr", required_argument, NULL, OPT_PVR},
 		{"json", no_argument, NULL, 'j'},
 		{"batch", required_argument, NULL, 'b'},
@@ -145,6 +240,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"interval-print", required_argument, NULL, 'I'},
 		{"repeat", required_argument, NULL, 'r'},
 		{"field-separator", required_argument, NULL, 'x'},
+		{"output", required_argument, NULL, 'o'},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
@@ -157,12 +253,29 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{NULL, 0, NULL, 0},
 	};
 	int c;
+	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:i:GhV" : ":p:jb:e:aC:I:r:x:i:GhV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': t->pmu_spec = optarg; t->pmu_given = true; break;
+		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
+			if (!stat_pass) {
+				t->pmu_spec = optarg;
+				t->pmu_given = true;
+				break;
+			}
+			/* fall through */
+		case OPT_PID:
+			if (!stat_pass) {
+				tool_error(t, "--pid applies to stat, after its name (record has its own)");
+				return EXIT_USAGE;
+			}
+			if (number_option(t, "-p", optarg, 1, INT_MAX, &pid))
+				return EXIT_USAGE;
+			t->pid = (int)pid;
+			break;
+		case OPT_PMU: t->pmu_spec = optarg; t->pmu_given = true; break;
 		case 'e':
 			if (add_event(t, optarg))
 				return EXIT_INTERNAL;
@@ -178,6 +291,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 				return EXIT_USAGE;
 			break;
 		case 'x': t->sep = optarg; break;
+		case 'o': t->output = optarg; break;
 		case OPT_DRY_RUN: t->dry_run = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
@@ -197,7 +311,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
 			break;
 		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
-		case 'h': usage(stdout); *done = true; return EXIT_OK;
+		case 'h': t->help = true; break;
 		case 'V':
 			printf("pmutool %s (libpmurt %d.%d.%d)\n", PMUTOOL_VERSION,
 			       PMURT_VERSION_MAJOR, PMURT_VERSION_MINOR, PMURT_VERSION_PATCH);
@@ -214,6 +328,12 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	t->args = argv + optind;
 	t->nargs = argc - optind;
 	return EXIT_OK;
+}
+
+/* --help: the subcommand's (named before or after it), else the global one. */
+static void print_help(const struct tool *t)
+{
+	usage_of(t->subcommand ? t->subcommand : t->nargs > 0 ? t->args[0] : NULL, stdout);
 }
 
 int tool_open_host(struct tool *t)
@@ -234,7 +354,7 @@ int tool_open_host(struct tool *t)
  * follows them, perf's way): pmutool's options come before their name. */
 static bool takes_own_options(const char *name)
 {
-	return strcmp(name, "record") == 0;
+	return strcmp(name, "record") == 0 || strcmp(name, "dtl") == 0;
 }
 
 /* Subcommands that run a command: their options end at the command's name,
@@ -249,15 +369,15 @@ static bool runs_a_command(const char *name)
  * after one that takes its own options or runs a command. */
 static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 {
-	int rc = parse_global_options(t, argc, argv, done, true);
+	int rc = parse_global_options(t, argc, argv, done, true, false);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
 	if (t->nargs > 0 && runs_a_command(t->args[0])) {
 		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
-		return parse_global_options(t, t->nargs, t->args, done, true);
+		return parse_global_options(t, t->nargs, t->args, done, true, true);
 	}
 	t->nevents = 0; /* the second pass sees the first's -e again */
-	return parse_global_options(t, argc, argv, done, false);
+	return parse_global_options(t, argc, argv, done, false, false);
 }
 
 static int open_pmu(struct tool *t)
@@ -310,9 +430,9 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
 	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
-			 t->sep || t->dry_run || t->sysfs || t->tracefs;
+			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
-		tool_error(t, "-e, -a, -C, -I, -r, -x, --dry-run, --sysfs and --tracefs change "
+		tool_error(t, "-e, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
 		return EXIT_USAGE;
 	}
@@ -350,13 +470,67 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	return opt ? EXIT_USAGE : EXIT_OK;
 }
 
+/* The first pmutool option given before `dtl` that dtl has no use for:
+ * only --sysfs and --tracefs reach it (dtl record's roots). */
+static const char *unused_by_dtl(const struct tool *t)
+{
+	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
+	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
+	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
+	       : t->hide_call_graph ? "-G" : t->nevents ? "-e" : t->all_cpus ? "-a"
+	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
+	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
+}
+
+/* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own
+ * options; --sysfs and --tracefs given before it go to dtl record, as if
+ * given after `record` (where a later one still wins). */
+static int run_dtl(struct tool *t, int argc, char **argv)
+{
+	const char *opt = unused_by_dtl(t);
+	bool record = argc > 1 && strcmp(argv[1], "record") == 0;
+	if (!opt && !record && (t->sysfs || t->tracefs))
+		opt = t->sysfs ? "--sysfs" : "--tracefs";
+	if (opt) {
+		tool_error(t, "%s before dtl: it does not apply to dtl%s%s, whose options follow "
+			   "its subcommand (see %s dtl --help)", opt, argc > 1 ? " " : "",
+			   argc > 1 ? argv[1] : "", t->prog);
+		return EXIT_USAGE;
+	}
+	if (!t->sysfs && !t->tracefs)
+		return cmd_dtl(t, argc, argv);
+	char **v = calloc((size_t)argc + 5, sizeof(*v));
+	if (!v) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	int n = 0;
+	v[n++] = argv[0];
+	v[n++] = argv[1];
+	if (t->sysfs) {
+		v[n++] = "--sysfs";
+		v[n++] = (char *)t->sysfs;
+	}
+	if (t->tracefs) {
+		v[n++] = "--tracefs";
+		v[n++] = (char *)t->tracefs;
+	}
+	for (int i = 2; i < argc; i++)
+		v[n++] = argv[i];
+	int rc = cmd_dtl(t, n, v);
+	free(v);
+	return rc;
+}
+
 static int dispatch(struct tool *t)
 {
 	if (!t->subcommand && t->nargs < 1) {
-		tool_error(t, "no subcommand (list, describe, check, stat, record, report or script; see %s --help)",
-			   t->prog);
+		tool_error(t, "no subcommand (list, describe, check, stat, record, report, script or "
+			   "dtl; see %s --help)", t->prog);
 		return EXIT_USAGE;
 	}
+	if (!t->subcommand && strcmp(t->args[0], "dtl") == 0)
+		return run_dtl(t, t->nargs, t->args);
 	if (!t->subcommand) {
 		t->subcommand = t->args[0];
 		t->args++;
@@ -376,8 +550,8 @@ static int dispatch(struct tool *t)
 							    : EXIT_OK;
 		return rc ? rc : subcommands[i].run(t);
 	}
-	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report or script)",
-		   name);
+	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report, script "
+		   "or dtl)", name);
 	return EXIT_USAGE;
 }
 
@@ -391,17 +565,24 @@ int pmutool_main(int argc, char **argv, const struct pmu_sys *sys)
 	};
 	bool done = false;
 	int rc;
-	if (argc > 1 && strcmp(argv[1], "dtl") == 0) { /* its options follow it */
-		rc = cmd_dtl(&t, argc - 1, argv + 1);
-	} else {
-		rc = parse_options(&t, argc, argv, &done);
-		if (rc || done)
-			return rc;
-		rc = dispatch(&t);
-		pmurt_pmu_close(t.pmu);
-		pmurt_host_close(t.host);
-		free(t.events);
+	rc = parse_options(&t, argc, argv, &done);
+	char *own_help[] = {NULL, "--help", NULL};
+	if (!rc && !done && t.help && t.nargs > 0 && takes_own_options(t.args[0])) {
+		own_help[0] = t.args[0];   /* `pmutool --help record`: record's own */
+		t.args = own_help;
+		t.nargs = 2;
+	} else if (!rc && !done && t.help) {
+		print_help(&t);
+		done = true;
 	}
+	if (rc || done) {
+		free(t.events);
+		return rc;
+	}
+	rc = dispatch(&t);
+	pmurt_pmu_close(t.pmu);
+	pmurt_host_close(t.host);
+	free(t.events);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");
 		return EXIT_INTERNAL;

@@ -38,6 +38,7 @@ struct tool {
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
+	bool help;                  /* -h, --help: the subcommand's, else the global */
 	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;
@@ -51,6 +52,9 @@ struct tool {
 	long repeat;
 	const char *sep;
 	bool dry_run;
+	const char *output;         /* stat -o FILE */
+	int pid;                    /* stat -p PID (0: none) */
+	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 	/* the kernel dtl record opens vpa_dtl on: NULL, the real one; a test
 	 * program's simulated one (tests/dtl/pmutool_sim.c, not installed) */
 	const struct pmu_sys *sys;
@@ -93,5 +97,11 @@ void tool_copy(char *dst, size_t size, const char *src);
 
 /* The lower-case name of control register i ("mmcr0"), in buf. */
 const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t len);
+
+/* -C's CPUs (list, as given) against the host's configured CPUs: 0, or
+ * EXIT_USAGE naming the first that does not exist ("what" prefixes the
+ * message: "record: " or ""). */
+int tool_check_cpus(const struct tool *t, const char *what, const char *list, const int *cpus,
+		    int n);
 
 #endif /* PMUTOOL_H */

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "evlist.h"
 #include "pmutool.h"
@@ -38,7 +39,9 @@ struct stat_derived {
 };
 
 struct stat_report {
-	const char *command;   /* the command line, quoted as perf does */
+	const char *command;   /* the command line, quoted as perf does; NULL for
+	                          -p without one */
+	int pid;               /* -p PID, else 0 */
 	int nevents, runs;
 	struct stat_event *ev;
 	struct stat_derived *derived;
@@ -50,6 +53,7 @@ struct stat_report {
 /* Mean and the relative spread (perf's stddev of the mean, in percent). */
 void stat_spread(const double *v, int n, double *mean, double *rel);
 
+/* The run's counts go to t->stat_out (-o FILE), else standard error. */
 void stat_print_text(const struct tool *t, const struct stat_report *r);
 void stat_print_csv(const struct tool *t, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
@@ -57,7 +61,7 @@ json_t *stat_report_json(const struct stat_report *r);
 void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals);
 /* Prints o (taking it) indented, with a newline. */
-void stat_print_json(json_t *o);
+void stat_print_json(json_t *o, FILE *out);
 
 /* The -e strings parsed onto list (each top-level item in turn, a derived
  * preset as the group of its events, recorded in r->derived); *events the
@@ -67,5 +71,23 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 /* The derived presets' values of run from the events' counts. */
 void stat_compute_derived(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *counts, int run);
+
+/* stat_attach.c: the counters of one run, one set or one per thread of a
+ * process (-p), read as one. */
+struct stat_counters {
+	struct pmurt_counter **sets;
+	int nsets, nevents;
+};
+/* Takes set (closed on failure); an exit code. */
+int stat_counters_add(const struct tool *t, struct stat_counters *c, struct pmurt_counter *set);
+/* The sum over the sets, scaled as perf scales a process's threads. */
+int stat_counters_read(const struct tool *t, struct stat_counters *c, struct pmurt_count *out);
+void stat_counters_close(struct stat_counters *c);
+/* -p: every thread of t->pid, counters open and enabled; an exit code. */
+int stat_attach(struct tool *t, const char *events, struct stat_counters *c);
+/* A pidfd of pid, readable once it ends; -1 (said) on failure. */
+int stat_pidfd(const struct tool *t, pid_t pid);
+/* The message of a failed pmurt_counter_open or enable, and its exit code. */
+int stat_open_error(const struct tool *t, int rc, const struct pmurt_error *err);
 
 #endif /* PMUTOOL_STAT_H */

@@ -156,7 +156,7 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o, s:o}", "version", STAT_JSON_VERSION,
 				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
 				      events, "groups", groups, "derived", derived_json(report));
-		stat_print_json(o);
+		stat_print_json(o, stdout);
 	} else {
 		json_decref(events);
 		json_decref(groups);

@@ -49,14 +49,23 @@ static void event_value(const struct stat_event *e, double mean, char *out, size
 		format_value(mean, e->unit, out, len);
 }
 
+/* Where a run's counts go: -o FILE, else standard error (perf stat's). */
+static FILE *out_of(const struct tool *t)
+{
+	return t->stat_out ? t->stat_out : stderr;
+}
+
 void stat_print_text(const struct tool *t, const struct stat_report *r)
 {
-	(void)t;
+	FILE *out = out_of(t);
 	bool multiplexed = false;
-	fprintf(stderr, "\n Performance counter stats for '%s'", r->command);
+	if (r->pid)   /* builtin-stat.c print_header: "process id" */
+		fprintf(out, "\n Performance counter stats for process id '%d'", r->pid);
+	else
+		fprintf(out, "\n Performance counter stats for '%s'", r->command);
 	if (r->runs > 1)
-		fprintf(stderr, " (%d runs)", r->runs);
-	fprintf(stderr, ":\n\n");
+		fprintf(out, " (%d runs)", r->runs);
+	fprintf(out, ":\n\n");
 	for (int i = 0; i < r->nevents; i++) {
 		const struct stat_event *e = &r->ev[i];
 		double mean, rel;
@@ -71,31 +80,32 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 				 percent(e->running, e->enabled));
 			multiplexed = true;
 		}
-		fprintf(stderr, "%18s %-5s %-32s %s\n", value, e->unit, e->name, extra);
+		fprintf(out, "%18s %-5s %-32s %s\n", value, e->unit, e->name, extra);
 	}
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
 		stat_spread(d->values, r->runs, &mean, &rel);
 		if (d->failed)
-			fprintf(stderr, "%18s       %-32s # %s\n", "<not computed>", d->name, d->why);
+			fprintf(out, "%18s       %-32s # %s\n", "<not computed>", d->name, d->why);
 		else
-			fprintf(stderr, "%18.0f       %-32s # %s\n", mean, d->name, d->formula);
+			fprintf(out, "%18.0f       %-32s # %s\n", mean, d->name, d->formula);
 	}
 	double mean, rel;
 	stat_spread(r->elapsed, r->runs, &mean, &rel);
-	fprintf(stderr, "\n%18.9f seconds time elapsed", mean);
+	fprintf(out, "\n%18.9f seconds time elapsed", mean);
 	if (r->runs > 1)
-		fprintf(stderr, "                  ( +- %5.2f%% )", rel);
-	fprintf(stderr, "\n\n");
+		fprintf(out, "                  ( +- %5.2f%% )", rel);
+	fprintf(out, "\n\n");
 	if (multiplexed)
-		fprintf(stderr, "Some events were multiplexed: their counts are scaled by "
+		fprintf(out, "Some events were multiplexed: their counts are scaled by "
 			"time_enabled / time_running; (N%%) is the part of the time they were "
 			"counted.\n\n");
 }
 
 void stat_print_csv(const struct tool *t, const struct stat_report *r)
 {
+	FILE *out = out_of(t);
 	const char *s = t->sep;
 	for (int i = 0; i < r->nevents; i++) {
 		const struct stat_event *e = &r->ev[i];
@@ -103,20 +113,20 @@ void stat_print_csv(const struct tool *t, const struct stat_report *r)
 		char value[48];
 		stat_spread(e->values, r->runs, &mean, &rel);
 		event_value(e, mean, value, sizeof(value));
-		fprintf(stderr, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", value, s, e->unit, s, e->name, s, e->running,
+		fprintf(out, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", value, s, e->unit, s, e->name, s, e->running,
 		       s, percent(e->running, e->enabled));
 		if (r->runs > 1)
-			fprintf(stderr, "%s%.2f%%", s, rel);
-		fprintf(stderr, "\n");
+			fprintf(out, "%s%.2f%%", s, rel);
+		fprintf(out, "\n");
 	}
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
 		stat_spread(d->values, r->runs, &mean, &rel);
 		if (d->failed)
-			fprintf(stderr, "<not computed>%s%s%s\n", s, s, d->name);
+			fprintf(out, "<not computed>%s%s%s\n", s, s, d->name);
 		else
-			fprintf(stderr, "%.0f%s%s%s\n", mean, s, s, d->name);
+			fprintf(out, "%.0f%s%s%s\n", mean, s, s, d->name);
 	}
 }
 
@@ -153,15 +163,19 @@ json_t *stat_report_json(const struct stat_report *r)
 	}
 	double mean, rel;
 	stat_spread(r->elapsed, r->runs, &mean, &rel);
-	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:o, s:o}", "version", STAT_JSON_VERSION,
-			 "command", r->command, "runs", r->runs, "exit_status", r->status,
-			 "elapsed_seconds", mean, "elapsed_stddev_percent", rel, "events", events,
-			 "derived", derived);
+	json_t *o = json_pack("{s:i, s:s?, s:i, s:i, s:f, s:f, s:o, s:o}", "version",
+			      STAT_JSON_VERSION, "command", r->command, "runs", r->runs,
+			      "exit_status", r->status, "elapsed_seconds", mean,
+			      "elapsed_stddev_percent", rel, "events", events, "derived", derived);
+	if (o && r->pid)
+		json_object_set_new(o, "pid", json_integer(r->pid));
+	return o;
 }
 
 void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals)
 {
+	FILE *out = out_of(t);
 	json_t *events = intervals ? json_array() : NULL;
 	for (int i = 0; i < n; i++) {
 		const struct pmurt_count *c = &now[i];
@@ -178,21 +192,21 @@ void stat_print_interval(const struct tool *t, double when, const struct pmurt_c
 				c->name, "value", v, "supported", !e.not_supported, "time_enabled",
 				(json_int_t)en, "time_running", (json_int_t)run));
 		else if (t->sep)
-			fprintf(stderr, "%.9f%s%s%s%s%s%s%s%" PRIu64 "%s%.2f\n", when, t->sep, value, t->sep,
+			fprintf(out, "%.9f%s%s%s%s%s%s%s%" PRIu64 "%s%.2f\n", when, t->sep, value, t->sep,
 			       c->unit, t->sep, c->name, t->sep, run, t->sep, percent(run, en));
 		else
-			fprintf(stderr, "%18.9f %18s %-5s %s\n", when, value, c->unit, c->name);
+			fprintf(out, "%18.9f %18s %-5s %s\n", when, value, c->unit, c->name);
 	}
 	if (events)
 		json_array_append_new(intervals, json_pack("{s:f, s:o}", "time", when, "events",
 							   events));
 }
 
-void stat_print_json(json_t *o)
+void stat_print_json(json_t *o, FILE *out)
 {
 	char *s = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(o);
 	if (s)
-		printf("%s\n", s);
+		fprintf(out, "%s\n", s);
 	free(s);
 }

@@ -81,7 +81,12 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 	if (rc < 0)
 		return read_error(s, &err, rc);
 	pmurt_perf_info(s->file, &s->info);
-	if (name_events(s) < 0 || !(s->syms = symbols_new(kallsyms_path()))) {
+	char msg[512];
+	if (elf_lib_open(&s->elf, msg, sizeof(msg)) < 0) {
+		tool_error(t, "%s", msg);
+		return EXIT_INTERNAL;
+	}
+	if (name_events(s) < 0 || !(s->syms = symbols_new(kallsyms_path(), &s->elf))) {
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
@@ -94,6 +99,7 @@ void session_close(struct session *s)
 	free(s->event_types);
 	free(s->event_periods);
 	symbols_free(s->syms);
+	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/perf_event.h>
 
+#include "elf_lib.h"
 #include "pmutool.h"
 #include "tool_symbols.h"
 
@@ -30,6 +31,7 @@ struct session {
 	uint32_t *event_types;      /* attr.type per event index */
 	uint64_t *event_periods;    /* attr.sample_period per event index */
 	struct symbols *syms;
+	struct elf_lib elf;         /* opened by session_open for syms */
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
 };
 

@@ -24,9 +24,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <elfutils/libdwelf.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_lib.h"
 #include "perfdata.h"
 #include "tool_symbols.h"
 
@@ -159,6 +157,7 @@ struct dso {
 	struct segment *segs;
 	size_t nsegs;
 	size_t objects;        /* data symbols perf also loads (STT_OBJECT) */
+	const struct elf_lib *lib;
 	Elf *elf[2];           /* the file and its debug file, kept open: */
 	int fd[2];             /* symbol names point into their string tables */
 	char *text;            /* a JIT's perf-PID.map: its symbols' names */
@@ -208,6 +207,7 @@ struct symbols {
 	const char *kc_dso;
 	struct symtab kernel;
 	const char *unknown, *kernel_name;
+	const struct elf_lib *lib; /* the caller's, opened */
 };
 
 static const char *intern(struct symbols *s, const char *str)
@@ -226,8 +226,9 @@ static const char *intern(struct symbols *s, const char *str)
 static void free_dso(void *p)
 {
 	struct dso *d = p;
+	const struct elf_lib *lib = d->lib;
 	for (int k = 0; k < 2; k++) {
-		elf_end(d->elf[k]);
+		lib->elf_end(d->elf[k]);
 		if (d->fd[k] > 0)
 			close(d->fd[k]);
 	}
@@ -244,12 +245,13 @@ static void free_proc(void *p)
 	free(pr);
 }
 
-struct symbols *symbols_new(const char *kallsyms)
+struct symbols *symbols_new(const char *kallsyms, const struct elf_lib *lib)
 {
 	struct symbols *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	s->kallsyms_path = kallsyms;
+	s->lib = lib;
 	s->unknown = intern(s, "[unknown]");
 	s->kernel_name = intern(s, "[kernel.kallsyms]");
 	if (!s->unknown || !s->kernel_name) {
@@ -369,27 +371,28 @@ static const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 
 static int elf_segments(Elf *e, struct dso *d)
 {
+	const struct elf_lib *lib = d->lib;
 	size_t n;
-	if (elf_getphdrnum(e, &n) != 0 || !n)
+	if (lib->elf_getphdrnum(e, &n) != 0 || !n)
 		return 0;
 	d->segs = calloc(n, sizeof(*d->segs));
 	if (!d->segs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+		if (lib->gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
 			d->segs[d->nsegs++] = (struct segment){ph.p_offset, ph.p_vaddr, ph.p_filesz};
 	}
 	return 0;
 }
 
 /* .symtab when the file has one, else .dynsym (else NULL). */
-static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr)
+static Elf_Scn *symbol_section(const struct elf_lib *lib, Elf *e, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
 	GElf_Shdr dynshdr;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		if (!gelf_getshdr(scn, shdr))
+	while ((scn = lib->elf_nextscn(e, scn)) != NULL) {
+		if (!lib->gelf_getshdr(scn, shdr))
 			continue;
 		if (shdr->sh_type == SHT_SYMTAB)
 			return scn;
@@ -407,7 +410,7 @@ static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d);
 
 /* symbol-elf.c: functions, and labels (named untyped symbols, not hidden)
  * in executable sections. */
-static bool is_function(Elf *e, const GElf_Sym *sym)
+static bool is_function(const struct elf_lib *lib, Elf *e, const GElf_Sym *sym)
 {
 	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
 	if (!sym->st_name || sym->st_shndx == SHN_UNDEF)
@@ -418,8 +421,8 @@ static bool is_function(Elf *e, const GElf_Sym *sym)
 	    vis == STV_INTERNAL || sym->st_shndx >= SHN_LORESERVE)
 		return false;
 	GElf_Shdr shdr;
-	Elf_Scn *scn = elf_getscn(e, sym->st_shndx);
-	return scn && gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
+	Elf_Scn *scn = lib->elf_getscn(e, sym->st_shndx);
+	return scn && lib->gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
 }
 
 /* symbol-elf.c elf_sym__is_object: perf loads data symbols beside the
@@ -433,9 +436,10 @@ static bool is_object(const GElf_Sym *sym)
 
 static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	GElf_Shdr shdr;
-	Elf_Scn *scn = symbol_section(e, &shdr);
-	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	Elf_Scn *scn = symbol_section(lib, e, &shdr);
+	Elf_Data *data = scn ? lib->elf_getdata(scn, NULL) : NULL;
 	if (!data || !shdr.sh_entsize)
 		return 0;
 	int rc = shdr.sh_type == SHT_DYNSYM ? debug_file_functions(s, e, d) : 0;
@@ -444,13 +448,13 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 	size_t n = shdr.sh_size / shdr.sh_entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
-		if (!gelf_getsym(data, (int)i, &sym))
+		if (!lib->gelf_getsym(data, (int)i, &sym))
 			break;
-		if (!is_function(e, &sym)) {
+		if (!is_function(lib, e, &sym)) {
 			d->objects += is_object(&sym);
 			continue;
 		}
-		const char *name = elf_strptr(e, shdr.sh_link, sym.st_name);
+		const char *name = lib->elf_strptr(e, shdr.sh_link, sym.st_name);
 		if (name && symtab_add(&d->syms, sym.st_value, sym.st_size, name,
 				       GELF_ST_BIND(sym.st_info)))
 			return -ENOMEM;
@@ -466,8 +470,9 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
  * there is none, -ENOMEM. */
 static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(e, &id);
+	ssize_t n = lib->dwelf_elf_gnu_build_id(e, &id);
 	if (n < 2 || n > 64)
 		return 0;
 	char path[256];
@@ -480,9 +485,9 @@ static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	Elf *dbg = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *dbg = lib->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Shdr shdr;
-	bool found = dbg && elf_kind(dbg) == ELF_K_ELF && symbol_section(dbg, &shdr) &&
+	bool found = dbg && lib->elf_kind(dbg) == ELF_K_ELF && symbol_section(lib, dbg, &shdr) &&
 		     shdr.sh_type == SHT_SYMTAB;
 	int rc = found ? elf_functions(s, dbg, d) : 0;
 	d->elf[1] = dbg;
@@ -490,14 +495,15 @@ static int debug_file_functions(struct symbols *s, Elf *e, struct dso *d)
 	return rc < 0 ? rc : found;
 }
 
-static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *shdr)
+static Elf_Scn *section_named(const struct elf_lib *lib, Elf *e, const char *name,
+				GElf_Shdr *shdr)
 {
 	size_t strndx;
 	Elf_Scn *scn = NULL;
-	if (elf_getshdrstrndx(e, &strndx) != 0)
+	if (lib->elf_getshdrstrndx(e, &strndx) != 0)
 		return NULL;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		const char *n = gelf_getshdr(scn, shdr) ? elf_strptr(e, strndx, shdr->sh_name) : NULL;
+	while ((scn = lib->elf_nextscn(e, scn)) != NULL) {
+		const char *n = lib->gelf_getshdr(scn, shdr) ? lib->elf_strptr(e, strndx, shdr->sh_name) : NULL;
 		if (n && !strcmp(n, name))
 			return scn;
 	}
@@ -515,18 +521,19 @@ static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *shdr)
  * kept here (what perf 6.1 shows for a PIE's _init). */
 static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	GElf_Shdr rel, plt, dynsym;
-	Elf_Scn *rscn = section_named(e, ".rela.plt", &rel);
+	Elf_Scn *rscn = section_named(lib, e, ".rela.plt", &rel);
 	if (!rscn)
-		rscn = section_named(e, ".rel.plt", &rel);
-	Elf_Scn *dscn = rscn ? elf_getscn(e, rel.sh_link) : NULL;
+		rscn = section_named(lib, e, ".rel.plt", &rel);
+	Elf_Scn *dscn = rscn ? lib->elf_getscn(e, rel.sh_link) : NULL;
 	GElf_Ehdr eh;
-	if (!dscn || !gelf_getshdr(dscn, &dynsym) || dynsym.sh_type != SHT_DYNSYM ||
-	    !section_named(e, ".plt", &plt) || !rel.sh_entsize || !gelf_getehdr(e, &eh) ||
+	if (!dscn || !lib->gelf_getshdr(dscn, &dynsym) || dynsym.sh_type != SHT_DYNSYM ||
+	    !section_named(lib, e, ".plt", &plt) || !rel.sh_entsize || !lib->gelf_getehdr(e, &eh) ||
 	    eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64 || eh.e_machine == EM_SPARC ||
 	    eh.e_machine == EM_SPARCV9)
 		return 0;
-	Elf_Data *rdata = elf_getdata(rscn, NULL), *syms = elf_getdata(dscn, NULL);
+	Elf_Data *rdata = lib->elf_getdata(rscn, NULL), *syms = lib->elf_getdata(dscn, NULL);
 	size_t n = rel.sh_size / rel.sh_entsize, nfile = d->syms.n;
 	uint64_t at = plt.sh_addr + plt.sh_entsize;
 	for (size_t i = 0; rdata && syms && i < n; i++, at += plt.sh_entsize) {
@@ -535,11 +542,11 @@ static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
 			continue;
 		GElf_Rela ra;
 		GElf_Rel r;
-		uint64_t info = rel.sh_type == SHT_RELA ? (gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
-							 : (gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
+		uint64_t info = rel.sh_type == SHT_RELA ? (lib->gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
+							 : (lib->gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
 		GElf_Sym sym;
-		const char *name = gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
-					   ? elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
+		const char *name = lib->gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
+					   ? lib->elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
 		char buf[1024];
 		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		const char *interned = intern(s, buf);
@@ -553,8 +560,9 @@ static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
 
 static int elf_load(struct symbols *s, Elf *e, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	int rc = 0;
-	if (e && elf_kind(e) == ELF_K_ELF) {
+	if (e && lib->elf_kind(e) == ELF_K_ELF) {
 		rc = elf_segments(e, d);
 		if (!rc)
 			rc = elf_functions(s, e, d);
@@ -571,14 +579,15 @@ static int elf_load(struct symbols *s, Elf *e, struct dso *d)
  * running image out as their file); so does this, in memory. */
 static int vdso_load(struct symbols *s, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	const unsigned char *image = (const void *)getauxval(AT_SYSINFO_EHDR);
 	GElf_Ehdr eh;
 	/* the image's size: its section headers come last */
-	Elf *e = image ? elf_memory((char *)image, sizeof(Elf64_Ehdr)) : NULL;
-	size_t size = e && gelf_getehdr(e, &eh) ? eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize
+	Elf *e = image ? lib->elf_memory((char *)image, sizeof(Elf64_Ehdr)) : NULL;
+	size_t size = e && lib->gelf_getehdr(e, &eh) ? eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize
 					       : 0;
-	elf_end(e);
-	e = size ? elf_memory((char *)image, size) : NULL;
+	lib->elf_end(e);
+	e = size ? lib->elf_memory((char *)image, size) : NULL;
 	d->elf[0] = e;
 	return elf_load(s, e, d);
 }
@@ -628,8 +637,8 @@ static int perf_map_load(struct dso *d)
  * show "[unknown]", as in perf. */
 static int dso_load(struct symbols *s, struct dso *d)
 {
+	const struct elf_lib *lib = s->lib;
 	d->loaded = true;
-	elf_version(EV_CURRENT);
 	if (!strcmp(d->path, "[vdso]"))
 		return vdso_load(s, d);
 	if (!strncmp(d->path, "/tmp/perf-", 10))   /* symbol.c dso__load: by name */
@@ -637,7 +646,7 @@ static int dso_load(struct symbols *s, struct dso *d)
 	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 0;
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *e = lib->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	d->elf[0] = e;
 	d->fd[0] = fd;
 	return elf_load(s, e, d);
@@ -655,6 +664,7 @@ static struct dso *dso_get(struct symbols *s, const char *path)
 		return NULL;
 	}
 	d->path = name;
+	d->lib = s->lib;
 	return d;
 }
 

@@ -27,8 +27,10 @@ struct resolved {
 	char mode;             /* 'k' kernel, '.' user, 'H' hypervisor, '?' */
 };
 
-/* kallsyms: the kernel symbol file, NULL for none ("/proc/kallsyms"). */
-struct symbols *symbols_new(const char *kallsyms);
+/* kallsyms: the kernel symbol file, NULL for none ("/proc/kallsyms");
+ * lib: elfutils, opened, kept open by the caller until symbols_free. */
+struct elf_lib;
+struct symbols *symbols_new(const char *kallsyms, const struct elf_lib *lib);
 void symbols_free(struct symbols *s);
 /* Follow one non-sample record (COMM, FORK, MMAP, MMAP2; others are
  * ignored).  Returns 0 or -ENOMEM. */

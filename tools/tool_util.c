@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmutool.h"
 
@@ -70,4 +71,17 @@ const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t l
 		buf[k] = (char)tolower((unsigned char)name[k]);
 	buf[k] = 0;
 	return buf;
+}
+
+int tool_check_cpus(const struct tool *t, const char *what, const char *list, const int *cpus,
+		    int n)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= ncpu) {
+			tool_error(t, "%s-C '%s': CPU %d does not exist (this host has %ld)", what,
+				   list, cpus[i], ncpu);
+			return EXIT_USAGE;
+		}
+	return EXIT_OK;
 }

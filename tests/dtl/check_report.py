@@ -14,7 +14,9 @@ timebase <= 0 as a signed value skipped, the stale tail past
 (aux_size - 32) // 48 slots split off at each wrap), and every figure of the
 report is compared: dispatches, skipped, stale bytes, the reason mix, steal
 (enqueue_to_dispatch + ready_to_enqueue), nearest-rank p50/p90/p99, max,
-mean and the log2 microsecond histograms.
+mean and the log2 microsecond histograms; and the warnings (an implausible
+header tb_freq, a timebase going backwards or before boot_tb, the three
+times longer than the gap since the previous entry), counted and placed.
 """
 import json
 import os
@@ -46,9 +48,39 @@ def decode(data, aux_size):
             if f[6] == 0 or f[6] >= 1 << 63:
                 skipped += 1
             else:
-                entries.append(f)
+                entries.append(f + (pos,))
         pos += 48
     return hdr, entries, skipped, stale
+
+
+def warnings(hdr, entries, base=0):
+    """The implausible values the report must name, in entry order:
+    (kind, offset); entries are one CPU's, each with its offset last."""
+    out = []
+    if hdr and not 1000000 <= hdr[1] <= 10000000000:
+        out.append(("tb_freq", base))
+    prev = None
+    for f in entries:
+        tb, off = f[6], f[3] + f[4] + f[5]
+        if hdr and tb < hdr[0]:
+            out.append(("before_boot", base + f[-1]))
+        if prev is not None:
+            if tb < prev:
+                out.append(("time_backwards", base + f[-1]))
+            elif off > tb - prev:
+                out.append(("off_exceeds_gap", base + f[-1]))
+        prev = tb
+    return out
+
+
+def check_warnings(c, rep, want):
+    """rep's warning_count, warning_kinds and kept warnings against want."""
+    c.eq("warning_count", rep["warning_count"], len(want))
+    kinds = {k: 0 for k in ("tb_freq", "time_backwards", "before_boot", "off_exceeds_gap")}
+    for k, _ in want:
+        kinds[k] += 1
+    c.eq("warning_kinds", rep["warning_kinds"], kinds)
+    c.eq("warnings kept", [(w["kind"], w["offset"]) for w in rep["warnings"]], want[:20])
 
 
 def rank(values, p):
@@ -154,11 +186,13 @@ def main():
         c.eq("cpus", [x["cpu"] for x in rep["cpus"]], [0])
         check(c, rep["cpus"][0], entries, skipped, stale, freq)
         check(c, rep["overall"], entries, skipped, stale, freq)
+        want = warnings(hdr, entries)
+        check_warnings(c, rep, want)
         if len(entries) < 10:
             print(f"{arg}: only {len(entries)} entries")
             c.failures += 1
         failures += c.failures
-        print(f"{arg}: {len(entries)} entries, {c.failures} differences")
+        print(f"{arg}: {len(entries)} entries, {len(want)} warnings, {c.failures} differences")
     sys.exit(1 if failures else 0)
 
 

@@ -7,7 +7,8 @@ set -u
 case_name=$1 pmutool=$2 fakesys=$3
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-stat.XXXXXX") || exit 1
 mounted=
-cleanup() { [ -n "$mounted" ] && umount "$mounted"; rm -rf "$t"; }
+spinner=
+cleanup() { [ -n "$spinner" ] && kill "$spinner" 2>/dev/null; [ -n "$mounted" ] && umount "$mounted"; rm -rf "$t"; }
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; [ -f "$t/err" ] && sed 's/^/  stderr: /' "$t/err" >&2; exit 1; }
@@ -21,7 +22,9 @@ run() {
 has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
 # csv_value EVENT: the value column of perf's -x, line for EVENT
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1 }' "$t/err"; }
-json() { python3 -c "import json,sys; d=json.load(open('$t/out')); $1" || fail "json: $1"; }
+# json CODE: CODE on d, the JSON a run printed (on standard error, as perf
+# stat prints its counts; a dry run's on standard output)
+json() { python3 -c "import json,sys; d=json.load(open('$t/${json_from:-err}')); $1" || fail "json: $1"; }
 # Whether this host counts hardware events (a KVM guest without PMU
 # passthrough does not; others do), as Debian's perf finds it: the cases
 # about events the host lacks hold on either kind of host.
@@ -88,15 +91,118 @@ repeat)
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
-	# at least 100 ms apart (a nanosleep each), the last after the command's
-	# sleep.  How many intervals a loaded machine fits in is not fixed.
+	# at least 100 ms apart (a wait each) but the last, stamped when the
+	# command ended, after its sleep.  How many intervals a loaded machine
+	# fits in is not fixed.
 	run 0 stat -I 100 -x, -e task-clock -- sleep 0.45
-	awk -F, '$4 == "task-clock" { if ($1 - last < 0.0995) bad++; last = $1; n++ }
+	awk -F, '$4 == "task-clock" { if (n && last - prev < 0.0995) bad++; prev = last; last = $1; n++ }
 	     END { exit !(n >= 2 && !bad && last >= 0.45) }' "$t/err" ||
 		fail "intervals not 100 ms apart up to the command's end"
 	need python3 python3
 	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
-	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i, i[1:])), i" ;;
+	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i[:-1], i[1:-1])), i" ;;
+interval-end)
+	# the command's end ends the count at once, the last line stamped then
+	# (perf stat -I): with -I 20000 and a 0.1 s command, one line, stamped
+	# after the sleep and no later than pmutool's own run, far from 20 s
+	need python3 python3
+	t0=$(date +%s.%N)
+	run 0 stat -I 20000 -x, -e task-clock -- sleep 0.1
+	t1=$(date +%s.%N)
+	awk -F, -v wall="$(echo "$t1 $t0" | awk '{ print $1 - $2 }')" '
+	     $4 == "task-clock" { n++; last = $1 }
+	     END { exit !(n == 1 && last >= 0.1 && last <= wall && wall < 10) }' "$t/err" ||
+		fail "not one line stamped at the command's end, within the run ($t0 to $t1)"
+	run 0 --json stat -I 20000 -e task-clock -- sleep 0.1
+	json "i = d['intervals']; assert len(i) == 1 and 0.1 <= i[0]['time'] <= d['elapsed_seconds'] < 10, (i, d['elapsed_seconds'])" ;;
+output-file)
+	# -o FILE: the counts there, whatever the format, and not on standard
+	# error; the workload's output stays on standard output; perf's layout
+	need python3 python3
+	run 0 stat -o "$t/counts" -e task-clock -- echo workload-line
+	has out '^workload-line$'
+	empty_err=$(grep -v '^$' "$t/err")
+	[ -z "$empty_err" ] || fail "-o: stderr holds '$empty_err'"
+	grep -q "Performance counter stats for 'echo workload-line'" "$t/counts" || fail "-o: no counts in FILE"
+	grep -q 'msec  *task-clock' "$t/counts" || fail "-o: no task-clock line"
+	run 0 --json stat -o "$t/counts.json" -e task-clock -- echo workload-line
+	has out '^workload-line$'
+	python3 -c "import json; d=json.load(open('$t/counts.json')); assert d['command'] == 'echo workload-line' and d['events'][0]['name'] == 'task-clock', d" ||
+		fail "-o with --json: not the JSON in FILE"
+	[ -s "$t/err" ] && fail "-o with --json: stderr not empty"
+	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
+	grep -q '^[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
+	# --json without -o: on standard error, the workload's output alone on stdout
+	run 0 --json stat -e task-clock -- echo workload-line
+	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"
+	json "assert d['events'][0]['name'] == 'task-clock', d"
+	# refusals: a file that cannot be made (before the command runs), a dry run
+	run 2 stat -o "$t/no/such/dir" -e task-clock -- touch "$t/ran"
+	has err "^pmutool: error: -o $t/no/such/dir: No such file or directory"
+	[ -e "$t/ran" ] && fail "-o failed but the command ran"
+	run 2 stat --dry-run -o "$t/x" -e task-clock
+	has err "-o: --dry-run prints on standard output"
+	run 2 -o "$t/x" check PM_CYC
+	has err "change nothing for check" ;;
+pid)
+	# -p PID counts a running process, every thread it has: two threads
+	# spin while the main one waits in join (counting the main thread alone
+	# would show no task-clock); it ends with `-- CMD` (CMD's exit status),
+	# when the process ends, or on Ctrl-C (exit 0, the counts printed)
+	need python3 python3
+	python3 -c '
+import sys, threading, time
+def spin(until):
+    while time.time() < until:
+        pass
+until = time.time() + 60
+ts = [threading.Thread(target=spin, args=(until,)) for _ in range(2)]
+for x in ts: x.start()
+open(sys.argv[1], "w").write("ready")
+for x in ts: x.join()' "$t/ready" &
+	spinner=$!
+	n=0
+	until [ -s "$t/ready" ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || fail "the spinning threads did not start in 60 s"
+		sleep 0.1
+	done
+	run 3 stat -x, -p $spinner -e task-clock -- sh -c 'sleep 0.5; exit 3'
+	v=$(csv_value task-clock)
+	python3 -c "import sys; sys.exit(0 if float('${v:-0}') > 5 else 1)" ||
+		fail "task-clock of the threads '$v' msec"
+	run 0 stat -p $spinner -e task-clock -- sleep 0.1
+	has err "Performance counter stats for process id '$spinner'"
+	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
+	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
+	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
+	"$pmutool" stat -p $spinner -e task-clock >"$t/out" 2>"$t/err" &
+	statpid=$!
+	n=0
+	until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$statpid/status" 2>/dev/null) &&
+		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || { kill $statpid; fail "stat -p did not start in 60 s"; }
+		sleep 0.1
+	done
+	kill -INT $statpid
+	wait $statpid; rc=$?
+	[ $rc = 0 ] || fail "stat -p stopped by SIGINT: exit $rc"
+	has err 'msec  *task-clock'
+	# the process ending ends the count
+	sleep 0.2 &
+	run 0 stat -p $! -e task-clock
+	has err "seconds time elapsed"
+	# refusals
+	max=$(cat /proc/sys/kernel/pid_max)
+	run 2 stat -p "$max" -e task-clock
+	has err "^pmutool: error: -p $max: no such process"
+	run 2 stat -p 1 -a -e task-clock
+	has err "stat: -p counts a process; -a and -C count CPUs"
+	run 2 stat -p 1 -r 2 -e task-clock
+	has err "stat: -p counts a process; -r repeats a command"
+	run 2 stat -p x -e task-clock
+	has err "^pmutool: error: -p wants a number"
+	run 2 --pid 1 stat -e task-clock -- true
+	has err "^pmutool: error: --pid applies to stat, after its name" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
@@ -190,6 +296,7 @@ paranoid)
 dry-run-power10)
 	need python3 python3
 	sh "$fakesys" "$t/sys" || fail "fake sysfs"
+	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e \
 		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},vpa_dtl/dtl_all,period=1000000000/,cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
 	json "
@@ -205,6 +312,7 @@ g = d['groups'][0]; c = g['check']; assert (g['leader'], g['size'], c['ok'], c['
 r = d['groups'][0]['check']['registers']; assert sorted(r) == ['mmcr0','mmcr1','mmcr2','mmcr3','mmcra'] and r['mmcr1'] == '0xe00000000054f6', r
 c = d['groups'][1]['check']; assert c['ok'] and c['pmc'] == [4] and c['registers']['mmcra'] == '0x3f402000000001', c
 assert len(d['groups']) == 2, d['groups']"
+	json_from=out
 	run 1 --sysfs "$t/sys" stat --dry-run --json -e '{PM_LD_MISS_L1,PM_LD_MISS_L1}'
 	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
 	run 0 --sysfs "$t/sys" stat --dry-run -a -e 'vpa_dtl/dtl_cede,period=1000000/'
@@ -213,6 +321,7 @@ assert len(d['groups']) == 2, d['groups']"
 	run 0 stat --dry-run -e PM_CYC
 	unset PMURT_SYSFS
 	has out "PM_CYC (cpu): type=4 config=0x100f0"
+	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e 'PAPI_L1_DCM:u,task-clock'
 	json "assert [e['name'] for e in d['events']] == ['PM_LD_DEMAND_MISS_L1_FIN', 'PM_ST_MISS_L1', 'task-clock'], d['events']
 assert d['events'][1]['attr']['exclude_kernel'] and d['groups'][0]['check']['pmc'] == [4, 3], d

@@ -1,0 +1,98 @@
+#!/bin/sh
+# cli.sh CASE PMUTOOL [PMUGEN POWER10.yaml] - pmutool's command line where a
+# golden file cannot hold the output (it names this host: its CPU count, its
+# architecture, a temporary path) or where a property rather than the whole
+# text is the point.  Each case says what it expects.
+set -u
+case_name=$1 pmutool=$2 pmugen=${3:-} p10yaml=${4:-}
+t=$(mktemp -d "${TMPDIR:-/tmp}/pmutool-cli.XXXXXX") || exit 1
+trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*" >&2; for f in out err; do [ -s "$t/$f" ] && sed "s/^/  $f: /" "$t/$f" >&2; done; exit 1; }
+# run EXPECTED-STATUS ARGS...: stdout in $t/out, stderr in $t/err
+run() {
+	want=$1; shift
+	"$pmutool" "$@" >"$t/out" 2>"$t/err" </dev/null; got=$?
+	[ "$got" = "$want" ] || fail "pmutool $*: exit $got, want $want"
+}
+has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
+empty() { [ ! -s "$t/$1" ] || fail "$1 is not empty"; }
+
+case $case_name in
+dtl-global-sysfs)
+	# --sysfs before dtl reaches dtl record (its vpa_dtl looked up there),
+	# as it does after `record`
+	for form in before after; do
+		if [ $form = before ]; then
+			run 5 --sysfs "$t/none" dtl record -a -o "$t/x.data"
+		else
+			run 5 dtl record --sysfs "$t/none" -a -o "$t/x.data"
+		fi
+		has err "dtl record: no PMU 'vpa_dtl' in $t/none/bus/event_source/devices"
+	done ;;
+record-cpu)
+	# a CPU past the host's: named before anything opens, as stat names it;
+	# the number is this host's count, whatever it is
+	n=$(getconf _NPROCESSORS_CONF) || fail "getconf _NPROCESSORS_CONF"
+	run 2 record -C "$n" -e cpu-clock -o "$t/r.data" -- true
+	has err "record: -C '$n': CPU $n does not exist (this host has $n)"
+	[ -e "$t/r.data" ] && fail "record wrote $t/r.data"
+	run 2 record -C "0,$((n + 3))" -e cpu-clock -o "$t/r.data" -- true
+	has err "CPU $((n + 3)) does not exist (this host has $n)"
+	run 2 stat -C "$n" -e cpu-clock -- true
+	has err "^pmutool: error: -C '$n': CPU $n does not exist (this host has $n)" ;;
+help)
+	# each subcommand's own help, named before or after --help, on stdout
+	for sub in list describe check stat report script record dtl; do
+		run 0 "$sub" --help
+		has out "^Usage: pmutool .*$sub"
+		empty err
+		cp "$t/out" "$t/after"
+		run 0 --help "$sub"
+		cmp -s "$t/out" "$t/after" || fail "--help $sub differs from $sub --help"
+		grep -q '^Inspect a PMU description' "$t/out" && fail "$sub --help printed the global help"
+	done
+	# the global help without a subcommand; a command's own --help after stat's
+	run 0 --help
+	has out '^Inspect a PMU description'
+	run 0 stat -e task-clock -- sh -c 'echo "$1"' sh --help
+	has out '^--help$' ;;
+record-args)
+	# -F 0 and -c 0 refused as perf refuses them, before anything opens;
+	# -p of a process that does not exist is a usage error (2), not an
+	# internal one; the file is its owner's only (0600), as perf makes it
+	run 2 record -F 0 -e cpu-clock -o "$t/r.data" -- true
+	has err "^pmutool: error: record: -F 0: a frequency must be at least 1$"
+	run 2 record -c 0 -e cpu-clock -o "$t/r.data" -- true
+	has err "^pmutool: error: record: -c 0: a period must be at least 1$"
+	max=$(cat /proc/sys/kernel/pid_max)
+	run 2 record -p "$max" -e cpu-clock -o "$t/r.data"
+	has err "^pmutool: error: record: process $max: no such process$"
+	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
+	(umask 022 && "$pmutool" record -e cpu-clock -o "$t/r.data" -- true >"$t/out" 2>"$t/err") ||
+		fail "record failed"
+	mode=$(stat -c %a "$t/r.data")
+	[ "$mode" = 600 ] || fail "perf.data written with mode $mode, not 600 (umask 022)" ;;
+check-args)
+	# an empty event in a check operand is refused as record refuses it;
+	# a derived PAPI preset is checked as the group of its events, as stat
+	# counts it; a firmware-only DTB names why an event is missing
+	run 2 check PM_CYC,,PM_INST_CMPL
+	has err "^pmutool: error: empty event at offset 7 of 'PM_CYC,,PM_INST_CMPL'$"
+	run 2 check 'PM_CYC,'
+	has err "empty event at offset 7 of 'PM_CYC,'"
+	run 0 check PAPI_L1_DCM
+	has out '^PAPI_L1_DCM = PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1: its 2 events checked as a group$'
+	has out '^  0  PM_LD_DEMAND_MISS_L1_FIN '
+	has out '^  1  PM_ST_MISS_L1 '
+	run 0 --json check PAPI_L1_DCM:u
+	has out '"final_events":\["0x400f0","0x300f0"\]'
+	[ -n "$pmugen" ] || fail "usage: cli.sh check-args PMUTOOL PMUGEN POWER10.yaml"
+	"$pmugen" -q -W no-kernel-limits -f dtb -o "$t/fw.dtb" "$p10yaml" || fail "pmugen failed"
+	run 2 --pmu "$t/fw.dtb" check PM_CYC
+	has err "unknown event 'PM_CYC' at offset 0 (this description holds only its [0-9]* firmware events: a DTB or device tree from pmugen holds the others with --all-events)"
+	run 2 check PM_CYCX
+	grep -q 'firmware events' "$t/err" && fail "the firmware note on the full description"
+	true ;;
+*)
+	fail "unknown case '$case_name'" ;;
+esac

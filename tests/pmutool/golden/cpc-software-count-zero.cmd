@@ -1,0 +1,5 @@
+status 2
+stat
+--dry-run
+-e
+cs-kernel-0

@@ -1,0 +1,7 @@
+status 2
+record
+--dry-run
+-e
+cpu-clock-user-100
+--
+true

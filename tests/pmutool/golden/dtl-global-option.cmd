@@ -1,0 +1,5 @@
+status 2
+--json
+dtl
+report
+x.bin

@@ -1,0 +1,6 @@
+status 2
+--sysfs
+/sys
+dtl
+report
+x.bin

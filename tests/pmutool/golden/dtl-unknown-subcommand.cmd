@@ -1,0 +1,3 @@
+status 2
+dtl
+frob

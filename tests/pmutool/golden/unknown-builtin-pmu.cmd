@@ -1,0 +1,5 @@
+status 3
+--pmu
+power11
+check
+PM_CYC

@@ -1,0 +1,35 @@
+/*
+ * elf_lib.h - elfutils (libelf, and libdw for the build id) for pmutool
+ * report and script, opened with dlopen when a session starts rather than
+ * linked: the other subcommands (check, list, describe, stat) then pay no
+ * dynamic loading for five libraries they never call.  The functions keep
+ * their elfutils names and types, as members of struct elf_lib.
+ */
+#ifndef PMUTOOL_ELF_LIB_H
+#define PMUTOOL_ELF_LIB_H
+
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stddef.h>
+
+/* Every elfutils function the symbolizer calls: X(library, name). */
+#define ELF_LIB_FUNCS(X) \
+	X(elf, elf_version) X(elf, elf_begin) X(elf, elf_memory) X(elf, elf_end) \
+	X(elf, elf_kind) X(elf, elf_nextscn) X(elf, elf_getscn) X(elf, elf_getdata) \
+	X(elf, elf_strptr) X(elf, elf_getphdrnum) X(elf, elf_getshdrstrndx) \
+	X(elf, gelf_getehdr) X(elf, gelf_getphdr) X(elf, gelf_getshdr) X(elf, gelf_getsym) \
+	X(elf, gelf_getrel) X(elf, gelf_getrela) X(dw, dwelf_elf_gnu_build_id)
+
+struct elf_lib {
+	void *elf, *dw;   /* the dlopen handles */
+#define ELF_LIB_MEMBER(lib, name) __typeof__(name) *name;
+	ELF_LIB_FUNCS(ELF_LIB_MEMBER)
+#undef ELF_LIB_MEMBER
+};
+
+/* 0, or -1 with a message naming the library and its Debian package. */
+int elf_lib_open(struct elf_lib *l, char *err, size_t errlen);
+void elf_lib_close(struct elf_lib *l);
+
+#endif /* PMUTOOL_ELF_LIB_H */
