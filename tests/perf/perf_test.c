@@ -231,16 +231,19 @@ static void test_pick(const char *work, const char *dtb_path)
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "dt: %s",
 	      err.message);
 	CHECK(pmu && pmurt_pmu_info(pmu, &info) == 0 && strstr(info.source, dt), "from the tree");
+	CONTAINS(looked, "the device tree's pmus node (");
 	pmurt_pmu_close(pmu);
 
 	in = (struct pmu_pick_inputs){.devtree = bare, .at_platform = "power10"};
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
 	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, "power10") == 0,
 	      "AT_PLATFORM");
+	CHECK(strcmp(looked, "AT_PLATFORM 'power10'") == 0, "picked by: %s", looked);
 	pmurt_pmu_close(pmu);
 
 	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = sysfs_root, .at_platform = "x86_64"};
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "pmu_name");
+	CONTAINS(looked, "the cpu PMU's pmu_name 'POWER10' (");
 	pmurt_pmu_close(pmu);
 
 	static const char power10_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER10 (architected)\n"
@@ -249,6 +252,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = cpuinfo,
 				      .at_platform = "x86_64"};
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu, "PVR");
+	CONTAINS(looked, "the PVR '0080 0200' (");
 	pmurt_pmu_close(pmu);
 
 	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = bare,
