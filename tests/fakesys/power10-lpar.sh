@@ -3,9 +3,10 @@
 # processor LPAR under DIR, which then stands for /sys: pmutool --sysfs DIR,
 # PMURT_SYSFS=DIR.  Files hold what the kernel's attributes show:
 #   cpu       arch/powerpc/perf/power10-pmu.c (type 4 = PERF_TYPE_RAW, its
-#             format/ terms, its events/, caps/pmu_name "POWER10")
+#             format/ terms, some events/, caps/pmu_name "POWER10")
 #   vpa_dtl   arch/powerpc/perf/vpa-dtl.c (format event=config:0-7, events
-#             dtl_cede/dtl_preempt/dtl_fault/dtl_all, no cpumask)
+#             dtl_cede/dtl_preempt/dtl_fault/dtl_all; no cpumask, as the
+#             real one has none: it is per CPU only by its name)
 #   hv_24x7   arch/powerpc/perf/hv-24x7.c (terms spread over config and
 #             config1, a cpumask)
 #   software, tracepoint, breakpoint (types 1, 2, 5)
@@ -15,7 +16,7 @@
 # With --test-pmu, also "splitpmu" (type 42): a format split over two ranges
 # (config:0-7,32-35) and config1/config2 terms, for the format tests.
 # cpu and vpa_dtl are checked against real kernels under QEMU
-# (tests/qemu/sysfs_test.sh, which lists each deliberate difference).
+# (tests/qemu/guest_test.sh, which lists each deliberate difference).
 # Other tests and tools reuse this tree; keep what it holds documented here.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 DIR [--test-pmu]" >&2; exit 2; }
@@ -43,7 +44,7 @@ for f in event:config:0-59 pmcxsel:config:0-7 mark:config:8 radix_scope:config:9
 	put "$dev/cpu/format/${f%%:*}" "${f#*:}"
 done
 # events/: exactly what Linux 6.1, 6.12 and 7.2 show under QEMU's -cpu power10
-# (tests/qemu/sysfs_test.sh compares): perf's generic and cache names only
+# (tests/qemu/guest_test.sh compares): perf's generic and cache names only
 for e in L1-dcache-load-misses:0x3e054 L1-dcache-loads:0x100fc L1-dcache-prefetches:0x1002c \
 	L1-dcache-store-misses:0x300f0 L1-icache-load-misses:0x200fc L1-icache-loads:0x4080 \
 	L1-icache-prefetches:0x40a0 LLC-load-misses:0x300fe LLC-loads:0x1340000001c040 \
@@ -55,8 +56,6 @@ for e in L1-dcache-load-misses:0x3e054 L1-dcache-loads:0x100fc L1-dcache-prefetc
 	put "$dev/cpu/events/${e%%:*}" "event=${e#*:}"
 done
 
-# no cpumask: vpa-dtl.c registers with perf_invalid_context and no cpumask
-# attribute (the real PMU under Linux 7.2); type: registration order (10 there)
 pmu vpa_dtl 14
 put "$dev/vpa_dtl/format/event" config:0-7
 for e in dtl_cede:0x01 dtl_preempt:0x02 dtl_fault:0x04 dtl_all:0x07; do
