@@ -64,7 +64,7 @@ updated=no
 apt_update() {
 	[ $updated = yes ] && return 0
 	echo "fetch.sh: reading the ppc64el indexes of bookworm, trixie and sid from $mirror" >&2
-	apt-get "${apt_opts[@]}" -qq update ||
+	apt-get "${apt_opts[@]}" -qq --error-on=any update ||
 		die "apt-get update of $mirror (bookworm, trixie, sid; ppc64el) failed"
 	updated=yes
 }
@@ -92,9 +92,10 @@ download() {
 # Unpacks the newest kernel of SUITE matching NAME_RE whose file exists into CACHE/DEST,
 # with its ELF at DEST/vmlinux and its version in DEST/version.
 fetch_kernel() {
-	local dest=$1 suite=$2 name_re=$3 pkg ver deb tmp elf
+	local dest=$1 suite=$2 name_re=$3 pkg ver deb tmp elf list
 	[ -s "$cache/$dest/vmlinux" ] && return 0
 	apt_update
+	list=$(candidates "$suite" "$name_re")
 	while read -r pkg ver; do
 		echo "fetch.sh: trying $pkg $ver ($suite)" >&2
 		deb=$(download "$pkg" "$ver") || { echo "fetch.sh: $pkg $ver not downloadable, trying the next" >&2; continue; }
@@ -113,7 +114,7 @@ fetch_kernel() {
 		rm -rf "${cache:?}/$dest" && mv "$tmp" "$cache/$dest"
 		echo "fetch.sh: $dest: $pkg $ver" >&2
 		return 0
-	done < <(candidates "$suite" "$name_re")
+	done <<<"$list"
 	die "no downloadable kernel matching $name_re in $suite on $mirror"
 }
 
