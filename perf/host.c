@@ -94,29 +94,38 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 	/* whichever description is picked, the host's own revision chooses its
 	 * revision-dependent checks */
 	const char *from_pvr = pvr_platform(in->cpuinfo, &pvr, pvr_text, sizeof(pvr_text));
+	if (in->pvr)
+		pvr = in->pvr;
 	*pmu = NULL;
 	snprintf(path, sizeof(path), "%s/pmus", devtree);
-	if (is_dir(path))
+	if (is_dir(path)) {
+		snprintf(looked, len, "the device tree's pmus node (%.200s)", path);
 		return pmurt_pmu_open(pmu, devtree,
 				      &PMURT_OPTS_INIT(pmurt_open_opts, .source = PMURT_SOURCE_DEVTREE,
 						       .pvr = pvr),
 				      err);
+	}
 	char at[64] = "";
 	if (in->at_platform)
 		snprintf(at, sizeof(at), "%s", in->at_platform);
-	lower(at);
 	int rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err);
-	if (rc <= 0)
+	if (rc <= 0) {
+		snprintf(looked, len, "AT_PLATFORM '%s'", at);
 		return rc;
+	}
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name",
 		 in->sysfs ? in->sysfs : "/sys");
-	if (pmu_read_small(path, name, sizeof(name)) == 0) {
-		lower(name);
-		if ((rc = builtin_for(name, pvr, pmu, err)) <= 0)
-			return rc;
-	}
-	if ((rc = builtin_for(from_pvr, pvr, pmu, err)) <= 0)
+	if (pmu_read_small(path, name, sizeof(name)) == 0 &&
+	    (rc = builtin_for(name, pvr, pmu, err)) <= 0) {
+		snprintf(looked, len, "the cpu PMU's pmu_name '%s' (%.200s)", name, path);
 		return rc;
+	}
+	if ((rc = builtin_for(from_pvr, pvr, pmu, err)) <= 0) {
+		snprintf(looked, len, "the PVR '%s' (%s)", pvr_text, in->cpuinfo);
+		return rc;
+	}
+	lower(at);
+	lower(name);
 	builtin_names(builtins, sizeof(builtins));
 	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
 		 "AT_PLATFORM '%s', the cpu PMU's pmu_name '%s' and the PVR '%s': none matches; "

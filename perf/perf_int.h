@@ -27,13 +27,16 @@ struct pmu_pick_inputs {
 	const char *devtree;      /* a /proc/device-tree root with a pmus node */
 	const char *at_platform;  /* getauxval(AT_PLATFORM): "power10" */
 	const char *cpuinfo;      /* /proc/cpuinfo: its "pvr 0080 0200" */
+	uint32_t pvr;             /* nonzero: this PVR, not cpuinfo's, chooses the
+	                             revision-dependent checks (pmutool --pvr) */
 };
 
 /* The host's core description: the device tree's pmus node when present,
  * else the built-in whose platform matches AT_PLATFORM, the sysfs cpu PMU's
- * pmu_name or the PVR.  0 with *pmu set; 1 with *pmu NULL and looked[]
- * saying what was looked for; a negative errno when a description found
- * does not load. */
+ * pmu_name or the PVR.  0 with *pmu set and looked[] saying which source
+ * picked it ("AT_PLATFORM 'power10'"); 1 with *pmu NULL and looked[] saying
+ * what was looked for; a negative errno when a description found does not
+ * load. */
 PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu,
 			       char *looked, size_t len, struct pmurt_error *err);
 

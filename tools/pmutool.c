@@ -11,15 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
+#include "perf_int.h"
 #include "pmutool.h"
 
 #ifndef PMUTOOL_VERSION
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
-       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR };
+enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
+       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK };
 
 static void usage(FILE *out)
 {
@@ -38,9 +40,12 @@ static void usage(FILE *out)
 		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
 		"whether a group of events fits the PMU (counters and MMCR values).\n\n"
-		"  -p, --pmu=SPEC       the description: a built-in name (default power10),\n"
-		"                       a .dtb file, a device-tree directory or a YAML file\n"
-		"                       (after stat or record, -p is a PID, as in perf)\n"
+		"  -p, --pmu=SPEC       the description: a built-in name, a .dtb file, a\n"
+		"                       device-tree directory or a YAML file (default: the\n"
+		"                       host's, else power10; after stat or record, -p is a\n"
+		"                       PID, as in perf)\n"
+		"      --show-pick      list, describe, check: say on stderr which\n"
+		"                       description was used and what picked it\n"
 		"      --pvr=HEX        list, describe, check: the processor revision (the\n"
 		"                       PVR, 0x004e1202 for POWER9 DD2.2) that chooses the\n"
 		"                       revision-dependent checks (default: the description's)\n"
@@ -228,6 +233,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"pmu", required_argument, NULL, OPT_PMU},
 		{"pid", required_argument, NULL, OPT_PID},
 		{"pvr", required_argument, NULL, OPT_PVR},
+		{"show-pick", no_argument, NULL, OPT_SHOW_PICK},
 		{"json", no_argument, NULL, 'j'},
 		{"batch", required_argument, NULL, 'b'},
 		{"hv-mode", no_argument, NULL, OPT_HV_MODE},
@@ -299,6 +305,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 				return EXIT_USAGE;
 			break;
 		case OPT_TRACEFS: t->tracefs = optarg; break;
+		case OPT_SHOW_PICK: t->show_pick = true; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
 		case 'i': t->input = optarg; break;
@@ -380,11 +387,42 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 	return parse_global_options(t, argc, argv, done, false, false);
 }
 
+/* Without --pmu, the host's description as stat's host picks it
+ * (perf/host.c: the device tree's pmus node, AT_PLATFORM, the cpu PMU's
+ * pmu_name, the PVR; sysfs from $PMURT_SYSFS), else the built-in power10
+ * (a host that is not POWER).  0 with t->pmu set, or a negative errno. */
+static int pick_pmu(struct tool *t, struct pmurt_error *err)
+{
+	const char *sysfs = getenv("PMURT_SYSFS");
+	struct pmu_pick_inputs in = {.sysfs = sysfs && *sysfs ? sysfs : "/sys",
+				     .at_platform = (const char *)getauxval(AT_PLATFORM),
+				     .cpuinfo = "/proc/cpuinfo", .pvr = t->pvr};
+	int rc = pmu_host_pick(&in, &t->pmu, t->picked, sizeof(t->picked), err);
+	if (rc > 0) {
+		rc = pmurt_pmu_open(&t->pmu, t->pmu_spec,
+				    &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr), err);
+		snprintf(t->picked, sizeof(t->picked), "the default (the host offers none)");
+	}
+	return rc;
+}
+
+/* --show-pick: which description list, describe or check use, and why. */
+static void show_pick(const struct tool *t)
+{
+	struct pmurt_pmu_info info = {.sz = sizeof(info)};
+	if (pmurt_pmu_info(t->pmu, &info) == 0)
+		fprintf(stderr, "%s: description %s from %s, picked by %s\n", t->prog,
+			info.platform ? info.platform : "(no platform)",
+			info.source ? info.source : "(unknown)", t->pmu_given ? "--pmu" : t->picked);
+}
+
 static int open_pmu(struct tool *t)
 {
 	struct pmurt_error err = {0};
-	int rc = pmurt_pmu_open(&t->pmu, t->pmu_spec,
-				&PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr), &err);
+	int rc = t->pmu_given ? pmurt_pmu_open(&t->pmu, t->pmu_spec,
+					       &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr),
+					       &err)
+			      : pick_pmu(t, &err);
 	if (rc < 0) {
 		if (err.message[0])
 			tool_error(t, "cannot load the PMU description: %s", err.message);
@@ -393,6 +431,8 @@ static int open_pmu(struct tool *t)
 				   strerror(-rc));
 		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_NOPMU;
 	}
+	if (t->show_pick)
+		show_pick(t);
 	return EXIT_OK;
 }
 
@@ -434,6 +474,11 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
+		return EXIT_USAGE;
+	}
+	if (t->show_pick && sub->needs != NEEDS_PMU) {
+		tool_error(t, "--show-pick changes nothing for %s (it applies to list, describe "
+			   "and check)", sub->name);
 		return EXIT_USAGE;
 	}
 	if (t->pvr && sub->needs != NEEDS_PMU) {

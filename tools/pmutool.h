@@ -23,7 +23,9 @@ enum {
 
 struct tool {
 	const char *prog;           /* argv[0]'s base name, for messages */
-	const char *pmu_spec;       /* --pmu, default "power10" */
+	const char *pmu_spec;       /* --pmu; without it the host's pick, else "power10" */
+	bool show_pick;             /* --show-pick */
+	char picked[320];           /* without --pmu: what picked the description */
 	uint32_t pvr;               /* --pvr, 0: the description's own */
 	struct pmurt_pmu *pmu;
 	bool json;                  /* --json */

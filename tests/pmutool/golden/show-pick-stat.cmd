@@ -1,0 +1,6 @@
+status 2
+--show-pick
+-e
+cycles
+stat
+true

@@ -1,0 +1,38 @@
+# Tests on real POWER kernels (tests/qemu/): Debian's ppc64el kernels booted in QEMU's
+# pseries machine run the static ppc64le build of pmutool and the probes.  They need what
+# tests/qemu/fetch.sh puts in a cache (kernels, busybox) and a cross build
+# (tests/qemu/ppc64le.cmake), so they are registered only with -DPMU_QEMU=ON, as .ci/run's
+# stage "real POWER kernels (QEMU)" configures them; they carry the label `qemu`
+# (ctest -L qemu).  A missing tool (qemu-system-ppc64, cpio, gdb-multiarch) fails the test
+# naming its Debian package.
+option(PMU_QEMU "Register the tests that boot POWER kernels in QEMU (tests/qemu)" OFF)
+if(PMU_QEMU)
+  set(PMU_QEMU_CACHE "" CACHE PATH "the directory tests/qemu/fetch.sh filled")
+  set(PMU_QEMU_BIN "" CACHE PATH "bin/ of the static ppc64le build (tests/qemu/ppc64le.cmake)")
+  if(NOT EXISTS "${PMU_QEMU_CACHE}/busybox")
+    message(FATAL_ERROR "PMU_QEMU: no cache at PMU_QEMU_CACHE='${PMU_QEMU_CACHE}' "
+      "(fill it with tests/qemu/fetch.sh DIR)")
+  endif()
+  if(NOT EXISTS "${PMU_QEMU_BIN}/pmutool")
+    message(FATAL_ERROR "PMU_QEMU: no ppc64le pmutool in PMU_QEMU_BIN='${PMU_QEMU_BIN}' "
+      "(build tests/qemu/ppc64le.cmake's qemu_guest target)")
+  endif()
+  set(PMU_QEMU_DIR ${CMAKE_CURRENT_SOURCE_DIR}/qemu)
+  # pmu_qemu_test(NAME SCRIPT ARGS...): bash tests/qemu/SCRIPT ARGS with, in its
+  # environment, the cache, both builds' programs, run-guest.sh and a work directory.
+  function(pmu_qemu_test name script)
+    set(work ${CMAKE_CURRENT_BINARY_DIR}/qemu/${name})
+    add_test(NAME qemu_${name} COMMAND bash ${PMU_QEMU_DIR}/${script} ${ARGN})
+    set_tests_properties(qemu_${name} PROPERTIES LABELS qemu TIMEOUT 420 ENVIRONMENT
+      "PMU_QEMU_CACHE=${PMU_QEMU_CACHE};PMU_QEMU_BIN=${PMU_QEMU_BIN};PMU_QEMU_RUN=${PMU_QEMU_DIR}/run-guest.sh;PMU_QEMU_WORK=${work};PMU_HOST_PMUTOOL=$<TARGET_FILE:pmutool>;PMU_FAKESYS=${CMAKE_CURRENT_SOURCE_DIR}/fakesys")
+  endfunction()
+  # the harness itself: output, status, returned files, a failing /t/run, a timeout
+  pmu_qemu_test(harness harness_test.sh)
+  # pmutool in the guests (items 4 and 5 of issue 19), one boot each
+  foreach(guest 6.1:power10 6.12:power10 6.12:power9 7:power10)
+    string(REPLACE ":" ";" kc ${guest})
+    list(GET kc 0 kernel)
+    list(GET kc 1 cpu)
+    pmu_qemu_test(pmutool-${kernel}-${cpu} guest_test.sh ${kernel} ${cpu})
+  endforeach()
+endif()
