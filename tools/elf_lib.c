@@ -1,7 +1,8 @@
 /*
  * elf_lib.c - elfutils opened at run time (elf_lib.h).  The sonames are the
  * ones the build found (PMUTOOL_LIBELF_SONAME, PMUTOOL_LIBDW_SONAME), so the
- * library loaded is the one the headers describe.
+ * library loaded is the one the headers describe; a static build links it
+ * (PMUTOOL_ELFUTILS_LINKED).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -9,6 +10,26 @@
 
 #include "elf_lib.h"
 
+#ifdef PMUTOOL_ELFUTILS_LINKED
+/* A static pmutool (the ppc64le one of tests/qemu) links elfutils: a
+ * static program has no dlopen to speak of, and no start-up cost to save. */
+int elf_lib_open(struct elf_lib *l, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	memset(l, 0, sizeof(*l));
+#define ELF_LIB_LINK(lib, name) l->name = name;
+	ELF_LIB_FUNCS(ELF_LIB_LINK)
+#undef ELF_LIB_LINK
+	l->elf_version(EV_CURRENT);
+	return 0;
+}
+
+void elf_lib_close(struct elf_lib *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+#else
 /* The Debian packages holding the libraries, for the error message. */
 #define LIBELF_PACKAGE "libelf1"
 #define LIBDW_PACKAGE "libdw1"
@@ -57,3 +78,4 @@ void elf_lib_close(struct elf_lib *l)
 		dlclose(l->elf);
 	memset(l, 0, sizeof(*l));
 }
+#endif /* PMUTOOL_ELFUTILS_LINKED */
