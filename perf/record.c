@@ -421,6 +421,15 @@ void pmu_session_close(struct pmu_session *s)
 {
 	if (!s)
 		return;
+	/* Disabled before their AUX areas are unmapped: perf_mmap_close stops
+	 * every active event writing to an AUX area it unmaps
+	 * (perf_pmu_output_stop -> __perf_event_stop -> pmu->stop), and
+	 * vpa_dtl has no stop callback: a NULL call, an Oops on Linux 7.2,
+	 * seen under QEMU when a capture was closed while enabled. */
+	if (s->fds && s->opts.aux_pages) {
+		struct pmurt_error ignored = {0};
+		pmu_session_disable(s, &ignored);
+	}
 	for (int c = 0; s->lives && c < s->ncpus; c++)
 		while (s->lives[c].retired) {
 			struct retired *r = s->lives[c].retired;

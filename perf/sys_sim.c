@@ -336,6 +336,14 @@ static int sim_munmap(void *ctx, void *addr, size_t len)
 	for (int i = 0; i < s->nev; i++) {
 		struct sim_event *e = &s->ev[i];
 		if (e->aux == addr && e->aux_len == len) {
+			/* perf_mmap_close stops the active events writing to
+			 * an AUX area it unmaps (perf_pmu_output_stop ->
+			 * __perf_event_stop -> pmu->stop); vpa_dtl has no stop
+			 * callback: a call through NULL, an Oops on Linux 7.2 */
+			if (e->pmu && e->pmu->vpa_dtl && e->enabled)
+				oops("BUG: Unable to handle kernel instruction fetch (NULL pointer?), "
+				     "LR __perf_event_stop: a vpa_dtl AUX area unmapped while its "
+				     "event is enabled");
 			free(addr);
 			e->aux = NULL;
 			return 0;

@@ -16,9 +16,10 @@
  *   and the refusals in the driver's and the core's order, each explained
  *   (EACCES before a counting event's EOPNOTSUPP, a bad config's EINVAL
  *   before an exclude bit's, EBUSY for another DTL user and for a second
- *   event on a CPU, EINVAL for a task on a CPU), and the two crashes: the
+ *   event on a CPU, EINVAL for a task on a CPU), and the three crashes: the
  *   simulated kernel aborts, as Linux 7.2 dies, on a per-task open with cpu
- *   -1 and on an enable after a disable.
+ *   -1, on an enable after a disable and on an AUX area unmapped while its
+ *   event is enabled (seen under QEMU: tests/qemu/guest/dtl_cycle.c).
  *
  * usage: dtl_driver_test SYSFS
  *        dtl_driver_test outputs AUX_SIZE < POLLS
@@ -322,8 +323,44 @@ static int enable_disable(const struct pmu_sys *sys)
 	return 0;
 }
 
+/* The data ring and a 2-page AUX area of a vpa_dtl event on CPU 0, enabled
+ * (and disabled again when disable_first), then the AUX area unmapped. */
+static int unmap_aux(const struct pmu_sys *sys, bool disable_first)
+{
+	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
+				    .sample_period = 1000000, .disabled = 1};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = sys->event_open(sys->ctx, &a, -1, 0, -1, 0), err = 0;
+	struct perf_event_mmap_page *pc = fd < 0 ? NULL : sys->mmap(sys->ctx, fd, 2 * page, 0, &err);
+	if (!pc)
+		return 4;
+	pc->aux_offset = 2 * page;
+	pc->aux_size = 2 * page;
+	void *aux = sys->mmap(sys->ctx, fd, 2 * page, (off_t)(2 * page), &err);
+	if (!aux)
+		return 5;
+	sys->ioctl(sys->ctx, fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (disable_first)
+		sys->ioctl(sys->ctx, fd, PERF_EVENT_IOC_DISABLE, 0);
+	sys->munmap(sys->ctx, aux, 2 * page);
+	return 0;
+}
+
+static int unmap_enabled(const struct pmu_sys *sys)
+{
+	return unmap_aux(sys, false);
+}
+
+static int unmap_disabled(const struct pmu_sys *sys)
+{
+	return unmap_aux(sys, true);
+}
+
 static void test_crashes(void)
 {
+	CHECK(crashes(unmap_enabled), "unmapping the AUX area of an enabled event kills the "
+	      "simulated kernel");
+	CHECK(!crashes(unmap_disabled), "unmapping it after a disable does not");
 	CHECK(crashes(per_task_open), "a per-task open with cpu -1 kills the simulated kernel");
 	CHECK(crashes(enable_again), "an enable after a disable kills the simulated kernel");
 	CHECK(!crashes(enable_disable), "an enable and a disable do not");

@@ -12,8 +12,10 @@
 #    and the guest's sysfs (cpu, vpa_dtl, software, tracepoint, breakpoint) equals
 #    tests/fakesys/power10-lpar.sh's but for the differences listed below;
 #  - kernel 7 (vpa_dtl): dtl record -a and -C 0 open, drain and finish a file (0 entries:
-#    QEMU's hypervisor writes no Dispatch Trace Log).  No disable-then-enable and no
-#    per-task open of vpa_dtl here: both crash that kernel (README).
+#    QEMU's hypervisor writes no Dispatch Trace Log); the capture API's disable/enable
+#    cycle reopens the event instead of enabling it again (which crashes that kernel,
+#    README), a second user of a CPU gets EBUSY, and a per-task open, a counting event, a
+#    bad config and an exclude bit are refused, each explained.
 # run-guest.sh fails the test when the kernel logs an Oops, BUG or UBSAN report.
 # Environment from tests/qemu.cmake: PMU_QEMU_CACHE, PMU_QEMU_BIN, PMU_QEMU_RUN,
 # PMU_QEMU_WORK, PMU_HOST_PMUTOOL, PMU_FAKESYS.
@@ -30,7 +32,7 @@ need perf linux-perf
 need python3 python3
 
 loops=2000000     # the loop's iterations: 2 instructions each
-cp "$PMU_QEMU_BIN/pmutool" "$PMU_QEMU_BIN/qemu_loop" "$here/sysfs_dump.sh" "$w/files/"
+cp "$PMU_QEMU_BIN/pmutool" "$PMU_QEMU_BIN/qemu_loop" "$PMU_QEMU_BIN/qemu_dtl_cycle" "$here/sysfs_dump.sh" "$w/files/"
 dry_events=(-e PM_RUN_INST_CMPL,cycles -e '{PM_RUN_INST_CMPL,PM_CYC}:u' -e task-clock
 	-e L1-dcache-load-misses -e 'cpu/event=0x600f4/k' -e mem-loads -e instructions:k)
 # five events that each need one of PMC1-4 (no alternative on PMC5/6): cannot fit
@@ -59,6 +61,13 @@ esac
 		echo 'run dtl_a ./pmutool dtl record -a -o $o/dtl-a.data -- ./qemu_loop 3000000'
 		echo 'run dtl_c ./pmutool dtl record -C 0 -o $o/dtl-c0.data -- ./qemu_loop 3000000'
 		echo 'run dtl_dump ./pmutool dtl dump -i $o/dtl-a.data'
+		# the capture API's disable/enable cycle (no Oops: a new event each time)
+		# and a second user of CPU 0; the driver's refusals, explained
+		echo 'run dtl_cycle ./qemu_dtl_cycle'
+		echo 'run dtl_task ./pmutool record -e vpa_dtl/dtl_all/ -c 1000000 -o $o/task.data -- ./qemu_loop 1'
+		echo 'run dtl_count ./pmutool stat -a -e vpa_dtl/dtl_all/ -- ./qemu_loop 1'
+		echo 'run dtl_config ./pmutool record -a -e vpa_dtl/event=0x9/ -c 1000000 -o $o/config.data -- ./qemu_loop 1'
+		echo 'run dtl_exclude ./pmutool record -a -e vpa_dtl/dtl_all/u -c 1000000 -o $o/exclude.data -- ./qemu_loop 1'
 	fi
 } >"$w/files/run"
 chmod +x "$w/files/run"
@@ -223,6 +232,20 @@ if [ "$kernel" = 7 ]; then
 	done
 	[ "$(rc_of dtl_dump)" = 0 ] || { show dtl_dump; fail "dtl dump of the -a capture"; }
 	"$host" dtl dump -i "$o/dtl-c0.data" >"$w/dtl-host.txt" 2>&1 || fail "host dtl dump: $(cat "$w/dtl-host.txt")"
+	[ "$(rc_of dtl_cycle)" = 0 ] && grep -q '^cycle ok: reopens=2 ' "$o/dtl_cycle.out" ||
+		{ show dtl_cycle; fail "the capture API's disable/enable cycle"; }
+	grep -q '^second user: -16 .*another user holds the Dispatch Trace Log' "$o/dtl_cycle.out" ||
+		{ show dtl_cycle; fail "a second user of CPU 0 not refused with EBUSY, explained"; }
+	refused() { # NAME TEXT: pmutool exited non-zero saying TEXT
+		[ "$(rc_of "$1")" != 0 ] && grep -q -- "$2" "$o/$1.err" ||
+			{ show "$1"; fail "$1: not refused with '$2'"; return; }
+		echo "  $1: $(tail -n 1 "$o/$1.err")"
+	}
+	refused dtl_task 'per CPU only.*-a or -C'
+	refused dtl_count 'vpa_dtl only samples'
+	refused dtl_config 'config 0x9: vpa_dtl takes'
+	refused dtl_exclude 'vpa_dtl refuses every exclude bit'
+	show dtl_cycle
 	show dtl_a
 	show dtl_dump
 	echo "--- host dtl dump of -C 0:"
