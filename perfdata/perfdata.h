@@ -24,6 +24,8 @@ enum {
 	PD_RECORD_FINISHED_ROUND = 68,
 	PD_RECORD_AUXTRACE_INFO = 70,
 	PD_RECORD_AUXTRACE = 71,
+	PD_RECORD_AUXTRACE_ERROR = 72,
+	PD_RECORD_TIME_CONV = 79,
 	PD_RECORD_COMPRESSED = 81,
 };
 
@@ -66,6 +68,14 @@ struct pd_event {
 	int nids;
 	const char *name;
 };
+
+/* Reading perf.data held in memory (data, size bytes, kept alive by the
+ * caller until pmurt_perf_close): as pmurt_perf_open reads a file, name
+ * standing for its path in messages.  The fuzz targets hand their input
+ * this way, so that a read past the end is a read past a heap block that
+ * ASan sees, not a read into a mapping's last page. */
+int pd_open_bytes(struct pmurt_perf_file **f, const char *name, const void *data,
+		  size_t size, struct pmurt_error *err);
 
 /* Writing: open, add records in order, finish.  The header is written last
  * (as perf does), so a file whose writer died is recognisably unfinished

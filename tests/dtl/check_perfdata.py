@@ -5,7 +5,8 @@ usage: check_perfdata.py PMUTOOL PERF DIR
 
 The file holds one vpa_dtl attr (PMU type 42, no event description, so the
 DTL is known by AUXTRACE_INFO type 7 alone), that INFO record, and AUXTRACE
-records for CPUs 0, 3 and 5, two each, the first starting with the header
+records for CPUs 0, 3 and 5 (mmap indexes 0, 1 and 2: a reader taking the
+index for the CPU is caught), two each, the first starting with the header
 slot; CPU 3's carries out-of-range reason codes, u32 times past 2^31 and
 zero and sign-bit timebases.
 - dump: every AUXTRACE record prints as perf report -D does.  The generic
@@ -22,6 +23,8 @@ zero and sign-bit timebases.
   and after the others, entries in time order.
 - report --perfetto: a preempted interval ending at each entry on its CPU's
   track, and each sample as an instant event.
+- a 16-byte AUXTRACE record at the file's end: refused by dump, report and
+  script with its offset.
 """
 import json
 import os
@@ -82,20 +85,22 @@ def sample(time, cpu):
     return struct.pack("<IHH", 9, 2, 8 + len(body)) + body
 
 
-def perf_file(chunks, with_info, sample_times=()):
+def perf_file(chunks, with_info, sample_times=(), last=struct.pack("<IHH", 68, 0, 8)):
     attr_size = 128
     attrs = [make_attr(PMU_TYPE, 7, 1000000000), make_attr(1, 0, 1000)]
     if with_info:
         data = struct.pack("<IHHIIQ", 70, 0, 24, 7, 0, PMU_TYPE)
     else:
         data = struct.pack("<IHH", 68, 0, 8) * 3
-    for idx, (cpu, off, payload) in enumerate(chunks):
+    for cpu, off, payload in chunks:
         pad = b"\0" * (-len(payload) % 8)
-        data += struct.pack("<IHHQQQIIII", 71, 0, 48, len(payload), off, 0, cpu, 0xffffffff, cpu, 0)
+        mmap_idx = (0, 3, 5).index(cpu) if cpu in (0, 3, 5) else cpu  # not the CPU: 0, 1, 2
+        data += struct.pack("<IHHQQQIIII", 71, 0, 48, len(payload), off, 0, mmap_idx, 0xffffffff,
+                            cpu, 0)
         data += payload + pad
     for t in sample_times:
         data += sample(t, 0)
-    data += struct.pack("<IHH", 68, 0, 8)
+    data += last
     attrs_off = 104
     ids_off = attrs_off + 2 * (attr_size + 16)
     data_off = ids_off + 16
@@ -200,6 +205,23 @@ def check_script(pmutool, path, chunks):
     return failures
 
 
+def check_short_record(pmutool, path, chunks):
+    """A 16-byte AUXTRACE record ending the file (its size field 0, no
+    feature after it): dump, report and script refuse it naming its offset,
+    never reading its 48 bytes past the file's end."""
+    short = struct.pack("<IHHQ", 71, 0, 16, 0)
+    data = perf_file(chunks[:1], True, last=short)
+    open(path, "wb").write(data)
+    where = f"offset {hex(len(data) - 16)}: record type 71 of 16 bytes is shorter than its fixed part"
+    failures = []
+    for cmd in (["dump"], ["report", "--json"], ["script"]):
+        res = subprocess.run([pmutool, "dtl", *cmd, "-i", path], capture_output=True, text=True)
+        if res.returncode != 2 or where not in res.stderr:
+            failures.append(f"dtl {cmd[0]} on a short AUXTRACE record: exit {res.returncode}, "
+                            f"{res.stderr.strip()!r} lacks {where!r}")
+    return failures
+
+
 def main():
     pmutool, perf, workdir = sys.argv[1:4]
     path = os.path.join(workdir, "dtl-perf.data")
@@ -258,6 +280,7 @@ def main():
     check(c, rep["overall"], everything, all_skipped, 0, TB_FREQ)
     failures += [f"report: {c.failures} differences"] if c.failures else []
     failures += check_script(pmutool, path, chunks)
+    failures += check_short_record(pmutool, os.path.join(workdir, "dtl-short.data"), chunks)
     for f in failures:
         print(f)
     print(f"{len(chunks)} records, {len(failures)} failures")

@@ -266,6 +266,15 @@ static void expect_error(const char *what, const uint8_t *v, size_t n, const cha
 	      what, msg, needle);
 }
 
+/* The file reads cleanly. */
+static void expect_error_free(const uint8_t *v, size_t n)
+{
+	char path[600], msg[512];
+	snprintf(path, sizeof(path), "%s/case.data", dir);
+	spit(path, v, n);
+	CHECK(read_all(path, msg, sizeof(msg)) == 0, "a clean file refused: %s", msg);
+}
+
 static void named_errors(const char *good)
 {
 	size_t n;
@@ -297,6 +306,79 @@ static void named_errors(const char *good)
 		 (unsigned long long)(data_off + first));
 	expect_error("unknown id", c, n, want);
 	expect_error("empty", v, 0, "too short for a perf.data header");
+	free(c);
+	free(v);
+}
+
+/* The offset of the first record of this type in the data section. */
+static uint64_t record_at(const uint8_t *v, uint32_t type)
+{
+	uint64_t at = pd_get64(v + 40), end = at + pd_get64(v + 48);
+	while (at < end && pd_get32(v + at) != type) {
+		uint16_t size;
+		memcpy(&size, v + at + 6, 2);
+		at += size + (pd_get32(v + at) == PD_RECORD_AUXTRACE ? pd_get64(v + at + 8) : 0);
+	}
+	return at;
+}
+
+static void set_type(uint8_t *v, uint64_t at, uint32_t type)
+{
+	memcpy(v + at, &type, 4);
+}
+
+/* Records shorter than their fixed part, refused with their offset: an
+ * AUXTRACE record of 16 bytes ending the file (no feature after it, so a
+ * reader of its 48 bytes would read past the file); kernel records too
+ * short for their fields and trailer; an AUXTRACE_ERROR of 8 bytes.  And
+ * an AUXTRACE payload running past the data section into the features
+ * (the file itself long enough). */
+static void short_records(const char *good)
+{
+	size_t n;
+	uint8_t *v = slurp(good, &n);
+	uint8_t *c = malloc(n);
+	char want[128];
+	uint64_t aux = record_at(v, PD_RECORD_AUXTRACE), data_off = pd_get64(v + 40);
+	CHECK(aux < data_off + pd_get64(v + 48), "no AUXTRACE record in the file");
+	memcpy(c, v, n);
+	uint16_t sixteen = 16;
+	uint64_t zero = 0, data_size = aux + 16 - data_off;
+	memcpy(c + aux + 6, &sixteen, 2);
+	memcpy(c + aux + 8, &zero, 8);
+	memcpy(c + 48, &data_size, 8);
+	memset(c + 72, 0, 32);   /* no features */
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 71 of 16 bytes is shorter "
+		 "than its fixed part (48 bytes)", (unsigned long long)aux);
+	expect_error("16-byte AUXTRACE at the end", c, aux + 16, want);
+
+	uint64_t exit_at = record_at(v, PERF_RECORD_EXIT);
+	memcpy(c, v, n);
+	set_type(c, exit_at, PERF_RECORD_MMAP2);   /* 56 bytes: 72 and a 24-byte trailer wanted */
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 10 of 56 bytes is shorter than "
+		 "its fixed part (72 bytes) and its 24-byte sample_id_all trailer",
+		 (unsigned long long)exit_at);
+	expect_error("short MMAP2", c, n, want);
+	set_type(c, exit_at, PERF_RECORD_AUX);     /* 32 and 24: 56 is enough */
+	expect_error_free(c, n);
+
+	uint64_t round = record_at(v, PD_RECORD_FINISHED_ROUND);
+	memcpy(c, v, n);
+	set_type(c, round, PD_RECORD_AUXTRACE_ERROR);
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 72 of 8 bytes is shorter",
+		 (unsigned long long)round);
+	expect_error("8-byte AUXTRACE_ERROR", c, n, want);
+
+	/* the payload's size raised to end 8 bytes past the data section:
+	 * the feature sections follow, so the file is long enough */
+	memcpy(c, v, n);
+	uint64_t data_end = data_off + pd_get64(v + 48);
+	uint64_t past = data_end - (aux + 48) + 8;
+	memcpy(c + aux + 8, &past, 8);
+	CHECK(aux + 48 + past < n, "the features follow the data");
+	snprintf(want, sizeof(want), "offset 0x%llx: AUXTRACE payload of %#llx bytes runs past "
+		 "the data section's end", (unsigned long long)aux, (unsigned long long)past);
+	expect_error("payload past the data section", c, n, want);
 	free(c);
 	free(v);
 }
@@ -485,6 +567,7 @@ int main(int argc, char **argv)
 	write_file(good);
 	read_back(good);
 	named_errors(good);
+	short_records(good);
 	damaged(good);
 	writer_refusals();
 	tracing_feature();
