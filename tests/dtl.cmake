@@ -74,3 +74,10 @@ add_test(NAME dtl/record
                  \"$0\" \"$1\" \"$2\" \"$3\" \"$4\" \"$t\""
     ${Python3_EXECUTABLE} ${DTL_TESTS}/check_record.py ${PMUTOOL} ${PERF_TOOL}
     ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)
+
+# the AUX drain's records field by field on a CPU that is not its mmap
+# index, its AUXTRACE_ERROR's CPU, torn bytes (tests/dtl/aux_records_test.c)
+add_executable(dtl_aux_records_test ${DTL_TESTS}/aux_records_test.c)
+target_include_directories(dtl_aux_records_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dtl_aux_records_test PRIVATE pmurt_internal)
+add_test(NAME dtl/aux-records COMMAND dtl_aux_records_test)

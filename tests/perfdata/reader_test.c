@@ -452,6 +452,42 @@ static void spans_written(void)
 	pmurt_perf_close(f);
 }
 
+/* An AUXTRACE payload of 20 bytes from elsewhere (a mapped AUX area):
+ * written padded to 24 with zeros, its size field saying 24 as perf's
+ * record writes it, the next record in its place. */
+static void padded_payload(void)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/padded.data", dir);
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	start(&b, PD_RECORD_AUXTRACE, 0);
+	put64(&b, 20), put64(&b, 4096), put64(&b, 0), put32(&b, 1), put32(&b, UINT32_MAX),
+		put32(&b, 6), put32(&b, 0);
+	done(&b, NULL);
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_auxtrace(w, b.b, "twenty bytes of DTL", &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&b, 21), put64(&b, 0x401234), put32(&b, 7), put32(&b, 7), put64(&b, 6000);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	CHECK(pmurt_perf_next(f, &r, &err) == 1 && r.type == PD_RECORD_AUXTRACE &&
+	      r.payload_size == 24 && pd_get64((const uint8_t *)r.data + 8) == 24 &&
+	      !memcmp(r.payload, "twenty bytes of DTL\0\0\0\0", 24),
+	      "AUXTRACE of %llu bytes: %s", (unsigned long long)r.payload_size, err.message);
+	CHECK(pmurt_perf_next(f, &r, &err) == 1 && r.type == PERF_RECORD_SAMPLE &&
+	      r.ip == 0x401234, "the sample after it: type %u, %s", r.type, err.message);
+	pmurt_perf_close(f);
+}
+
 static void make_file(const char *rel, const char *text)
 {
 	char path[700];
@@ -572,5 +608,6 @@ int main(int argc, char **argv)
 	writer_refusals();
 	tracing_feature();
 	spans_written();
+	padded_payload();
 	return failures ? 1 : 0;
 }
