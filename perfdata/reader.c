@@ -53,6 +53,7 @@ struct pmurt_perf_file {
 	char *strings[6];   /* hostname osrelease version arch cpudesc cpuid */
 	char *cmdline;
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
 };
 
 static const int string_features[6] = {
@@ -328,6 +329,10 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		return feature_cmdline(f, at, end, err);
 	case PD_FEAT_EVENT_DESC:
 		return feature_event_desc(f, at, end, err);
+	case PD_FEAT_BUILD_ID:   /* read when asked (pd_recorded_build_id) */
+		f->build_ids = at;
+		f->build_ids_size = size;
+		return 0;
 	default:
 		return 0;
 	}
@@ -728,4 +733,30 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	if (rec != out)
 		memcpy(out, rec, sz);
 	return 1;
+}
+
+/* build-id.c perf_header__read_build_ids: records of {header, pid, 20
+ * bytes of id, its size (with PERF_RECORD_MISC_BUILD_ID_SIZE), 3
+ * reserved, the name}, each header.size long. */
+int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
+			 uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
+{
+	const uint8_t *p = f->map + f->build_ids, *end = p + f->build_ids_size;
+	size_t name_len = strlen(dso);
+	while (end - p >= 36) {
+		uint16_t misc, size;
+		memcpy(&misc, p + 4, 2);
+		memcpy(&size, p + 6, 2);
+		if (size < 36 || size > end - p)
+			break;
+		const char *name = (const char *)p + 36;
+		if (size - 36u > name_len && !memcmp(name, dso, name_len) && !name[name_len]) {
+			*id_len = misc & (1u << 15) && p[32] <= PD_BUILD_ID_MAX ? p[32]
+										: PD_BUILD_ID_MAX;
+			memcpy(id, p + 12, *id_len);
+			return 0;
+		}
+		p += size;
+	}
+	return -ENOENT;
 }
