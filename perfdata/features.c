@@ -382,6 +382,291 @@ static int host_pmu_mappings(const char *root, struct pd_bytes *b)
 	return 1;
 }
 
+/* write_numa_topology: each online node, its MemTotal and MemFree (kB,
+ * nodeN/meminfo) and its CPU list. */
+static int host_numa(const char *root, struct pd_bytes *b)
+{
+	bool *nodes = calloc(PD_MAX_CPUS, sizeof(*nodes));
+	int n = nodes ? cpu_list(root, "/sys/devices/system/node/online", nodes) : -1;
+	struct pd_bytes out = {0};
+	uint32_t count = 0;
+	int rc = n >= 0;
+	for (int node = 0; rc && node < n; node++) {
+		char path[1024], line[256], field[32], cpus[4096];
+		unsigned long long kb, total = 0, free_kb = 0;
+		if (!nodes[node])
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/meminfo", root, node);
+		FILE *fp = fopen(path, "re");
+		while (fp && fgets(line, sizeof(line), fp) && !(total && free_kb)) {
+			if (strchr(line, ':') && sscanf(line, "%*s %*d %31s %llu", field, &kb) == 2) {
+				total = !strcmp(field, "MemTotal:") ? kb : total;
+				free_kb = !strcmp(field, "MemFree:") ? kb : free_kb;
+			}
+		}
+		if (fp)
+			fclose(fp);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+		if (!fp || read_line(root, path, cpus, sizeof(cpus)) < 0) {
+			rc = 0;
+			break;
+		}
+		pd_bytes_u32(&out, (uint32_t)node);
+		pd_bytes_u64(&out, total);
+		pd_bytes_u64(&out, free_kb);
+		pd_bytes_string(&out, cpus);
+		count++;
+	}
+	if (rc) {
+		pd_bytes_u32(b, count);
+		pd_bytes_put(b, out.p, out.n);
+		b->nomem |= out.nomem;
+	}
+	pd_bytes_free(&out);
+	free(nodes);
+	return rc;
+}
+
+/* One cache of cputopo's cpu_cache_level. */
+struct cache {
+	uint32_t level, line_size, sets, ways;
+	char type[32], size[32], map[256];
+};
+
+/* cpu_cache_level__read: 1 when there is no such index, -1 on a file
+ * that cannot be read. */
+static int read_cache(const char *root, int cpu, int index, struct cache *c)
+{
+	char dir[128], rel[192];
+	int v[4];
+	static const char *const ints[4] = {"level", "coherency_line_size", "number_of_sets",
+					    "ways_of_associativity"};
+	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, index);
+	snprintf(rel, sizeof(rel), "%s%s", root, dir);
+	if (access(rel, F_OK) < 0)
+		return 1;
+	for (int i = 0; i < 4; i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, ints[i]);
+		if (read_int(root, rel, &v[i]) < 0)
+			return -1;
+	}
+	*c = (struct cache){.level = (uint32_t)v[0], .line_size = (uint32_t)v[1],
+			    .sets = (uint32_t)v[2], .ways = (uint32_t)v[3]};
+	snprintf(rel, sizeof(rel), "%s/type", dir);
+	if (read_line(root, rel, c->type, sizeof(c->type)) < 0)
+		return -1;
+	snprintf(rel, sizeof(rel), "%s/size", dir);
+	if (read_line(root, rel, c->size, sizeof(c->size)) < 0)
+		return -1;
+	snprintf(rel, sizeof(rel), "%s/shared_cpu_list", dir);
+	return read_line(root, rel, c->map, sizeof(c->map)) < 0 ? -1 : 0;
+}
+
+/* write_cache: version 1, then the distinct caches of every possible CPU
+ * (indexes 0..3, MAX_CACHE_LVL), sorted by level keeping the order found
+ * (glibc's qsort, a merge sort there), each level, line size, sets, ways,
+ * type, size and shared CPU list. */
+static int host_cache(const char *root, struct pd_bytes *b)
+{
+	bool *possible = calloc(PD_MAX_CPUS, sizeof(*possible));
+	int n = possible ? cpu_list(root, "/sys/devices/system/cpu/possible", possible) : -1;
+	struct cache *v = n > 0 ? calloc((size_t)n * 4, sizeof(*v)) : NULL;
+	uint32_t count = 0;
+	int rc = v != NULL;
+	for (int cpu = 0; rc && cpu < n; cpu++) {
+		for (int index = 0; index < 4; index++) {
+			struct cache c;
+			int got = read_cache(root, cpu, index, &c);
+			if (got < 0)
+				rc = 0;
+			if (got)
+				break;
+			uint32_t k = 0;
+			while (k < count && memcmp(&v[k], &c, sizeof(c)))
+				k++;
+			if (k == count)
+				v[count++] = c;
+		}
+	}
+	for (uint32_t i = 1; rc && i < count; i++) {   /* stable, by level */
+		struct cache c = v[i];
+		uint32_t k = i;
+		for (; k > 0 && v[k - 1].level > c.level; k--)
+			v[k] = v[k - 1];
+		v[k] = c;
+	}
+	if (rc) {
+		pd_bytes_u32(b, 1);
+		pd_bytes_u32(b, count);
+	}
+	for (uint32_t i = 0; rc && i < count; i++) {
+		pd_bytes_put(b, &v[i].level, 16);   /* level, line size, sets, ways */
+		pd_bytes_string(b, v[i].type);
+		pd_bytes_string(b, v[i].size);
+		pd_bytes_string(b, v[i].map);
+	}
+	free(v);
+	free(possible);
+	return rc;
+}
+
+/* The memoryN entries of a node directory: the highest N plus one, and
+ * their bitmap (words of 64) when bits is not NULL. */
+static uint64_t memory_blocks(DIR *d, uint64_t *bits)
+{
+	uint64_t size = 0;
+	unsigned idx;
+	struct dirent *e;
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "memory%u", &idx) != 1)
+			continue;
+		size = idx + 1ull > size ? idx + 1ull : size;
+		if (bits)
+			bits[idx / 64] |= 1ull << (idx % 64);
+	}
+	return size;
+}
+
+/* write_mem_topology: version 1, the memory block size, the nodes sorted,
+ * each its number, its bitmap's size in bits and the bitmap
+ * (do_write_bitmap: the size again, then u64 words). */
+static int host_mem_topology(const char *root, struct pd_bytes *b)
+{
+	char path[1024], line[64];
+	if (read_line(root, "/sys/devices/system/memory/block_size_bytes", line,
+		      sizeof(line)) < 0)
+		return 0;
+	bool *nodes = calloc(PD_MAX_CPUS, sizeof(*nodes));
+	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
+	DIR *top = nodes ? opendir(path) : NULL;
+	struct dirent *e;
+	unsigned idx;
+	uint64_t nr = 0;
+	while (top && (e = readdir(top)))
+		if (sscanf(e->d_name, "node%u", &idx) == 1 && idx < PD_MAX_CPUS && !nodes[idx])
+			nodes[idx] = true, nr++;
+	if (top)
+		closedir(top);
+	int rc = top != NULL;
+	struct pd_bytes out = {0};
+	for (unsigned node = 0; rc && node < PD_MAX_CPUS; node++) {
+		if (!nodes[node])
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%u", root, node);
+		DIR *d = opendir(path);
+		uint64_t size = d ? memory_blocks(d, NULL) + (memory_blocks(d, NULL) == 0) : 0;
+		uint64_t *bits = size ? calloc((size_t)(size + 63) / 64, 8) : NULL;
+		if (bits)
+			memory_blocks(d, bits);
+		if (d)
+			closedir(d);
+		if (!bits) {
+			rc = 0;
+			break;
+		}
+		pd_bytes_u64(&out, node);
+		pd_bytes_u64(&out, size);
+		pd_bytes_u64(&out, size);
+		pd_bytes_put(&out, bits, (size_t)(size + 63) / 64 * 8);
+		free(bits);
+	}
+	if (rc) {
+		pd_bytes_u64(b, 1);
+		pd_bytes_u64(b, strtoull(line, NULL, 16));
+		pd_bytes_u64(b, nr);
+		pd_bytes_put(b, out.p, out.n);
+		b->nomem |= out.nomem;
+	}
+	pd_bytes_free(&out);
+	free(nodes);
+	return rc;
+}
+
+/* A PMU's capabilities (perf_pmu__caps_parse: each file of its caps
+ * directory, its first line without the newline) as __write_pmu_caps
+ * writes them: the count, then name and value each; -1 without the
+ * directory. */
+static int pmu_caps(const char *root, const char *pmu, struct pd_bytes *b)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s/caps", root, pmu);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct pd_bytes pairs = {0};
+	uint32_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char rel[1024], value[256];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/caps/%s", pmu,
+			 e->d_name);
+		if (read_line(root, rel, value, sizeof(value)) < 0)
+			continue;
+		pd_bytes_string(&pairs, e->d_name);
+		pd_bytes_string(&pairs, value);
+		n++;
+	}
+	closedir(d);
+	pd_bytes_u32(b, n);
+	pd_bytes_put(b, pairs.p, pairs.n);
+	b->nomem |= pairs.nomem;
+	pd_bytes_free(&pairs);
+	return (int)n;
+}
+
+/* write_cpu_pmu_caps: the "cpu" PMU's capabilities (an empty section
+ * when it has none); no "cpu" PMU, no feature. */
+static int host_cpu_pmu_caps(const char *root, struct pd_bytes *b)
+{
+	char rel[128];
+	int type;
+	snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/cpu/type");
+	if (read_int(root, rel, &type) < 0)
+		return 0;
+	struct pd_bytes caps = {0};
+	if (pmu_caps(root, "cpu", &caps) > 0)
+		pd_bytes_put(b, caps.p, caps.n);
+	b->nomem |= caps.nomem;
+	pd_bytes_free(&caps);
+	return 1;
+}
+
+/* write_pmu_caps (perf 6.1): the PMUs other than "cpu" with capabilities,
+ * in the directory's order: their count, then each one's capabilities
+ * and name. */
+static int host_pmu_caps(const char *root, struct pd_bytes *b)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices", root);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	struct pd_bytes each = {0};
+	uint32_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		struct pd_bytes caps = {0};
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "cpu"))
+			continue;
+		if (pmu_caps(root, e->d_name, &caps) > 0) {
+			pd_bytes_put(&each, caps.p, caps.n);
+			pd_bytes_string(&each, e->d_name);
+			n++;
+		}
+		each.nomem |= caps.nomem;
+		pd_bytes_free(&caps);
+	}
+	closedir(d);
+	pd_bytes_u32(b, n);
+	pd_bytes_put(b, each.p, each.n);
+	b->nomem |= each.nomem;
+	pd_bytes_free(&each);
+	return 1;
+}
+
 int pd_host_feature(int bit, const char *root, struct pd_bytes *b)
 {
 	switch (bit) {
@@ -394,6 +679,11 @@ int pd_host_feature(int bit, const char *root, struct pd_bytes *b)
 	case PD_FEAT_TOTAL_MEM: return host_total_mem(root, b);
 	case PD_FEAT_CPU_TOPOLOGY: return host_cpu_topology(root, b);
 	case PD_FEAT_PMU_MAPPINGS: return host_pmu_mappings(root, b);
+	case PD_FEAT_NUMA_TOPOLOGY: return host_numa(root, b);
+	case PD_FEAT_CACHE: return host_cache(root, b);
+	case PD_FEAT_MEM_TOPOLOGY: return host_mem_topology(root, b);
+	case PD_FEAT_CPU_PMU_CAPS: return host_cpu_pmu_caps(root, b);
+	case PD_FEAT_PMU_CAPS: return host_pmu_caps(root, b);
 	default: return 0;
 	}
 }

@@ -486,6 +486,10 @@ static int build_feature(const struct pd_writer *w, int bit, struct pd_bytes *b)
 		pd_bytes_u64(b, w->sample_times[1]);
 		return 1;
 	case PD_FEAT_CLOCKID: return clockid_feature(w, b);
+	case PD_FEAT_BPF_PROG_INFO:   /* write_bpf_prog_info, write_bpf_btf: none */
+	case PD_FEAT_BPF_BTF:         /* (no PERF_RECORD_BPF_EVENT recorded) */
+		pd_bytes_u32(b, 0);
+		return 1;
 	default: return pd_host_feature(bit, w->root, b);
 	}
 }
@@ -498,8 +502,9 @@ static int write_features(struct pd_writer *w, struct pmurt_error *err)
 		PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
 		PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CPUID,
 		PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
-		PD_FEAT_PMU_MAPPINGS, PD_FEAT_GROUP_DESC, PD_FEAT_AUXTRACE, PD_FEAT_SAMPLE_TIME,
-		PD_FEAT_CLOCKID,
+		PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_PMU_MAPPINGS, PD_FEAT_GROUP_DESC, PD_FEAT_AUXTRACE,
+		PD_FEAT_CACHE, PD_FEAT_SAMPLE_TIME, PD_FEAT_MEM_TOPOLOGY, PD_FEAT_CLOCKID,
+		PD_FEAT_BPF_PROG_INFO, PD_FEAT_BPF_BTF, PD_FEAT_CPU_PMU_CAPS, PD_FEAT_PMU_CAPS,
 	};
 	enum { NBITS = sizeof(bits) / sizeof(bits[0]) };
 	struct pd_bytes payload[NBITS] = {{0}};

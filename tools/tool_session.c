@@ -88,6 +88,7 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
+	symbols_check_build_ids(s->syms, s->file, t->prog);
 	return EXIT_OK;
 }
 

@@ -6,6 +6,12 @@
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
                                      by row
+  compare.py header OURS PERF        perf report --header-only -I of a file
+                                     pmutool recorded vs of one perf recorded
+                                     on the same machine: the same lines in
+                                     the same order, with the same values but
+                                     for those that differ by nature (times,
+                                     sizes, ids, the command line, free memory)
 
 Lines and rows must be equal, except where perf names a symbol pmutool does
 not resolve by design (demangled C++ names) or perf report picks another
@@ -138,7 +144,42 @@ def finish(tolerated, of_comm, total, what, comm):
           "names: PLT, vdso, C++, aliases)")
 
 
+# header lines whose values differ between two recordings by nature
+BY_NATURE = re.compile(r"^(captured on|data offset|data size|feat offset|perf version|cmdline|"
+                       r"event|time of first sample|time of last sample|sample duration|"
+                       r"node\d+ meminfo)$")
+
+
+def header_lines(path):
+    """(key, value) of each line of perf report --header-only: the key the
+    text before the first colon, or the whole line."""
+    out = []
+    for line in open(path).read().splitlines():
+        text = line.lstrip("#").strip()
+        if not text or set(text) == {"="}:
+            continue
+        key, sep, value = text.partition(":")
+        out.append((key.strip(), value.strip()) if sep else (text, ""))
+    return out
+
+
+def compare_header(ours, perf):
+    a, b = header_lines(ours), header_lines(perf)
+    failures = []
+    if [k for k, _ in a] != [k for k, _ in b]:
+        failures.append("lines differ:\n  ours: %s\n  perf: %s" % ([k for k, _ in a], [k for k, _ in b]))
+    for (k, v), (k2, v2) in zip(a, b):
+        if k == k2 and not BY_NATURE.match(k) and v != v2:
+            failures.append(f"{k}: ours {v!r}, perf {v2!r}")
+    for f in failures:
+        print(f)
+    print(f"header: {len(a)} lines, {len(failures)} differences")
+    sys.exit(1 if failures else 0)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "header":
+        compare_header(*sys.argv[2:])
     if len(sys.argv) != 5 or sys.argv[1] not in ("script", "report"):
         sys.exit(__doc__)
     (compare_script if sys.argv[1] == "script" else compare_report)(*sys.argv[2:])
