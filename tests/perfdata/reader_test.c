@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../check.h"
@@ -593,6 +594,233 @@ static void tracing_feature(void)
 	pd_writer_finish(w, NULL);
 }
 
+/* The payload of feature bit in a written file (NULL when absent). */
+static const uint8_t *feature_of(const uint8_t *v, int bit, uint64_t *size)
+{
+	uint64_t table = pd_get64(v + 40) + pd_get64(v + 48);
+	for (int b = 0; b < bit; b++)
+		table += 16 * (pd_get64(v + 72 + 8 * (b / 64)) >> (b % 64) & 1);
+	if (!(pd_get64(v + 72 + 8 * (bit / 64)) >> (bit % 64) & 1))
+		return NULL;
+	*size = pd_get64(v + table + 8);
+	return v + pd_get64(v + table);
+}
+
+/* The bytes expected, built as the writer should have. */
+static struct pd_bytes want;
+
+static void expect_feature(const uint8_t *v, int bit, const char *what)
+{
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, bit, &size);
+	CHECK(p && size == want.n && !memcmp(p, want.p, want.n), "%s: %llu bytes, want %zu%s",
+	      what, (unsigned long long)size, want.n, p ? "" : " (absent)");
+	pd_bytes_free(&want);
+}
+
+/* A host tree: 8 CPUs present (0-7), 4 online (0-2,5), one package, cores
+ * {0,1} {2,3} {4,5}; two cache levels; one NUMA node with memory blocks 0
+ * and 2; a "cpu" PMU with a capability, a "pt" PMU with another. */
+static void make_host(void)
+{
+	make_file("host/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+		  "cpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R)   Gold  6148\n"
+		  "stepping\t: 4\ncpu\t\t: POWER10 (architected)\n");
+	make_file("host/proc/meminfo", "MemTotal:       16384 kB\nMemFree:  99 kB\n");
+	make_file("host/sys/devices/system/cpu/present", "0-7\n");
+	make_file("host/sys/devices/system/cpu/possible", "0-7\n");
+	make_file("host/sys/devices/system/cpu/online", "0-2,5\n");
+	static const int online[] = {0, 1, 2, 5}, core[] = {0, 0, 1, 2};
+	static const char *const cores[] = {"0-1", "0-1", "2-3", "4-5"};
+	for (int i = 0; i < 4; i++) {
+		char rel[128], text[16];
+		int c = online[i];
+#define TOPO(name, value) \
+	(snprintf(rel, sizeof(rel), "host/sys/devices/system/cpu/cpu%d/topology/%s", c, name), \
+	 make_file(rel, value))
+		TOPO("package_cpus_list", "0-7\n");
+		TOPO("die_cpus_list", "0-7\n");
+		TOPO("core_cpus_list", cores[i]);
+		snprintf(text, sizeof(text), "%d\n", core[i]);
+		TOPO("core_id", text);
+		TOPO("physical_package_id", "0\n");
+		TOPO("die_id", "0\n");
+#undef TOPO
+		for (int index = 0; index < 2 && c < 3; index++) {
+			static const char *const files[] = {"level", "coherency_line_size",
+							    "number_of_sets", "ways_of_associativity",
+							    "type", "size", "shared_cpu_list"};
+			const char *values[] = {index ? "2" : "1", "64", index ? "2048" : "64",
+						index ? "16" : "8", index ? "Unified" : "Data",
+						index ? "1024K" : "32K", c < 2 ? "0-1" : "2-3"};
+			for (int k = 0; k < 7; k++) {
+				snprintf(rel, sizeof(rel),
+					 "host/sys/devices/system/cpu/cpu%d/cache/index%d/%s", c, index,
+					 files[k]);
+				make_file(rel, values[k]);
+			}
+		}
+	}
+	make_file("host/sys/devices/system/node/online", "0\n");
+	make_file("host/sys/devices/system/node/node0/meminfo",
+		  "Node 0 MemTotal:       16384 kB\nNode 0 MemFree:        8192 kB\n");
+	make_file("host/sys/devices/system/node/node0/cpulist", "0-7\n");
+	make_file("host/sys/devices/system/node/node0/memory0/online", "1\n");
+	make_file("host/sys/devices/system/node/node0/memory2/online", "1\n");
+	make_file("host/sys/devices/system/memory/block_size_bytes", "8000000\n");
+	make_file("host/sys/bus/event_source/devices/cpu/type", "4\n");
+	make_file("host/sys/bus/event_source/devices/cpu/caps/max_precise", "3\n");
+	make_file("host/sys/bus/event_source/devices/pt/type", "9\n");
+	make_file("host/sys/bus/event_source/devices/pt/caps/psb_cyc", "1\n");
+}
+
+static void expect_topology(const uint8_t *v)
+{
+	struct utsname u;
+	bool die = uname(&u) == 0 && (!strncmp(u.machine, "x86_64", 6) ||
+				      !strncmp(u.machine, "s390x", 5));
+	static const int core_id[8] = {0, 0, 1, -1, -1, 2, -1, -1};
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "0-7");
+	pd_bytes_u32(&want, 3), pd_bytes_string(&want, "0-1"), pd_bytes_string(&want, "2-3"),
+		pd_bytes_string(&want, "4-5");
+	for (int c = 0; c < 8; c++) {
+		pd_bytes_u32(&want, (uint32_t)core_id[c]);
+		pd_bytes_u32(&want, core_id[c] < 0 ? UINT32_MAX : 0);
+	}
+	if (die) {
+		pd_bytes_u32(&want, 1), pd_bytes_string(&want, "0-7");
+		for (int c = 0; c < 8; c++)
+			pd_bytes_u32(&want, core_id[c] < 0 ? UINT32_MAX : 0);
+	}
+	expect_feature(v, PD_FEAT_CPU_TOPOLOGY, "CPU_TOPOLOGY");
+}
+
+static void expect_caches(const uint8_t *v)
+{
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 4);   /* version, count */
+	for (int level = 1; level <= 2; level++) {
+		for (int pair = 0; pair < 2; pair++) {
+			pd_bytes_u32(&want, (uint32_t)level), pd_bytes_u32(&want, 64);
+			pd_bytes_u32(&want, level == 2 ? 2048 : 64);
+			pd_bytes_u32(&want, level == 2 ? 16 : 8);
+			pd_bytes_string(&want, level == 2 ? "Unified" : "Data");
+			pd_bytes_string(&want, level == 2 ? "1024K" : "32K");
+			pd_bytes_string(&want, pair ? "2-3" : "0-1");
+		}
+	}
+	expect_feature(v, PD_FEAT_CACHE, "CACHE (by level, in the order found)");
+}
+
+/* The host features from a tree, byte for byte in perf's layouts; NRCPUS
+ * read back by the reader. */
+static void host_features(void)
+{
+	char path[600], root[600];
+	snprintf(path, sizeof(path), "%s/host.data", dir);
+	snprintf(root, sizeof(root), "%s/tracefs/host", dir);
+	make_host();
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	pd_writer_host_root(w, root);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	pd_bytes_u32(&want, 8), pd_bytes_u32(&want, 4);
+	expect_feature(v, PD_FEAT_NRCPUS, "NRCPUS: present 0-7, online 0-2,5");
+	pd_bytes_string(&want, "GenuineIntel,6,85,4");
+	expect_feature(v, PD_FEAT_CPUID, "CPUID");
+	struct utsname u;
+	uname(&u);
+	pd_bytes_string(&want, strncmp(u.machine, "ppc", 3) ? "Intel(R) Xeon(R) Gold 6148"
+							    : "POWER10 (architected)");
+	expect_feature(v, PD_FEAT_CPUDESC, "CPUDESC");
+	pd_bytes_u64(&want, 16384);
+	expect_feature(v, PD_FEAT_TOTAL_MEM, "TOTAL_MEM");
+	expect_topology(v);
+	expect_caches(v);
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 0), pd_bytes_u64(&want, 16384),
+		pd_bytes_u64(&want, 8192), pd_bytes_string(&want, "0-7");
+	expect_feature(v, PD_FEAT_NUMA_TOPOLOGY, "NUMA_TOPOLOGY");
+	pd_bytes_u64(&want, 1), pd_bytes_u64(&want, 0x8000000), pd_bytes_u64(&want, 1);
+	pd_bytes_u64(&want, 0), pd_bytes_u64(&want, 3), pd_bytes_u64(&want, 3), pd_bytes_u64(&want, 5);
+	expect_feature(v, PD_FEAT_MEM_TOPOLOGY, "MEM_TOPOLOGY: blocks 0 and 2");
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "max_precise"), pd_bytes_string(&want, "3");
+	expect_feature(v, PD_FEAT_CPU_PMU_CAPS, "CPU_PMU_CAPS");
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 1), pd_bytes_string(&want, "psb_cyc"),
+		pd_bytes_string(&want, "1"), pd_bytes_string(&want, "pt");
+	expect_feature(v, PD_FEAT_PMU_CAPS, "PMU_CAPS");
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, PD_FEAT_PMU_MAPPINGS, &size);
+	CHECK(p && size == 4 + 2 * 72 && pd_get32(p) == 2, "PMU_MAPPINGS: %llu bytes",
+	      (unsigned long long)size);
+	for (int k = 0; p && size == 4 + 2 * 72 && k < 2; k++) {
+		const uint8_t *m = p + 4 + 72 * k;
+		const char *name = (const char *)m + 8;
+		CHECK(pd_get32(m + 4) == 64 && ((pd_get32(m) == 4 && !strcmp(name, "cpu")) ||
+						 (pd_get32(m) == 9 && !strcmp(name, "pt"))),
+		      "PMU_MAPPINGS entry %d: %u %s", k, pd_get32(m), name);
+	}
+	CHECK(!feature_of(v, PD_FEAT_GROUP_DESC, &size) && !feature_of(v, PD_FEAT_CLOCKID, &size),
+	      "no group, no clock: no GROUP_DESC, no CLOCKID");
+	free(v);
+	struct pmurt_perf_file *f;
+	struct pmurt_perf_info info = {.sz = sizeof(info)};
+	CHECK(pmurt_perf_open(&f, path, &err) == 0 && pmurt_perf_info(f, &info) == 0 &&
+	      info.nr_cpus_avail == 8 && info.nr_cpus_online == 4, "nrcpus read back %u, %u: %s",
+	      info.nr_cpus_avail, info.nr_cpus_online, err.message);
+	pmurt_perf_close(f);
+}
+
+/* GROUP_DESC: a group of three led by event 1, event 0 alone; SAMPLE_TIME
+ * from the samples (the earliest and the latest, not the first and last
+ * in the file); CLOCKID's resolution with use_clockid. */
+static void group_and_times(void)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/group.data", dir);
+	struct pd_event ev[4];
+	uint64_t ids[4] = {1, 2, 3, 4};
+	memset(ev, 0, sizeof(ev));
+	for (int e = 0; e < 4; e++) {
+		ev[e].attr.type = PERF_TYPE_SOFTWARE;
+		ev[e].attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					 PERF_SAMPLE_TIME;
+		ev[e].attr.use_clockid = 1;
+		ev[e].attr.clockid = CLOCK_MONOTONIC;
+		ev[e].ids = &ids[e], ev[e].nids = 1, ev[e].name = "cpu-clock";
+	}
+	ev[1].group_size = 3;
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	CHECK(pd_writer_open(&w, path, ev, 4, &err) == 0, "%s", err.message);
+	static const uint64_t times[] = {5000, 3000, 9000, 7000};
+	for (int k = 0; k < 4; k++) {
+		struct buf b;
+		start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&b, 2), put64(&b, 0x401000), put32(&b, 7), put32(&b, 7), put64(&b, times[k]);
+		CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	}
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	ev[3].group_size = 2;   /* a group past the last event */
+	CHECK(pd_writer_open(&w, path, ev, 4, &err) == -EINVAL && strstr(err.message, "group of 2"),
+	      "a group past the events: %s", err.message);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "{anon_group}");
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 3);
+	expect_feature(v, PD_FEAT_GROUP_DESC, "GROUP_DESC");
+	pd_bytes_u64(&want, 3000), pd_bytes_u64(&want, 9000);
+	expect_feature(v, PD_FEAT_SAMPLE_TIME, "SAMPLE_TIME");
+	struct timespec res;
+	clock_getres(CLOCK_MONOTONIC, &res);
+	pd_bytes_u64(&want, (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec);
+	expect_feature(v, PD_FEAT_CLOCKID, "CLOCKID");
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -609,5 +837,7 @@ int main(int argc, char **argv)
 	tracing_feature();
 	spans_written();
 	padded_payload();
+	host_features();
+	group_and_times();
 	return failures ? 1 : 0;
 }
