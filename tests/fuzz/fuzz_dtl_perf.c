@@ -5,8 +5,11 @@
  * read, each printed as perf report -D prints it (to /dev/null) and walked
  * slot by slot, or fail with a negative errno and a message; never a crash
  * or a sanitizer report.  The input is libFuzzer's heap block of its exact
- * size (pd_open_bytes), so that ASan sees a read past it.  Seeds: tests/fuzz/dtl-perfdata-corpus (a file
- * check_perfdata.py's builder wrote: three CPUs, two buffers each).
+ * size (pd_open_bytes), so that ASan sees a read past it.  Seeds:
+ * tests/fuzz/dtl-perfdata-corpus (files check_perfdata.py's builder wrote:
+ * vpa-dtl.data, three CPUs with two buffers each; short-auxtrace.data, one
+ * buffer and a 16-byte AUXTRACE record ending the file, which ASan showed
+ * read past before the reader refused short records).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
