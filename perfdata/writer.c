@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -280,9 +281,9 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
 	}
 	uint64_t payload = 0;
 	if (h.type == PD_RECORD_AUXTRACE) {
-		if (h.size < 16) {
-			pmurt_set_error(err, -EINVAL, "%s: AUXTRACE record of %u bytes lacks "
-					"its payload size", w->path, h.size);
+		if (h.size < 48) {   /* readers refuse it (reader.c's fixed parts) */
+			pmurt_set_error(err, -EINVAL, "%s: AUXTRACE record of %u bytes: shorter "
+					"than its 48", w->path, h.size);
 			return -EINVAL;
 		}
 		memcpy(&payload, (const uint8_t *)rec + 8, 8);
@@ -552,9 +553,13 @@ static int write_header(struct pd_writer *w, uint64_t data_size, struct pmurt_er
 }
 
 /* The header without features, so that the file reads; perf record's pass
- * over it (pd_data_pass); then back to its end. */
+ * over it (pd_data_pass); then back to its end.  Not for what is no
+ * regular file (/dev/null): it cannot be read back. */
 static int data_pass(struct pd_writer *w, uint64_t data_size, struct pmurt_error *err)
 {
+	struct stat st;
+	if (fstat(w->fd, &st) == 0 && !S_ISREG(st.st_mode))
+		return 0;
 	uint64_t end = w->pos;
 	int rc = write_header(w, data_size, err);
 	if (!rc)

@@ -401,6 +401,11 @@ static void writer_refusals(void)
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 12};
 	CHECK(pd_writer_add(w, &h, &err) == -EINVAL && strstr(err.message, "multiple of 8"),
 	      "size 12: %s", err.message);
+	uint64_t aux16[2] = {0, 0};   /* an AUXTRACE record of 16 bytes, no payload */
+	struct perf_event_header ah = {PD_RECORD_AUXTRACE, 0, 16};
+	memcpy(aux16, &ah, sizeof(ah));
+	CHECK(pd_writer_add(w, aux16, &err) == -EINVAL && strstr(err.message, "shorter than its 48"),
+	      "16-byte AUXTRACE: %s", err.message);
 	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
 	snprintf(path, sizeof(path), "%s/no-such-dir/x.data", dir);
 	CHECK(pd_writer_open(&w, path, ev, 2, &err) == -ENOENT && strstr(err.message, path),
