@@ -123,6 +123,7 @@ struct pass {
 	uint32_t (*forks)[2];   /* child pid, parent pid */
 	size_t nforks;
 	size_t last_map;        /* the map the last sample hit */
+	size_t kernel;          /* the kernel's DSO, SIZE_MAX until met */
 	uint64_t first, last;
 	bool nomem;
 };
@@ -227,9 +228,10 @@ static void track_sample(struct pass *p, const struct pmurt_perf_record *r)
 	}
 	unsigned mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL) {
-		size_t k = dso_of(p, KERNEL_DSO, true);
-		if (k != SIZE_MAX)
-			p->dsos[k].hit = true;
+		if (p->kernel == SIZE_MAX)
+			p->kernel = dso_of(p, KERNEL_DSO, true);
+		if (p->kernel != SIZE_MAX)
+			p->dsos[p->kernel].hit = true;
 	} else if (mode == PERF_RECORD_MISC_USER && (r->has & PERF_SAMPLE_IP) &&
 		   (r->has & PERF_SAMPLE_TID)) {
 		size_t m = find_map(p, r->pid, r->ip);
@@ -289,7 +291,7 @@ int pd_data_pass(const char *path, const char *root, struct pd_bytes *build_ids,
 		 uint64_t times[2], struct pmurt_error *err)
 {
 	struct pmurt_perf_file *f;
-	struct pass p = {.last_map = SIZE_MAX};
+	struct pass p = {.last_map = SIZE_MAX, .kernel = SIZE_MAX};
 	int rc = pmurt_perf_open(&f, path, err);
 	if (rc < 0)
 		return rc;

@@ -717,9 +717,12 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 		return -EINVAL;
 	if (f->pos >= f->data_end)
 		return 0;
+	/* a copy of a blank record: GCC clears 248 bytes with rep stos, whose
+	 * start-up cost was half of this function's time */
+	static const struct pmurt_perf_record blank;
 	struct pmurt_perf_record local, *rec = out->sz >= sizeof(local) ? out : &local;
 	size_t sz = out->sz;
-	memset(rec, 0, sizeof(*rec));
+	*rec = blank;
 	rec->sz = sz < sizeof(*rec) ? sz : sizeof(*rec);
 	rec->event = -1;
 	int rc = record_header(f, rec, err);
