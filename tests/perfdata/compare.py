@@ -150,13 +150,18 @@ BY_NATURE = re.compile(r"^(captured on|data offset|data size|feat offset|perf ve
                        r"node\d+ meminfo)$")
 
 
+# the BPF programs loaded on the machine, which perf lists because its
+# events ask for PERF_RECORD_BPF_EVENT (bpf_event = 1) and pmutool's do not
+BPF_PROGRAMS = re.compile(r"^(bpf_prog_info \d+|btf info of id \d+)")
+
+
 def header_lines(path):
     """(key, value) of each line of perf report --header-only: the key the
     text before the first colon, or the whole line."""
     out = []
     for line in open(path).read().splitlines():
         text = line.lstrip("#").strip()
-        if not text or set(text) == {"="}:
+        if not text or set(text) == {"="} or BPF_PROGRAMS.match(text):
             continue
         key, sep, value = text.partition(":")
         out.append((key.strip(), value.strip()) if sep else (text, ""))
