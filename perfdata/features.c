@@ -555,7 +555,8 @@ static int host_mem_topology(const char *root, struct pd_bytes *b)
 			continue;
 		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%u", root, node);
 		DIR *d = opendir(path);
-		uint64_t size = d ? memory_blocks(d, NULL) + (memory_blocks(d, NULL) == 0) : 0;
+		uint64_t blocks = d ? memory_blocks(d, NULL) : 0;
+		uint64_t size = d ? (blocks ? blocks : 1) : 0;   /* perf: the highest + 1, at least 1 */
 		uint64_t *bits = size ? calloc((size_t)(size + 63) / 64, 8) : NULL;
 		if (bits)
 			memory_blocks(d, bits);
