@@ -5,14 +5,24 @@
  * tools/lib/perf/include/perf/event.h lays them out; the
  * PERF_RECORD_AUXTRACE_ERROR of a full area with the area's CPU; and the
  * bytes a writer racing the drain overwrote while they were read (a sink
- * that moves aux_head on by more than the area) counted as torn.
+ * that moves aux_head on by more than the area) counted as torn.  Then a
+ * recording session on CPU 1 alone (mmap index 0) of the simulated
+ * driver (perf/sim_dtl.c) on the fake LPAR sysfs: its AUXTRACE records say
+ * CPU 1 and index 0.
+ *
+ * usage: dtl_aux_records_test SYSFS   (the fake LPAR tree)
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "perf_int.h"
 #include "perfdata.h"
 #include "aux.h"
+#include "record.h"
+#include "sim_dtl.h"
+#include "sys_sim.h"
 
 static int failures;
 
@@ -107,10 +117,75 @@ static void torn_bytes(void)
 	CHECK(ctl.aux_tail == 10 * 48, "tail %llu", (unsigned long long)ctl.aux_tail);
 }
 
-int main(void)
+struct cpus_seen {
+	int records;
+	uint32_t idx, cpu;
+};
+
+static int note_cpu(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
 {
+	(void)err;
+	struct cpus_seen *c = arg;
+	if (rec->type == PMU_RECORD_AUXTRACE) {
+		const struct pmu_auxtrace *a = (const struct pmu_auxtrace *)rec;
+		c->records++;
+		c->idx = a->idx;
+		c->cpu = a->cpu;
+	}
+	return 0;
+}
+
+/* The session maps CPU 1's AUX area as its first (index 0). */
+static void session_cpu(struct pmurt_host *host)
+{
+	static const struct pmu_sim_pmu dtl_pmu = {
+		.type = 14, .name = "vpa_dtl", .per_cpu_only = true, .no_exclude = true,
+		.sampling_only = true,
+	};
+	struct pmu_sim *sim = NULL;
+	struct pmu_sim_dtl *drv = NULL;
+	struct pmu_sim_dtl_opts o = {.seed = 3};
+	struct pmurt_error err = {0};
+	CHECK(pmu_sim_new(&sim, &dtl_pmu, 1) == 0 && pmu_sim_dtl_new(&drv, sim, 14, &o) == 0,
+	      "simulator");
+	host->h.sys = pmu_sim_sys(sim);
+	struct pmu_evlist list = {0};
+	CHECK(pmu_evlist_parse(&list, &host->h, "vpa_dtl/dtl_all/", &err) == 0, "%s", err.message);
+	const int cpus[] = {1};
+	struct pmu_record_opts ro = {.pid = -1, .cpus = cpus, .ncpus = 1, .aux_pages = 2};
+	struct pmu_session *s = NULL;
+	struct cpus_seen seen = {0};
+	CHECK(list.n && pmu_session_open(&s, &host->h, &list, &ro, &err) == 0 &&
+	      pmu_session_enable(s, &err) == 0, "%s", err.message);
+	if (s) {
+		pmu_sim_dtl_tick(drv, 10);
+		CHECK(pmu_session_drain(s, note_cpu, &seen, &err) == 0, "%s", err.message);
+	}
+	CHECK(seen.records > 0 && seen.cpu == 1 && seen.idx == 0,
+	      "%d AUXTRACE records, the last on CPU %u index %u: want CPU 1, index 0",
+	      seen.records, seen.cpu, seen.idx);
+	pmu_session_close(s);
+	pmu_evlist_free(&list);
+	pmu_sim_dtl_free(drv);
+	pmu_sim_free(sim);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: dtl_aux_records_test SYSFS\n");
+		return 2;
+	}
 	auxtrace_fields();
 	error_cpu();
 	torn_bytes();
+	struct pmurt_host *host = NULL;
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = argv[1],
+						   .pmu = "power10");
+	CHECK(pmurt_host_open(&host, &o, &err) == 0, "the fake LPAR tree: %s", err.message);
+	if (host)
+		session_cpu(host);
+	pmurt_host_close(host);
 	return failures ? 1 : 0;
 }
