@@ -6,14 +6,17 @@
  * samples hit, found through the MMAP/MMAP2 records of the sample's
  * process or of the process it forked from, written with their build ids
  * as tools/perf/util/build-id.c write_buildid does (HEADER_BUILD_ID).
- * The kernel's build id comes from /sys/kernel/notes; kernel modules and
- * the vDSO are not looked for.
+ * The kernel's build id comes from /sys/kernel/notes, the vDSO's (written
+ * whenever it was mapped, hit or not, as perf does) from this process's
+ * own vDSO, as perf takes its own; kernel modules are not looked for.
  */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -278,6 +281,22 @@ static void kernel_build_id(const char *root, struct dso *d)
 	d->has_id = n > 0 && notes_build_id(notes, (size_t)n, d->id, &d->id_len) == 0;
 }
 
+/* This process's vDSO image, in memory (AT_SYSINFO_EHDR): its notes. */
+static void vdso_build_id(struct dso *d)
+{
+	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	if (!base)
+		return;
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	for (unsigned i = 0; i < eh->e_phnum && !d->has_id; i++) {
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff +
+							    (size_t)i * eh->e_phentsize);
+		if (ph->p_type == PT_NOTE)
+			d->has_id = notes_build_id(base + ph->p_offset, ph->p_filesz, d->id,
+						   &d->id_len) == 0;
+	}
+}
+
 static void free_pass(struct pass *p)
 {
 	for (size_t i = 0; i < p->ndsos; i++)
@@ -307,9 +326,12 @@ int pd_data_pass(const char *path, const char *root, struct pd_bytes *build_ids,
 	pmurt_perf_close(f);
 	for (size_t i = 0; rc == 0 && i < p.ndsos; i++) {
 		struct dso *d = &p.dsos[i];
-		if (!d->hit)
+		bool vdso = !strcmp(d->name, "[vdso]");
+		if (!d->hit && !vdso)
 			continue;
-		if (!d->has_id && !strcmp(d->name, KERNEL_DSO))
+		if (!d->has_id && vdso)
+			vdso_build_id(d);
+		else if (!d->has_id && !strcmp(d->name, KERNEL_DSO))
 			kernel_build_id(root, d);
 		else if (!d->has_id && d->name[0] == '/')
 			d->has_id = pd_elf_build_id(d->name, d->id, &d->id_len) == 0;

@@ -21,10 +21,10 @@
 #                              pmutool record wrote (a group) what it lists for
 #                              one perf record wrote, values alike but for those
 #                              that differ by nature; perf evlist -g shows the
-#                              group; the workload's build id as perf records
-#                              it; the workload replaced at its path: perf finds
-#                              the recorded one in its build-id cache, pmutool
-#                              report warns
+#                              group; the workload's and the vDSO's build ids
+#                              as perf records them; the workload replaced at
+#                              its path: perf finds the recorded one in its
+#                              build-id cache, pmutool report warns
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
 #                              the same answers from it, a damaged one ignored
 #                              and rewritten
@@ -119,15 +119,16 @@ header)
 	perf report --header-only -I -i "$t/o.data" >"$t/o.header"
 	python3 "$here/compare.py" header "$t/o.header" "$t/p.header"
 	perf evlist -g -i "$t/o.data" | grep -qx '{cpu-clock,task-clock}'
-	perf buildid-list -i "$t/p.data" | grep " $t/spin\$" >"$t/p.ids"
-	perf buildid-list -i "$t/o.data" | grep " $t/spin\$" >"$t/o.ids"
+	perf buildid-list -i "$t/p.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/p.ids"
+	perf buildid-list -i "$t/o.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/o.ids"
+	test "$(wc -l <"$t/p.ids")" = 2
 	diff "$t/p.ids" "$t/o.ids"
 	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
 	test ! -s "$t/warn"
 	cp "$bin/pd_copy" "$t/spin"   # another program, another build id, at the path
 	perf report --stdio -i "$t/o.data" --sort sym 2>/dev/null | grep -q ' spin_alpha$'
 	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
-	grep -q "^pmutool: warning: $t/spin has build id [0-9a-f]*, the recording's had $(cut -d' ' -f1 "$t/p.ids"): " "$t/warn"
+	grep -q "^pmutool: warning: $t/spin has build id [0-9a-f]*, the recording's had $(grep " $t/spin\$" "$t/p.ids" | cut -d' ' -f1): " "$t/warn"
 	;;
 kcache)
 	export XDG_CACHE_HOME="$t/cache"
