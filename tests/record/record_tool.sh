@@ -186,7 +186,7 @@ tracepoint)
 		fail "record exited $?"
 	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
 	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
-	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\]  *[0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
+	n=$(grep -c '^ *sleep  *[0-9]* \[[0-9]*\] [0-9.]*: sched:sched_switch: prev_comm=sleep ' "$t/perf.txt")
 	[ "$n" -ge 2 ] || fail "$n sched_switch samples of sleep decoded by perf script"
 	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
 	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
