@@ -6,6 +6,12 @@
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
                                      by row
+  compare.py features OURS PERF      the two perf.data files' host-description
+                                     features byte for byte (hostname, os
+                                     release, arch, nrcpus, cpudesc, cpuid,
+                                     total memory, CPU topology, PMU mappings,
+                                     group, caches, memory topology, PMU
+                                     capabilities), each present in both
   compare.py header OURS PERF        perf report --header-only -I of a file
                                      pmutool recorded vs of one perf recorded
                                      on the same machine: the same lines in
@@ -24,6 +30,7 @@ command and file must be equal in any case.
 import json
 import os
 import re
+import struct
 import sys
 
 
@@ -182,9 +189,42 @@ def compare_header(ours, perf):
     sys.exit(1 if failures else 0)
 
 
+# tools/perf/util/header.h HEADER_* bits whose bytes do not depend on the
+# recording: HOSTNAME OSRELEASE ARCH NRCPUS CPUDESC CPUID TOTAL_MEM
+# CPU_TOPOLOGY PMU_MAPPINGS GROUP_DESC CACHE MEM_TOPOLOGY CPU_PMU_CAPS PMU_CAPS
+HOST_FEATURES = (3, 4, 6, 7, 8, 9, 10, 13, 16, 17, 20, 22, 28, 31)
+
+
+def features(path):
+    """{bit: payload} of a perf.data file's feature sections."""
+    d = open(path, "rb").read()
+    data_off, data_size = struct.unpack_from("<QQ", d, 40)
+    bits = struct.unpack_from("<4Q", d, 72)
+    table, out = data_off + data_size, {}
+    for b in range(256):
+        if bits[b // 64] >> (b % 64) & 1:
+            off, size = struct.unpack_from("<QQ", d, table)
+            out[b] = d[off:off + size]
+            table += 16
+    return out
+
+
+def compare_features(ours, perf):
+    a, b = features(ours), features(perf)
+    failures = [f"feature {bit}: ours {None if bit not in a else len(a[bit])} bytes, perf "
+                f"{None if bit not in b else len(b[bit])}, not the same bytes"
+                for bit in HOST_FEATURES if a.get(bit) != b.get(bit)]
+    for f in failures:
+        print(f)
+    print(f"features: {sum(bit in b for bit in HOST_FEATURES)} compared, {len(failures)} differ")
+    sys.exit(1 if failures else 0)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "header":
         compare_header(*sys.argv[2:])
+    if len(sys.argv) == 4 and sys.argv[1] == "features":
+        compare_features(*sys.argv[2:])
     if len(sys.argv) != 5 or sys.argv[1] not in ("script", "report"):
         sys.exit(__doc__)
     (compare_script if sys.argv[1] == "script" else compare_report)(*sys.argv[2:])

@@ -20,7 +20,8 @@
 #   interop.sh header BINDIR   perf report --header-only -I lists for a file
 #                              pmutool record wrote (a group) what it lists for
 #                              one perf record wrote, values alike but for those
-#                              that differ by nature; perf evlist -g shows the
+#                              that differ by nature, the host's description
+#                              byte for byte; perf evlist -g shows the
 #                              group; the workload's and the vDSO's build ids
 #                              as perf records them; the workload replaced at
 #                              its path: perf finds the recorded one in its
@@ -118,6 +119,7 @@ header)
 	perf report --header-only -I -i "$t/p.data" >"$t/p.header"
 	perf report --header-only -I -i "$t/o.data" >"$t/o.header"
 	python3 "$here/compare.py" header "$t/o.header" "$t/p.header"
+	python3 "$here/compare.py" features "$t/o.data" "$t/p.data"
 	perf evlist -g -i "$t/o.data" | grep -qx '{cpu-clock,task-clock}'
 	perf buildid-list -i "$t/p.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/p.ids"
 	perf buildid-list -i "$t/o.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/o.ids"
