@@ -243,21 +243,19 @@ static void track_sample(struct pass *p, const struct pmurt_perf_record *r)
 	}
 }
 
-/* write_buildid: the record's 36 bytes (header with the cpumode and
- * MISC_BUILD_ID_SIZE, pid -1 for the host machine, 20 bytes of id, its
- * size, 3 reserved), then the name padded to NAME_ALIGN; header.size
- * covers both. */
+/* write_buildid: the record's 36 bytes (header with type 0, as perf leaves
+ * it, the cpumode and MISC_BUILD_ID_SIZE, pid -1 for the host machine, 20
+ * bytes of id, its size, 3 reserved), then the name padded to NAME_ALIGN;
+ * header.size covers both. */
 static void put_build_id(struct pd_bytes *b, const struct dso *d)
 {
 	static const uint8_t zeros[64];
 	size_t n = strlen(d->name) + 1, len = (n + 63) / 64 * 64;
 	uint8_t rec[36] = {0};
-	uint32_t type = 67;   /* PERF_RECORD_HEADER_BUILD_ID */
 	uint16_t misc = (d->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
 			MISC_BUILD_ID_SIZE;
 	uint16_t size = (uint16_t)(sizeof(rec) + len);
 	int32_t pid = -1;
-	memcpy(rec, &type, 4);
 	memcpy(rec + 4, &misc, 2);
 	memcpy(rec + 6, &size, 2);
 	memcpy(rec + 8, &pid, 4);

@@ -11,7 +11,8 @@
                                      release, arch, nrcpus, cpudesc, cpuid,
                                      total memory, CPU topology, PMU mappings,
                                      group, caches, memory topology, PMU
-                                     capabilities), each present in both
+                                     capabilities), each present in both; the
+                                     build-id records of the files both hit
   compare.py header OURS PERF        perf report --header-only -I of a file
                                      pmutool recorded vs of one perf recorded
                                      on the same machine: the same lines in
@@ -209,11 +210,31 @@ def features(path):
     return out
 
 
+def build_ids(payload):
+    """{name: record bytes} of a BUILD_ID feature (build-id.c write_buildid:
+    36 bytes, then the name; header.size covers both)."""
+    out, at = {}, 0
+    while at + 36 <= len(payload):
+        size = struct.unpack_from("<H", payload, at + 6)[0]
+        if size < 36:
+            break
+        out[payload[at + 36:at + size].split(b"\0")[0].decode()] = payload[at:at + size]
+        at += size
+    return out
+
+
 def compare_features(ours, perf):
     a, b = features(ours), features(perf)
     failures = [f"feature {bit}: ours {None if bit not in a else len(a[bit])} bytes, perf "
                 f"{None if bit not in b else len(b[bit])}, not the same bytes"
                 for bit in HOST_FEATURES if a.get(bit) != b.get(bit)]
+    # the files both hit (the workload, the kernel...) and the vDSO: the
+    # same build-id records
+    ids_a, ids_b = build_ids(a.get(2, b"")), build_ids(b.get(2, b""))
+    failures += [f"build-id record of {name}: ours {ids_a[name].hex()}, perf {ids_b[name].hex()}"
+                 for name in sorted(set(ids_a) & set(ids_b)) if ids_a[name] != ids_b[name]]
+    if "[vdso]" not in ids_a:
+        failures.append("no build id of the vDSO")
     for f in failures:
         print(f)
     print(f"features: {sum(bit in b for bit in HOST_FEATURES)} compared, {len(failures)} differ")
