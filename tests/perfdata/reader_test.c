@@ -826,6 +826,100 @@ static void group_and_times(void)
 	free(v);
 }
 
+/* An MMAP2 record (no build id in it) of pid mapping path at addr. */
+static const void *mmap2(struct buf *b, uint32_t pid, uint64_t addr, const char *path)
+{
+	start(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(b, pid), put32(b, pid), put64(b, addr), put64(b, 0x100000), put64(b, 0);
+	put64(b, 0), put64(b, 0), put64(b, 0), put32(b, 5), put32(b, 2);
+	return done(b, path);
+}
+
+static void user_sample(struct pd_writer *w, uint32_t pid, uint64_t ip, uint16_t mode)
+{
+	struct buf b;
+	struct pmurt_error err = {0};
+	start(&b, PERF_RECORD_SAMPLE, mode);
+	put64(&b, 2), put64(&b, ip), put32(&b, pid), put32(&b, pid), put64(&b, 1000);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+}
+
+/* BUILD_ID: the files samples hit, a forked child's through its parent's
+ * maps; a file mapped and not hit (pd_copy, beside this program) left out;
+ * a sample of a process without maps hitting nothing; the vDSO whenever
+ * mapped; the
+ * kernel's id from the tree's /sys/kernel/notes.  Each record as
+ * write_buildid lays it out. */
+static void build_ids(const char *self)
+{
+	char path[600], root[600];
+	snprintf(path, sizeof(path), "%s/buildid.data", dir);
+	snprintf(root, sizeof(root), "%s/tracefs/host", dir);
+	static const uint8_t notes[] = {4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+					1, 2, 3, 4, 5, 6, 7, 8};
+	char notes_path[700];
+	snprintf(notes_path, sizeof(notes_path), "%s/sys/kernel/notes", root);
+	make_file("host/sys/kernel/notes", "");
+	spit(notes_path, notes, sizeof(notes));
+	struct pd_event ev[2];
+	events(ev);
+	ev[1].attr.sample_id_all = 0;
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	CHECK(pd_writer_open(&w, path, &ev[1], 1, &err) == 0, "%s", err.message);
+	pd_writer_host_root(w, root);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x400000, self), &err) == 0, "%s", err.message);
+	char other[700];   /* an ELF file with a build id, mapped, not hit */
+	snprintf(other, sizeof(other), "%.*s/pd_copy", (int)(strrchr(self, '/') - self), self);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x800000, other), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x900000, "[vdso]"), &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_FORK, 0);
+	put32(&b, 200), put32(&b, 100), put32(&b, 200), put32(&b, 100), put64(&b, 900);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	user_sample(w, 200, 0x401000, PERF_RECORD_MISC_USER);     /* the child, in self */
+	user_sample(w, 300, 0x801000, PERF_RECORD_MISC_USER);     /* no map of pid 300 */
+	user_sample(w, 200, 0xffffffff81000000ull, PERF_RECORD_MISC_KERNEL);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	uint8_t id[PD_BUILD_ID_MAX];
+	size_t id_len = 0;
+	CHECK(pd_elf_build_id(self, id, &id_len) == 0 && id_len == 20, "%s: no build id", self);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, PD_FEAT_BUILD_ID, &size);
+	int found = 0;
+	for (uint64_t at = 0; p && at + 36 <= size;) {
+		uint16_t misc, rsize;
+		memcpy(&misc, p + at + 4, 2);
+		memcpy(&rsize, p + at + 6, 2);
+		const char *name = (const char *)p + at + 36;
+		CHECK(pd_get32(p + at) == 0 && pd_get32(p + at + 8) == UINT32_MAX &&
+		      rsize == 36 + (strlen(name) + 64) / 64 * 64 && (misc & 0x8000),
+		      "record of %s: type %u, pid %d, size %u, misc %#x", name, pd_get32(p + at),
+		      (int)pd_get32(p + at + 8), rsize, misc);
+		int which = !strcmp(name, self) ? 1 : !strcmp(name, "[kernel.kallsyms]") ? 2
+			    : !strcmp(name, "[vdso]") ? 4 : 0;
+		found |= which;
+		CHECK(which, "a record of %s, which no sample hit", name);
+		CHECK(which != 1 || (!memcmp(p + at + 12, id, 20) && p[at + 32] == 20 &&
+				     (misc & 7) == PERF_RECORD_MISC_USER), "%s's record", self);
+		CHECK(which != 2 || (!memcmp(p + at + 12, notes + 16, 8) && p[at + 32] == 8 &&
+				     (misc & 7) == PERF_RECORD_MISC_KERNEL), "the kernel's record");
+		at += rsize ? rsize : size;
+	}
+	CHECK(found == 7, "records found: %#x of 7 (self, kernel, vDSO)", found);
+	struct pmurt_perf_file *f;
+	uint8_t got[PD_BUILD_ID_MAX];
+	size_t got_len = 0;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0 &&
+	      pd_recorded_build_id(f, self, got, &got_len) == 0 && got_len == 20 &&
+	      !memcmp(got, id, 20) && pd_recorded_build_id(f, other, got, &got_len) == -ENOENT,
+	      "the reader's look-up: %s", err.message);
+	pmurt_perf_close(f);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -844,5 +938,9 @@ int main(int argc, char **argv)
 	padded_payload();
 	host_features();
 	group_and_times();
+	char self[600];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[k > 0 ? k : 0] = 0;
+	build_ids(self);
 	return failures ? 1 : 0;
 }
