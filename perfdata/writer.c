@@ -6,8 +6,9 @@
  * feature and the features' payloads.  Features written: tracing data
  * when asked for (tracing.c), build ids and sample times from a pass over
  * the data (buildid.c), the host's description (features.c), cmdline,
- * event_desc, group_desc with groups, the AUXTRACE index when AUXTRACE
- * records were added, clockid when the events use a clock.
+ * event_desc, group_desc with groups, branch_stack when sampled, the
+ * AUXTRACE index when AUXTRACE records were added, clockid when the events
+ * use a clock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -439,6 +440,16 @@ static int group_desc_feature(const struct pd_writer *w, struct pd_bytes *b)
 	return 1;
 }
 
+/* write_branch_stack: an empty section, there when the events sample the
+ * branch stack (perf record -b or -j). */
+static int branch_stack_feature(const struct pd_writer *w)
+{
+	for (int e = 0; e < w->nevents; e++)
+		if (w->events[e].attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return 1;
+	return 0;
+}
+
 /* auxtrace_index__write: the count, then each AUXTRACE record's offset and
  * its header's size. */
 static void auxtrace_index_feature(const struct pd_writer *w, struct pd_bytes *b)
@@ -481,6 +492,7 @@ static int build_feature(const struct pd_writer *w, int bit, struct pd_bytes *b)
 	case PD_FEAT_CMDLINE: cmdline_feature(b); return 1;
 	case PD_FEAT_EVENT_DESC: event_desc_feature(w, b); return 1;
 	case PD_FEAT_GROUP_DESC: return group_desc_feature(w, b);
+	case PD_FEAT_BRANCH_STACK: return branch_stack_feature(w);
 	case PD_FEAT_AUXTRACE: auxtrace_index_feature(w, b); return w->naux > 0;
 	case PD_FEAT_SAMPLE_TIME: /* write_sample_time: first, then last */
 		pd_bytes_u64(b, w->sample_times[0]);
@@ -503,7 +515,8 @@ static int write_features(struct pd_writer *w, struct pmurt_error *err)
 		PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
 		PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CPUID,
 		PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
-		PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_PMU_MAPPINGS, PD_FEAT_GROUP_DESC, PD_FEAT_AUXTRACE,
+		PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_BRANCH_STACK, PD_FEAT_PMU_MAPPINGS,
+		PD_FEAT_GROUP_DESC, PD_FEAT_AUXTRACE,
 		PD_FEAT_CACHE, PD_FEAT_SAMPLE_TIME, PD_FEAT_MEM_TOPOLOGY, PD_FEAT_CLOCKID,
 		PD_FEAT_BPF_PROG_INFO, PD_FEAT_BPF_BTF, PD_FEAT_CPU_PMU_CAPS, PD_FEAT_PMU_CAPS,
 	};

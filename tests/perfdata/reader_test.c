@@ -770,6 +770,8 @@ static void host_features(void)
 	}
 	CHECK(!feature_of(v, PD_FEAT_GROUP_DESC, &size) && !feature_of(v, PD_FEAT_CLOCKID, &size),
 	      "no group, no clock: no GROUP_DESC, no CLOCKID");
+	/* event 0 samples the branch stack: the empty section perf writes */
+	CHECK(feature_of(v, PD_FEAT_BRANCH_STACK, &size) && size == 0, "BRANCH_STACK");
 	free(v);
 	struct pmurt_perf_file *f;
 	struct pmurt_perf_info info = {.sz = sizeof(info)};
@@ -819,6 +821,8 @@ static void group_and_times(void)
 	expect_feature(v, PD_FEAT_GROUP_DESC, "GROUP_DESC");
 	pd_bytes_u64(&want, 3000), pd_bytes_u64(&want, 9000);
 	expect_feature(v, PD_FEAT_SAMPLE_TIME, "SAMPLE_TIME");
+	uint64_t size;
+	CHECK(!feature_of(v, PD_FEAT_BRANCH_STACK, &size), "BRANCH_STACK without branch sampling");
 	struct timespec res;
 	clock_getres(CLOCK_MONOTONIC, &res);
 	pd_bytes_u64(&want, (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec);
