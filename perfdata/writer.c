@@ -539,7 +539,7 @@ static int write_features(struct pd_writer *w, struct pmurt_error *err)
 		rc = put(w, section, sizeof(section), err);
 	}
 	for (int i = 0; i < NBITS && !rc && !nomem; i++)
-		if (has[i])
+		if (has[i] && payload[i].n)   /* an empty one (BRANCH_STACK) has no bytes */
 			rc = put(w, payload[i].p, payload[i].n, err);
 	for (int i = 0; i < NBITS; i++)
 		pd_bytes_free(&payload[i]);
