@@ -744,6 +744,18 @@ static void host_features(void)
 	expect_feature(v, PD_FEAT_CPUDESC, "CPUDESC");
 	pd_bytes_u64(&want, 16384);
 	expect_feature(v, PD_FEAT_TOTAL_MEM, "TOTAL_MEM");
+	/* POWER: the PVR's version and revision in decimal, from cpuinfo's
+	 * revision line (arch/powerpc/kernel/setup-common.c show_cpuinfo) */
+	char ppc[700];
+	struct pd_bytes got = {0};
+	make_file("host-ppc/proc/cpuinfo", "processor\t: 0\ncpu\t\t: POWER10 (architected), "
+		  "altivec supported\nclock\t\t: 2750.000000MHz\nrevision\t: 2.0 (pvr 0080 0200)\n");
+	snprintf(ppc, sizeof(ppc), "%s/tracefs/host-ppc", dir);
+	pd_bytes_string(&want, "128,512");
+	CHECK(pd_host_feature(PD_FEAT_CPUID, ppc, &got) == 1 && got.n == want.n &&
+	      !memcmp(got.p, want.p, want.n), "POWER's CPUID");
+	pd_bytes_free(&got);
+	pd_bytes_free(&want);
 	expect_topology(v);
 	expect_caches(v);
 	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 0), pd_bytes_u64(&want, 16384),
