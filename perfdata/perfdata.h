@@ -12,6 +12,7 @@
 #define PMU_PERFDATA_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,8 @@ enum {
 	PD_RECORD_FINISHED_ROUND = 68,
 	PD_RECORD_AUXTRACE_INFO = 70,
 	PD_RECORD_AUXTRACE = 71,
+	PD_RECORD_AUXTRACE_ERROR = 72,
+	PD_RECORD_TIME_CONV = 79,
 	PD_RECORD_COMPRESSED = 81,
 };
 
@@ -36,10 +39,25 @@ enum {
 	PD_FEAT_ARCH = 6,
 	PD_FEAT_NRCPUS = 7,
 	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_BUILD_ID = 2,
 	PD_FEAT_CPUID = 9,
+	PD_FEAT_TOTAL_MEM = 10,
 	PD_FEAT_CMDLINE = 11,
 	PD_FEAT_EVENT_DESC = 12,
+	PD_FEAT_CPU_TOPOLOGY = 13,
+	PD_FEAT_NUMA_TOPOLOGY = 14,
+	PD_FEAT_BRANCH_STACK = 15,
+	PD_FEAT_PMU_MAPPINGS = 16,
+	PD_FEAT_GROUP_DESC = 17,
 	PD_FEAT_AUXTRACE = 18,
+	PD_FEAT_CACHE = 20,
+	PD_FEAT_SAMPLE_TIME = 21,
+	PD_FEAT_MEM_TOPOLOGY = 22,
+	PD_FEAT_CLOCKID = 23,
+	PD_FEAT_BPF_PROG_INFO = 25,
+	PD_FEAT_BPF_BTF = 26,
+	PD_FEAT_CPU_PMU_CAPS = 28,
+	PD_FEAT_PMU_CAPS = 31,
 	PD_FEAT_BITS = 256,
 };
 
@@ -59,13 +77,24 @@ static inline uint64_t pd_get64(const void *p)
 }
 
 /* One event of the file: its attr, the sample ids that name it in records,
- * and its name (the event description feature). */
+ * and its name (the event description feature).  A group's leader gives
+ * its number of members (itself included; its members follow it), which
+ * the group description feature records for groups of two or more. */
 struct pd_event {
 	struct perf_event_attr attr;
 	const uint64_t *ids;
 	int nids;
 	const char *name;
+	int group_size;
 };
+
+/* Reading perf.data held in memory (data, size bytes, kept alive by the
+ * caller until pmurt_perf_close): as pmurt_perf_open reads a file, name
+ * standing for its path in messages.  The fuzz targets hand their input
+ * this way, so that a read past the end is a read past a heap block that
+ * ASan sees, not a read into a mapping's last page. */
+int pd_open_bytes(struct pmurt_perf_file **f, const char *name, const void *data,
+		  size_t size, struct pmurt_error *err);
 
 /* Writing: open, add records in order, finish.  The header is written last
  * (as perf does), so a file whose writer died is recognisably unfinished
@@ -124,6 +153,41 @@ struct pd_sample_id {
  * id may be NULL: zeros, as perf's synthesised records carry. */
 int pd_writer_add_synth(struct pd_writer *w, const void *rec,
 			const struct pd_sample_id *id, struct pmurt_error *err);
+
+/* Where the writer reads the host's description (/proc, /sys) from: root
+ * ("" or NULL: the running system), for the tests' trees. */
+void pd_writer_host_root(struct pd_writer *w, const char *root);
+
+/* features.c: a feature's bytes built in memory (nomem set when a growth
+ * failed), and the host-description features read under root: 1 when
+ * written into b, 0 when its source could not be read (perf leaves such a
+ * feature out). */
+struct pd_bytes {
+	uint8_t *p;
+	size_t n, cap;
+	bool nomem;
+};
+void pd_bytes_put(struct pd_bytes *b, const void *p, size_t n);
+void pd_bytes_u32(struct pd_bytes *b, uint32_t v);
+void pd_bytes_u64(struct pd_bytes *b, uint64_t v);
+void pd_bytes_string(struct pd_bytes *b, const char *s);   /* header.c do_write_string */
+void pd_bytes_free(struct pd_bytes *b);
+int pd_host_feature(int bit, const char *root, struct pd_bytes *b);
+
+/* buildid.c: an ELF file's GNU build id (its PT_NOTE segments): 0, or
+ * -errno / -ENOENT (no note) / -ENOEXEC (not ELF). */
+#define PD_BUILD_ID_MAX 20
+int pd_elf_build_id(const char *path, uint8_t id[PD_BUILD_ID_MAX], size_t *id_len);
+/* perf record's pass over a written file (path, complete but for its
+ * features): the BUILD_ID feature's bytes for the DSOs samples hit
+ * (root as for the host features, for /sys/kernel/notes), and the first
+ * and last sample times (0 without samples). */
+int pd_data_pass(const char *path, const char *root, struct pd_bytes *build_ids,
+		 uint64_t times[2], struct pmurt_error *err);
+/* reader.c: the build id the file's BUILD_ID feature records for the DSO
+ * of this name: 0, or -ENOENT. */
+int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
+			 uint8_t id[PD_BUILD_ID_MAX], size_t *id_len);
 
 /* sample.c: the layout rules shared by reader and writer
  * (kernel/events/core.c perf_output_sample, perf's evsel__parse_sample). */

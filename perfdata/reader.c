@@ -39,6 +39,7 @@ struct pmurt_perf_file {
 	char *path;
 	const uint8_t *map;
 	size_t size;
+	bool mapped;        /* map is our mapping (else the caller's bytes) */
 	struct file_event *events;
 	int nevents;
 	/* sample id -> event index, open addressing */
@@ -52,6 +53,7 @@ struct pmurt_perf_file {
 	char *strings[6];   /* hostname osrelease version arch cpudesc cpuid */
 	char *cmdline;
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
 };
 
 static const int string_features[6] = {
@@ -327,6 +329,10 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		return feature_cmdline(f, at, end, err);
 	case PD_FEAT_EVENT_DESC:
 		return feature_event_desc(f, at, end, err);
+	case PD_FEAT_BUILD_ID:   /* read when asked (pd_recorded_build_id) */
+		f->build_ids = at;
+		f->build_ids_size = size;
+		return 0;
 	default:
 		return 0;
 	}
@@ -423,6 +429,7 @@ static int map_file(struct pmurt_perf_file *f, struct pmurt_error *err)
 			return rc;
 		}
 		f->map = map;
+		f->mapped = true;
 	}
 	close(fd);
 	return 0;
@@ -442,29 +449,57 @@ void pmurt_perf_close(struct pmurt_perf_file *f)
 	free(f->events);
 	free(f->hash_ids);
 	free(f->hash_events);
-	if (f->map)
+	if (f->mapped)
 		munmap((void *)f->map, f->size);
 	free(f->path);
 	free(f);
 }
 
-int pmurt_perf_open(struct pmurt_perf_file **out, const char *path, struct pmurt_error *err)
+static int new_file(struct pmurt_perf_file **out, const char *path, struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
-	*out = NULL;
-	struct pmurt_perf_file *f = calloc(1, sizeof(*f));
-	if (!f || !(f->path = strdup(path))) {
-		free(f);
+	*out = calloc(1, sizeof(**out));
+	if (!*out || !((*out)->path = strdup(path))) {
+		free(*out);
+		*out = NULL;
 		pmurt_set_error(err, -ENOMEM, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	int rc = map_file(f, err);
-	if (rc || (rc = read_header(f, err))) {
+	return 0;
+}
+
+static int opened(struct pmurt_perf_file **out, struct pmurt_perf_file *f, int rc)
+{
+	if (rc) {
 		pmurt_perf_close(f);
 		return rc;
 	}
 	*out = f;
 	return 0;
+}
+
+int pmurt_perf_open(struct pmurt_perf_file **out, const char *path, struct pmurt_error *err)
+{
+	struct pmurt_perf_file *f;
+	int rc = new_file(&f, path, err);
+	*out = NULL;
+	if (rc)
+		return rc;
+	rc = map_file(f, err);
+	return opened(out, f, rc ? rc : read_header(f, err));
+}
+
+int pd_open_bytes(struct pmurt_perf_file **out, const char *name, const void *data,
+		  size_t size, struct pmurt_error *err)
+{
+	struct pmurt_perf_file *f;
+	int rc = new_file(&f, name, err);
+	*out = NULL;
+	if (rc)
+		return rc;
+	f->map = data;
+	f->size = size;
+	return opened(out, f, read_header(f, err));
 }
 
 int pmurt_perf_info(const struct pmurt_perf_file *f, struct pmurt_perf_info *info)
@@ -515,6 +550,43 @@ int pmurt_perf_event(const struct pmurt_perf_file *f, int e, struct pmurt_perf_e
 }
 
 /* --- records --------------------------------------------------------------- */
+
+/* The fixed part of each record type, header included: the fields before
+ * any variable part (a name, an array, a payload) and before the
+ * sample_id_all trailer (include/uapi/linux/perf_event.h, enum
+ * perf_event_type; tools/lib/perf/include/perf/event.h, struct
+ * perf_record_*).  A record smaller than that is refused, so that no user
+ * of a record reads a field past its end.  0: no rule (the header only). */
+static const uint8_t fixed_size[] = {
+	[1] = 40,   /* MMAP: pid, tid, addr, len, pgoff */
+	[2] = 24,   /* LOST: id, lost */
+	[3] = 16,   /* COMM: pid, tid */
+	[4] = 32,   /* EXIT: pid, ppid, tid, ptid, time */
+	[5] = 32,   /* THROTTLE: time, id, stream_id */
+	[6] = 32,   /* UNTHROTTLE */
+	[7] = 32,   /* FORK, as EXIT */
+	[8] = 24,   /* READ: pid, tid, a value */
+	[10] = 72,  /* MMAP2: pid, tid, addr, len, pgoff, maj/min/ino or build id, prot, flags */
+	[11] = 32,  /* AUX: aux_offset, aux_size, flags */
+	[12] = 16,  /* ITRACE_START: pid, tid */
+	[13] = 16,  /* LOST_SAMPLES: lost */
+	[15] = 16,  /* SWITCH_CPU_WIDE: next_prev_pid, next_prev_tid */
+	[16] = 24,  /* NAMESPACES: pid, tid, nr_namespaces */
+	[17] = 24,  /* KSYMBOL: addr, len, ksym_type, flags */
+	[18] = 24,  /* BPF_EVENT: type, flags, id, tag */
+	[19] = 16,  /* CGROUP: id */
+	[20] = 20,  /* TEXT_POKE: addr, old_len, new_len */
+	[21] = 16,  /* AUX_OUTPUT_HW_ID: hw_id */
+	[PD_RECORD_AUXTRACE_INFO] = 16,  /* type, reserved */
+	[PD_RECORD_AUXTRACE] = 48,       /* size, offset, reference, idx, tid, cpu, reserved */
+	[PD_RECORD_AUXTRACE_ERROR] = 48, /* type, code, cpu, pid, tid, fmt, ip, time */
+	[PD_RECORD_TIME_CONV] = 32,      /* time_shift, time_mult, time_zero */
+};
+
+static unsigned record_fixed_size(uint32_t type)
+{
+	return type < sizeof(fixed_size) ? fixed_size[type] : 0;
+}
 
 int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset)
 {
@@ -581,6 +653,11 @@ static int parse_body(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 	if ((e = trailer_event(f, body, len, rec->offset, err)) < 0)
 		return e;
 	rec->event = e;
+	size_t trailer = f->sample_id_all ? pd_trailer_size(f->events[e].attr.sample_type) : 0;
+	if (rec->size < record_fixed_size(rec->type) + trailer)
+		return fail_at(f, err, rec->offset, "record type %u of %u bytes is shorter than "
+			       "its fixed part (%u bytes) and its %zu-byte sample_id_all trailer",
+			       rec->type, rec->size, record_fixed_size(rec->type), trailer);
 	if (f->sample_id_all && pd_parse_trailer(f->events[e].attr.sample_type, body, len, rec, &why))
 		return fail_at(f, err, rec->offset, "%s does not fit the %u-byte record",
 			       why, rec->size);
@@ -591,9 +668,6 @@ static int parse_body(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 static int auxtrace_payload(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 			    struct pmurt_error *err)
 {
-	if (rec->size < 16)
-		return fail_at(f, err, rec->offset, "AUXTRACE record of %u bytes lacks its "
-			       "payload size", rec->size);
 	uint64_t size = pd_get64((const uint8_t *)rec->data + 8);
 	uint64_t start = rec->offset + rec->size;
 	if (size % 8 || size > f->data_end - start)
@@ -628,6 +702,10 @@ static int record_header(struct pmurt_perf_file *f, struct pmurt_perf_record *re
 	if (rec->type == PD_RECORD_COMPRESSED)
 		return fail_at(f, err, at, "zstd-compressed records (perf record -z) are not "
 			       "supported");
+	if (rec->type >= PD_RECORD_USER_START && rec->size < record_fixed_size(rec->type))
+		return fail_at(f, err, at, "record type %u of %u bytes is shorter than its "
+			       "fixed part (%u bytes)", rec->type, rec->size,
+			       record_fixed_size(rec->type));
 	return 0;
 }
 
@@ -639,9 +717,12 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 		return -EINVAL;
 	if (f->pos >= f->data_end)
 		return 0;
+	/* a copy of a blank record: GCC clears 248 bytes with rep stos, whose
+	 * start-up cost was half of this function's time */
+	static const struct pmurt_perf_record blank;
 	struct pmurt_perf_record local, *rec = out->sz >= sizeof(local) ? out : &local;
 	size_t sz = out->sz;
-	memset(rec, 0, sizeof(*rec));
+	*rec = blank;
 	rec->sz = sz < sizeof(*rec) ? sz : sizeof(*rec);
 	rec->event = -1;
 	int rc = record_header(f, rec, err);
@@ -655,4 +736,30 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	if (rec != out)
 		memcpy(out, rec, sz);
 	return 1;
+}
+
+/* build-id.c perf_header__read_build_ids: records of {header, pid, 20
+ * bytes of id, its size (with PERF_RECORD_MISC_BUILD_ID_SIZE), 3
+ * reserved, the name}, each header.size long. */
+int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
+			 uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
+{
+	const uint8_t *p = f->map + f->build_ids, *end = p + f->build_ids_size;
+	size_t name_len = strlen(dso);
+	while (end - p >= 36) {
+		uint16_t misc, size;
+		memcpy(&misc, p + 4, 2);
+		memcpy(&size, p + 6, 2);
+		if (size < 36 || size > end - p)
+			break;
+		const char *name = (const char *)p + 36;
+		if (size - 36u > name_len && !memcmp(name, dso, name_len) && !name[name_len]) {
+			*id_len = misc & (1u << 15) && p[32] <= PD_BUILD_ID_MAX ? p[32]
+										: PD_BUILD_ID_MAX;
+			memcpy(id, p + 12, *id_len);
+			return 0;
+		}
+		p += size;
+	}
+	return -ENOENT;
 }

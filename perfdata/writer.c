@@ -4,9 +4,11 @@
  * place is zero while records are written and filled in last; after the
  * attrs' ids and the attrs come the records, then one section entry per
  * feature and the features' payloads.  Features written: tracing data
- * when asked for (tracing.c), hostname, osrelease, version, arch, nrcpus,
- * cpudesc, cmdline, event_desc, and the AUXTRACE index when AUXTRACE
- * records were added.
+ * when asked for (tracing.c), build ids and sample times from a pass over
+ * the data (buildid.c), the host's description (features.c), cmdline,
+ * event_desc, group_desc with groups, branch_stack when sampled, the
+ * AUXTRACE index when AUXTRACE records were added, clockid when the events
+ * use a clock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -42,6 +45,9 @@ struct pd_writer {
 	uint8_t *tracing;          /* the tracing-data feature, or NULL */
 	size_t tracing_len;
 	uint64_t features[4];
+	char root[512];            /* where /proc and /sys are read ("" for /) */
+	struct pd_bytes build_ids; /* the data pass's BUILD_ID feature */
+	uint64_t sample_times[2];  /* and its first and last sample times */
 	bool round_pending;        /* records since the last FINISHED_ROUND */
 	bool failed;
 };
@@ -136,6 +142,7 @@ static int copy_events(struct pd_writer *w, const struct pd_event *events, int n
 		ev->attr = events[e].attr;
 		ev->attr.size = sizeof(ev->attr);
 		ev->nids = events[e].nids;
+		ev->group_size = events[e].group_size;
 		uint64_t *ids = malloc(((size_t)ev->nids + 1) * sizeof(*ids));
 		ev->name = strdup(events[e].name ? events[e].name : "");
 		ev->ids = ids;
@@ -181,6 +188,7 @@ static void free_writer(struct pd_writer *w)
 	free(w->events);
 	free(w->aux_offsets);
 	free(w->tracing);
+	pd_bytes_free(&w->build_ids);
 	free(w->path);
 	free(w);
 }
@@ -195,6 +203,11 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 		return -EINVAL;
 	}
 	for (int e = 0; e < nevents; e++) {
+		if (events[e].group_size < 0 || events[e].group_size > nevents - e) {
+			pmurt_set_error(err, -EINVAL, "%s: event %d leads a group of %d: past the "
+					"%d events", path, e, events[e].group_size, nevents);
+			return -EINVAL;
+		}
 		if (events[e].nids < 1 || !events[e].ids) {
 			/* perf derives synthesised events' ids from the first */
 			pmurt_set_error(err, -EINVAL, "%s: event %d (%s) has no sample id", path, e,
@@ -271,9 +284,9 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
 	}
 	uint64_t payload = 0;
 	if (h.type == PD_RECORD_AUXTRACE) {
-		if (h.size < 16) {
-			pmurt_set_error(err, -EINVAL, "%s: AUXTRACE record of %u bytes lacks "
-					"its payload size", w->path, h.size);
+		if (h.size < 48) {   /* readers refuse it (reader.c's fixed parts) */
+			pmurt_set_error(err, -EINVAL, "%s: AUXTRACE record of %u bytes: shorter "
+					"than its 48", w->path, h.size);
 			return -EINVAL;
 		}
 		memcpy(&payload, (const uint8_t *)rec + 8, 8);
@@ -369,28 +382,11 @@ int pd_writer_add_synth(struct pd_writer *w, const void *rec, const struct pd_sa
 
 /* --- features and the header ------------------------------------------------ */
 
-/* A feature section being written: where its payload starts. */
-struct feature_out {
-	int bit;
-	uint64_t offset, size;
-};
-
-/* header.c do_write_string: u32 length padded to NAME_ALIGN, the string,
- * NUL and padding. */
-static int put_string(struct pd_writer *w, const char *s, struct pmurt_error *err)
+/* write_cmdline: the recording program's path (/proc/self/exe, as
+ * perf_exe), then its arguments after argv[0]. */
+static void cmdline_feature(struct pd_bytes *b)
 {
-	size_t n = strlen(s) + 1;
-	uint32_t len = (uint32_t)((n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN);
-	int rc = put(w, &len, 4, err);
-	if (!rc)
-		rc = put(w, s, n, err);
-	return rc ? rc : put_zeros(w, len - n, err);
-}
-
-/* /proc/self/cmdline: the process that recorded, as perf's cmdline. */
-static int put_cmdline(struct pd_writer *w, struct pmurt_error *err)
-{
-	char buf[8192];
+	char buf[8192], exe[4096];
 	size_t n = 0;
 	FILE *fp = fopen("/proc/self/cmdline", "re");
 	if (fp) {
@@ -398,124 +394,158 @@ static int put_cmdline(struct pd_writer *w, struct pmurt_error *err)
 		fclose(fp);
 	}
 	buf[n] = 0;
-	uint32_t count = 0;
-	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+	ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[k > 0 ? k : 0] = 0;
+	size_t first = n ? strlen(buf) + 1 : 0;   /* argv[1] */
+	uint32_t count = 1;
+	for (size_t i = first; i < n; i += strlen(buf + i) + 1)
 		count++;
-	int rc = put(w, &count, 4, err);
-	for (size_t i = 0; i < n && !rc; i += strlen(buf + i) + 1)
-		rc = put_string(w, buf + i, err);
-	return rc;
+	pd_bytes_u32(b, count);
+	pd_bytes_string(b, k > 0 ? exe : buf);
+	for (size_t i = first; i < n; i += strlen(buf + i) + 1)
+		pd_bytes_string(b, buf + i);
 }
 
-/* header.c write_event_desc: nr, attr size, then per event its attr, the
- * number of ids, its name and its ids. */
-static int put_event_desc(struct pd_writer *w, struct pmurt_error *err)
+/* write_event_desc: nr, attr size, then per event its attr, the number
+ * of ids, its name and its ids. */
+static void event_desc_feature(const struct pd_writer *w, struct pd_bytes *b)
 {
-	uint32_t head[2] = {(uint32_t)w->nevents, sizeof(struct perf_event_attr)};
-	int rc = put(w, head, sizeof(head), err);
-	for (int e = 0; e < w->nevents && !rc; e++) {
+	pd_bytes_u32(b, (uint32_t)w->nevents);
+	pd_bytes_u32(b, sizeof(struct perf_event_attr));
+	for (int e = 0; e < w->nevents; e++) {
 		const struct pd_event *ev = &w->events[e];
-		uint32_t nids = (uint32_t)ev->nids;
-		rc = put(w, &ev->attr, sizeof(ev->attr), err);
-		if (!rc)
-			rc = put(w, &nids, 4, err);
-		if (!rc)
-			rc = put_string(w, ev->name, err);
-		if (!rc)
-			rc = put(w, ev->ids, (size_t)ev->nids * 8, err);
+		pd_bytes_put(b, &ev->attr, sizeof(ev->attr));
+		pd_bytes_u32(b, (uint32_t)ev->nids);
+		pd_bytes_string(b, ev->name);
+		pd_bytes_put(b, ev->ids, (size_t)ev->nids * 8);
 	}
-	return rc;
 }
 
-static int put_auxtrace_index(struct pd_writer *w, struct pmurt_error *err)
+/* write_group_desc: the groups of two or more, each "{anon_group}" (perf's
+ * name of a group not named on its command line), its leader's index and
+ * its number of members; none: no feature (record__init_features). */
+static int group_desc_feature(const struct pd_writer *w, struct pd_bytes *b)
 {
-	uint64_t n = w->naux;
-	int rc = put(w, &n, 8, err);
-	for (size_t i = 0; i < w->naux && !rc; i++) {
-		uint64_t entry[2] = {w->aux_offsets[i], 48};
-		rc = put(w, entry, sizeof(entry), err);
-	}
-	return rc;
-}
-
-/* The first line of /proc/cpuinfo's "model name" (x86) or "cpu" (POWER). */
-static void cpu_description(char *out, size_t len)
-{
-	char line[512];
-	snprintf(out, len, "unknown");
-	FILE *fp = fopen("/proc/cpuinfo", "re");
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp)) {
-		char *colon = strchr(line, ':');
-		if (!colon || (strncmp(line, "model name", 10) && strncmp(line, "cpu\t", 4)))
+	uint32_t n = 0;
+	for (int e = 0; e < w->nevents; e++)
+		n += w->events[e].group_size > 1;
+	if (!n)
+		return 0;
+	pd_bytes_u32(b, n);
+	for (int e = 0; e < w->nevents; e++) {
+		if (w->events[e].group_size < 2)
 			continue;
-		colon += 1 + (colon[1] == ' ');
-		colon[strcspn(colon, "\n")] = 0;
-		snprintf(out, len, "%s", colon);
-		break;
+		pd_bytes_string(b, "{anon_group}");
+		pd_bytes_u32(b, (uint32_t)e);
+		pd_bytes_u32(b, (uint32_t)w->events[e].group_size);
 	}
-	fclose(fp);
+	return 1;
 }
 
-static int put_feature(struct pd_writer *w, int bit, struct pmurt_error *err)
+/* write_branch_stack: an empty section, there when the events sample the
+ * branch stack (perf record -b or -j). */
+static int branch_stack_feature(const struct pd_writer *w)
 {
-	struct utsname u;
-	char text[256];
-	uname(&u);
+	for (int e = 0; e < w->nevents; e++)
+		if (w->events[e].attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return 1;
+	return 0;
+}
+
+/* auxtrace_index__write: the count, then each AUXTRACE record's offset and
+ * its header's size. */
+static void auxtrace_index_feature(const struct pd_writer *w, struct pd_bytes *b)
+{
+	pd_bytes_u64(b, w->naux);
+	for (size_t i = 0; i < w->naux; i++) {
+		pd_bytes_u64(b, w->aux_offsets[i]);
+		pd_bytes_u64(b, 48);
+	}
+}
+
+/* write_clockid: the resolution of the clock the events use, written when
+ * they use one (perf record -k). */
+static int clockid_feature(const struct pd_writer *w, struct pd_bytes *b)
+{
+	struct timespec res;
+	const struct perf_event_attr *a = &w->events[0].attr;
+	if (!a->use_clockid || clock_getres(a->clockid, &res) < 0)
+		return 0;
+	pd_bytes_u64(b, (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec);
+	return 1;
+}
+
+/* One feature's bytes: 1, or 0 when the file goes without it. */
+static int build_feature(const struct pd_writer *w, int bit, struct pd_bytes *b)
+{
+	char text[64];
 	switch (bit) {
-	case PD_FEAT_HOSTNAME: return put_string(w, u.nodename, err);
-	case PD_FEAT_OSRELEASE: return put_string(w, u.release, err);
-	case PD_FEAT_ARCH: return put_string(w, u.machine, err);
+	case PD_FEAT_TRACING_DATA:
+		pd_bytes_put(b, w->tracing, w->tracing_len);
+		return w->tracing != NULL;
+	case PD_FEAT_BUILD_ID:
+		pd_bytes_put(b, w->build_ids.p, w->build_ids.n);
+		return w->build_ids.n > 0;
 	case PD_FEAT_VERSION:
 		snprintf(text, sizeof(text), "libpmurt %d.%d.%d", PMURT_VERSION_MAJOR,
 			 PMURT_VERSION_MINOR, PMURT_VERSION_PATCH);
-		return put_string(w, text, err);
-	case PD_FEAT_NRCPUS: {
-		/* header.c write_nrcpus: available (present), then online */
-		uint32_t n[2] = {(uint32_t)sysconf(_SC_NPROCESSORS_CONF),
-				 (uint32_t)sysconf(_SC_NPROCESSORS_ONLN)};
-		return put(w, n, sizeof(n), err);
-	}
-	case PD_FEAT_CPUDESC:
-		cpu_description(text, sizeof(text));
-		return put_string(w, text, err);
-	case PD_FEAT_CMDLINE: return put_cmdline(w, err);
-	case PD_FEAT_EVENT_DESC: return put_event_desc(w, err);
-	case PD_FEAT_TRACING_DATA: return put(w, w->tracing, w->tracing_len, err);
-	default: return put_auxtrace_index(w, err);
+		pd_bytes_string(b, text);
+		return 1;
+	case PD_FEAT_CMDLINE: cmdline_feature(b); return 1;
+	case PD_FEAT_EVENT_DESC: event_desc_feature(w, b); return 1;
+	case PD_FEAT_GROUP_DESC: return group_desc_feature(w, b);
+	case PD_FEAT_BRANCH_STACK: return branch_stack_feature(w);
+	case PD_FEAT_AUXTRACE: auxtrace_index_feature(w, b); return w->naux > 0;
+	case PD_FEAT_SAMPLE_TIME: /* write_sample_time: first, then last */
+		pd_bytes_u64(b, w->sample_times[0]);
+		pd_bytes_u64(b, w->sample_times[1]);
+		return 1;
+	case PD_FEAT_CLOCKID: return clockid_feature(w, b);
+	case PD_FEAT_BPF_PROG_INFO:   /* write_bpf_prog_info, write_bpf_btf: none */
+	case PD_FEAT_BPF_BTF:         /* (no PERF_RECORD_BPF_EVENT recorded) */
+		pd_bytes_u32(b, 0);
+		return 1;
+	default: return pd_host_feature(bit, w->root, b);
 	}
 }
 
+/* perf_header__adds_write: one section entry per feature in bit order,
+ * then their payloads. */
 static int write_features(struct pd_writer *w, struct pmurt_error *err)
 {
-	static const int bits[] = {    /* in bit order, as readers walk them */
-		PD_FEAT_TRACING_DATA, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
-		PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC,
-		PD_FEAT_AUXTRACE,
+	static const int bits[] = {
+		PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
+		PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_CPUID,
+		PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY,
+		PD_FEAT_NUMA_TOPOLOGY, PD_FEAT_BRANCH_STACK, PD_FEAT_PMU_MAPPINGS,
+		PD_FEAT_GROUP_DESC, PD_FEAT_AUXTRACE,
+		PD_FEAT_CACHE, PD_FEAT_SAMPLE_TIME, PD_FEAT_MEM_TOPOLOGY, PD_FEAT_CLOCKID,
+		PD_FEAT_BPF_PROG_INFO, PD_FEAT_BPF_BTF, PD_FEAT_CPU_PMU_CAPS, PD_FEAT_PMU_CAPS,
 	};
-	struct feature_out out[sizeof(bits) / sizeof(bits[0])];
-	int n = 0, rc = 0;
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		if ((bits[i] == PD_FEAT_AUXTRACE && !w->naux) ||
-		    (bits[i] == PD_FEAT_TRACING_DATA && !w->tracing))
+	enum { NBITS = sizeof(bits) / sizeof(bits[0]) };
+	struct pd_bytes payload[NBITS] = {{0}};
+	int has[NBITS], n = 0, rc = 0;
+	bool nomem = false;
+	for (int i = 0; i < NBITS; i++) {
+		has[i] = build_feature(w, bits[i], &payload[i]);
+		nomem |= payload[i].nomem;
+		n += has[i];
+	}
+	uint64_t offset = w->pos + (uint64_t)n * 16;
+	for (int i = 0; i < NBITS && !rc && !nomem; i++) {
+		if (!has[i])
 			continue;
-		out[n++].bit = bits[i];
+		uint64_t section[2] = {offset, payload[i].n};
 		w->features[bits[i] / 64] |= 1ull << (bits[i] % 64);
+		offset += payload[i].n;
+		rc = put(w, section, sizeof(section), err);
 	}
-	uint64_t table = w->pos;
-	if ((rc = put_zeros(w, (size_t)n * 16, err)))
-		return rc;
-	for (int i = 0; i < n && !rc; i++) {
-		out[i].offset = w->pos;
-		rc = put_feature(w, out[i].bit, err);
-		out[i].size = w->pos - out[i].offset;
-	}
-	if (!rc)
-		rc = seek_to(w, table, err);
-	for (int i = 0; i < n && !rc; i++)
-		rc = put(w, &out[i].offset, 16, err);
-	return rc;
+	for (int i = 0; i < NBITS && !rc && !nomem; i++)
+		if (has[i] && payload[i].n)   /* an empty one (BRANCH_STACK) has no bytes */
+			rc = put(w, payload[i].p, payload[i].n, err);
+	for (int i = 0; i < NBITS; i++)
+		pd_bytes_free(&payload[i]);
+	return nomem ? no_memory(w, err) : rc;
 }
 
 static int write_header(struct pd_writer *w, uint64_t data_size, struct pmurt_error *err)
@@ -527,8 +557,38 @@ static int write_header(struct pd_writer *w, uint64_t data_size, struct pmurt_er
 		0, 0,   /* event_types: unused */
 		w->features[0], w->features[1], w->features[2], w->features[3],
 	};
+	uint64_t pos = w->pos;
 	int rc = seek_to(w, 0, err);
-	return rc ? rc : put(w, h, sizeof(h), err);
+	if (!rc)
+		rc = put(w, h, sizeof(h), err);
+	if (!rc)
+		rc = flush(w, err);
+	w->pos = pos;
+	return rc;
+}
+
+/* The header without features, so that the file reads; perf record's pass
+ * over it (pd_data_pass); then back to its end.  Not for what is no
+ * regular file (/dev/null): it cannot be read back. */
+static int data_pass(struct pd_writer *w, uint64_t data_size, struct pmurt_error *err)
+{
+	struct stat st;
+	if (fstat(w->fd, &st) == 0 && !S_ISREG(st.st_mode))
+		return 0;
+	uint64_t end = w->pos;
+	int rc = write_header(w, data_size, err);
+	if (!rc)
+		rc = pd_data_pass(w->path, w->root, &w->build_ids, w->sample_times, err);
+	if (!rc)
+		rc = seek_to(w, end, err);
+	if (rc)
+		w->failed = true;
+	return rc;
+}
+
+void pd_writer_host_root(struct pd_writer *w, const char *root)
+{
+	snprintf(w->root, sizeof(w->root), "%s", root ? root : "");
 }
 
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err)
@@ -548,11 +608,11 @@ int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err)
 	}
 	uint64_t data_size = w->pos - w->data_offset;
 	if (!rc)
+		rc = data_pass(w, data_size, err);
+	if (!rc)
 		rc = write_features(w, err);
 	if (!rc)
 		rc = write_header(w, data_size, err);
-	if (!rc)
-		rc = flush(w, err);
 	if (!rc) {
 		errno = 0;
 		int closed = close(w->fd);

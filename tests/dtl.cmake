@@ -111,3 +111,14 @@ add_test(NAME dtl/driver-model COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_
 # loses under 0.1% at 10,000 dispatches a second per CPU, in simulated time
 # (bench/bench_dtl_loss.c --defaults)
 add_test(NAME dtl/loss-defaults COMMAND $<TARGET_FILE:bench_dtl_loss> --defaults)
+
+# the AUX drain's records field by field on a CPU that is not its mmap
+# index, its AUXTRACE_ERROR's CPU, torn bytes (tests/dtl/aux_records_test.c)
+add_executable(dtl_aux_records_test ${DTL_TESTS}/aux_records_test.c)
+target_include_directories(dtl_aux_records_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(dtl_aux_records_test PRIVATE pmurt_internal pmusim)
+add_test(NAME dtl/aux-records
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-dtlaux.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$2\" \"$t/sys\" && \"$1\" \"$t/sys\"" sh
+    $<TARGET_FILE:dtl_aux_records_test> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh)

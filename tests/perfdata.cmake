@@ -15,7 +15,7 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
   endif()
 endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt record-g record-a kcache)
+foreach(mode synth jit plt record-g record-a header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -25,6 +25,9 @@ add_executable(pd_reader_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/reader_test.c)
 target_link_libraries(pd_reader_test PRIVATE pmurt_internal)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
 add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
+# seeds: our writer's and perf's files; pmutool-group.data is `pmutool record -e
+# '{cpu-clock,task-clock}' -c 100000 -- pd_spin 0.02` (every feature perf writes,
+# build ids of the workload, ld.so and the kernel)
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_perfdata ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_perfdata.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus LINK pmurt_internal)

@@ -301,6 +301,7 @@ static int open_writer(const struct tool *t, const char *path, const struct pmu_
 		ev[i].attr = *pmu_session_attr(s, i);
 		ev[i].ids = pmu_session_ids(s, i, &ev[i].nids);
 		ev[i].name = list->v[i].name;
+		ev[i].group_size = list->v[i].leader == i ? list->v[i].group_size : 0;
 	}
 	struct pmurt_error err = {0};
 	int rc = pd_writer_open(w, path, ev, list->n, &err);

@@ -34,11 +34,20 @@ static uint32_t field32(const uint8_t *p, size_t off)
 
 int dtl_perf_open(struct dtl_perf *d, const char *path, struct pmurt_error *err)
 {
+	struct pmurt_perf_file *file;
+	int rc = pmurt_perf_open(&file, path, err);
 	memset(d, 0, sizeof(*d));
-	d->path = path;
-	int rc = pmurt_perf_open(&d->file, path, err);
 	if (rc < 0)
 		return rc;
+	dtl_perf_attach(d, path, file);
+	return 0;
+}
+
+void dtl_perf_attach(struct dtl_perf *d, const char *path, struct pmurt_perf_file *file)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->file = file;
 	struct pmurt_perf_info info = {.sz = sizeof(info)};
 	pmurt_perf_info(d->file, &info);
 	for (int i = 0; i < info.nevents; i++) {
@@ -49,7 +58,6 @@ int dtl_perf_open(struct dtl_perf *d, const char *path, struct pmurt_error *err)
 		if (i == 0)
 			d->sample_id_all = ev.sample_id_all;
 	}
-	return 0;
 }
 
 void dtl_perf_close(struct dtl_perf *d)
@@ -81,7 +89,7 @@ int dtl_perf_next(struct dtl_perf *d, struct dtl_chunk *chunk, struct pmurt_erro
 			return rc;
 		if (rec.type != RECORD_AUXTRACE || !d->is_dtl)
 			continue;
-		const uint8_t *p = rec.data;
+		const uint8_t *p = rec.data;   /* 48 bytes at least: the reader's fixed part */
 		*chunk = (struct dtl_chunk){
 			.file_offset = rec.offset, .header_size = rec.size, .record = p,
 			.data = rec.payload, .size = field64(p, 8), .aux_offset = field64(p, 16),

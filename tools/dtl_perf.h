@@ -37,6 +37,8 @@ struct dtl_chunk {
 };
 
 int dtl_perf_open(struct dtl_perf *d, const char *path, struct pmurt_error *err);
+/* As dtl_perf_open, over a file already open (d owns it from now on). */
+void dtl_perf_attach(struct dtl_perf *d, const char *path, struct pmurt_perf_file *file);
 void dtl_perf_close(struct dtl_perf *d);
 /* The next vpa_dtl AUXTRACE record: 1, 0 at the end, or -errno (err says
  * where). */

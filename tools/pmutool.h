@@ -34,6 +34,8 @@ struct tool {
 	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
 	const char *task_opt;       /* the first of --per-task, --no-per-task given */
 	const char *input;          /* report, script: -i FILE (perf.data) */
+	const void *input_bytes;    /* fuzz targets: that file's bytes in memory, */
+	size_t input_size;          /* read instead of the file input names */
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
 	bool hide_call_graph;       /* script: -G */

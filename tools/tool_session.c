@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata.h"
 #include "tool_session.h"
 
 struct stamp {
@@ -77,7 +78,9 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 	struct pmurt_error err = {0};
 	*s = (struct session){.tool = t, .path = path ? path : "perf.data"};
 	s->info.sz = sizeof(s->info);
-	int rc = pmurt_perf_open(&s->file, s->path, &err);
+	int rc = t->input_bytes ? pd_open_bytes(&s->file, s->path, t->input_bytes,
+						t->input_size, &err)
+				: pmurt_perf_open(&s->file, s->path, &err);
 	if (rc < 0)
 		return read_error(s, &err, rc);
 	pmurt_perf_info(s->file, &s->info);
@@ -90,6 +93,7 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
+	symbols_check_build_ids(s->syms, s->file, t->prog);
 	return EXIT_OK;
 }
 

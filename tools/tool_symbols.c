@@ -208,6 +208,8 @@ struct symbols {
 	struct symtab kernel;
 	const char *unknown, *kernel_name;
 	const struct elf_lib *lib; /* the caller's, opened */
+	const struct pmurt_perf_file *recorded;   /* build ids to check against */
+	const char *prog;
 };
 
 static const char *intern(struct symbols *s, const char *str)
@@ -633,6 +635,37 @@ static int perf_map_load(struct dso *d)
 	return 0;
 }
 
+void symbols_check_build_ids(struct symbols *s, const struct pmurt_perf_file *f,
+			     const char *prog)
+{
+	s->recorded = f;
+	s->prog = prog;
+}
+
+static void hex(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+/* The file at d's path against the build id recorded for it. */
+static void check_build_id(const struct symbols *s, const struct dso *d)
+{
+	uint8_t want[PD_BUILD_ID_MAX], have[PD_BUILD_ID_MAX];
+	size_t want_n, have_n;
+	char a[2 * PD_BUILD_ID_MAX + 1], b[2 * PD_BUILD_ID_MAX + 1];
+	if (!s->recorded || pd_recorded_build_id(s->recorded, d->path, want, &want_n) < 0 ||
+	    pd_elf_build_id(d->path, have, &have_n) < 0)
+		return;
+	if (have_n == want_n && !memcmp(have, want, have_n))
+		return;
+	hex(have, have_n, a);
+	hex(want, want_n, b);
+	fprintf(stderr, "%s: warning: %s has build id %s, the recording's had %s: rebuilt or "
+		"replaced since, its symbols may be wrong\n", s->prog, d->path, a, b);
+}
+
 /* A file that cannot be read or is not ELF has no symbols: its samples
  * show "[unknown]", as in perf. */
 static int dso_load(struct symbols *s, struct dso *d)
@@ -646,6 +679,7 @@ static int dso_load(struct symbols *s, struct dso *d)
 	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 0;
+	check_build_id(s, d);
 	Elf *e = lib->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	d->elf[0] = e;
 	d->fd[0] = fd;

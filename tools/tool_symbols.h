@@ -32,6 +32,11 @@ struct resolved {
 struct elf_lib;
 struct symbols *symbols_new(const char *kallsyms, const struct elf_lib *lib);
 void symbols_free(struct symbols *s);
+/* Warn on standard error, once per file, when a mapped file's build id
+ * differs from the one file f recorded for its path (HEADER_BUILD_ID):
+ * the file was rebuilt or replaced since, its symbols may be wrong. */
+void symbols_check_build_ids(struct symbols *s, const struct pmurt_perf_file *f,
+			     const char *prog);
 /* Follow one non-sample record (COMM, FORK, MMAP, MMAP2; others are
  * ignored).  Returns 0 or -ENOMEM. */
 int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec);

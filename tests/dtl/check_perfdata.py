@@ -5,7 +5,8 @@ usage: check_perfdata.py PMUTOOL PERF DIR
 
 The file holds one vpa_dtl attr (PMU type 42, no event description, so the
 DTL is known by AUXTRACE_INFO type 7 alone), that INFO record, and AUXTRACE
-records for CPUs 0, 3 and 5, two each, the first starting with the header
+records for CPUs 0, 3 and 5 (mmap indexes 0, 1 and 2: a reader taking the
+index for the CPU is caught), two each, the first starting with the header
 slot; CPU 3's carries out-of-range reason codes, u32 times past 2^31 and
 zero and sign-bit timebases.
 - dump: every AUXTRACE record prints as perf report -D does.  The generic
@@ -19,9 +20,13 @@ zero and sign-bit timebases.
   (check_report.check).
 - script: with cpu-clock samples added at times among the entries', every
   entry is printed once, each before the first sample not earlier than it
-  and after the others, entries in time order.
+  and after the others, entries in time order, at the time perf's double
+  arithmetic gives (CPU 7's entries are a microsecond off in exact
+  arithmetic).
 - report --perfetto: a preempted interval ending at each entry on its CPU's
   track, and each sample as an instant event.
+- a 16-byte AUXTRACE record at the file's end: refused by dump, report and
+  script with its offset.
 """
 import json
 import os
@@ -41,6 +46,8 @@ PREEMPT = ["unused", "firmware_internal_event", "H_CEDE", "H_CONFER", "time_slic
            "hcall_adjunct", "HDEC_adjunct"]
 PMU_TYPE = 42
 BOOT_TB, TB_FREQ = 123456, 512000000
+ROUNDED_DOWN = (33280, 66048, 127488, 132096)  # ticks after boot: int(d / f * 1e9) < d * 1e9 // f
+CPUS = (0, 3, 5, 7)
 
 
 def entry(d, p, e2d, r2e, w2r, tb):
@@ -49,7 +56,7 @@ def entry(d, p, e2d, r2e, w2r, tb):
 
 def payloads(rng):
     chunks = []  # (cpu, aux_offset, bytes)
-    tb = {0: 1000000, 3: 1000000, 5: 1000000}
+    tb = {0: 1000000, 3: 1000000, 5: 1000000}  # CPU 7 is added after
     for lap in range(2):
         for cpu in (0, 3, 5):
             data = b""
@@ -65,6 +72,12 @@ def payloads(rng):
                 data += entry(255, 200, 1, 2, 3, 0)
                 data += entry(3, 2, 1, 2, 3, 1 << 63)
             chunks.append((cpu, 0 if lap == 0 else 4096, data))
+    # CPU 7: timebases whose time perf's double arithmetic puts a nanosecond
+    # below the exact one, across a microsecond (65.000 exact, 64.999 as perf)
+    data = struct.pack("=QQQ", BOOT_TB, TB_FREQ, 0) + b"\x5c" * 24
+    for diff in ROUNDED_DOWN:
+        data += entry(7, 4, 1, 2, 3, BOOT_TB + diff)
+    chunks.append((7, 0, data))
     return chunks
 
 
@@ -82,20 +95,22 @@ def sample(time, cpu):
     return struct.pack("<IHH", 9, 2, 8 + len(body)) + body
 
 
-def perf_file(chunks, with_info, sample_times=()):
+def perf_file(chunks, with_info, sample_times=(), last=struct.pack("<IHH", 68, 0, 8)):
     attr_size = 128
     attrs = [make_attr(PMU_TYPE, 7, 1000000000), make_attr(1, 0, 1000)]
     if with_info:
         data = struct.pack("<IHHIIQ", 70, 0, 24, 7, 0, PMU_TYPE)
     else:
         data = struct.pack("<IHH", 68, 0, 8) * 3
-    for idx, (cpu, off, payload) in enumerate(chunks):
+    for cpu, off, payload in chunks:
         pad = b"\0" * (-len(payload) % 8)
-        data += struct.pack("<IHHQQQIIII", 71, 0, 48, len(payload), off, 0, cpu, 0xffffffff, cpu, 0)
+        mmap_idx = CPUS.index(cpu)  # 0, 1, 2, 3: not the CPU
+        data += struct.pack("<IHHQQQIIII", 71, 0, 48, len(payload), off, 0, mmap_idx, 0xffffffff,
+                            cpu, 0)
         data += payload + pad
     for t in sample_times:
         data += sample(t, 0)
-    data += struct.pack("<IHH", 68, 0, 8)
+    data += last
     attrs_off = 104
     ids_off = attrs_off + 2 * (attr_size + 16)
     data_off = ids_off + 16
@@ -158,11 +173,19 @@ def check_script(pmutool, path, chunks):
     out = subprocess.run([pmutool, "dtl", "script", "-i", path], capture_output=True, text=True)
     if out.returncode:
         return [f"dtl script failed: {out.stderr}"]
-    seq, failures = [], []
+    seq, failures, times_shown = [], [], 0
     for line in out.stdout.splitlines():
         if "vpa-dtl: timebase: " in line:
             cpu = int(line.split("[")[1].split("]")[0])
-            seq.append((perf_ns(int(line.split("timebase: ")[1].split()[0])), 1, cpu))
+            tb = int(line.split("timebase: ")[1].split()[0])
+            seq.append((perf_ns(tb), 1, cpu))
+            # the time column as perf prints it: its double arithmetic
+            shown = line.split("]")[1].split(":")[0].strip()
+            ns = perf_ns(tb)
+            want = f"{ns // 10**9}.{ns % 10**9 // 1000:06d}"
+            if shown != want:
+                failures.append(f"timebase {tb} shown at {shown}, perf shows {want}")
+            times_shown += (tb - BOOT_TB) in ROUNDED_DOWN
         elif " 1:0:  " in line:
             sec, usec = line.split("]")[1].split(":")[0].split(".")
             seq.append((int(sec) * 10**9 + int(usec) * 1000, 0, -1))
@@ -170,6 +193,8 @@ def check_script(pmutool, path, chunks):
     want = sorted((perf_ns(tb), cpu) for cpu, tbs in entries.items() for tb in tbs)
     if dtl != want:
         failures.append(f"script shows {len(dtl)} entries, the file has {len(want)}")
+    if times_shown != len(ROUNDED_DOWN):
+        failures.append(f"{times_shown} of the {len(ROUNDED_DOWN)} entries perf rounds down shown")
     if sum(1 for x in seq if x[1] == 0) != len(samples):
         failures.append(f"script shows {sum(1 for x in seq if x[1] == 0)} samples of {len(samples)}")
     # a sample's printed time is cut to microseconds: compare entries with
@@ -197,6 +222,23 @@ def check_script(pmutool, path, chunks):
     marks = sorted(e["ts"] for e in events if e["ph"] == "i")
     if [round(m, 3) for m in marks] != [round(t / 1000, 3) for t in samples]:
         failures.append(f"trace instants {marks} are not the samples {samples}")
+    return failures
+
+
+def check_short_record(pmutool, path, chunks):
+    """A 16-byte AUXTRACE record ending the file (its size field 0, no
+    feature after it): dump, report and script refuse it naming its offset,
+    never reading its 48 bytes past the file's end."""
+    short = struct.pack("<IHHQ", 71, 0, 16, 0)
+    data = perf_file(chunks[:1], True, last=short)
+    open(path, "wb").write(data)
+    where = f"offset {hex(len(data) - 16)}: record type 71 of 16 bytes is shorter than its fixed part"
+    failures = []
+    for cmd in (["dump"], ["report", "--json"], ["script"]):
+        res = subprocess.run([pmutool, "dtl", *cmd, "-i", path], capture_output=True, text=True)
+        if res.returncode != 2 or where not in res.stderr:
+            failures.append(f"dtl {cmd[0]} on a short AUXTRACE record: exit {res.returncode}, "
+                            f"{res.stderr.strip()!r} lacks {where!r}")
     return failures
 
 
@@ -249,7 +291,7 @@ def main():
             else:
                 ents[0].append(f)
     c.eq("cpus", [x["cpu"] for x in rep["cpus"]], sorted(per_cpu))
-    for x in rep["cpus"]:
+    for x in (x for x in rep["cpus"] if x["cpu"] in per_cpu):
         ents, skipped = per_cpu[x["cpu"]]
         everything += ents
         check(c, x, ents, skipped, 0, TB_FREQ)
@@ -258,6 +300,7 @@ def main():
     check(c, rep["overall"], everything, all_skipped, 0, TB_FREQ)
     failures += [f"report: {c.failures} differences"] if c.failures else []
     failures += check_script(pmutool, path, chunks)
+    failures += check_short_record(pmutool, os.path.join(workdir, "dtl-short.data"), chunks)
     for f in failures:
         print(f)
     print(f"{len(chunks)} records, {len(failures)} failures")

@@ -4,15 +4,19 @@
  * and yield their AUXTRACE records once an AUXTRACE_INFO of type 7 was
  * read, each printed as perf report -D prints it (to /dev/null) and walked
  * slot by slot, or fail with a negative errno and a message; never a crash
- * or a sanitizer report.  Seeds: tests/fuzz/dtl-perfdata-corpus (a file
- * check_perfdata.py's builder wrote: three CPUs, two buffers each).
+ * or a sanitizer report.  The input is libFuzzer's heap block of its exact
+ * size (pd_open_bytes), so that ASan sees a read past it.  Seeds:
+ * tests/fuzz/dtl-perfdata-corpus (files check_perfdata.py's builder wrote:
+ * vpa-dtl.data, three CPUs with two buffers each; short-auxtrace.data, one
+ * buffer and a 16-byte AUXTRACE record ending the file, which ASan showed
+ * read past before the reader refused short records).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "dtl_perf.h"
-#include "fuzz_file.h"
+#include "perfdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,12 +38,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!null_out && !(null_out = fopen("/dev/null", "w")))
 		abort();
-	char path[64];
-	int fd = fuzz_file(data, size, path);
-	struct dtl_perf d;
+	struct dtl_perf d = {0};
 	struct dtl_chunk chunk;
 	struct pmurt_error err = {0};
-	int rc = dtl_perf_open(&d, path, &err);
+	struct pmurt_perf_file *file;
+	int rc = pd_open_bytes(&file, "fuzz.data", data, size, &err);
+	if (rc == 0)
+		dtl_perf_attach(&d, "fuzz.data", file);
 	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {
 		if (!d.is_dtl)
 			abort();
@@ -49,6 +54,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0 && !err.message[0])
 		abort();
 	dtl_perf_close(&d);
-	close(fd);
 	return 0;
 }

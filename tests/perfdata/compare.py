@@ -6,6 +6,19 @@
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
                                      by row
+  compare.py features OURS PERF      the two perf.data files' host-description
+                                     features byte for byte (hostname, os
+                                     release, arch, nrcpus, cpudesc, cpuid,
+                                     total memory, CPU topology, PMU mappings,
+                                     group, caches, memory topology, PMU
+                                     capabilities), each present in both; the
+                                     build-id records of the files both hit
+  compare.py header OURS PERF        perf report --header-only -I of a file
+                                     pmutool recorded vs of one perf recorded
+                                     on the same machine: the same lines in
+                                     the same order, with the same values but
+                                     for those that differ by nature (times,
+                                     sizes, ids, the command line, free memory)
 
 Lines and rows must be equal, except where perf names a symbol pmutool does
 not resolve by design (demangled C++ names) or perf report picks another
@@ -18,6 +31,7 @@ command and file must be equal in any case.
 import json
 import os
 import re
+import struct
 import sys
 
 
@@ -138,7 +152,100 @@ def finish(tolerated, of_comm, total, what, comm):
           "names: PLT, vdso, C++, aliases)")
 
 
+# header lines whose values differ between two recordings by nature
+BY_NATURE = re.compile(r"^(captured on|data offset|data size|feat offset|perf version|cmdline|"
+                       r"event|time of first sample|time of last sample|sample duration|"
+                       r"node\d+ meminfo)$")
+
+
+# the BPF programs loaded on the machine, which perf lists because its
+# events ask for PERF_RECORD_BPF_EVENT (bpf_event = 1) and pmutool's do not
+BPF_PROGRAMS = re.compile(r"^(bpf_prog_info \d+|btf info of id \d+)")
+
+
+def header_lines(path):
+    """(key, value) of each line of perf report --header-only: the key the
+    text before the first colon, or the whole line."""
+    out = []
+    for line in open(path).read().splitlines():
+        text = line.lstrip("#").strip()
+        if not text or set(text) == {"="} or BPF_PROGRAMS.match(text):
+            continue
+        key, sep, value = text.partition(":")
+        out.append((key.strip(), value.strip()) if sep else (text, ""))
+    return out
+
+
+def compare_header(ours, perf):
+    a, b = header_lines(ours), header_lines(perf)
+    failures = []
+    if [k for k, _ in a] != [k for k, _ in b]:
+        failures.append("lines differ:\n  ours: %s\n  perf: %s" % ([k for k, _ in a], [k for k, _ in b]))
+    for (k, v), (k2, v2) in zip(a, b):
+        if k == k2 and not BY_NATURE.match(k) and v != v2:
+            failures.append(f"{k}: ours {v!r}, perf {v2!r}")
+    for f in failures:
+        print(f)
+    print(f"header: {len(a)} lines, {len(failures)} differences")
+    sys.exit(1 if failures else 0)
+
+
+# tools/perf/util/header.h HEADER_* bits whose bytes do not depend on the
+# recording: HOSTNAME OSRELEASE ARCH NRCPUS CPUDESC CPUID TOTAL_MEM
+# CPU_TOPOLOGY PMU_MAPPINGS GROUP_DESC CACHE MEM_TOPOLOGY CPU_PMU_CAPS PMU_CAPS
+HOST_FEATURES = (3, 4, 6, 7, 8, 9, 10, 13, 16, 17, 20, 22, 28, 31)
+
+
+def features(path):
+    """{bit: payload} of a perf.data file's feature sections."""
+    d = open(path, "rb").read()
+    data_off, data_size = struct.unpack_from("<QQ", d, 40)
+    bits = struct.unpack_from("<4Q", d, 72)
+    table, out = data_off + data_size, {}
+    for b in range(256):
+        if bits[b // 64] >> (b % 64) & 1:
+            off, size = struct.unpack_from("<QQ", d, table)
+            out[b] = d[off:off + size]
+            table += 16
+    return out
+
+
+def build_ids(payload):
+    """{name: record bytes} of a BUILD_ID feature (build-id.c write_buildid:
+    36 bytes, then the name; header.size covers both)."""
+    out, at = {}, 0
+    while at + 36 <= len(payload):
+        size = struct.unpack_from("<H", payload, at + 6)[0]
+        if size < 36:
+            break
+        out[payload[at + 36:at + size].split(b"\0")[0].decode()] = payload[at:at + size]
+        at += size
+    return out
+
+
+def compare_features(ours, perf):
+    a, b = features(ours), features(perf)
+    failures = [f"feature {bit}: ours {None if bit not in a else len(a[bit])} bytes, perf "
+                f"{None if bit not in b else len(b[bit])}, not the same bytes"
+                for bit in HOST_FEATURES if a.get(bit) != b.get(bit)]
+    # the files both hit (the workload, the kernel...) and the vDSO: the
+    # same build-id records
+    ids_a, ids_b = build_ids(a.get(2, b"")), build_ids(b.get(2, b""))
+    failures += [f"build-id record of {name}: ours {ids_a[name].hex()}, perf {ids_b[name].hex()}"
+                 for name in sorted(set(ids_a) & set(ids_b)) if ids_a[name] != ids_b[name]]
+    if "[vdso]" not in ids_a:
+        failures.append("no build id of the vDSO")
+    for f in failures:
+        print(f)
+    print(f"features: {sum(bit in b for bit in HOST_FEATURES)} compared, {len(failures)} differ")
+    sys.exit(1 if failures else 0)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "header":
+        compare_header(*sys.argv[2:])
+    if len(sys.argv) == 4 and sys.argv[1] == "features":
+        compare_features(*sys.argv[2:])
     if len(sys.argv) != 5 or sys.argv[1] not in ("script", "report"):
         sys.exit(__doc__)
     (compare_script if sys.argv[1] == "script" else compare_report)(*sys.argv[2:])

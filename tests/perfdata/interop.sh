@@ -17,6 +17,15 @@
 #                              -G both print the call graphs, identically);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
+#   interop.sh header BINDIR   perf report --header-only -I lists for a file
+#                              pmutool record wrote (a group) what it lists for
+#                              one perf record wrote, values alike but for those
+#                              that differ by nature, the host's description
+#                              byte for byte; perf evlist -g shows the
+#                              group; the workload's and the vDSO's build ids
+#                              as perf records them; the workload replaced at
+#                              its path: perf finds the recorded one in its
+#                              build-id cache, pmutool report warns
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
 #                              the same answers from it, a damaged one ignored
 #                              and rewritten
@@ -102,6 +111,27 @@ record-g | record-a)
 	fi
 	agree "$t/copy.data" pd_spin
 	;;
+header)
+	export PERF_BUILDID_DIR="$t/debug"   # perf record caches the workload there
+	cp "$bin/pd_spin" "$t/spin"
+	perf record -q -e '{cpu-clock,task-clock}' -o "$t/p.data" -- "$t/spin" 0.1
+	"$bin/pmutool" record -e '{cpu-clock,task-clock}' -o "$t/o.data" -- "$t/spin" 0.1 2>/dev/null
+	perf report --header-only -I -i "$t/p.data" >"$t/p.header"
+	perf report --header-only -I -i "$t/o.data" >"$t/o.header"
+	python3 "$here/compare.py" header "$t/o.header" "$t/p.header"
+	python3 "$here/compare.py" features "$t/o.data" "$t/p.data"
+	perf evlist -g -i "$t/o.data" | grep -qx '{cpu-clock,task-clock}'
+	perf buildid-list -i "$t/p.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/p.ids"
+	perf buildid-list -i "$t/o.data" | grep -e " $t/spin\$" -e ' \[vdso\]$' | sort >"$t/o.ids"
+	test "$(wc -l <"$t/p.ids")" = 2
+	diff "$t/p.ids" "$t/o.ids"
+	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
+	test ! -s "$t/warn"
+	cp "$bin/pd_copy" "$t/spin"   # another program, another build id, at the path
+	perf report --stdio -i "$t/o.data" --sort sym 2>/dev/null | grep -q ' spin_alpha$'
+	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
+	grep -q "^pmutool: warning: $t/spin has build id [0-9a-f]*, the recording's had $(grep " $t/spin\$" "$t/p.ids" | cut -d' ' -f1): " "$t/warn"
+	;;
 kcache)
 	export XDG_CACHE_HOME="$t/cache"
 	"$bin/pd_synth" "$t/s.data" >/dev/null
@@ -125,7 +155,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|record-g|record-a|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|record-g|record-a|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../check.h"
@@ -266,6 +267,15 @@ static void expect_error(const char *what, const uint8_t *v, size_t n, const cha
 	      what, msg, needle);
 }
 
+/* The file reads cleanly. */
+static void expect_error_free(const uint8_t *v, size_t n)
+{
+	char path[600], msg[512];
+	snprintf(path, sizeof(path), "%s/case.data", dir);
+	spit(path, v, n);
+	CHECK(read_all(path, msg, sizeof(msg)) == 0, "a clean file refused: %s", msg);
+}
+
 static void named_errors(const char *good)
 {
 	size_t n;
@@ -301,6 +311,79 @@ static void named_errors(const char *good)
 	free(v);
 }
 
+/* The offset of the first record of this type in the data section. */
+static uint64_t record_at(const uint8_t *v, uint32_t type)
+{
+	uint64_t at = pd_get64(v + 40), end = at + pd_get64(v + 48);
+	while (at < end && pd_get32(v + at) != type) {
+		uint16_t size;
+		memcpy(&size, v + at + 6, 2);
+		at += size + (pd_get32(v + at) == PD_RECORD_AUXTRACE ? pd_get64(v + at + 8) : 0);
+	}
+	return at;
+}
+
+static void set_type(uint8_t *v, uint64_t at, uint32_t type)
+{
+	memcpy(v + at, &type, 4);
+}
+
+/* Records shorter than their fixed part, refused with their offset: an
+ * AUXTRACE record of 16 bytes ending the file (no feature after it, so a
+ * reader of its 48 bytes would read past the file); kernel records too
+ * short for their fields and trailer; an AUXTRACE_ERROR of 8 bytes.  And
+ * an AUXTRACE payload running past the data section into the features
+ * (the file itself long enough). */
+static void short_records(const char *good)
+{
+	size_t n;
+	uint8_t *v = slurp(good, &n);
+	uint8_t *c = malloc(n);
+	char want[128];
+	uint64_t aux = record_at(v, PD_RECORD_AUXTRACE), data_off = pd_get64(v + 40);
+	CHECK(aux < data_off + pd_get64(v + 48), "no AUXTRACE record in the file");
+	memcpy(c, v, n);
+	uint16_t sixteen = 16;
+	uint64_t zero = 0, data_size = aux + 16 - data_off;
+	memcpy(c + aux + 6, &sixteen, 2);
+	memcpy(c + aux + 8, &zero, 8);
+	memcpy(c + 48, &data_size, 8);
+	memset(c + 72, 0, 32);   /* no features */
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 71 of 16 bytes is shorter "
+		 "than its fixed part (48 bytes)", (unsigned long long)aux);
+	expect_error("16-byte AUXTRACE at the end", c, aux + 16, want);
+
+	uint64_t exit_at = record_at(v, PERF_RECORD_EXIT);
+	memcpy(c, v, n);
+	set_type(c, exit_at, PERF_RECORD_MMAP2);   /* 56 bytes: 72 and a 24-byte trailer wanted */
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 10 of 56 bytes is shorter than "
+		 "its fixed part (72 bytes) and its 24-byte sample_id_all trailer",
+		 (unsigned long long)exit_at);
+	expect_error("short MMAP2", c, n, want);
+	set_type(c, exit_at, PERF_RECORD_AUX);     /* 32 and 24: 56 is enough */
+	expect_error_free(c, n);
+
+	uint64_t round = record_at(v, PD_RECORD_FINISHED_ROUND);
+	memcpy(c, v, n);
+	set_type(c, round, PD_RECORD_AUXTRACE_ERROR);
+	snprintf(want, sizeof(want), "offset 0x%llx: record type 72 of 8 bytes is shorter",
+		 (unsigned long long)round);
+	expect_error("8-byte AUXTRACE_ERROR", c, n, want);
+
+	/* the payload's size raised to end 8 bytes past the data section:
+	 * the feature sections follow, so the file is long enough */
+	memcpy(c, v, n);
+	uint64_t data_end = data_off + pd_get64(v + 48);
+	uint64_t past = data_end - (aux + 48) + 8;
+	memcpy(c + aux + 8, &past, 8);
+	CHECK(aux + 48 + past < n, "the features follow the data");
+	snprintf(want, sizeof(want), "offset 0x%llx: AUXTRACE payload of %#llx bytes runs past "
+		 "the data section's end", (unsigned long long)aux, (unsigned long long)past);
+	expect_error("payload past the data section", c, n, want);
+	free(c);
+	free(v);
+}
+
 static void writer_refusals(void)
 {
 	struct pd_event ev[2];
@@ -318,6 +401,11 @@ static void writer_refusals(void)
 	struct perf_event_header h = {PERF_RECORD_SAMPLE, 0, 12};
 	CHECK(pd_writer_add(w, &h, &err) == -EINVAL && strstr(err.message, "multiple of 8"),
 	      "size 12: %s", err.message);
+	uint64_t aux16[2] = {0, 0};   /* an AUXTRACE record of 16 bytes, no payload */
+	struct perf_event_header ah = {PD_RECORD_AUXTRACE, 0, 16};
+	memcpy(aux16, &ah, sizeof(ah));
+	CHECK(pd_writer_add(w, aux16, &err) == -EINVAL && strstr(err.message, "shorter than its 48"),
+	      "16-byte AUXTRACE: %s", err.message);
 	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
 	snprintf(path, sizeof(path), "%s/no-such-dir/x.data", dir);
 	CHECK(pd_writer_open(&w, path, ev, 2, &err) == -ENOENT && strstr(err.message, path),
@@ -367,6 +455,42 @@ static void spans_written(void)
 	}
 	CHECK(rc == 0 && n == N + 2, "%llu samples read back: %s", (unsigned long long)n,
 	      err.message);
+	pmurt_perf_close(f);
+}
+
+/* An AUXTRACE payload of 20 bytes from elsewhere (a mapped AUX area):
+ * written padded to 24 with zeros, its size field saying 24 as perf's
+ * record writes it, the next record in its place. */
+static void padded_payload(void)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/padded.data", dir);
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	start(&b, PD_RECORD_AUXTRACE, 0);
+	put64(&b, 20), put64(&b, 4096), put64(&b, 0), put32(&b, 1), put32(&b, UINT32_MAX),
+		put32(&b, 6), put32(&b, 0);
+	done(&b, NULL);
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add_auxtrace(w, b.b, "twenty bytes of DTL", &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&b, 21), put64(&b, 0x401234), put32(&b, 7), put32(&b, 7), put64(&b, 6000);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	CHECK(pmurt_perf_next(f, &r, &err) == 1 && r.type == PD_RECORD_AUXTRACE &&
+	      r.payload_size == 24 && pd_get64((const uint8_t *)r.data + 8) == 24 &&
+	      !memcmp(r.payload, "twenty bytes of DTL\0\0\0\0", 24),
+	      "AUXTRACE of %llu bytes: %s", (unsigned long long)r.payload_size, err.message);
+	CHECK(pmurt_perf_next(f, &r, &err) == 1 && r.type == PERF_RECORD_SAMPLE &&
+	      r.ip == 0x401234, "the sample after it: type %u, %s", r.type, err.message);
 	pmurt_perf_close(f);
 }
 
@@ -475,6 +599,343 @@ static void tracing_feature(void)
 	pd_writer_finish(w, NULL);
 }
 
+/* The payload of feature bit in a written file (NULL when absent). */
+static const uint8_t *feature_of(const uint8_t *v, int bit, uint64_t *size)
+{
+	uint64_t table = pd_get64(v + 40) + pd_get64(v + 48);
+	for (int b = 0; b < bit; b++)
+		table += 16 * (pd_get64(v + 72 + 8 * (b / 64)) >> (b % 64) & 1);
+	if (!(pd_get64(v + 72 + 8 * (bit / 64)) >> (bit % 64) & 1))
+		return NULL;
+	*size = pd_get64(v + table + 8);
+	return v + pd_get64(v + table);
+}
+
+/* The bytes expected, built as the writer should have. */
+static struct pd_bytes want;
+
+static void expect_feature(const uint8_t *v, int bit, const char *what)
+{
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, bit, &size);
+	CHECK(p && size == want.n && !memcmp(p, want.p, want.n), "%s: %llu bytes, want %zu%s",
+	      what, (unsigned long long)size, want.n, p ? "" : " (absent)");
+	pd_bytes_free(&want);
+}
+
+/* A host tree: 8 CPUs present (0-7), 4 online (0-2,5), one package, cores
+ * {0,1} {2,3} {4,5}; two cache levels; one NUMA node with memory blocks 0
+ * and 2; a "cpu" PMU with a capability, a "pt" PMU with another. */
+static void make_host(void)
+{
+	make_file("host/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+		  "cpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R)   Gold  6148\n"
+		  "stepping\t: 4\ncpu\t\t: POWER10 (architected)\n");
+	make_file("host/proc/meminfo", "MemTotal:       16384 kB\nMemFree:  99 kB\n");
+	make_file("host/sys/devices/system/cpu/present", "0-7\n");
+	make_file("host/sys/devices/system/cpu/possible", "0-7\n");
+	make_file("host/sys/devices/system/cpu/online", "0-2,5\n");
+	static const int online[] = {0, 1, 2, 5}, core[] = {0, 0, 1, 2};
+	static const char *const cores[] = {"0-1", "0-1", "2-3", "4-5"};
+	for (int i = 0; i < 4; i++) {
+		char rel[128], text[16];
+		int c = online[i];
+#define TOPO(name, value) \
+	(snprintf(rel, sizeof(rel), "host/sys/devices/system/cpu/cpu%d/topology/%s", c, name), \
+	 make_file(rel, value))
+		TOPO("package_cpus_list", "0-7\n");
+		TOPO("die_cpus_list", "0-7\n");
+		TOPO("core_cpus_list", cores[i]);
+		snprintf(text, sizeof(text), "%d\n", core[i]);
+		TOPO("core_id", text);
+		TOPO("physical_package_id", "0\n");
+		TOPO("die_id", "0\n");
+#undef TOPO
+		for (int index = 0; index < 2 && c < 3; index++) {
+			static const char *const files[] = {"level", "coherency_line_size",
+							    "number_of_sets", "ways_of_associativity",
+							    "type", "size", "shared_cpu_list"};
+			const char *values[] = {index ? "2" : "1", "64", index ? "2048" : "64",
+						index ? "16" : "8", index ? "Unified" : "Data",
+						index ? "1024K" : "32K", c < 2 ? "0-1" : "2-3"};
+			for (int k = 0; k < 7; k++) {
+				snprintf(rel, sizeof(rel),
+					 "host/sys/devices/system/cpu/cpu%d/cache/index%d/%s", c, index,
+					 files[k]);
+				make_file(rel, values[k]);
+			}
+		}
+	}
+	make_file("host/sys/devices/system/node/online", "0\n");
+	make_file("host/sys/devices/system/node/node0/meminfo",
+		  "Node 0 MemTotal:       16384 kB\nNode 0 MemFree:        8192 kB\n");
+	make_file("host/sys/devices/system/node/node0/cpulist", "0-7\n");
+	make_file("host/sys/devices/system/node/node0/memory0/online", "1\n");
+	make_file("host/sys/devices/system/node/node0/memory2/online", "1\n");
+	make_file("host/sys/devices/system/memory/block_size_bytes", "8000000\n");
+	make_file("host/sys/bus/event_source/devices/cpu/type", "4\n");
+	make_file("host/sys/bus/event_source/devices/cpu/caps/max_precise", "3\n");
+	make_file("host/sys/bus/event_source/devices/pt/type", "9\n");
+	make_file("host/sys/bus/event_source/devices/pt/caps/psb_cyc", "1\n");
+}
+
+static void expect_topology(const uint8_t *v)
+{
+	struct utsname u;
+	bool die = uname(&u) == 0 && (!strncmp(u.machine, "x86_64", 6) ||
+				      !strncmp(u.machine, "s390x", 5));
+	static const int core_id[8] = {0, 0, 1, -1, -1, 2, -1, -1};
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "0-7");
+	pd_bytes_u32(&want, 3), pd_bytes_string(&want, "0-1"), pd_bytes_string(&want, "2-3"),
+		pd_bytes_string(&want, "4-5");
+	for (int c = 0; c < 8; c++) {
+		pd_bytes_u32(&want, (uint32_t)core_id[c]);
+		pd_bytes_u32(&want, core_id[c] < 0 ? UINT32_MAX : 0);
+	}
+	if (die) {
+		pd_bytes_u32(&want, 1), pd_bytes_string(&want, "0-7");
+		for (int c = 0; c < 8; c++)
+			pd_bytes_u32(&want, core_id[c] < 0 ? UINT32_MAX : 0);
+	}
+	expect_feature(v, PD_FEAT_CPU_TOPOLOGY, "CPU_TOPOLOGY");
+}
+
+static void expect_caches(const uint8_t *v)
+{
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 4);   /* version, count */
+	for (int level = 1; level <= 2; level++) {
+		for (int pair = 0; pair < 2; pair++) {
+			pd_bytes_u32(&want, (uint32_t)level), pd_bytes_u32(&want, 64);
+			pd_bytes_u32(&want, level == 2 ? 2048 : 64);
+			pd_bytes_u32(&want, level == 2 ? 16 : 8);
+			pd_bytes_string(&want, level == 2 ? "Unified" : "Data");
+			pd_bytes_string(&want, level == 2 ? "1024K" : "32K");
+			pd_bytes_string(&want, pair ? "2-3" : "0-1");
+		}
+	}
+	expect_feature(v, PD_FEAT_CACHE, "CACHE (by level, in the order found)");
+}
+
+/* The host features from a tree, byte for byte in perf's layouts; NRCPUS
+ * read back by the reader. */
+static void host_features(void)
+{
+	char path[600], root[600];
+	snprintf(path, sizeof(path), "%s/host.data", dir);
+	snprintf(root, sizeof(root), "%s/tracefs/host", dir);
+	make_host();
+	struct pd_event ev[2];
+	events(ev);
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	CHECK(pd_writer_open(&w, path, ev, 2, &err) == 0, "%s", err.message);
+	pd_writer_host_root(w, root);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	pd_bytes_u32(&want, 8), pd_bytes_u32(&want, 4);
+	expect_feature(v, PD_FEAT_NRCPUS, "NRCPUS: present 0-7, online 0-2,5");
+	pd_bytes_string(&want, "GenuineIntel,6,85,4");
+	expect_feature(v, PD_FEAT_CPUID, "CPUID");
+	struct utsname u;
+	uname(&u);
+	pd_bytes_string(&want, strncmp(u.machine, "ppc", 3) ? "Intel(R) Xeon(R) Gold 6148"
+							    : "POWER10 (architected)");
+	expect_feature(v, PD_FEAT_CPUDESC, "CPUDESC");
+	pd_bytes_u64(&want, 16384);
+	expect_feature(v, PD_FEAT_TOTAL_MEM, "TOTAL_MEM");
+	/* POWER: the PVR's version and revision in decimal, from cpuinfo's
+	 * revision line (arch/powerpc/kernel/setup-common.c show_cpuinfo) */
+	char ppc[700];
+	struct pd_bytes got = {0};
+	make_file("host-ppc/proc/cpuinfo", "processor\t: 0\ncpu\t\t: POWER10 (architected), "
+		  "altivec supported\nclock\t\t: 2750.000000MHz\nrevision\t: 2.0 (pvr 0080 0200)\n");
+	snprintf(ppc, sizeof(ppc), "%s/tracefs/host-ppc", dir);
+	pd_bytes_string(&want, "128,512");
+	CHECK(pd_host_feature(PD_FEAT_CPUID, ppc, &got) == 1 && got.n == want.n &&
+	      !memcmp(got.p, want.p, want.n), "POWER's CPUID");
+	pd_bytes_free(&got);
+	pd_bytes_free(&want);
+	expect_topology(v);
+	expect_caches(v);
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 0), pd_bytes_u64(&want, 16384),
+		pd_bytes_u64(&want, 8192), pd_bytes_string(&want, "0-7");
+	expect_feature(v, PD_FEAT_NUMA_TOPOLOGY, "NUMA_TOPOLOGY");
+	pd_bytes_u64(&want, 1), pd_bytes_u64(&want, 0x8000000), pd_bytes_u64(&want, 1);
+	pd_bytes_u64(&want, 0), pd_bytes_u64(&want, 3), pd_bytes_u64(&want, 3), pd_bytes_u64(&want, 5);
+	expect_feature(v, PD_FEAT_MEM_TOPOLOGY, "MEM_TOPOLOGY: blocks 0 and 2");
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "max_precise"), pd_bytes_string(&want, "3");
+	expect_feature(v, PD_FEAT_CPU_PMU_CAPS, "CPU_PMU_CAPS");
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 1), pd_bytes_string(&want, "psb_cyc"),
+		pd_bytes_string(&want, "1"), pd_bytes_string(&want, "pt");
+	expect_feature(v, PD_FEAT_PMU_CAPS, "PMU_CAPS");
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, PD_FEAT_PMU_MAPPINGS, &size);
+	CHECK(p && size == 4 + 2 * 72 && pd_get32(p) == 2, "PMU_MAPPINGS: %llu bytes",
+	      (unsigned long long)size);
+	for (int k = 0; p && size == 4 + 2 * 72 && k < 2; k++) {
+		const uint8_t *m = p + 4 + 72 * k;
+		const char *name = (const char *)m + 8;
+		CHECK(pd_get32(m + 4) == 64 && ((pd_get32(m) == 4 && !strcmp(name, "cpu")) ||
+						 (pd_get32(m) == 9 && !strcmp(name, "pt"))),
+		      "PMU_MAPPINGS entry %d: %u %s", k, pd_get32(m), name);
+	}
+	CHECK(!feature_of(v, PD_FEAT_GROUP_DESC, &size) && !feature_of(v, PD_FEAT_CLOCKID, &size),
+	      "no group, no clock: no GROUP_DESC, no CLOCKID");
+	/* event 0 samples the branch stack: the empty section perf writes */
+	CHECK(feature_of(v, PD_FEAT_BRANCH_STACK, &size) && size == 0, "BRANCH_STACK");
+	free(v);
+	struct pmurt_perf_file *f;
+	struct pmurt_perf_info info = {.sz = sizeof(info)};
+	CHECK(pmurt_perf_open(&f, path, &err) == 0 && pmurt_perf_info(f, &info) == 0 &&
+	      info.nr_cpus_avail == 8 && info.nr_cpus_online == 4, "nrcpus read back %u, %u: %s",
+	      info.nr_cpus_avail, info.nr_cpus_online, err.message);
+	pmurt_perf_close(f);
+}
+
+/* GROUP_DESC: a group of three led by event 1, event 0 alone; SAMPLE_TIME
+ * from the samples (the earliest and the latest, not the first and last
+ * in the file); CLOCKID's resolution with use_clockid. */
+static void group_and_times(void)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/group.data", dir);
+	struct pd_event ev[4];
+	uint64_t ids[4] = {1, 2, 3, 4};
+	memset(ev, 0, sizeof(ev));
+	for (int e = 0; e < 4; e++) {
+		ev[e].attr.type = PERF_TYPE_SOFTWARE;
+		ev[e].attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					 PERF_SAMPLE_TIME;
+		ev[e].attr.use_clockid = 1;
+		ev[e].attr.clockid = CLOCK_MONOTONIC;
+		ev[e].ids = &ids[e], ev[e].nids = 1, ev[e].name = "cpu-clock";
+	}
+	ev[1].group_size = 3;
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	CHECK(pd_writer_open(&w, path, ev, 4, &err) == 0, "%s", err.message);
+	static const uint64_t times[] = {5000, 3000, 9000, 7000};
+	for (int k = 0; k < 4; k++) {
+		struct buf b;
+		start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&b, 2), put64(&b, 0x401000), put32(&b, 7), put32(&b, 7), put64(&b, times[k]);
+		CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	}
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	ev[3].group_size = 2;   /* a group past the last event */
+	CHECK(pd_writer_open(&w, path, ev, 4, &err) == -EINVAL && strstr(err.message, "group of 2"),
+	      "a group past the events: %s", err.message);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	pd_bytes_u32(&want, 1), pd_bytes_string(&want, "{anon_group}");
+	pd_bytes_u32(&want, 1), pd_bytes_u32(&want, 3);
+	expect_feature(v, PD_FEAT_GROUP_DESC, "GROUP_DESC");
+	pd_bytes_u64(&want, 3000), pd_bytes_u64(&want, 9000);
+	expect_feature(v, PD_FEAT_SAMPLE_TIME, "SAMPLE_TIME");
+	uint64_t size;
+	CHECK(!feature_of(v, PD_FEAT_BRANCH_STACK, &size), "BRANCH_STACK without branch sampling");
+	struct timespec res;
+	clock_getres(CLOCK_MONOTONIC, &res);
+	pd_bytes_u64(&want, (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec);
+	expect_feature(v, PD_FEAT_CLOCKID, "CLOCKID");
+	free(v);
+}
+
+/* An MMAP2 record (no build id in it) of pid mapping path at addr. */
+static const void *mmap2(struct buf *b, uint32_t pid, uint64_t addr, const char *path)
+{
+	start(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(b, pid), put32(b, pid), put64(b, addr), put64(b, 0x100000), put64(b, 0);
+	put64(b, 0), put64(b, 0), put64(b, 0), put32(b, 5), put32(b, 2);
+	return done(b, path);
+}
+
+static void user_sample(struct pd_writer *w, uint32_t pid, uint64_t ip, uint16_t mode)
+{
+	struct buf b;
+	struct pmurt_error err = {0};
+	start(&b, PERF_RECORD_SAMPLE, mode);
+	put64(&b, 2), put64(&b, ip), put32(&b, pid), put32(&b, pid), put64(&b, 1000);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+}
+
+/* BUILD_ID: the files samples hit, a forked child's through its parent's
+ * maps; a file mapped and not hit (pd_copy, beside this program) left out;
+ * a sample of a process without maps hitting nothing; the vDSO whenever
+ * mapped; the
+ * kernel's id from the tree's /sys/kernel/notes.  Each record as
+ * write_buildid lays it out. */
+static void build_ids(const char *self)
+{
+	char path[600], root[600];
+	snprintf(path, sizeof(path), "%s/buildid.data", dir);
+	snprintf(root, sizeof(root), "%s/tracefs/host", dir);
+	static const uint8_t notes[] = {4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+					1, 2, 3, 4, 5, 6, 7, 8};
+	char notes_path[700];
+	snprintf(notes_path, sizeof(notes_path), "%s/sys/kernel/notes", root);
+	make_file("host/sys/kernel/notes", "");
+	spit(notes_path, notes, sizeof(notes));
+	struct pd_event ev[2];
+	events(ev);
+	ev[1].attr.sample_id_all = 0;
+	struct pmurt_error err = {0};
+	struct pd_writer *w;
+	struct buf b;
+	CHECK(pd_writer_open(&w, path, &ev[1], 1, &err) == 0, "%s", err.message);
+	pd_writer_host_root(w, root);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x400000, self), &err) == 0, "%s", err.message);
+	char other[700];   /* an ELF file with a build id, mapped, not hit */
+	snprintf(other, sizeof(other), "%.*s/pd_copy", (int)(strrchr(self, '/') - self), self);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x800000, other), &err) == 0, "%s", err.message);
+	CHECK(pd_writer_add(w, mmap2(&b, 100, 0x900000, "[vdso]"), &err) == 0, "%s", err.message);
+	start(&b, PERF_RECORD_FORK, 0);
+	put32(&b, 200), put32(&b, 100), put32(&b, 200), put32(&b, 100), put64(&b, 900);
+	CHECK(pd_writer_add(w, done(&b, NULL), &err) == 0, "%s", err.message);
+	user_sample(w, 200, 0x401000, PERF_RECORD_MISC_USER);     /* the child, in self */
+	user_sample(w, 300, 0x801000, PERF_RECORD_MISC_USER);     /* no map of pid 300 */
+	user_sample(w, 200, 0xffffffff81000000ull, PERF_RECORD_MISC_KERNEL);
+	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
+	uint8_t id[PD_BUILD_ID_MAX];
+	size_t id_len = 0;
+	CHECK(pd_elf_build_id(self, id, &id_len) == 0 && id_len == 20, "%s: no build id", self);
+	size_t n;
+	uint8_t *v = slurp(path, &n);
+	uint64_t size = 0;
+	const uint8_t *p = feature_of(v, PD_FEAT_BUILD_ID, &size);
+	int found = 0;
+	for (uint64_t at = 0; p && at + 36 <= size;) {
+		uint16_t misc, rsize;
+		memcpy(&misc, p + at + 4, 2);
+		memcpy(&rsize, p + at + 6, 2);
+		const char *name = (const char *)p + at + 36;
+		CHECK(pd_get32(p + at) == 0 && pd_get32(p + at + 8) == UINT32_MAX &&
+		      rsize == 36 + (strlen(name) + 64) / 64 * 64 && (misc & 0x8000),
+		      "record of %s: type %u, pid %d, size %u, misc %#x", name, pd_get32(p + at),
+		      (int)pd_get32(p + at + 8), rsize, misc);
+		int which = !strcmp(name, self) ? 1 : !strcmp(name, "[kernel.kallsyms]") ? 2
+			    : !strcmp(name, "[vdso]") ? 4 : 0;
+		found |= which;
+		CHECK(which, "a record of %s, which no sample hit", name);
+		CHECK(which != 1 || (!memcmp(p + at + 12, id, 20) && p[at + 32] == 20 &&
+				     (misc & 7) == PERF_RECORD_MISC_USER), "%s's record", self);
+		CHECK(which != 2 || (!memcmp(p + at + 12, notes + 16, 8) && p[at + 32] == 8 &&
+				     (misc & 7) == PERF_RECORD_MISC_KERNEL), "the kernel's record");
+		at += rsize ? rsize : size;
+	}
+	CHECK(found == 7, "records found: %#x of 7 (self, kernel, vDSO)", found);
+	struct pmurt_perf_file *f;
+	uint8_t got[PD_BUILD_ID_MAX];
+	size_t got_len = 0;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0 &&
+	      pd_recorded_build_id(f, self, got, &got_len) == 0 && got_len == 20 &&
+	      !memcmp(got, id, 20) && pd_recorded_build_id(f, other, got, &got_len) == -ENOENT,
+	      "the reader's look-up: %s", err.message);
+	pmurt_perf_close(f);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -485,9 +946,17 @@ int main(int argc, char **argv)
 	write_file(good);
 	read_back(good);
 	named_errors(good);
+	short_records(good);
 	damaged(good);
 	writer_refusals();
 	tracing_feature();
 	spans_written();
+	padded_payload();
+	host_features();
+	group_and_times();
+	char self[600];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[k > 0 ? k : 0] = 0;
+	build_ids(self);
 	return failures ? 1 : 0;
 }
