@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "pmu_load.h"
+#include "rfc_vocab.h"
 
 #define DTB_MAX_FILE (256L * 1024 * 1024)
 #define PATH_LEN 512
@@ -1220,8 +1221,9 @@ static bool reserved_constraint_child(struct dl *L, int node)
 		strcmp(n, "checks") == 0);
 }
 
-/* Constraint nodes: pmugen's (with `kind`) or, in a skiboot tree, the
- * usable ones among its constraint nodes and their children. */
+/* Constraint nodes: pmugen's (with `kind`, directly under `constraints` or
+ * under the RFC's `threshold` and `cache` parents) or, in a skiboot tree,
+ * the usable ones among its constraint nodes and their children. */
 static int collect_constraints(struct dl *L, int parent, int depth, int *nodes,
 			       int max)
 {
@@ -1235,6 +1237,9 @@ static int collect_constraints(struct dl *L, int parent, int depth, int *nodes,
 			if (nodes && n < max)
 				nodes[n] = node;
 			n++;
+		} else if (!L->legacy && depth == 0 && pmu_rfc_is_parent(node_name(L, node))) {
+			n += collect_constraints(L, node, 1, nodes ? nodes + n : NULL,
+						 max - n);
 		} else if (!L->legacy) {
 			continue; /* not ours: ignored, as the kernel does */
 		} else if (depth == 0 && fdt_first_subnode(L->fdt, node) >= 0) {
@@ -1245,6 +1250,40 @@ static int collect_constraints(struct dl *L, int parent, int depth, int *nodes,
 		}
 	}
 	return n;
+}
+
+/* Constraint names pmugen wrote before its trees used the RFC's vocabulary,
+ * with the RFC node that now holds the same rule. */
+static const char *const old_constraint_names[][2] = {
+	{ "pmc", "pmc-constraints" },
+	{ "ifm", "bhrb" },
+	{ "thresh-ctl-sel", "threshold/thresh-sel and threshold/thresh-ctl" },
+	{ "thresh", "threshold/thresh-sel, threshold/thresh-ctl and threshold/thresh-cmp" },
+	{ "l2l3-psel", "cache/cache-group" },
+	{ "l2l3-pmc4", "cache/cache-pmc4" },
+};
+
+/* A pmugen tree in the layout before the RFC vocabulary still loads, as it
+ * says; a warning names the node the kernel RFC would look for instead. */
+static void warn_old_layout(struct dl *L, int node)
+{
+	const char *name = node_name(L, node);
+	const struct pmu_rfc_node *r = pmu_rfc_node(name);
+	struct pmu_pos p = node_pos(L, node);
+	int parent = fdt_parent_offset(L->fdt, node);
+	bool top = parent >= 0 && strcmp(node_name(L, parent), "constraints") == 0;
+
+	if (r && r->parent && top) {
+		pmu_report_warning(L->d, &p,
+				   "loaded, but the kernel RFC reads this constraint only as constraints/%s/%s: move the node there",
+				   r->parent, name);
+		return;
+	}
+	for (size_t i = 0; top && i < sizeof(old_constraint_names) / sizeof(old_constraint_names[0]); i++)
+		if (strcmp(name, old_constraint_names[i][0]) == 0)
+			pmu_report_warning(L->d, &p,
+					   "loaded as constraint '%s' (the old layout); the kernel RFC ignores it and reads constraints/%s: rename the node",
+					   name, old_constraint_names[i][1]);
 }
 
 static int load_constraint_list(struct dl *L, int constraints)
@@ -1261,10 +1300,13 @@ static int load_constraint_list(struct dl *L, int constraints)
 		return -ENOMEM;
 	}
 	L->m->nconstraints = n;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (!L->legacy)
+			warn_old_layout(L, nodes[i]);
 		rc |= (has_prop(L, nodes[i], "kind") ?
 			       load_constraint(L, nodes[i], &L->m->constraints[i]) :
 			       load_legacy_constraint(L, nodes[i], &L->m->constraints[i])) < 0;
+	}
 	free(nodes);
 	if (L->legacy_skipped) {
 		struct pmu_pos p = node_pos(L, constraints);
@@ -1607,7 +1649,11 @@ static int load_event(struct dl *L, int node, struct pmu_event *e)
 
 	e->pos = node_pos(L, node);
 	e->alias_of = -1;
-	e->name = pmu_strdup(node_name(L, node));
+	/* [ext] event-name: the full name, when the node name (at most 31
+	 * characters, as the RFC keeps them) is shortened */
+	rc |= get_strdup(L, node, "event-name", false, &e->name) < 0;
+	if (!e->name)
+		e->name = pmu_strdup(node_name(L, node));
 	if (!e->name)
 		return oom(L);
 	rc |= get_u64(L, node, "event_code", true, true, &e->code) < 0;
@@ -1637,10 +1683,18 @@ static int load_events(struct dl *L)
 	if (n && !L->m->events)
 		return -ENOMEM;
 	L->m->nevents = n;
-	fdt_for_each_subnode(sub, L->fdt, node) {
-		if (i >= n)
-			break;
-		rc |= load_event(L, sub, &L->m->events[i++]) < 0;
+	/* The tree lists the firmware set first (the RFC reads the first 32
+	 * events); the model, as the YAML loader builds it, has the events
+	 * before the firmware events: each keeps its order. */
+	for (int pass = 0; pass < 2; pass++) {
+		fdt_for_each_subnode(sub, L->fdt, node) {
+			bool fw = L->legacy || has_prop(L, sub, "firmware");
+
+			if (i >= n)
+				break;
+			if (fw == (pass == 1))
+				rc |= load_event(L, sub, &L->m->events[i++]) < 0;
+		}
 	}
 	return rc ? -EINVAL : 0;
 }
