@@ -1,8 +1,9 @@
 /*
  * dt_old_layout.c - a tree pmugen wrote before its constraints used the
  * kernel RFC's vocabulary still loads, as it says (constraints pmc, ifm,
- * thresh-ctl-sel, ...), and each such node gets a warning naming the node
- * the RFC reads instead; pmugen's tree of today loads without one.
+ * thresh-ctl-sel, ...), and each node the RFC would misread gets a warning
+ * naming the node the RFC reads instead, or the property it lacks; pmugen's
+ * tree of today loads without one.
  *
  * usage: dt_old_layout OLD.dtb DESCRIPTION.yaml
  */
@@ -43,6 +44,8 @@ static void check_old(const char *path)
 		"constraints/thresh-ctl-sel: warning: loaded as constraint 'thresh-ctl-sel' (the old layout); the kernel RFC ignores it and reads constraints/threshold/thresh-sel and threshold/thresh-ctl",
 		"constraints/thresh-cmp: warning: loaded, but the kernel RFC reads this constraint only as constraints/threshold/thresh-cmp: move the node there",
 		"constraints/l2l3-group: warning: loaded, but the kernel RFC reads this constraint only as constraints/cache/l2l3-group: move the node there",
+		"constraints/nc: warning: loaded, but the kernel RFC misreads it: it lacks the RFC's 'mask' (the layout before the RFC vocabulary); regenerate the tree",
+		"constraints/sample: warning: loaded, but the kernel RFC misreads it: it lacks the RFC's 'condition' (the layout before the RFC vocabulary); regenerate the tree",
 	};
 
 	CHECK(f != NULL, "cannot open %s", path);
