@@ -132,8 +132,11 @@ static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *
 		r->differs = "the RFC reads an equal constraint here";
 		return;
 	}
-	if (c->has_flag || c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE ||
-	    width > 32) {
+	if (c->has_flag) {
+		r->differs = "its value is a flag; the RFC adds only the mask (cache-pmc4: for PMC4 events) and has the group rule hard-coded (CNST_CACHE_PMC4)";
+		return;
+	}
+	if (c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE || width > 32) {
 		r->differs = c->source != PMU_SRC_CONFIG ?
 				     "its value comes from config1, which the RFC does not read" :
 				     "its value is not a plain field of the event code";
