@@ -33,3 +33,10 @@ add_test(NAME rfc/skiboot-tree-misread
                  trap 'rm -rf \"$t\"' EXIT
                  \"$1\" -I dts -O dtb -o \"$t/skiboot.dtb\" \"$3\" && \"$2\" groups \"$t/skiboot.dtb\" \"$4\" 6000 -1" sh
     ${DTC} $<TARGET_FILE:rfc_groups> ${TESTDATA}/skiboot/skiboot-power10-pmu.dts ${RFC_P10})
+# The groups of schema/rfc-conformance.md: both answers and the registers
+# each side programs, as the document shows them.
+add_test(NAME rfc/conformance-examples
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmu-rfc.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 \"$1\" -q -f dtb -o \"$t/p10.dtb\" \"$3\" && sh \"$4/conformance.sh\" \"$2\" \"$t/p10.dtb\" \"$3\" \"$4/conformance.txt\" | diff -u \"$4/conformance.expected\" -" sh
+    ${PMUGEN} $<TARGET_FILE:rfc_groups> ${RFC_P10} ${RFC_TESTS})

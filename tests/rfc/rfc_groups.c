@@ -12,6 +12,10 @@
  *   rfc_groups events TREE.dtb DESCRIPTION
  *       the events the RFC registers from TREE: every firmware event of
  *       the description among them, no two sysfs names alike.
+ *   rfc_groups show TREE.dtb DESCRIPTION CODE[/CONFIG1]...
+ *       one group: the kernel's answer and registers (libpmurt), and the
+ *       RFC's (its compute_mmcr_dts on the codes it chose), for
+ *       schema/rfc-conformance.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -348,13 +352,76 @@ static int run_events(const char *dtb, const char *desc)
 	return fails ? 1 : 0;
 }
 
+/* CODE or CODE/CONFIG1, hex. */
+static int parse_member(const char *s, struct rfc_event *e)
+{
+	char *end;
+
+	e->config = strtoull(s, &end, 16);
+	e->config1 = 0;
+	if (*end == '/')
+		e->config1 = strtoull(end + 1, &end, 16);
+	return *end ? -1 : 0;
+}
+
+static void print_regs(const char *who, const int *pmc, int n, const uint64_t *final,
+		       uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t ra)
+{
+	printf("%-6s codes", who);
+	for (int i = 0; i < n; i++)
+		printf(" 0x%llx@pmc%d", (unsigned long long)final[i], pmc[i]);
+	printf("\n       mmcr0 0x%llx mmcr1 0x%llx mmcr2 0x%llx mmcr3 0x%llx mmcra 0x%llx\n",
+	       (unsigned long long)r0, (unsigned long long)r1, (unsigned long long)r2,
+	       (unsigned long long)r3, (unsigned long long)ra);
+}
+
+/* One group, both answers with the registers each would program. */
+static int run_show(const char *dtb, const char *desc, int n, char **codes)
+{
+	struct rfc_pmu rfc;
+	struct pmurt_pmu *pmu = NULL;
+	struct rfc_event ev[RFC_MAX_GROUP];
+	struct pmurt_group_result res;
+	uint64_t final[RFC_MAX_GROUP];
+	struct rfc_mmcr r;
+
+	if (n < 1 || n > RFC_MAX_GROUP || load(dtb, desc, &rfc, &pmu))
+		return 2;
+	for (int i = 0; i < n; i++)
+		if (parse_member(codes[i], &ev[i])) {
+			fprintf(stderr, "bad member '%s' (CODE or CODE/CONFIG1, hex)\n", codes[i]);
+			pmurt_pmu_close(pmu);
+			return 2;
+		}
+	if (kernel_answer(pmu, ev, n, &res)) {
+		pmurt_pmu_close(pmu);
+		return 2;
+	}
+	pmurt_pmu_close(pmu);
+	if (res.ok)
+		print_regs("kernel", res.pmc, n, res.final_events, res.regs[0], res.regs[1],
+			   res.regs[2], res.regs[3], res.regs[4]);
+	else
+		printf("kernel refuses member %d: %s\n", res.reject_index, res.reason);
+	if (rfc_group_final(&rfc, ev, n, true, final)) {
+		rfc_compute_mmcr(&rfc, final, n, &r);
+		print_regs("rfc", r.pmc, n, final, r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra);
+	} else {
+		printf("rfc    refuses\n");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && strcmp(argv[1], "show") == 0)
+		return run_show(argv[2], argv[3], argc - 4, argv + 4);
 	if (argc == 6 && strcmp(argv[1], "groups") == 0)
 		return run_groups(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (argc == 4 && strcmp(argv[1], "events") == 0)
 		return run_events(argv[2], argv[3]);
 	fprintf(stderr, "usage: rfc_groups groups TREE.dtb DESCRIPTION N MIN\n"
-			"       rfc_groups events TREE.dtb DESCRIPTION\n");
+			"       rfc_groups events TREE.dtb DESCRIPTION\n"
+			"       rfc_groups show TREE.dtb DESCRIPTION CODE[/CONFIG1]...\n");
 	return 2;
 }

@@ -200,6 +200,36 @@ static void read_events(const void *fdt, int events, struct rfc_pmu *p)
 	}
 }
 
+/* The evt_code_format step: a child without 2-cell bits or without mmcr is
+ * skipped; PMCx and MMCRA (mmcr 4) fields take target_fields[0] only; at
+ * most MAX_FIELDS. */
+static void read_fields(const void *fdt, int fmt, struct rfc_pmu *p)
+{
+	int sub;
+
+	fdt_for_each_subnode(sub, fdt, fmt) {
+		struct rfc_fmap *f = &p->fields[p->nfields];
+		uint32_t bits[2], pgm[2];
+
+		memset(f, 0, sizeof(*f));
+		snprintf(f->name, sizeof(f->name), "%s", fdt_get_name(fdt, sub, NULL));
+		f->is_pmc = strcmp(f->name, "PMCx") == 0;
+		if (read_u32s(fdt, sub, "bits", bits, 2) || read_u32(fdt, sub, "mmcr", &f->mmcr))
+			continue;
+		f->bits_start = bits[0];
+		f->bits_end = bits[1];
+		if (!f->is_pmc && f->mmcr != 4 &&
+		    !read_u32(fdt, sub, "target_field_base", &f->target_field_base)) {
+			read_u32(fdt, sub, "target_field_shift", &f->target_field_shift);
+			f->use_target_field_shift = true;
+		} else {
+			f->pgm_start = read_u32s(fdt, sub, "target_fields", pgm, 2) ? 0 : pgm[0];
+		}
+		if (++p->nfields >= RFC_MAX_FIELDS)
+			break;
+	}
+}
+
 static bool has_mmcr_sprn(const void *fdt, int mmcr)
 {
 	int sub;
@@ -236,8 +266,10 @@ int rfc_probe(const void *fdt, bool arch31, struct rfc_pmu *p, char *err, size_t
 		return fail(err, errlen, "no sprs or sprs/mmcr node");
 	if (!has_mmcr_sprn(fdt, mmcr))
 		return fail(err, errlen, "no MMCR SPRs found");
-	if (child_by_name(fdt, np, "evt_code_format") < 0)
+	sub = child_by_name(fdt, np, "evt_code_format");
+	if (sub < 0)
 		return fail(err, errlen, "no evt_code_format node");
+	read_fields(fdt, sub, p);
 	sub = child_by_name(fdt, np, "events");
 	if (sub < 0)
 		return fail(err, errlen, "no events node");
@@ -459,7 +491,15 @@ static int check_constraints(const struct rfc_pmu *p, uint64_t ev[], int n, bool
  * get_constraint, which does not read it. */
 bool rfc_group_ok(const struct rfc_pmu *p, const struct rfc_event *ev, int n, bool per_task)
 {
-	uint64_t chosen[RFC_MAX_GROUP], work[RFC_MAX_GROUP];
+	uint64_t final[RFC_MAX_GROUP];
+
+	return rfc_group_final(p, ev, n, per_task, final);
+}
+
+bool rfc_group_final(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
+		     bool per_task, uint64_t *chosen)
+{
+	uint64_t work[RFC_MAX_GROUP];
 
 	if (n < 1 || n > RFC_MAX_GROUP)
 		return false;
@@ -475,5 +515,72 @@ bool rfc_group_ok(const struct rfc_pmu *p, const struct rfc_event *ev, int n, bo
 			return false;
 		chosen[k] = work[k];
 	}
+	/* the first schedule (power_pmu_enable's check on each member's
+	 * hw.config) picks the codes compute_mmcr gets */
+	for (int i = 0; i < n; i++)
+		work[i] = chosen[i];
+	if (check_constraints(p, work, n, per_task) == 0)
+		for (int i = 0; i < n; i++)
+			chosen[i] = work[i];
 	return true;
+}
+
+/* --- dts_compute_mmcr ---------------------------------------------------------------- */
+
+#define MMCR0_PMC1CE 0x8000ull
+#define MMCR0_PMCJCE 0x4000ull
+#define MMCR0_FC56 0x10ull
+#define MMCR0_PMCCEXT 0x200ull
+#define MMCR0_C56RUN 0x100ull
+
+/* extract_bits; a field of 64 bits or a shift of 64 or more (undefined in
+ * C) taken as POWER's sld does: nothing shifted in. */
+static uint64_t field_bits(uint64_t v, uint32_t start, uint32_t end)
+{
+	uint32_t w = end - start + 1;
+
+	if (start > 63 || end < start)
+		return 0;
+	return w >= 64 ? v >> start : (v >> start) & ((1ull << w) - 1);
+}
+
+void rfc_compute_mmcr(const struct rfc_pmu *p, const uint64_t *ev, int n, struct rfc_mmcr *r)
+{
+	uint64_t val[5] = { 0 };
+	uint32_t inuse = 0, pmc = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (int e = 0; e < n; e++) {
+		pmc = EV_PMC(ev[e]);
+		r->pmc[e] = (int)pmc;
+		if (pmc)
+			inuse |= 1u << pmc;
+	}
+	if (n && !pmc) { /* the last event's pmc: only pmc_inuse learns of it */
+		for (pmc = 1; pmc <= 4 && (inuse & (1u << pmc)); pmc++)
+			;
+		inuse |= 1u << pmc;
+	}
+	for (int e = 0; e < n; e++) {
+		pmc = (uint32_t)r->pmc[e];
+		if (pmc == 5 || pmc == 6)
+			continue;
+		for (int i = 0; i < p->nfields; i++) {
+			const struct rfc_fmap *f = &p->fields[i];
+			uint64_t v = field_bits(ev[e], f->bits_start, f->bits_end), shift;
+
+			if (f->is_pmc || f->mmcr > 4)
+				continue;
+			shift = f->use_target_field_shift ?
+					(uint64_t)f->target_field_base - (uint64_t)pmc * f->target_field_shift :
+					f->pgm_start;
+			val[f->mmcr] |= shift < 64 ? v << shift : 0;
+		}
+	}
+	r->mmcr0 = (inuse & 2 ? MMCR0_PMC1CE : 0) | (inuse & 0x7c ? MMCR0_PMCJCE : 0) |
+		   (inuse & 0x60 ? 0 : MMCR0_FC56) | (p->arch31 ? MMCR0_PMCCEXT : 0) | MMCR0_C56RUN;
+	r->mmcr1 = val[1];
+	r->mmcr2 = val[2];
+	r->mmcr3 = val[3];
+	r->mmcra = val[4];
 }

@@ -24,6 +24,17 @@
 #define RFC_N_COUNTER 6       /* MAX_PMU_COUNTERS */
 #define RFC_MAX_GROUP 16
 
+#define RFC_MAX_FIELDS 17     /* MAX_FIELDS */
+
+/* struct dts_field_map, as pmu_dts_probe fills it from evt_code_format */
+struct rfc_fmap {
+	char name[32];
+	bool is_pmc;
+	uint32_t bits_start, bits_end, mmcr;
+	bool use_target_field_shift;
+	uint32_t target_field_base, target_field_shift, pgm_start;
+};
+
 /* struct dts_constraint_field */
 struct rfc_field {
 	uint32_t event_mask, event_shift;
@@ -48,6 +59,8 @@ struct rfc_pmu {
 	int nmaps;
 	struct rfc_field maps[RFC_MAX_MAPS];
 	char map_name[RFC_MAX_MAPS][16]; /* the node each came from */
+	int nfields;
+	struct rfc_fmap fields[RFC_MAX_FIELDS];
 	/* the events it registers, in tree order */
 	int nevents;
 	struct { char name[RFC_NAME_LEN]; uint64_t code; } events[RFC_MAX_EVENTS];
@@ -75,5 +88,19 @@ struct rfc_event {
  * true when every perf_event_open succeeds. */
 bool rfc_group_ok(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
 		  bool per_task);
+
+/* The registers dts_compute_mmcr (compute_mmcr_dts, then MMCR0_C56RUN)
+ * returns for a group's final codes, and each event's counter (hwc + 1;
+ * 0 for an event it gives none). */
+struct rfc_mmcr {
+	uint64_t mmcr0, mmcr1, mmcr2, mmcr3, mmcra;
+	int pmc[RFC_MAX_GROUP];
+};
+void rfc_compute_mmcr(const struct rfc_pmu *p, const uint64_t *ev, int n, struct rfc_mmcr *r);
+
+/* rfc_group_ok, also giving the codes the first schedule hands
+ * compute_mmcr (after alternatives). */
+bool rfc_group_final(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
+		     bool per_task, uint64_t *final);
 
 #endif /* RFC_PARSER_H */
