@@ -248,6 +248,17 @@ static int load_constraint_list(struct dl *L, int constraints)
 			       load_constraint(L, nodes[i], &L->m->constraints[i]) :
 			       skiboot_load_constraint(L, nodes[i], &L->m->constraints[i])) < 0;
 	}
+	/* a constraint under threshold or cache may repeat one outside */
+	const char **names = dl_alloc_array(L, n, sizeof(*names));
+	if (n && !names) {
+		free(nodes);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		names[i] = L->m->constraints[i].name;
+	if (rc == 0)
+		rc |= dl_unique_names(L, "constraint", NULL, names, nodes, n) < 0;
+	free(names);
 	free(nodes);
 	if (L->legacy_skipped) {
 		struct pmu_pos p = dl_node_pos(L, constraints);

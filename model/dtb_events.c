@@ -247,6 +247,14 @@ int dl_load_events(struct dl *L)
 	if (n && !L->m->events)
 		return -ENOMEM;
 	L->m->nevents = n;
+	int *nodes = dl_alloc_array(L, n, sizeof(int));
+	const char **names = dl_alloc_array(L, n, sizeof(*names));
+
+	if (n && (!nodes || !names)) {
+		free(nodes);
+		free(names);
+		return -ENOMEM;
+	}
 	/* The tree lists the firmware set first (the RFC reads the first 32
 	 * events); the model, as the YAML loader builds it, has the events
 	 * before the firmware events: each keeps its order. */
@@ -256,10 +264,19 @@ int dl_load_events(struct dl *L)
 
 			if (i >= n)
 				break;
-			if (fw == (pass == 1))
-				rc |= load_event(L, sub, &L->m->events[i++]) < 0;
+			if (fw != (pass == 1))
+				continue;
+			nodes[i] = sub;
+			rc |= load_event(L, sub, &L->m->events[i]) < 0;
+			names[i] = L->m->events[i].name;
+			i++;
 		}
 	}
+	/* event-name may give two nodes one name */
+	if (rc == 0)
+		rc |= dl_unique_names(L, "event", "event-name", names, nodes, i) < 0;
+	free(nodes);
+	free(names);
 	return rc ? -EINVAL : 0;
 }
 

@@ -83,6 +83,12 @@ char *dl_case_copy(struct dl *L, int node, bool upper);
 void *dl_alloc_array(struct dl *L, int n, size_t size);
 int dl_check_blob(struct dl *L, const void *blob, size_t size);
 
+/* Two of names[0..n-1] alike (the nodes a tree gives the same model name,
+ * through event-name or the RFC's parents): each repeat reported at its
+ * node (property prop, or none), naming the first; -EINVAL, or 0. */
+int dl_unique_names(struct dl *L, const char *what, const char *prop,
+		    const char *const *names, const int *nodes, int n);
+
 /* --- dtb_description.c: counters, registers, fields, compute_mmcr inputs -- */
 int dl_load_sprs(struct dl *L);
 int dl_load_fields(struct dl *L, int constraints);

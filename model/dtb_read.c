@@ -449,3 +449,35 @@ int dl_check_blob(struct dl *L, const void *blob, size_t size)
 		return dl_fail(L, -1, NULL, "not a valid DTB: %s", fdt_strerror(rc));
 	return 0;
 }
+
+struct named_node {
+	const char *name;
+	int node;
+};
+
+static int by_name_then_node(const void *a, const void *b)
+{
+	const struct named_node *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+int dl_unique_names(struct dl *L, const char *what, const char *prop,
+		    const char *const *names, const int *nodes, int n)
+{
+	struct named_node *v = dl_alloc_array(L, n, sizeof(*v));
+	int rc = 0;
+
+	if (n && !v)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		v[i] = (struct named_node){ names[i] ? names[i] : "", nodes[i] };
+	qsort(v, (size_t)n, sizeof(*v), by_name_then_node);
+	for (int i = 1; i < n; i++)
+		if (strcmp(v[i].name, v[i - 1].name) == 0)
+			rc = dl_fail(L, v[i].node, prop, "%s name '%s' is already the name of %s",
+				     what, v[i].name, path_of(L, v[i - 1].node));
+	free(v);
+	return rc;
+}
