@@ -466,10 +466,13 @@ static int by_name_then_node(const void *a, const void *b)
 int dl_unique_names(struct dl *L, const char *what, const char *prop,
 		    const char *const *names, const int *nodes, int n)
 {
-	struct named_node *v = dl_alloc_array(L, n, sizeof(*v));
+	struct named_node *v;
 	int rc = 0;
 
-	if (n && !v)
+	if (n < 2)
+		return 0;
+	v = dl_alloc_array(L, n, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
 		v[i] = (struct named_node){ names[i] ? names[i] : "", nodes[i] };
