@@ -8,7 +8,11 @@
  *       field by field; each is answered by the RFC model reading TREE
  *       (tests/rfc/rfc_parser.c) and by libpmurt's pmurt_group_check (the
  *       kernel's answer).  Prints how many agree, and the disagreements by
- *       the kernel's reason; fails below MIN.
+ *       the kernel's reason and by which of the RFC's own gaps explains
+ *       them; fails below MIN or on a disagreement none explains.  MIN -1:
+ *       a control tree, which must show such a disagreement.  With
+ *       RFC_GROUPS_SHOW in the environment each disagreeing group is
+ *       printed on standard error (CODE/CONFIG1 per member).
  *   rfc_groups events TREE.dtb DESCRIPTION
  *       the events the RFC registers from TREE: every firmware event of
  *       the description among them, no two sysfs names alike.
