@@ -25,6 +25,7 @@ static const char *const check_names[PMU_CHK_COUNT] = {
 	[PMU_CHK_REGISTER_LAYOUT] = "register-layout",
 	[PMU_CHK_TRANSFORM_ENCODING] = "transform-encoding",
 	[PMU_CHK_PRESET_MEMBERS] = "preset-members",
+	[PMU_CHK_RFC] = "rfc",
 };
 
 const char *pmu_check_name(enum pmu_check_id id)
@@ -48,6 +49,7 @@ void pmu_diag_init(struct pmu_diag *d, FILE *out)
 	for (int i = 0; i < PMU_CHK_COUNT; i++)
 		d->level[i] = PMU_SEV_ERROR;
 	d->level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_WARNING;
+	d->level[PMU_CHK_RFC] = PMU_SEV_OFF;
 }
 
 static void format_place(const struct pmu_diag *d, const struct pmu_pos *pos,

@@ -35,6 +35,8 @@ enum pmu_check_id {
 	                               does not fit where it goes */
 	PMU_CHK_PRESET_MEMBERS,     /* preset-members: a derived preset whose events
 	                               cannot be counted together */
+	PMU_CHK_RFC,                /* rfc: what the kernel RFC's parser cannot say or
+	                               reads differently (off unless asked for) */
 	PMU_CHK_COUNT
 };
 

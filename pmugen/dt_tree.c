@@ -6,6 +6,7 @@
  * model order.
  */
 #include "dt_tree.h"
+#include "rfc_vocab.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -565,24 +566,59 @@ static int constraint_source(struct walk *w, const struct pmu_constraint *c)
 	return pair(w, "bits", c->src_lo, c->src_hi);
 }
 
-/* The RFC's event-mask/shift and constraint-mask/shift, derived. */
-static int constraint_rfc(struct walk *w, const struct pmu_constraint *c)
+/* What the RFC reads in a node of its vocabulary (rfc_vocab.h): the
+ * condition and masks of parse_constraint_field, nc's mask/shift/increment,
+ * or pmc-constraints' max-counter (its restricted-counters-N children come
+ * after the node's properties, walk_restricted). */
+static int constraint_rfc(struct walk *w, const struct pmu_constraint *c,
+			  const struct pmu_rfc_cons *r)
 {
-	uint32_t width = c->src_hi - c->src_lo + 1;
-
-	if (c->kind == PMU_CONS_EQUAL && !c->has_flag && c->source == PMU_SRC_CONFIG &&
-	    width <= 32) {
-		TRY(u32p(w, "event-mask", (uint32_t)pmu_bits_mask(0, width - 1),
-			 DT_HEX));
-		TRY(u32p(w, "event-shift", c->src_lo, DT_DEC));
+	switch (r->node->form) {
+	case PMU_RFC_FORM_PMC:
+		return u32p(w, "max-counter", (uint32_t)w->m->ncounters, DT_DEC);
+	case PMU_RFC_FORM_NC:
+		TRY(u64p(w, "mask", r->constraint_mask));
+		TRY(u32p(w, "shift", r->constraint_shift, DT_DEC));
+		return u32p(w, "increment", r->increment, DT_DEC);
+	case PMU_RFC_FORM_FIELD:
+		break;
 	}
-	TRY(u64p(w, "constraint-mask", pmu_bits_mask(c->slot_lo, c->slot_hi)));
-	return u32p(w, "constraint-shift", c->slot_lo, DT_DEC);
+	TRY(u32p(w, "condition", r->condition, DT_DEC));
+	if (strcmp(c->name, "ebb") == 0 && pmu_rfc_ebb_requires_pmc(w->m))
+		TRY(flagp(w, "require-pmc"));
+	if (strcmp(c->name, "bhrb") == 0 && pmu_rfc_bhrb_requires_ebb(w->m))
+		TRY(flagp(w, "requires-ebb"));
+	if (r->has_event) {
+		TRY(u32p(w, "event-mask", r->event_mask, DT_HEX));
+		TRY(u32p(w, "event-shift", r->event_shift, DT_DEC));
+	}
+	TRY(u64p(w, "constraint-mask", r->constraint_mask));
+	return u32p(w, "constraint-shift", r->constraint_shift, DT_DEC);
 }
 
-static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
+/* pmc-constraints' restricted-counters-N { pmc; valid-events }: each fixed
+ * counter and its one code, in counter order (the RFC then overwrites the
+ * first two codes with 0x500fa and 0x600f4, PMC5's and PMC6's). */
+static int walk_restricted(struct walk *w)
 {
-	static const char *const reserved[] = { "fields", "alternatives", "checks" };
+	char name[32];
+
+	for (int i = 0; i < w->m->ncounters; i++) {
+		if (w->m->counters[i].programmable)
+			continue;
+		snprintf(name, sizeof(name), "restricted-counters-%d", i + 1);
+		TRY(begin_raw(w, name));
+		TRY(u32p(w, "pmc", (uint32_t)(i + 1), DT_DEC));
+		TRY(u64p(w, "valid-events", w->m->counters[i].fixed_code));
+		TRY(end(w));
+	}
+	return 0;
+}
+
+static int check_constraint_name(struct walk *w, const struct pmu_constraint *c)
+{
+	static const char *const reserved[] = { "fields", "alternatives", "checks",
+						"threshold", "cache" };
 
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
 		if (c->name && strcmp(c->name, reserved[i]) == 0) {
@@ -592,14 +628,24 @@ static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
+{
+	struct pmu_rfc_cons r;
+
+	TRY(check_constraint_name(w, c));
 	TRY(check_range(w, "constraint slot", c->name, c->slot_lo, c->slot_hi));
+	pmu_rfc_constraint(w->m, c, &r);
 	TRY(begin(w, "constraint", c->name));
 	TRY(strp(w, "kind", pmu_constraint_kind_name(c->kind)));
 	TRY(constraint_source(w, c));
 	TRY(pair(w, "slot", c->slot_lo, c->slot_hi));
 	TRY(whenp(w, &c->when, c->name));
 	TRY(strp(w, "description", c->description));
-	TRY(constraint_rfc(w, c));
+	if (r.node)
+		TRY(constraint_rfc(w, c, &r));
 	TRY(transformp(w, c->transform, c->transform_arg, &c->encoding));
 	if (c->source != PMU_SRC_CONFIG)
 		TRY(strp(w, "source", pmu_source_name(c->source)));
@@ -611,7 +657,48 @@ static int walk_constraint(struct walk *w, const struct pmu_constraint *c)
 		TRY(u64p(w, "group-require", c->group_require));
 		TRY(strp(w, "group-reason", c->group_reason));
 	}
+	if (r.node && r.node->form == PMU_RFC_FORM_PMC)
+		TRY(walk_restricted(w));
 	return end(w);
+}
+
+static const char *rfc_parent(const struct pmu_constraint *c)
+{
+	const struct pmu_rfc_node *n = pmu_rfc_node(c->name);
+
+	return n ? n->parent : NULL;
+}
+
+/* The RFC's parent node (threshold, cache) with every constraint that goes
+ * under it, in model order; written where its first constraint comes. */
+static int walk_rfc_parent(struct walk *w, const char *parent)
+{
+	TRY(begin_raw(w, parent));
+	if (strcmp(parent, "threshold") == 0)
+		TRY(flagp(w, "supported"));
+	for (int i = 0; i < w->m->nconstraints; i++) {
+		const char *p = rfc_parent(&w->m->constraints[i]);
+
+		if (p && strcmp(p, parent) == 0)
+			TRY(walk_constraint(w, &w->m->constraints[i]));
+	}
+	return end(w);
+}
+
+/* Constraint i, or its RFC parent when i is the parent's first child. */
+static int walk_constraint_at(struct walk *w, int i)
+{
+	const char *p = rfc_parent(&w->m->constraints[i]);
+
+	if (!p)
+		return walk_constraint(w, &w->m->constraints[i]);
+	for (int j = 0; j < i; j++) {
+		const char *q = rfc_parent(&w->m->constraints[j]);
+
+		if (q && strcmp(q, p) == 0)
+			return 0; /* written with the first */
+	}
+	return walk_rfc_parent(w, p);
 }
 
 static int walk_alternatives(struct walk *w)
@@ -688,7 +775,7 @@ static int walk_constraints(struct walk *w)
 		TRY(end(w));
 	}
 	for (int i = 0; i < m->nconstraints; i++)
-		TRY(walk_constraint(w, &m->constraints[i]));
+		TRY(walk_constraint_at(w, i));
 	if (m->nalternatives)
 		TRY(walk_alternatives(w));
 	if (m->nchecks) {
@@ -804,9 +891,83 @@ static int walk_branch_filters(struct walk *w)
 
 /* --- events ----------------------------------------------------------------- */
 
-static int walk_event(struct walk *w, const struct pmu_event *e)
+/* The RFC keeps an event's node name as its sysfs name, cut to 31
+ * characters (struct pmu_dts_event name[32]); the devicetree specification
+ * also limits node names to 31. */
+#define DT_EVENT_NAME_MAX 31
+
+struct event_names {
+	int n;
+	int *index;                           /* model index, in tree order */
+	char (*node)[DT_EVENT_NAME_MAX + 1];  /* node name of each */
+};
+
+/* Does one of the first upto events already have this node name? */
+static bool node_name_taken(const struct event_names *t, int upto, const char *name)
 {
-	TRY(begin(w, "event", e->name));
+	for (int i = 0; i < upto; i++)
+		if (strcmp(t->node[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* A name no other event of the tree has as its node name: the first 31
+ * characters, else the first 31 - len("-K") and "-K" for K = 2, 3, ... */
+static void short_node_name(const struct event_names *t, int i, const char *name,
+			    const struct pmu_model *m)
+{
+	char *out = t->node[i];
+
+	memcpy(out, name, DT_EVENT_NAME_MAX);
+	out[DT_EVENT_NAME_MAX] = '\0';
+	for (int k = 2;; k++) {
+		bool clash = node_name_taken(t, i, out);
+
+		for (int j = i + 1; j < t->n && !clash; j++)
+			clash = strcmp(m->events[t->index[j]].name, out) == 0;
+		if (!clash)
+			return;
+		char sfx[16];
+		int ls = snprintf(sfx, sizeof(sfx), "-%d", k);
+
+		snprintf(out, DT_EVENT_NAME_MAX + 1, "%.*s%s", DT_EVENT_NAME_MAX - ls, name, sfx);
+	}
+}
+
+/* The events of the tree in order: the firmware set first (the RFC reads the
+ * first 32 available children of `events`), then, with --all-events, the
+ * rest, each in model order; and their node names. */
+static int event_names_build(struct walk *w, struct event_names *t)
+{
+	const struct pmu_model *m = w->m;
+	bool all = w->o && w->o->all_events;
+
+	t->n = 0;
+	t->index = malloc(sizeof(*t->index) * (size_t)(m->nevents ? m->nevents : 1));
+	t->node = malloc(sizeof(*t->node) * (size_t)(m->nevents ? m->nevents : 1));
+	if (!t->index || !t->node) {
+		pmu_error_set(w->err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nevents; i++)
+			if (pass == 0 ? m->events[i].firmware : all && !m->events[i].firmware)
+				t->index[t->n++] = i;
+	for (int i = 0; i < t->n; i++) {
+		const char *name = m->events[t->index[i]].name;
+
+		TRY(check_node_name(w, "event", name));
+		if (strlen(name) <= DT_EVENT_NAME_MAX)
+			snprintf(t->node[i], DT_EVENT_NAME_MAX + 1, "%s", name);
+		else
+			short_node_name(t, i, name, m);
+	}
+	return 0;
+}
+
+static int walk_event(struct walk *w, const struct pmu_event *e, const char *node)
+{
+	TRY(begin(w, "event", node));
 	TRY(codep(w, "event_code", e->code));
 	TRY(strp(w, "event-category", e->category));
 	TRY(strp(w, "event-class", e->event_class));
@@ -814,18 +975,25 @@ static int walk_event(struct walk *w, const struct pmu_event *e)
 	TRY(strp(w, "status", e->status));
 	if (e->firmware)
 		TRY(flagp(w, "firmware"));
+	if (strcmp(node, e->name) != 0)
+		TRY(strp(w, "event-name", e->name));
 	return end(w);
 }
 
 static int walk_events(struct walk *w)
 {
-	bool all = w->o && w->o->all_events;
+	struct event_names t = { 0 };
+	int rc = event_names_build(w, &t);
 
-	TRY(begin_raw(w, "events"));
-	for (int i = 0; i < w->m->nevents; i++)
-		if (all || w->m->events[i].firmware)
-			TRY(walk_event(w, &w->m->events[i]));
-	return end(w);
+	if (rc == 0)
+		rc = begin_raw(w, "events");
+	for (int i = 0; rc == 0 && i < t.n; i++)
+		rc = walk_event(w, &w->m->events[t.index[i]], t.node[i]);
+	if (rc == 0)
+		rc = end(w);
+	free(t.index);
+	free(t.node);
+	return rc;
 }
 
 /* --- presets ----------------------------------------------------------------- */

@@ -12,7 +12,7 @@ set(DT_EMITTERS
   ${CMAKE_SOURCE_DIR}/pmugen/emit_dts.c
   ${CMAKE_SOURCE_DIR}/pmugen/emit_dtb.c
   ${CMAKE_SOURCE_DIR}/pmugen/outbuf.c)
-foreach(prog dt_roundtrip dt_corrupt dt_skiboot)
+foreach(prog dt_roundtrip dt_corrupt dt_skiboot dt_old_layout)
   add_executable(${prog} ${DT_TESTS}/${prog}.c ${DT_TESTS}/dt_util.c ${DT_EMITTERS})
   target_include_directories(${prog} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/pmugen ${DT_TESTS})
   target_link_libraries(${prog} PRIVATE pmumodel PkgConfig::FDT)
@@ -64,6 +64,13 @@ add_test(NAME dt-corrupt-dtb COMMAND dt_corrupt ${DT_P10})
 add_test(NAME dt-skiboot-reference
   COMMAND sh -c "\"$0\" -I dts -O dtb -o \"$1\" \"$2\" && \"$3\" \"$1\""
     ${DTC} ${DT_OUT}/skiboot-power10.dtb ${DT_SKIBOOT} $<TARGET_FILE:dt_skiboot>)
+
+# A tree in the layout before the RFC vocabulary (tests/data/old-layout)
+# still loads, warning per node with the node the RFC reads instead.
+add_test(NAME dt-old-layout
+  COMMAND sh -c "\"$0\" -I dts -O dtb -o \"$1\" \"$2\" && \"$3\" \"$1\" \"$4\""
+    ${DTC} ${DT_OUT}/power10-pre-rfc.dtb ${TESTDATA}/old-layout/power10-pre-rfc.dts
+    $<TARGET_FILE:dt_old_layout> ${DT_P10})
 
 # libFuzzer target for the loader (PMU_FUZZ=ON, clang), seeded with pmugen's
 # trees and skiboot's; a loaded model must survive emit -> load unchanged.

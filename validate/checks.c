@@ -687,5 +687,6 @@ int pmu_check_model(const struct pmu_model *m, struct pmu_diag *d, bool all_even
 	rc |= check_events(m, d);
 	rc |= check_presets(m, d);
 	rc |= check_kernel_limits(m, d, all_events);
+	pmu_check_rfc(m, d, all_events);
 	return rc ? -EINVAL : 0;
 }

@@ -16,6 +16,9 @@
 int pmu_check_model(const struct pmu_model *m, struct pmu_diag *d,
 		    bool all_events);
 
+/* The `rfc` check (rfc_check.c), run by pmu_check_model: warnings only. */
+void pmu_check_rfc(const struct pmu_model *m, struct pmu_diag *d, bool all_events);
+
 /* Where an event stands in the group being built, for the group checks. */
 struct pmu_group_place {
 	uint64_t leader_config; /* the leader's code (the event's own when it leads) */

@@ -1,0 +1,221 @@
+/*
+ * rfc_vocab.c - the kernel RFC's constraint vocabulary (rfc_vocab.h): its
+ * node names and the condition codes, masks and shifts a model's constraint
+ * becomes when written in it.  Followed: the RFC's dts_pmu.c
+ * parse_constraints()/parse_constraint_field() and isa207-common.c
+ * isa207_get_constraint_dts()/constraint_enabled()/apply_constraint()
+ * (patch 3, as described in schema/dts-layout.md).
+ */
+#include "rfc_vocab.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const struct pmu_rfc_node rfc_nodes[] = {
+	{ "pmc-constraints", NULL, PMU_RFC_FORM_PMC },
+	{ "sample", NULL, PMU_RFC_FORM_FIELD },
+	{ "thresh-sel", "threshold", PMU_RFC_FORM_FIELD },
+	{ "thresh-cmp", "threshold", PMU_RFC_FORM_FIELD },
+	{ "thresh-ctl", "threshold", PMU_RFC_FORM_FIELD },
+	{ "cache-group", "cache", PMU_RFC_FORM_FIELD },
+	{ "cache-pmc4", "cache", PMU_RFC_FORM_FIELD },
+	{ "l2l3-group", "cache", PMU_RFC_FORM_FIELD },
+	{ "ebb", NULL, PMU_RFC_FORM_FIELD },
+	{ "bhrb", NULL, PMU_RFC_FORM_FIELD },
+	{ "l1-qualifier", NULL, PMU_RFC_FORM_FIELD },
+	{ "fab-match", NULL, PMU_RFC_FORM_FIELD },
+	{ "radix-scope", NULL, PMU_RFC_FORM_FIELD },
+	{ "nc", NULL, PMU_RFC_FORM_NC },
+};
+
+const struct pmu_rfc_node *pmu_rfc_node(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(rfc_nodes) / sizeof(rfc_nodes[0]); i++)
+		if (strcmp(rfc_nodes[i].name, name) == 0)
+			return &rfc_nodes[i];
+	return NULL;
+}
+
+bool pmu_rfc_is_parent(const char *name)
+{
+	return name && (strcmp(name, "threshold") == 0 || strcmp(name, "cache") == 0);
+}
+
+static bool field_is_bits(const struct pmu_model *m, int f, uint32_t lo, uint32_t hi)
+{
+	return f >= 0 && f < m->nfields && m->fields[f].source == PMU_SRC_CONFIG &&
+	       m->fields[f].lo == lo && m->fields[f].hi == hi;
+}
+
+/* A term "FIELD is V" (one value, not negated). */
+static bool term_is(const struct pmu_term *t, uint64_t v)
+{
+	return !t->negate && t->lo == v && t->hi == v;
+}
+
+/* A term "FIELD is nonzero" ("is not 0", or 1 up to the field's largest
+ * value). */
+static bool term_nonzero(const struct pmu_model *m, const struct pmu_term *t)
+{
+	const struct pmu_field *f = &m->fields[t->field];
+	uint64_t max = pmu_bits_mask(0, f->hi - f->lo);
+
+	if (t->negate)
+		return t->lo == 0 && t->hi == 0;
+	return t->lo == 1 && t->hi == max;
+}
+
+/* The condition code of one remaining term, or -1 when the RFC has none. */
+static int term_condition(const struct pmu_model *m, const struct pmu_term *t)
+{
+	const struct pmu_field *f = &m->fields[t->field];
+
+	if (f->role == PMU_ROLE_MARK && f->lo == PMU_RFC_BIT_MARK && term_is(t, 1))
+		return PMU_RFC_MARKED;
+	if (field_is_bits(m, t->field, PMU_RFC_THRESH_LO, PMU_RFC_THRESH_HI) &&
+	    term_nonzero(m, t))
+		return PMU_RFC_THRESHOLD;
+	if (field_is_bits(m, t->field, PMU_RFC_BIT_BHRB, PMU_RFC_BIT_BHRB) && term_is(t, 1))
+		return PMU_RFC_BHRB;
+	return -1;
+}
+
+/* A term on the counter field: the RFC decides counters itself (PMC5/6
+ * events skip the unit, NC and cache rules), so it adds nothing. */
+static bool counter_term(const struct pmu_model *m, const struct pmu_term *t)
+{
+	return m->fields[t->field].role == PMU_ROLE_PMC;
+}
+
+/* An "is not 6..9" on the unit field: the RFC applies the node anyway. */
+static bool unit_excluded(const struct pmu_model *m, const struct pmu_term *t)
+{
+	return m->fields[t->field].role == PMU_ROLE_UNIT && t->negate;
+}
+
+static void set_condition(const struct pmu_model *m, const struct pmu_constraint *c,
+			  struct pmu_rfc_cons *r)
+{
+	int code = PMU_RFC_ALWAYS, found = 0;
+
+	if (r->node->parent && strcmp(r->node->parent, "cache") == 0) {
+		r->condition = PMU_RFC_CACHE;
+		return;
+	}
+	for (int i = 0; i < c->when.nterms; i++) {
+		const struct pmu_term *t = &c->when.terms[i];
+		int k;
+
+		if (t->field < 0 || t->field >= m->nfields || counter_term(m, t))
+			continue;
+		if (unit_excluded(m, t)) {
+			r->differs = "the RFC applies it to every unit; the description excludes some";
+			continue;
+		}
+		k = term_condition(m, t);
+		if (k < 0 || found++) {
+			r->differs = "the RFC has no condition code for this constraint's 'when'";
+			continue;
+		}
+		code = k;
+	}
+	r->condition = (uint32_t)code;
+}
+
+static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *r)
+{
+	uint32_t width = c->src_hi - c->src_lo + 1;
+
+	r->constraint_mask = pmu_bits_mask(c->slot_lo, c->slot_hi);
+	r->constraint_shift = c->slot_lo;
+	if (c->kind != PMU_CONS_EQUAL) {
+		r->differs = "the RFC reads an equal constraint here";
+		return;
+	}
+	if (c->has_flag) {
+		r->differs = "its value is a flag; the RFC adds only the mask (cache-pmc4: for PMC4 events) and has the group rule hard-coded (CNST_CACHE_PMC4)";
+		return;
+	}
+	if (c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE || width > 32) {
+		r->differs = c->source != PMU_SRC_CONFIG ?
+				     "its value comes from config1, which the RFC does not read" :
+				     "its value is not a plain field of the event code";
+		return;
+	}
+	r->has_event = true;
+	r->event_mask = (uint32_t)pmu_bits_mask(0, width - 1);
+	r->event_shift = c->src_lo;
+}
+
+/* ISA207's adder for the NC slot: 4 events in bits 12-15 (isa207-common.h
+ * CNST_NC_*, ISA207_TEST_ADDER), which the RFC keeps. */
+static void set_nc_form(const struct pmu_constraint *c, struct pmu_rfc_cons *r)
+{
+	r->constraint_mask = pmu_bits_mask(c->slot_hi, c->slot_hi);
+	r->constraint_shift = c->slot_lo;
+	r->increment = 1;
+	if (c->kind != PMU_CONS_COUNT || c->slot_lo != 12 || c->slot_hi != 15 || c->limit != 4)
+		r->differs = "the RFC's adder counts at most 4 events in bits 12-15";
+}
+
+void pmu_rfc_constraint(const struct pmu_model *m, const struct pmu_constraint *c,
+			struct pmu_rfc_cons *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->node = pmu_rfc_node(c->name);
+	if (!r->node)
+		return;
+	switch (r->node->form) {
+	case PMU_RFC_FORM_FIELD:
+		set_field_form(c, r);
+		set_condition(m, c, r);
+		break;
+	case PMU_RFC_FORM_NC:
+		set_nc_form(c, r);
+		break;
+	case PMU_RFC_FORM_PMC:
+		if (c->kind != PMU_CONS_PER_PMC || c->slot_lo != 0 || c->limit != 1)
+			r->differs = "the RFC's counter rule (CNST_PMC) is one event per counter in bits 0-1, 2-3, ...";
+		break;
+	}
+}
+
+/* A reject check whose condition is exactly "a is 1 and b is v" (either
+ * order), a and b fields at the given bits or role. */
+static bool rejects(const struct pmu_model *m, uint32_t bit_a, int role_b,
+		    uint32_t bit_b, uint64_t vb)
+{
+	for (int i = 0; i < m->nchecks; i++) {
+		const struct pmu_check *k = &m->checks[i];
+		bool a = false, b = false;
+
+		if (k->kind != PMU_CHECK_REJECT_WHEN || k->when.nterms != 2)
+			continue;
+		for (int j = 0; j < 2; j++) {
+			const struct pmu_term *t = &k->when.terms[j];
+
+			if (t->field < 0 || t->field >= m->nfields)
+				continue;
+			if (field_is_bits(m, t->field, bit_a, bit_a) && term_is(t, 1))
+				a = true;
+			else if ((role_b != PMU_ROLE_NONE ?
+					  m->fields[t->field].role == (enum pmu_field_role)role_b :
+					  field_is_bits(m, t->field, bit_b, bit_b)) &&
+				 term_is(t, vb))
+				b = true;
+		}
+		if (a && b)
+			return true;
+	}
+	return false;
+}
+
+bool pmu_rfc_ebb_requires_pmc(const struct pmu_model *m)
+{
+	return rejects(m, PMU_RFC_BIT_EBB, PMU_ROLE_PMC, 0, 0);
+}
+
+bool pmu_rfc_bhrb_requires_ebb(const struct pmu_model *m)
+{
+	return rejects(m, PMU_RFC_BIT_BHRB, PMU_ROLE_NONE, PMU_RFC_BIT_EBB, 0);
+}

@@ -1,0 +1,431 @@
+/*
+ * rfc_groups.c - how the kernel RFC's parser would answer from pmugen's tree.
+ *
+ *   rfc_groups groups TREE.dtb DESCRIPTION N MIN
+ *       N POWER10 groups, generated deterministically (a fixed-seed
+ *       xorshift64*) from the description's events, some changed in their
+ *       sampling, threshold, cache, radix and EBB fields, and some made up
+ *       field by field; each is answered by the RFC model reading TREE
+ *       (tests/rfc/rfc_parser.c) and by libpmurt's pmurt_group_check (the
+ *       kernel's answer).  Prints how many agree, and the disagreements by
+ *       the kernel's reason and by which of the RFC's own gaps explains
+ *       them; fails below MIN or on a disagreement none explains.  MIN -1:
+ *       a control tree, which must show such a disagreement.  With
+ *       RFC_GROUPS_SHOW in the environment each disagreeing group is
+ *       printed on standard error (CODE/CONFIG1 per member).
+ *   rfc_groups events TREE.dtb DESCRIPTION
+ *       the events the RFC registers from TREE: every firmware event of
+ *       the description among them, no two sysfs names alike.
+ *   rfc_groups show TREE.dtb DESCRIPTION CODE[/CONFIG1]...
+ *       one group: the kernel's answer and registers (libpmurt), and the
+ *       RFC's (its compute_mmcr_dts on the codes it chose), for
+ *       schema/rfc-conformance.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmurt.h"
+#include "rfc_parser.h"
+
+#define MAX_POOL 4096
+#define MAX_REASONS 32
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t set_bits(uint64_t code, int lo, int width, uint64_t v)
+{
+	uint64_t m = ((1ull << width) - 1) << lo;
+
+	return (code & ~m) | ((v << lo) & m);
+}
+
+/* One member: mostly a listed event, some changed, some made up. */
+static struct rfc_event gen_event(const uint64_t *pool, int npool)
+{
+	struct rfc_event e = { pool[rnd() % (uint64_t)npool], 0 };
+	unsigned u = (unsigned)(rnd() % 100);
+
+	if (u < 72)
+		return e;
+	if (u < 80) { /* marked, with a sampling mode */
+		e.config = set_bits(e.config, 8, 1, 1);
+		e.config = set_bits(e.config, 24, 5, rnd() % 32);
+	} else if (u < 88) { /* threshold, compare in config1 */
+		e.config = set_bits(e.config, 29, 3, 1 + rnd() % 7);
+		e.config = set_bits(e.config, 32, 8, rnd() % 256);
+		e.config1 = rnd() % 2 ? 0 : rnd() % 3 ? (rnd() % 256) : rnd() % (1u << 18);
+	} else if (u < 94) { /* cache, L2/L3 select, radix qualifiers */
+		e.config = set_bits(e.config, 20, 2, rnd() % 4);
+		e.config = set_bits(e.config, 9, 1, rnd() % 2);
+		if (rnd() % 2)
+			e.config = set_bits(e.config, 40, 5, rnd() % 32);
+	} else if (u < 97) { /* made up, field by field */
+		e.config = set_bits(0, 16, 4, rnd() % 7);
+		e.config = set_bits(e.config, 12, 4, rnd() % 16);
+		e.config = set_bits(e.config, 0, 8, rnd() % 256);
+		e.config = set_bits(e.config, 20, 2, rnd() % 4);
+	} else { /* EBB, sometimes with BHRB */
+		e.config = set_bits(e.config, 63, 1, 1);
+		if (rnd() % 2)
+			e.config = set_bits(e.config, 62, 1, 1) | set_bits(0, 60, 2, rnd() % 4);
+	}
+	return e;
+}
+
+/* Sizes 1-7, small ones more often (7 is one more than the counters). */
+static int group_size(void)
+{
+	static const int weight[7] = { 20, 25, 20, 15, 10, 8, 2 };
+	int u = (int)(rnd() % 100);
+
+	for (int n = 0; n < 7; n++) {
+		if (u < weight[n])
+			return n + 1;
+		u -= weight[n];
+	}
+	return 1;
+}
+
+/* Member i: three times in four, one whose counter (if it names one) the
+ * group does not use yet, so that many groups fit. */
+static struct rfc_event gen_member(const uint64_t *pool, int npool,
+				   const struct rfc_event *ev, int i)
+{
+	struct rfc_event e = gen_event(pool, npool);
+	bool spread = rnd() % 4 != 0;
+
+	for (int tries = 0; spread && tries < 8; tries++) {
+		uint64_t pmc = (e.config >> 16) & 0xf;
+		bool used = false;
+
+		for (int j = 0; j < i && pmc; j++)
+			used = used || ((ev[j].config >> 16) & 0xf) == pmc;
+		if (!used)
+			break;
+		e = gen_event(pool, npool);
+	}
+	return e;
+}
+
+struct tally {
+	int agree, total, rfc_only, kernel_only, kernel_ok;
+	int no_attr_check, scope, unexplained;
+	int nreasons;
+	struct { char reason[48]; int count; } reasons[MAX_REASONS];
+};
+
+static void count_reason(struct tally *t, const char *reason)
+{
+	for (int i = 0; i < t->nreasons; i++) {
+		if (strcmp(t->reasons[i].reason, reason) == 0) {
+			t->reasons[i].count++;
+			return;
+		}
+	}
+	if (t->nreasons < MAX_REASONS) {
+		snprintf(t->reasons[t->nreasons].reason, sizeof(t->reasons[0].reason), "%s", reason);
+		t->reasons[t->nreasons++].count = 1;
+	}
+}
+
+/* Which of the RFC's own gaps a disagreement comes from: no
+ * check_attr_config/is_event_valid (the kernel refuses a reserved value the
+ * RFC takes), or rules applied by condition where the kernel does not apply
+ * them (PMC5/6 events, the L1 qualifier on units 6-9: the answer changes
+ * with the kernel's scope); anything else is unexplained. */
+static void classify(struct tally *t, struct rfc_pmu *rfc, const struct rfc_event *ev,
+		     int n, const struct pmurt_group_result *res, bool rfc_ok)
+{
+	bool with_rule;
+
+	if (rfc_ok && !res->ok && strcmp(res->reason, "attr_config_reserved_value") == 0) {
+		t->no_attr_check++;
+		return;
+	}
+	rfc->kernel_scope = true;
+	with_rule = rfc_group_ok(rfc, ev, n, true);
+	rfc->kernel_scope = false;
+	if (with_rule == res->ok)
+		t->scope++;
+	else
+		t->unexplained++;
+	if (with_rule != res->ok && getenv("RFC_GROUPS_SHOW")) {
+		fprintf(stderr, "unexplained (%s):", res->ok ? "kernel accepts" : res->reason);
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, " 0x%llx/0x%llx", (unsigned long long)ev[i].config,
+				(unsigned long long)ev[i].config1);
+		fprintf(stderr, "\n");
+	}
+}
+
+static int kernel_answer(const struct pmurt_pmu *pmu, const struct rfc_event *ev, int n,
+			 struct pmurt_group_result *res)
+{
+	struct pmurt_event_spec spec[RFC_MAX_GROUP];
+	struct pmurt_check_opts opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true,
+							 .lpar = true);
+	struct pmurt_error err = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		spec[i] = PMURT_OPTS_INIT(pmurt_event_spec, .type = 4, .config = ev[i].config,
+					  .config1 = ev[i].config1, .code = ev[i].config,
+					  .event_index = -1);
+		snprintf(spec[i].name, sizeof(spec[i].name), "0x%llx",
+			 (unsigned long long)ev[i].config);
+	}
+	*res = PMURT_OPTS_INIT(pmurt_group_result);
+	if (pmurt_group_check(pmu, spec, n, sizeof(spec[0]), &opts, res, &err)) {
+		fprintf(stderr, "pmurt_group_check: %s\n", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static int load(const char *dtb, const char *desc, struct rfc_pmu *rfc,
+		struct pmurt_pmu **pmu)
+{
+	size_t len = 0;
+	unsigned char *blob = read_file(dtb, &len);
+	struct pmurt_error err = { 0 };
+	char why[256];
+
+	if (!blob) {
+		fprintf(stderr, "%s: cannot read the tree\n", dtb);
+		return -1;
+	}
+	if (rfc_probe(blob, true, rfc, why, sizeof(why))) {
+		fprintf(stderr, "%s: the RFC's probe fails: %s\n", dtb, why);
+		free(blob);
+		return -1;
+	}
+	free(blob);
+	if (pmurt_pmu_open(pmu, desc, NULL, &err)) {
+		fprintf(stderr, "%s: %s\n", desc, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* min_agree < 0: a control, which passes when some disagreements are not
+ * the RFC's own computation (the tree is misread). */
+static int run_groups(const char *dtb, const char *desc, int ngroups, int min_agree)
+{
+	static uint64_t pool[MAX_POOL];
+	struct rfc_pmu rfc;
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
+	struct tally t = { 0 };
+	int npool = 0;
+
+	if (load(dtb, desc, &rfc, &pmu) || pmurt_pmu_info(pmu, &info))
+		return 2;
+	for (int i = 0; i < info.nevents && npool < MAX_POOL; i++) {
+		struct pmurt_event_info e = PMURT_OPTS_INIT(pmurt_event_info);
+
+		if (pmurt_event_get(pmu, i, &e) == 0)
+			pool[npool++] = e.code;
+	}
+	for (int g = 0; g < ngroups; g++) {
+		struct rfc_event ev[RFC_MAX_GROUP];
+		struct pmurt_group_result res;
+		int n = group_size();
+
+		for (int i = 0; i < n; i++)
+			ev[i] = gen_member(pool, npool, ev, i);
+		if (kernel_answer(pmu, ev, n, &res)) {
+			pmurt_pmu_close(pmu);
+			return 2;
+		}
+		bool rfc_ok = rfc_group_ok(&rfc, ev, n, true);
+
+		t.total++;
+		t.kernel_ok += res.ok;
+		if (rfc_ok == res.ok) {
+			t.agree++;
+			continue;
+		}
+		if (getenv("RFC_GROUPS_SHOW")) {
+			fprintf(stderr, "%s:", res.ok ? "kernel-accepts" : res.reason);
+			for (int i = 0; i < n; i++)
+				fprintf(stderr, " 0x%llx/0x%llx", (unsigned long long)ev[i].config,
+					(unsigned long long)ev[i].config1);
+			fprintf(stderr, "\n");
+		}
+		if (rfc_ok)
+			t.rfc_only++;
+		else
+			t.kernel_only++;
+		classify(&t, &rfc, ev, n, &res, rfc_ok);
+		count_reason(&t, res.ok ? "(kernel accepts)" : res.reason);
+	}
+	pmurt_pmu_close(pmu);
+	printf("the RFC reading %s answers %d of %d POWER10 groups as the kernel does\n",
+	       dtb, t.agree, t.total);
+	printf("  the kernel accepts %d; RFC accepts, kernel refuses: %d; RFC refuses, kernel accepts: %d\n",
+	       t.kernel_ok, t.rfc_only, t.kernel_only);
+	for (int i = 0; i < t.nreasons; i++)
+		printf("  disagreements where the kernel says %-32s %d\n", t.reasons[i].reason,
+		       t.reasons[i].count);
+	printf("  of the disagreements: %d reserved codes (the RFC has no check_attr_config),\n"
+	       "  %d rules applied by condition to PMC5/6 events or the L1 qualifier to units 6-9,\n"
+	       "  %d unexplained\n",
+	       t.no_attr_check, t.scope, t.unexplained);
+	if (min_agree < 0) {
+		if (!t.unexplained) {
+			fprintf(stderr, "FAIL: the control tree is read as the description means\n");
+			return 1;
+		}
+		return 0;
+	}
+	if (t.unexplained) {
+		fprintf(stderr, "FAIL: %d disagreements are not the RFC's own computation\n",
+			t.unexplained);
+		return 1;
+	}
+	if (t.agree < min_agree) {
+		fprintf(stderr, "FAIL: %d agree, below %d\n", t.agree, min_agree);
+		return 1;
+	}
+	return 0;
+}
+
+static int run_events(const char *dtb, const char *desc)
+{
+	struct rfc_pmu rfc;
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
+	int fails = 0, nfw = 0;
+
+	if (load(dtb, desc, &rfc, &pmu) || pmurt_pmu_info(pmu, &info))
+		return 2;
+	for (int i = 0; i < rfc.nevents; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(rfc.events[i].name, rfc.events[j].name) == 0) {
+				fprintf(stderr, "FAIL: two events named '%s' in sysfs\n",
+					rfc.events[i].name);
+				fails++;
+			}
+	for (int i = 0; i < info.nevents; i++) {
+		struct pmurt_event_info e = PMURT_OPTS_INIT(pmurt_event_info);
+		bool seen = false;
+
+		if (pmurt_event_get(pmu, i, &e) || !e.firmware)
+			continue;
+		nfw++;
+		for (int j = 0; j < rfc.nevents && !seen; j++)
+			seen = strncmp(rfc.events[j].name, e.name, RFC_NAME_LEN - 1) == 0 &&
+			       rfc.events[j].code == e.code;
+		if (!seen) {
+			fprintf(stderr, "FAIL: firmware event '%s' is not among the %d the RFC reads\n",
+				e.name, rfc.nevents);
+			fails++;
+		}
+	}
+	pmurt_pmu_close(pmu);
+	printf("the RFC reads %d events from %s; all %d firmware events among them\n",
+	       rfc.nevents, dtb, nfw);
+	return fails ? 1 : 0;
+}
+
+/* CODE or CODE/CONFIG1, hex. */
+static int parse_member(const char *s, struct rfc_event *e)
+{
+	char *end;
+
+	e->config = strtoull(s, &end, 16);
+	e->config1 = 0;
+	if (*end == '/')
+		e->config1 = strtoull(end + 1, &end, 16);
+	return *end ? -1 : 0;
+}
+
+static void print_regs(const char *who, const int *pmc, int n, const uint64_t *final,
+		       uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t ra)
+{
+	printf("%-6s codes", who);
+	for (int i = 0; i < n; i++)
+		printf(" 0x%llx@pmc%d", (unsigned long long)final[i], pmc[i]);
+	printf("\n       mmcr0 0x%llx mmcr1 0x%llx mmcr2 0x%llx mmcr3 0x%llx mmcra 0x%llx\n",
+	       (unsigned long long)r0, (unsigned long long)r1, (unsigned long long)r2,
+	       (unsigned long long)r3, (unsigned long long)ra);
+}
+
+/* One group, both answers with the registers each would program. */
+static int run_show(const char *dtb, const char *desc, int n, char **codes)
+{
+	struct rfc_pmu rfc;
+	struct pmurt_pmu *pmu = NULL;
+	struct rfc_event ev[RFC_MAX_GROUP];
+	struct pmurt_group_result res;
+	uint64_t final[RFC_MAX_GROUP];
+	struct rfc_mmcr r;
+
+	if (n < 1 || n > RFC_MAX_GROUP || load(dtb, desc, &rfc, &pmu))
+		return 2;
+	for (int i = 0; i < n; i++)
+		if (parse_member(codes[i], &ev[i])) {
+			fprintf(stderr, "bad member '%s' (CODE or CODE/CONFIG1, hex)\n", codes[i]);
+			pmurt_pmu_close(pmu);
+			return 2;
+		}
+	if (kernel_answer(pmu, ev, n, &res)) {
+		pmurt_pmu_close(pmu);
+		return 2;
+	}
+	pmurt_pmu_close(pmu);
+	if (res.ok)
+		print_regs("kernel", res.pmc, n, res.final_events, res.regs[0], res.regs[1],
+			   res.regs[2], res.regs[3], res.regs[4]);
+	else
+		printf("kernel refuses member %d: %s\n", res.reject_index, res.reason);
+	if (rfc_group_final(&rfc, ev, n, true, final)) {
+		rfc_compute_mmcr(&rfc, final, n, &r);
+		print_regs("rfc", r.pmc, n, final, r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra);
+	} else {
+		printf("rfc    refuses\n");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && strcmp(argv[1], "show") == 0)
+		return run_show(argv[2], argv[3], argc - 4, argv + 4);
+	if (argc == 6 && strcmp(argv[1], "groups") == 0)
+		return run_groups(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+	if (argc == 4 && strcmp(argv[1], "events") == 0)
+		return run_events(argv[2], argv[3]);
+	fprintf(stderr, "usage: rfc_groups groups TREE.dtb DESCRIPTION N MIN\n"
+			"       rfc_groups events TREE.dtb DESCRIPTION\n"
+			"       rfc_groups show TREE.dtb DESCRIPTION CODE[/CONFIG1]...\n");
+	return 2;
+}

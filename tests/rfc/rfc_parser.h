@@ -1,0 +1,106 @@
+/*
+ * rfc_parser.h - a model, for tests, of what the kernel RFC "powerpc/perf:
+ * Add Device Tree based PMU description framework" (patch 3) reads from a
+ * DTB and how it answers a group: dts_pmu.c pmu_dts_probe() and
+ * parse_constraints(), isa207-common.c isa207_get_constraint_dts() and
+ * isa207_get_alternatives() with the RFC's one-row table, and the
+ * core-book3s.c group flow it runs under (power_pmu_event_init,
+ * power_check_constraints).  Written from schema/dts-layout.md's and the
+ * reference notes' description of that code; the of_* readers behave as
+ * drivers/of/property.c's do (a u32 needs at least 4 bytes, an array of n
+ * at least 4n, a u64 at least 8, and none has an upper size limit).
+ */
+#ifndef RFC_PARSER_H
+#define RFC_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RFC_MAX_RESTRICTED 8
+#define RFC_MAX_MAPS 16       /* constraint_maps kcalloc(16) */
+#define RFC_MAX_EVENTS 32     /* MAX_DTS_EVENTS */
+#define RFC_NAME_LEN 32       /* struct pmu_dts_event name[32] */
+#define RFC_N_COUNTER 6       /* MAX_PMU_COUNTERS */
+#define RFC_MAX_GROUP 16
+
+#define RFC_MAX_FIELDS 17     /* MAX_FIELDS */
+
+/* struct dts_field_map, as pmu_dts_probe fills it from evt_code_format */
+struct rfc_fmap {
+	char name[32];
+	bool is_pmc;
+	uint32_t bits_start, bits_end, mmcr;
+	bool use_target_field_shift;
+	uint32_t target_field_base, target_field_shift, pgm_start;
+};
+
+/* struct dts_constraint_field */
+struct rfc_field {
+	uint32_t event_mask, event_shift;
+	uint64_t constraint_mask;
+	uint32_t constraint_shift;
+	uint32_t condition;
+};
+
+struct rfc_pmu {
+	uint32_t nr_pmc;
+	/* dts_constraints */
+	uint32_t max_counter;
+	int num_restricted;
+	struct { uint32_t pmc; uint64_t event; } restricted[RFC_MAX_RESTRICTED];
+	struct rfc_field sample, thresh_sel, thresh_cmp, thresh_ctl;
+	struct rfc_field cache_group, cache_pmc4, l2l3_group, ebb, bhrb;
+	struct rfc_field l1_qualifier, fab_match, radix_scope;
+	uint32_t cache_selector_mask;
+	bool require_cache_selector_zero, require_pmc_for_ebb, bhrb_requires_ebb;
+	struct { uint64_t mask; uint32_t shift, increment; } nc;
+	/* the generic list every parsed constraint node joins */
+	int nmaps;
+	struct rfc_field maps[RFC_MAX_MAPS];
+	char map_name[RFC_MAX_MAPS][16]; /* the node each came from */
+	int nfields;
+	struct rfc_fmap fields[RFC_MAX_FIELDS];
+	/* the events it registers, in tree order */
+	int nevents;
+	struct { char name[RFC_NAME_LEN]; uint64_t code; } events[RFC_MAX_EVENTS];
+	bool arch31; /* cpu_has_feature(CPU_FTR_ARCH_31) on the machine */
+	/* For classifying disagreements, not the RFC: apply the generic list
+	 * where the kernel's isa207_get_constraint applies the same rules
+	 * (PMC5/6 events get only ebb and bhrb; l1-qualifier only for units
+	 * other than 6-9), on top of each node's condition. */
+	bool kernel_scope;
+};
+
+/* Probe the first node with compatible "ibm,power-pmu": 0, or -1 where the
+ * RFC's probe fails (why in err). */
+int rfc_probe(const void *fdt, bool arch31, struct rfc_pmu *p, char *err, size_t errlen);
+
+/* isa207_get_constraint_dts: 0 and the words, or -1. */
+int rfc_get_constraint(const struct rfc_pmu *p, uint64_t event, uint64_t *mask,
+		       uint64_t *value);
+
+struct rfc_event {
+	uint64_t config, config1;
+};
+
+/* The group (leader first) opened member by member as core-book3s does:
+ * true when every perf_event_open succeeds. */
+bool rfc_group_ok(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
+		  bool per_task);
+
+/* The registers dts_compute_mmcr (compute_mmcr_dts, then MMCR0_C56RUN)
+ * returns for a group's final codes, and each event's counter (hwc + 1;
+ * 0 for an event it gives none). */
+struct rfc_mmcr {
+	uint64_t mmcr0, mmcr1, mmcr2, mmcr3, mmcra;
+	int pmc[RFC_MAX_GROUP];
+};
+void rfc_compute_mmcr(const struct rfc_pmu *p, const uint64_t *ev, int n, struct rfc_mmcr *r);
+
+/* rfc_group_ok, also giving the codes the first schedule hands
+ * compute_mmcr (after alternatives). */
+bool rfc_group_final(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
+		     bool per_task, uint64_t *final);
+
+#endif /* RFC_PARSER_H */
