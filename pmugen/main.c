@@ -20,8 +20,6 @@
 #include "pmu_checks.h"
 #include "pmu_load.h"
 
-#define PMUGEN_VERSION "0.1.0"
-
 enum format { FMT_DTS, FMT_DTB, FMT_C, FMT_JSON, FMT_COUNT };
 
 static const char *const format_names[FMT_COUNT] = {"dts", "dtb", "c", "json"};

@@ -78,11 +78,13 @@ static void print_text(const struct pmu_evsel *e, int i, const struct perf_event
 {
 	tool_line("%d %s (%s): type=%u config=0x%" PRIx64 " config1=0x%" PRIx64 " config2=0x%" PRIx64
 		  " exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_idle=%d precise_ip=%d"
-		  " sample_period=%" PRIu64 " read_format=0x%" PRIx64 " disabled=%d inherit=%d"
-		  " pinned=%d leader=%d", i, e->name, e->pmu, a->type, (uint64_t)a->config,
-		  (uint64_t)a->config1, (uint64_t)a->config2, a->exclude_user, a->exclude_kernel,
-		  a->exclude_hv, a->exclude_idle, a->precise_ip, (uint64_t)a->sample_period,
-		  (uint64_t)a->read_format, a->disabled, a->inherit, a->pinned, e->leader);
+		  " %s=%" PRIu64 " sample_type=0x%" PRIx64 " read_format=0x%" PRIx64
+		  " disabled=%d inherit=%d pinned=%d enable_on_exec=%d leader=%d", i, e->name, e->pmu,
+		  a->type, (uint64_t)a->config, (uint64_t)a->config1, (uint64_t)a->config2,
+		  a->exclude_user, a->exclude_kernel, a->exclude_hv, a->exclude_idle, a->precise_ip,
+		  a->freq ? "sample_freq" : "sample_period", (uint64_t)a->sample_period,
+		  (uint64_t)a->sample_type, (uint64_t)a->read_format, a->disabled, a->inherit,
+		  a->pinned, a->enable_on_exec, e->leader);
 }
 
 static void print_check_text(const struct pmurt_pmu *pmu, int leader,

@@ -1,0 +1,12 @@
+# Documentation: tests/docs/man_test.sh renders each manual page built from
+# its .in (groff and man warnings are failures), checks its version is the
+# program's and that every option of the program's --help, and of each
+# subcommand's, is described.
+set(DOCS_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/docs)
+add_test(NAME docs/man-pmutool
+  COMMAND sh ${DOCS_TESTS}/man_test.sh ${PMU_MAN_DIR}/man1/pmutool.1 $<TARGET_FILE:pmutool>
+    list describe check stat record report script dtl "dtl record" "dtl decode" "dtl dump"
+    "dtl script" "dtl report")
+add_test(NAME docs/man-pmugen
+  COMMAND sh ${DOCS_TESTS}/man_test.sh ${PMU_MAN_DIR}/man1/pmugen.1 $<TARGET_FILE:pmugen>
+    import-perf-json)
