@@ -41,8 +41,12 @@ add_test(NAME dtl/report-json COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_r
   ${PMUTOOL} ${DTL_OUT}/gen.bin ${DTL_OUT}/sample.bin ${DTL_OUT}/gen-aux.bin:4096
   random:1:4000 random:2:8000 random:3:300)
 add_test(NAME dtl/report-html COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL} ${DTL_OUT}
-  ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py)
-set_tests_properties(dtl/report-json dtl/report-html PROPERTIES FIXTURES_REQUIRED dtl_inputs)
+  ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py gen.bin)
+# sample.bin's implausible values: the page's warning line and wide histograms
+add_test(NAME dtl/report-html-warnings COMMAND sh ${DTL_TESTS}/html_test.sh ${PMUTOOL}
+  ${DTL_OUT} ${Python3_EXECUTABLE} ${DTL_TESTS}/check_html.py sample.bin)
+set_tests_properties(dtl/report-json dtl/report-html dtl/report-html-warnings PROPERTIES
+  FIXTURES_REQUIRED dtl_inputs)
 
 # report on what is not DTL (refused, nothing printed) and on implausible
 # values (warnings naming CPU, offset and kind; in --json too)

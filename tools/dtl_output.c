@@ -173,57 +173,169 @@ int dtl_report_json(const struct dtl_stats *s, FILE *out)
 }
 
 /* --- HTML ------------------------------------------------------------------ */
+/* The tables are built by the page's script from the embedded JSON (the same
+ * as --json), so the page shows the numbers the JSON holds; the timeline and
+ * the histograms are SVG written here. */
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	"<title>vpa_dtl report</title>\n<style>\n"
-	"body{font-family:sans-serif;margin:1em 2em}table{border-collapse:collapse}"
+	"body{font-family:sans-serif;margin:1em 2em}table{border-collapse:collapse;margin:0 2em 1em 0}"
 	"td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}"
-	".bar{fill:#4a78b0}.off{fill:#c0392b}.lbl{font-size:9px}svg{background:#f8f8f8}\n"
+	".mix{display:inline-block;vertical-align:top}td[data-key=reason]{text-align:left}"
+	".hbar{background:#4a78b0;height:10px}td.barcell{width:120px;text-align:left}"
+	".bar{fill:#4a78b0}.off{fill:#c0392b}.lbl,.tick,.count{font-size:10px}"
+	".axis{font-size:12px}.grid{stroke:#ddd}.frame{stroke:#333}svg{background:#f8f8f8}\n"
 	"</style></head><body>\n<h1>vpa_dtl: Dispatch Trace Log report</h1>\n"
-	"<h2>Summary</h2>\n<table id=\"summary\"><thead><tr><th>CPU</th><th>dispatches</th>"
-	"<th>steal us</th><th>steal %</th><th>metric</th><th>p50 us</th><th>p90 us</th>"
-	"<th>p99 us</th><th>max us</th></tr></thead><tbody></tbody></table>\n";
+	"<h2>Summary</h2>\n<p>Steal: the time a vCPU was ready but not running (enqueue to "
+	"dispatch plus ready to enqueue), against the span from its first entry to its last.</p>\n"
+	"<table id=\"summary\"><thead><tr><th>CPU</th><th>dispatches</th><th>span</th>"
+	"<th>steal</th><th>steal %</th></tr></thead><tbody></tbody></table>\n"
+	"<p id=\"warnings\" hidden></p>\n"
+	"<h2>Reasons, all CPUs</h2>\n"
+	"<table class=\"mix\" id=\"dispatch-reasons\"><thead><tr><th>dispatch reason</th>"
+	"<th>code</th><th>count</th><th>%</th><th></th></tr></thead><tbody></tbody></table>\n"
+	"<table class=\"mix\" id=\"preempt-reasons\"><thead><tr><th>preempt reason</th>"
+	"<th>code</th><th>count</th><th>%</th><th></th></tr></thead><tbody></tbody></table>\n"
+	"<h2>Times off the CPU</h2>\n<table id=\"times\"><thead><tr><th>CPU</th><th>time</th>"
+	"<th>entries</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>"
+	"</thead><tbody></tbody></table>\n";
 
-/* Builds the summary table from the embedded JSON (the same as --json). */
 static const char html_script[] =
 	"<script>\n\"use strict\";\n"
 	"const data = JSON.parse(document.getElementById('dtl-data').textContent);\n"
-	"const body = document.querySelector('#summary tbody');\n"
 	"const metrics = ['enqueue_to_dispatch_us', 'ready_to_enqueue_us', 'waiting_to_ready_us'];\n"
-	"function fix(v, d) { return v.toFixed(d); }\n"
+	"// microseconds in us, ms or s, whichever keeps the number below 1000\n"
+	"function dur(us) {\n"
+	"  if (us < 1e3) return us.toFixed(3) + ' \\u00b5s';\n"
+	"  if (us < 1e6) return (us / 1e3).toFixed(3) + ' ms';\n"
+	"  return (us / 1e6).toFixed(3) + ' s';\n}\n"
+	"// a row of [key, text] cells; a key 'bar' is a bar of text percent\n"
+	"function row(id, cells, attrs) {\n"
+	"  const tr = document.createElement('tr');\n"
+	"  for (const [key, text] of cells) {\n"
+	"    const td = document.createElement('td');\n"
+	"    td.dataset.key = key;\n"
+	"    if (key === 'bar') {\n"
+	"      const div = document.createElement('div');\n"
+	"      div.className = 'hbar'; div.style.width = text + '%';\n"
+	"      td.className = 'barcell'; td.appendChild(div);\n"
+	"    } else {\n"
+	"      td.textContent = text;\n    }\n"
+	"    tr.appendChild(td);\n  }\n"
+	"  Object.assign(tr.dataset, attrs);\n"
+	"  document.querySelector('#' + id + ' tbody').appendChild(tr);\n}\n"
 	"for (const c of data.cpus.concat([data.overall])) {\n"
-	"  const name = c.cpu === undefined ? 'all' : String(c.cpu);\n"
+	"  const cpu = c.cpu === undefined ? 'all' : String(c.cpu);\n"
+	"  row('summary', [['cpu', cpu], ['dispatches', String(c.dispatches)],\n"
+	"    ['span', dur(c.span_us)], ['steal', dur(c.steal_us)],\n"
+	"    ['steal_percent', c.steal_percent.toFixed(2)]], {cpu: cpu});\n"
 	"  for (const m of metrics) {\n"
-	"    const tr = document.createElement('tr');\n"
-	"    const cells = [name, String(c.dispatches), fix(c.steal_us, 3), fix(c.steal_percent, 2),\n"
-	"      m, fix(c[m].p50, 3), fix(c[m].p90, 3), fix(c[m].p99, 3), fix(c[m].max, 3)];\n"
-	"    const keys = ['cpu', 'dispatches', 'steal_us', 'steal_percent', 'metric', 'p50',\n"
-	"      'p90', 'p99', 'max'];\n"
-	"    cells.forEach((v, i) => { const td = document.createElement('td');\n"
-	"      td.textContent = v; td.dataset.key = keys[i]; tr.appendChild(td); });\n"
-	"    tr.dataset.cpu = name; tr.dataset.metric = m;\n"
-	"    body.appendChild(tr);\n  }\n}\n"
+	"    const d = c[m];\n"
+	"    row('times', [['cpu', cpu], ['time', m.replace(/_us$/, '')], ['count', String(d.count)],\n"
+	"      ['mean', dur(d.mean)], ['p50', dur(d.p50)], ['p90', dur(d.p90)], ['p99', dur(d.p99)],\n"
+	"      ['max', dur(d.max)]], {cpu: cpu, metric: m});\n  }\n}\n"
+	"for (const kind of ['dispatch', 'preempt']) {\n"
+	"  for (const r of data.overall[kind + '_reasons']) {\n"
+	"    const pct = 100 * r.count / data.overall.dispatches;\n"
+	"    row(kind + '-reasons', [['reason', r.reason], ['code', String(r.code)],\n"
+	"      ['count', String(r.count)], ['percent', pct.toFixed(2)], ['bar', pct.toFixed(2)]],\n"
+	"      {code: String(r.code)});\n  }\n}\n"
+	"if (data.warning_count) {\n"
+	"  const p = document.getElementById('warnings');\n"
+	"  p.textContent = 'Warning: ' + data.warning_count + ' values a hypervisor '\n"
+	"    + 'cannot have logged (' + Object.entries(data.warning_kinds).filter(([k, n]) => n)\n"
+	"    .map(([k, n]) => k + ' ' + n).join(', ') + '): the figures above include them.';\n"
+	"  p.hidden = false;\n}\n"
 	"document.body.dataset.rendered = 'yes';\n</script>\n";
 
-static void html_histogram(const struct dtl_stats *s, FILE *out, const char *name,
-			   const struct dtl_dist *d)
+/* Microseconds as the page's dur() writes them: us, ms or s by magnitude. */
+static void html_duration(double us, char *buf, size_t n)
 {
+	if (us < 1e3)
+		snprintf(buf, n, "%.3f \u00b5s", us);
+	else if (us < 1e6)
+		snprintf(buf, n, "%.3f ms", us / 1e3);
+	else
+		snprintf(buf, n, "%.3f s", us / 1e6);
+}
+
+/* A histogram's bucket edge (a power of two of microseconds), short. */
+static void html_edge(uint64_t us, char *buf, size_t n)
+{
+	if (us < 1000)
+		snprintf(buf, n, "%" PRIu64 " \u00b5s", us);
+	else if (us < 1000000)
+		snprintf(buf, n, "%g ms", (double)us / 1e3);
+	else
+		snprintf(buf, n, "%g s", (double)us / 1e6);
+}
+
+/* The count axis's step: 1, 2 or 5 times a power of ten, at most 5 steps. */
+static uint64_t html_count_step(uint64_t top)
+{
+	for (uint64_t p = 1;; p *= 10)
+		for (int k = 0; k < 3; k++) {
+			uint64_t step = p * (uint64_t[]){1, 2, 5}[k];
+			if (step * 5 >= top)
+				return step;
+		}
+}
+
+enum { HIST_BAR = 40, HIST_LEFT = 64, HIST_TOP = 18, HIST_PLOT = 150, HIST_BOTTOM = 84,
+       HIST_MIN_WIDTH = 480 };
+
+static void html_hist_axes(FILE *out, const char *name, int nb, uint64_t ymax, uint64_t step,
+			   int width, int height)
+{
+	const int base = HIST_TOP + HIST_PLOT, right = HIST_LEFT + nb * HIST_BAR;
+	for (uint64_t v = 0; v <= ymax; v += step) {
+		int y = base - (int)((double)v * HIST_PLOT / (double)ymax);
+		fprintf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+			"<text class=\"tick\" text-anchor=\"end\" x=\"%d\" y=\"%d\">%" PRIu64
+			"</text>\n", HIST_LEFT, y, right, y, HIST_LEFT - 4, y + 3, v);
+	}
+	fprintf(out, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		"<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+		HIST_LEFT, HIST_TOP, HIST_LEFT, base, HIST_LEFT, base, right, base);
+	for (int i = 0; i <= nb; i++) { /* edge i: bucket i's lower bound */
+		char label[32];
+		html_edge(i ? 1ull << (i - 1) : 0, label, sizeof(label));
+		int x = HIST_LEFT + i * HIST_BAR;
+		fprintf(out, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+			"<text class=\"tick\" text-anchor=\"end\" transform=\"translate(%d,%d) "
+			"rotate(-45)\">%s</text>\n", x, base, x, base + 4, x + 3, base + 12, label);
+	}
+	fprintf(out, "<text class=\"axis\" text-anchor=\"middle\" x=\"%d\" y=\"%d\">%s "
+		"(log2 buckets)</text>\n<text class=\"axis\" text-anchor=\"middle\" "
+		"transform=\"translate(14,%d) rotate(-90)\">entries</text>\n",
+		width / 2, height - 8, name, HIST_TOP + HIST_PLOT / 2);
+}
+
+static void html_histogram(FILE *out, const char *name, const struct dtl_dist *d)
+{
+	int last = DTL_HIST_BUCKETS - 1; /* the bars up to the last non-empty one */
+	while (last >= 0 && !d->hist[last])
+		last--;
+	const int nb = last + 1;
 	uint64_t top = 1;
-	for (int b = 0; b < DTL_HIST_BUCKETS; b++)
-		if (d->hist[b] > top)
-			top = d->hist[b];
-	const int w = 18, h = 120;
-	fprintf(out, "<h3>%s (us), log2 buckets: p50 %.3f, p90 %.3f, p99 %.3f, max %.3f</h3>\n"
-		"<svg width=\"%d\" height=\"%d\" role=\"img\">\n", name, dtl_us(s, d->p50),
-		dtl_us(s, d->p90), dtl_us(s, d->p99), dtl_us(s, d->max), DTL_HIST_BUCKETS * w, h + 20);
-	for (int b = 0; b < DTL_HIST_BUCKETS; b++) {
-		int bh = (int)((double)d->hist[b] * h / (double)top);
+	for (int b = 0; b < nb; b++)
+		top = d->hist[b] > top ? d->hist[b] : top;
+	const uint64_t step = html_count_step(top), ymax = (top + step - 1) / step * step;
+	int width = HIST_LEFT + nb * HIST_BAR + 24;
+	width = width < HIST_MIN_WIDTH ? HIST_MIN_WIDTH : width;
+	const int height = HIST_TOP + HIST_PLOT + HIST_BOTTOM;
+	fprintf(out, "<h3>%s: %" PRIu64 " entries</h3>\n<svg class=\"hist\" width=\"%d\" "
+		"height=\"%d\" role=\"img\">\n", name, d->count, width, height);
+	html_hist_axes(out, name, nb, ymax, step, width, height);
+	for (int b = 0; b < nb; b++) {
+		int bh = (int)((double)d->hist[b] * HIST_PLOT / (double)ymax);
+		int x = HIST_LEFT + b * HIST_BAR, y = HIST_TOP + HIST_PLOT - bh;
 		fprintf(out, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">"
-			"<title>[%llu, %llu) us: %" PRIu64 "</title></rect>\n", b * w, h - bh, w - 2, bh,
-			b ? 1ull << (b - 1) : 0ull, 1ull << b, d->hist[b]);
-		if (b % 4 == 0)
-			fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%d\">%llu</text>\n", b * w, h + 12,
-				b ? 1ull << (b - 1) : 0ull);
+			"<title>[%llu, %llu) us: %" PRIu64 "</title></rect>\n", x + 2, y,
+			HIST_BAR - 4, bh, b ? 1ull << (b - 1) : 0ull, 1ull << b, d->hist[b]);
+		if (d->hist[b])
+			fprintf(out, "<text class=\"count\" text-anchor=\"middle\" x=\"%d\" y=\"%d\">"
+				"%" PRIu64 "</text>\n", x + HIST_BAR / 2, y - 3, d->hist[b]);
 	}
 	fputs("</svg>\n", out);
 }
@@ -241,8 +353,12 @@ static void html_timeline(const struct dtl_stats *s, FILE *out)
 	if (t1 <= t0)
 		return;
 	double bin = (double)(t1 - t0) / TIMELINE_BINS;
-	fprintf(out, "<h2>Timeline: time preempted per CPU (%.3f us per column)</h2>\n"
-		"<svg width=\"%d\" height=\"%zu\">\n", dtl_us(s, (uint64_t)bin), TIMELINE_BINS * 4 + 60,
+	char column[32], span[32];
+	html_duration(dtl_us(s, (uint64_t)bin), column, sizeof(column));
+	html_duration(dtl_us(s, t1 - t0), span, sizeof(span));
+	fprintf(out, "<h2>Timeline: time preempted per CPU</h2>\n<p>%s from the first entry to "
+		"the last, %s per column; the darker, the longer the CPU was off.</p>\n"
+		"<svg width=\"%d\" height=\"%zu\">\n", span, column, TIMELINE_BINS * 4 + 60,
 		s->ncpus * 16 + 4);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct dtl_cpu *c = &s->cpus[i];
@@ -271,7 +387,7 @@ int dtl_report_html(const struct dtl_stats *s, FILE *out)
 	html_timeline(s, out);
 	fputs("<h2>Distributions, all CPUs</h2>\n", out);
 	for (int k = 0; k < DTL_NTIMES; k++)
-		html_histogram(s, out, dtl_time_names[k], &s->overall.dist[k]);
+		html_histogram(out, dtl_time_names[k], &s->overall.dist[k]);
 	fputs("<script type=\"application/json\" id=\"dtl-data\">", out);
 	dtl_report_json(s, out);
 	fputs("</script>\n", out);
