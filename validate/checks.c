@@ -659,16 +659,26 @@ static int check_kernel_limits(const struct pmu_model *m, struct pmu_diag *d,
 				 "%d registers and %d counters; the kernel handles %d and %d",
 				 m->nregisters, m->ncounters, KERNEL_MAX_MMCR, KERNEL_MAX_PMC) ==
 		      PMU_SEV_ERROR;
+	/* one report for the long names, at the first: --all-events trees hold
+	 * dozens, and the node names are cut anyway (event-name keeps them) */
+	const struct pmu_event *first_long = NULL;
+	int nlong = 0;
 	for (int i = 0; i < m->nevents; i++) {
 		const struct pmu_event *e = &m->events[i];
 		if (!all_events && !e->firmware)
 			continue;
 		nevents += strcmp(e->status, "okay") == 0;
-		if (strlen(e->name) > KERNEL_MAX_NAME)
-			rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &e->pos,
-					 "event name '%s' is longer than %d characters", e->name,
-					 KERNEL_MAX_NAME) == PMU_SEV_ERROR;
+		if (strlen(e->name) > KERNEL_MAX_NAME && nlong++ == 0)
+			first_long = e;
 	}
+	if (nlong == 1)
+		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &first_long->pos,
+				 "event name '%s' is longer than %d characters", first_long->name,
+				 KERNEL_MAX_NAME) == PMU_SEV_ERROR;
+	else if (nlong > 1)
+		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &first_long->pos,
+				 "%d event names are longer than %d characters, the first '%s'", nlong,
+				 KERNEL_MAX_NAME, first_long->name) == PMU_SEV_ERROR;
 	if (nevents > KERNEL_MAX_EVENTS)
 		rc |= pmu_report(d, PMU_CHK_KERNEL_LIMITS, &top,
 				 "%d events in the tree; the kernel reads only the first %d",
