@@ -642,7 +642,10 @@ PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
  * or by pmurt_dtl_capture_disable): that crashes Linux up to at least 7.2
  * (vpa_dtl_event_add writes into the buffer vpa_dtl_event_del freed); it is
  * closed and opened anew, and what the old one left is handed out by the
- * next poll.  It is never opened per task either.  The chunks decode
+ * next poll.  It is never opened per task either, and its events are
+ * disabled before their areas are unmapped (pmurt_dtl_capture_close of an
+ * enabled capture included): unmapping the AUX area of an active vpa_dtl
+ * event calls its PMU's missing stop callback, an Oops on Linux 7.2.  The chunks decode
  * with pmurt_dtl_cursor_init (first_chunk when aux_offset is 0, aux_size 0)
  * and pmurt_dtl_next.  Errors are the driver's, explained: no vpa_dtl (not a
  * shared-processor LPAR, a KVM guest, off POWER), EACCES without
