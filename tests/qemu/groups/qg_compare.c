@@ -43,13 +43,17 @@ enum diff_kind {
 	D_EBB_MMCR0,    /* EBE|BHRBA|PMCC_U6 and the thread's MMCR0 user bits (ebb_switch_in) */
 	D_EBB_MMCR2,    /* the thread's own MMCR2 user bits merged (ebb_switch_in) */
 	D_FROZEN,       /* FC set at the stop, MMCRA's sample enable cleared (power_pmu_disable) */
+	D_RESCHEDULE,   /* the same, for a group whose next schedule the kernel refuses */
 	D_COUNT
 };
 static const char *const diff_names[D_COUNT] = {
 	"MMCR0 PMXE|FCECE (power_pmu_enable)",
 	"MMCR0 EBE|BHRBA|PMCC and the thread's FC|PMAE|PMAO, EBB groups (ebb_switch_in)",
 	"MMCR2 the thread's FCnP bits, EBB groups (ebb_switch_in)",
-	"MMCR0 FC set and MMCRA SAMPLE_ENABLE cleared, PMU frozen at the stop (power_pmu_disable)",
+	"MMCR0 FC set and MMCRA SAMPLE_ENABLE cleared, a sampling group's PMU frozen at the stop "
+	"(power_pmu_disable)",
+	"MMCR0 FC set and MMCRA SAMPLE_ENABLE cleared, a group whose next schedule libpmurt "
+	"says the kernel refuses (reschedule_reason; power_pmu_disable, then -EAGAIN)",
 };
 
 struct answer {
@@ -196,15 +200,20 @@ static int is_sampling_group(const struct qg_group *g)
 
 /*
  * The read registers v[] against libpmurt's e[] (MMCR0, MMCR1, MMCR2,
- * MMCRA): 1 when equal but for the named kinds of state outside
- * compute_mmcr, each where it applies (kinds[] counts those used); else 0.
+ * MMCRA) for group g (libpmurt's answer x): 1 when equal but for the named
+ * kinds of state outside compute_mmcr, each where it applies (kinds[]
+ * tells those used); else 0.  A frozen PMU (power_pmu_disable set FC and
+ * cleared the sample enable) is allowed for a sampling group (its counter
+ * overflowed: QEMU delivers no PMU interrupt) and for a group whose next
+ * schedule the kernel refuses (libpmurt's reschedule_reason), nowhere else.
  */
-static int mmcr_verdict(const struct qg_group *g, const uint64_t e[4], const uint64_t v[4],
-			int kinds[D_COUNT])
+static int mmcr_verdict(const struct qg_group *g, const struct qg_expect *x, const uint64_t e[4],
+			const uint64_t v[4], int kinds[D_COUNT])
 {
 	int ebb = is_ebb_group(g);
 	uint64_t extra0 = v[0] & ~e[0], extra2 = v[2] & ~e[2];
-	int frozen = (v[0] & MMCR0_FC) && is_sampling_group(g);
+	int sampling = is_sampling_group(g), refused_next = x->res.reschedule_reason[0] != '\0';
+	int frozen = (v[0] & MMCR0_FC) && (sampling || refused_next);
 	memset(kinds, 0, sizeof(int) * D_COUNT);
 	if (e[0] & ~v[0] || e[1] != v[1] || e[2] & ~v[2])
 		return 0;
@@ -215,7 +224,7 @@ static int mmcr_verdict(const struct qg_group *g, const uint64_t e[4], const uin
 		extra0 &= ~(MMCR0_EBE | MMCR0_BHRBA | MMCR0_PMCC_U6 | MMCR0_USER_MASK);
 	}
 	if (frozen) {
-		kinds[D_FROZEN] = 1;
+		kinds[sampling ? D_FROZEN : D_RESCHEDULE] = 1;
 		extra0 &= ~(MMCR0_FC | MMCR0_PMAO);
 	}
 	if (extra0)
@@ -251,7 +260,7 @@ static void compare_mmcr(struct run *r, long id, const uint64_t v[4])
 		want[k] = r->reg[k] >= 0 ? e.res.regs[r->reg[k]] : 0;
 	int kinds[D_COUNT];
 	r->mmcr_reads++;
-	if (!mmcr_verdict(g, want, v, kinds)) {
+	if (!mmcr_verdict(g, &e, want, v, kinds)) {
 		char got[200], exp[200];
 		snprintf(got, sizeof(got), "MMCR0 %llx MMCR1 %llx MMCR2 %llx MMCRA %llx",
 			 (unsigned long long)v[0], (unsigned long long)v[1],
