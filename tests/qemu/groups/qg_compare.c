@@ -375,8 +375,11 @@ int main(int argc, char **argv)
 	}
 	struct run r = {.label = label ? label : pmu};
 	if (read_groups(&r, groups) || read_guest(&r, guest) || check_identity(&r, pmu) ||
-	    open_pmu(&r, pmu))
+	    open_pmu(&r, pmu)) {
+		free(r.groups);
+		free(r.answers);
 		return 1;
+	}
 	for (long i = 0; i < r.ngroups; i++) {
 		struct qg_expect e;
 		struct pmurt_error err;
