@@ -32,21 +32,24 @@ if(PMU_QEMU)
     COMMENT "qg_probe for the ppc64le guest")
   add_custom_target(qg_probe ALL DEPENDS ${QG_PROBE})
   # kernel, -cpu, description, the PVR of QEMU's CPU model (power9 is DD2.0:
-  # no refused-code list applies), seed
-  foreach(run 6.1:power10:power10:00800200:61 6.12:power10:power10:00800200:612
-              6.12:power9:power9:004e1200:912)
+  # no refused-code list applies, so the groups that DD2.2's list would refuse
+  # must be accepted: at least 100 of them), seed, groups answered otherwise at
+  # the description's own PVR
+  foreach(run 6.1:power10:power10:00800200:61:0 6.12:power10:power10:00800200:612:0
+              6.12:power9:power9:004e1200:912:100)
     string(REPLACE ":" ";" f ${run})
     list(GET f 0 kernel)
     list(GET f 1 cpu)
     list(GET f 2 pmu)
     list(GET f 3 pvr)
     list(GET f 4 seed)
+    list(GET f 5 pvr_dependent)
     set(name qemu_groups-${kernel}-${cpu})
     add_test(NAME ${name} COMMAND bash ${QG_DIR}/run.sh --kernel ${kernel} --cpu ${cpu}
       --pmu ${pmu} --pvr ${pvr} --seed ${seed} --count 5500 --mmcr 1000
       --gen $<TARGET_FILE:qg_gen> --compare $<TARGET_FILE:qg_compare> --probe ${QG_PROBE}
       --reader ${QG_DIR}/qg_mmcr_read.py --run-guest ${QG_DIR}/../run-guest.sh
-      --cache ${PMU_QEMU_CACHE} --work ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/${kernel}-${cpu})
+      --min-pvr-dependent ${pvr_dependent} --cache ${PMU_QEMU_CACHE} --work ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/${kernel}-${cpu})
     set_tests_properties(${name} PROPERTIES LABELS qemu TIMEOUT 400)
   endforeach()
 endif()

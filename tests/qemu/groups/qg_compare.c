@@ -4,10 +4,12 @@
  * gdb-multiarch through QEMU's gdb stub) against libpmurt's.
  *
  *   qg_compare --pmu NAME --groups FILE --guest FILE [--mmcr FILE]
- *              [--min-groups N] [--min-mmcr N]
+ *              [--min-groups N] [--min-mmcr N] [--min-pvr-dependent N]
  *
  * libpmurt is opened with the PVR the guest reported, so the refused-code
- * lists that apply are those of the guest's processor.  Every group must
+ * lists that apply are those of the guest's processor; --min-pvr-dependent
+ * asks that so many groups be answered otherwise at the description's own
+ * PVR (POWER9: DD2.2's refused codes, which QEMU's DD2.0 must accept).  Every group must
  * have an answer, and the answer must be libpmurt's: accepted, or refused at
  * the same member with the same errno.  Each MMCR read ("M ID MMCR0 MMCR1
  * MMCR2 MMCRA", hex) must equal libpmurt's values except for state the
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h" /* the description's own PVR (pmu_model.pvr) */
 #include "qg_expect.h"
 #include "qg_groups.h"
 
@@ -74,6 +77,14 @@ struct run {
 	int reg[4]; /* indices of MMCR0, MMCR1, MMCR2, MMCRA in libpmurt's result */
 	long failures;
 	long agreed_ok, agreed_refused, mmcr_reads, mmcr_agreed, diff_count[D_COUNT];
+	/* per kind of group (qg_gen's words): groups and MMCR reads agreed */
+	int nkinds;
+	char kinds[32][24];
+	long kind_agreed[32], kind_mmcr[32];
+	/* the groups whose answer differs under the description's own PVR */
+	struct pmurt_pmu *own_pvr;
+	long pvr_dependent;
+	unsigned own_pvr_value;
 };
 
 static int read_groups(struct run *r, const char *path)
@@ -165,6 +176,28 @@ static void describe_answer(char *buf, size_t len, int ok, int member, int errnu
 			 reason ? ", " : "", reason ? reason : "");
 }
 
+/* The index of kind in r->kinds, added when new (the last slot takes the rest). */
+static int kind_index(struct run *r, const char *kind)
+{
+	for (int i = 0; i < r->nkinds; i++)
+		if (!strcmp(r->kinds[i], kind))
+			return i;
+	if (r->nkinds == 32)
+		return 31;
+	snprintf(r->kinds[r->nkinds], sizeof(r->kinds[0]), "%s", kind);
+	return r->nkinds++;
+}
+
+/* Count a group whose answer under the description's own PVR differs from
+ * the one under the guest's: what the guest's revision changes. */
+static void count_pvr_dependent(struct run *r, const struct qg_group *g, const struct qg_expect *e)
+{
+	struct qg_expect own;
+	if (r->own_pvr && !qg_expect_group(r->own_pvr, g, &own, NULL) &&
+	    (own.ok != e->ok || own.member != e->member))
+		r->pvr_dependent++;
+}
+
 static void compare_answer(struct run *r, const struct qg_group *g, const struct qg_expect *e)
 {
 	const struct answer *a = &r->answers[g->id];
@@ -179,6 +212,7 @@ static void compare_answer(struct run *r, const struct qg_group *g, const struct
 		fail(r, g, "the kernel: %s; libpmurt: %s", kernel, pmurt);
 		return;
 	}
+	r->kind_agreed[kind_index(r, g->kind)]++;
 	if (a->ok)
 		r->agreed_ok++;
 	else
@@ -272,6 +306,7 @@ static void compare_mmcr(struct run *r, long id, const uint64_t v[4])
 		return;
 	}
 	r->mmcr_agreed++;
+	r->kind_mmcr[kind_index(r, g->kind)]++;
 	for (int k = 0; k < D_COUNT; k++)
 		r->diff_count[k] += kinds[k];
 }
@@ -312,6 +347,11 @@ static int open_pmu(struct run *r, const char *name)
 		fprintf(stderr, "qg_compare: %s: %s\n", name, err.message);
 		return -1;
 	}
+	if (pmurt_pmu_open(&r->own_pvr, name, NULL, &err)) {
+		fprintf(stderr, "qg_compare: %s: %s\n", name, err.message);
+		return -1;
+	}
+	r->own_pvr_value = r->own_pvr->model.pvr;
 	static const char *const names[4] = {"MMCR0", "MMCR1", "MMCR2", "MMCRA"};
 	for (int k = 0; k < 4; k++) {
 		r->reg[k] = -1;
@@ -351,6 +391,11 @@ static void print_summary(const struct run *r, long mmcr_lines)
 	       r->agreed_refused, mmcr_lines, r->mmcr_agreed);
 	for (int k = 0; k < D_COUNT; k++)
 		printf("  allowed difference, %ld reads: %s\n", r->diff_count[k], diff_names[k]);
+	for (int i = 0; i < r->nkinds; i++)
+		printf("  %-14s %5ld groups agreed, %4ld MMCR reads agreed\n", r->kinds[i],
+		       r->kind_agreed[i], r->kind_mmcr[i]);
+	printf("  %ld groups would be answered otherwise at the description's own PVR %08x "
+	       "(its refused-code list)\n", r->pvr_dependent, r->own_pvr_value);
 }
 
 static const char *arg(int argc, char **argv, const char *name)
@@ -368,9 +413,12 @@ int main(int argc, char **argv)
 	const char *label = arg(argc, argv, "--label");
 	long min_groups = arg(argc, argv, "--min-groups") ? atol(arg(argc, argv, "--min-groups")) : 0;
 	long min_mmcr = arg(argc, argv, "--min-mmcr") ? atol(arg(argc, argv, "--min-mmcr")) : 0;
+	const char *min_pvr_arg = arg(argc, argv, "--min-pvr-dependent");
+	long min_pvr = min_pvr_arg ? atol(min_pvr_arg) : 0;
 	if (!pmu || !groups || !guest) {
 		fprintf(stderr, "usage: qg_compare --pmu NAME --groups FILE --guest FILE [--mmcr FILE] "
-				"[--label TEXT] [--min-groups N] [--min-mmcr N]\n");
+				"[--label TEXT] [--min-groups N] [--min-mmcr N] "
+				"[--min-pvr-dependent N]\n");
 		return 2;
 	}
 	struct run r = {.label = label ? label : pmu};
@@ -388,6 +436,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		compare_answer(&r, &r.groups[i], &e);
+		count_pvr_dependent(&r, &r.groups[i], &e);
 	}
 	long mmcr_lines = 0;
 	if (mmcr && read_mmcr(&r, mmcr, &mmcr_lines))
@@ -398,7 +447,14 @@ int main(int argc, char **argv)
 				"asked for\n", r.label, r.ngroups, r.mmcr_agreed, min_groups, min_mmcr);
 		r.failures++;
 	}
+	if (r.pvr_dependent < min_pvr) {
+		fprintf(stderr, "%s: %ld groups depend on the PVR (the description's refused codes), "
+				"fewer than the %ld asked for: the guest's revision was not put to the "
+				"test\n", r.label, r.pvr_dependent, min_pvr);
+		r.failures++;
+	}
 	pmurt_pmu_close(r.pmu);
+	pmurt_pmu_close(r.own_pvr);
 	free(r.groups);
 	free(r.answers);
 	return r.failures ? 1 : 0;

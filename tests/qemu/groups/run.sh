@@ -5,6 +5,7 @@
 #   run.sh --kernel 6.1|6.12|7 --cpu power10|power9 --pmu NAME --pvr HEX --seed N
 #          --count N --mmcr N --gen QG_GEN --compare QG_COMPARE --probe QG_PROBE
 #          --reader QG_MMCR_READ --run-guest RUN_GUEST --cache DIR --work DIR
+#          [--min-pvr-dependent N]
 #
 # qg_gen writes the groups (libpmurt's answers with --pvr, the PVR of QEMU's CPU model,
 # choose the groups whose MMCRs are read); run-guest.sh boots the kernel halted under
@@ -14,13 +15,13 @@
 set -euo pipefail
 
 fail() { echo "qemu groups: $*" >&2; exit 1; }
-kernel= cpu= pmu= pvr= seed= count= mmcr= gen= compare= probe= reader= run_guest= cache= work=
+min_pvr_dependent=0 kernel= cpu= pmu= pvr= seed= count= mmcr= gen= compare= probe= reader= run_guest= cache= work=
 while [ $# -ge 2 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;; --cpu) cpu=$2 ;; --pmu) pmu=$2 ;; --pvr) pvr=$2 ;; --seed) seed=$2 ;;
 	--count) count=$2 ;; --mmcr) mmcr=$2 ;; --gen) gen=$2 ;; --compare) compare=$2 ;;
 	--probe) probe=$2 ;; --reader) reader=$2 ;; --run-guest) run_guest=$2 ;;
-	--cache) cache=$2 ;; --work) work=$2 ;;
+	--cache) cache=$2 ;; --work) work=$2 ;; --min-pvr-dependent) min_pvr_dependent=$2 ;;
 	*) fail "unknown option $1" ;;
 	esac
 	shift 2
@@ -61,6 +62,7 @@ wait "$guest_pid" || guest_rc=$?
 end=$(date +%s.%N)
 
 "$compare" --pmu "$pmu" --groups "$work/files/groups.txt" --guest "$work/guest.txt" \
-	--mmcr "$work/mmcr.txt" --label "$label" --min-groups 5000 --min-mmcr "$mmcr"
+	--mmcr "$work/mmcr.txt" --label "$label" --min-groups 5000 --min-mmcr "$mmcr" \
+	--min-pvr-dependent "$min_pvr_dependent"
 python3 -c "import sys; print('%s: boot, %s groups and their MMCR reads: %.0f s' % (sys.argv[1], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3])))" \
 	"$label" "$count" "$start" "$end"
