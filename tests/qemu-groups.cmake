@@ -21,6 +21,12 @@ if(PMU_QEMU)
     message(FATAL_ERROR "PMU_QEMU: powerpc64le-linux-gnu-gcc not found "
       "(Debian package gcc-powerpc64le-linux-gnu)")
   endif()
+  execute_process(COMMAND ${QG_CROSS_CC} -print-file-name=libc.a
+    OUTPUT_VARIABLE QG_CROSS_LIBC OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${QG_CROSS_LIBC}" OR NOT EXISTS "${QG_CROSS_LIBC}")
+    message(FATAL_ERROR "PMU_QEMU: ${QG_CROSS_CC} finds no static libc "
+      "(Debian package libc6-dev-ppc64el-cross)")
+  endif()
   # the guest probe: one C file, no library, static so that busybox's
   # initramfs runs it as it is
   set(QG_PROBE ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/qg_probe)
