@@ -147,6 +147,8 @@ struct layout {
 
 struct pd_hits {
 	struct layout *layouts;         /* per event */
+	struct layout user;             /* all events': ip, pid and time sampled */
+	uint16_t user_size;             /* (the size they need), 0: no such layout */
 	const struct pd_event *events;  /* the writer's, for ids */
 	int nevents;
 	int id_pos, trailer_id_pos;     /* with several layouts: where ids are */
@@ -169,6 +171,7 @@ struct pd_hits {
 	size_t nnotes, note_cap;
 	uint64_t other_max;             /* the latest other record queued, 0: none */
 	uint64_t max_time, next_flush;
+	bool queue_empty;
 	bool nomem;
 };
 
@@ -213,6 +216,7 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 	h->events = events;
 	h->nevents = 1;
 	h->last_map = h->kernel = SIZE_MAX;
+	h->queue_empty = true;
 	h->id_pos = pd_sample_id_pos(events[0].attr.sample_type);
 	h->trailer_id_pos = pd_trailer_id_pos(events[0].attr.sample_type);
 	for (int e = 0; e < nevents; e++) {
@@ -220,6 +224,9 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 		if (memcmp(&h->layouts[e], &h->layouts[0], sizeof(struct layout)))
 			h->nevents = nevents;   /* layouts differ: find each record's */
 	}
+	h->user = h->layouts[0];
+	h->user_size = h->nevents == 1 && h->user.ip && h->user.pid && h->user.time
+		       ? h->user.time + 8 : 0;
 	*out = h;
 	return 0;
 }
@@ -403,8 +410,8 @@ static void flush(struct pd_hits *h, uint64_t limit)
 			h->notes[kept++] = *n;
 			continue;
 		}
-		if (n->before & KERNEL_NOTE)
-			continue;   /* delivered above */
+		if ((n->before & KERNEL_NOTE) || !h->nmaps)
+			continue;   /* delivered above; or no map to find */
 		size_t lo = 0, hi = due;   /* the due tasks before it: a binary search */
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -420,19 +427,34 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
 	h->ntasks -= due;
 	h->other_max = h->other_max > limit ? h->other_max : 0;
+	h->queue_empty = !h->ntasks && !h->nnotes && !h->other_max;
 	free(after);
 }
 
-/* A record with a time queued (ordered_events__queue's max_timestamp). */
-static void queued(struct pd_hits *h, uint64_t time)
+/* A record with a time queued (ordered_events__queue's max_timestamp:
+ * the latest queued, or this one's after the queue emptied). */
+static inline void queued(struct pd_hits *h, uint64_t time)
 {
-	bool empty = !h->ntasks && !h->nnotes && !h->other_max;
-	h->max_time = empty || time > h->max_time ? time : h->max_time;
+	h->max_time = h->queue_empty || time > h->max_time ? time : h->max_time;
+	h->queue_empty = false;
 }
 
-static void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t size)
+static bool keep_note(struct pd_hits *h)
 {
-	const struct layout *l = layout_at(h, rec, size, true);
+	size_t cap = h->note_cap ? 2 * h->note_cap : 4096;
+	struct note *v = realloc(h->notes, cap * sizeof(*v));
+	if (!v) {
+		h->nomem = true;
+		return false;
+	}
+	h->notes = v;
+	h->note_cap = cap;
+	return true;
+}
+
+static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t size)
+{
+	const struct layout *l = h->nevents == 1 ? h->layouts : layout_at(h, rec, size, true);
 	if (!l)
 		return;
 	uint64_t time = l->time && l->time + 8u <= size ? pd_get64(rec + l->time) : 0;
@@ -453,16 +475,8 @@ static void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t size)
 	else if (!timed && user)
 		deliver_user(h, pd_get32(rec + l->pid), pd_get64(rec + l->ip), h->nmaps,
 			     h->nforks);
-	else if (kernel || user) {
-		struct note *v = h->nnotes < h->note_cap ? h->notes
-			       : realloc(h->notes, (h->note_cap = h->note_cap ? 2 * h->note_cap
-							  : 4096) * sizeof(*v));
-		if (!v) {
-			h->nomem = true;
-			return;
-		}
-		h->notes = v;
-		v[h->nnotes++] = (struct note){
+	else if ((kernel || user) && (h->nnotes < h->note_cap || keep_note(h))) {
+		h->notes[h->nnotes++] = (struct note){
 			.time = time, .ip = user ? pd_get64(rec + l->ip) : 0,
 			.pid = user ? pd_get32(rec + l->pid) : 0,
 			.before = (uint32_t)(h->nseq & ~KERNEL_NOTE) | (kernel ? KERNEL_NOTE : 0)};
@@ -535,15 +549,37 @@ static void note_task(struct pd_hits *h, const uint8_t *rec, uint32_t type, uint
 	h->tasks[h->ntasks++] = t;
 }
 
+/* The common sample, noted inline: user mode, with a time, all events
+ * laid out alike.  false: not such a sample (note_sample's). */
+static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t size)
+{
+	uint16_t misc;
+	memcpy(&misc, rec + 4, 2);
+	if (!h->user_size || size < h->user_size ||
+	    (misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return false;
+	uint64_t time = pd_get64(rec + h->user.time);
+	if (!time || time == UINT64_MAX || (h->nnotes == h->note_cap && !keep_note(h)))
+		return false;
+	h->first = !h->first || time < h->first ? time : h->first;
+	h->last = time > h->last ? time : h->last;
+	queued(h, time);
+	h->notes[h->nnotes++] = (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
+					      .pid = pd_get32(rec + h->user.pid),
+					      .before = (uint32_t)(h->nseq & ~KERNEL_NOTE)};
+	return true;
+}
+
 void pd_hits_add(struct pd_hits *h, const void *record)
 {
 	const uint8_t *rec = record;
 	uint32_t type = pd_get32(rec);
 	uint16_t size;
 	memcpy(&size, rec + 6, 2);
-	if (type == PERF_RECORD_SAMPLE)
-		note_sample(h, rec, size);
-	else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
+	if (type == PERF_RECORD_SAMPLE) {
+		if (!note_user(h, rec, size))
+			note_sample(h, rec, size);
+	} else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
 		flush(h, h->next_flush);
 		h->next_flush = h->max_time;
 	} else if (type < PD_RECORD_USER_START)
@@ -558,10 +594,10 @@ void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len)
 		memcpy(&size, p + at + 6, 2);
 		if (size < 8 || size > len - at)
 			break;
-		if (pd_get32(p + at) == PERF_RECORD_SAMPLE)   /* most: no call */
-			note_sample(h, p + at, size);
-		else
+		if (pd_get32(p + at) != PERF_RECORD_SAMPLE)
 			pd_hits_add(h, p + at);
+		else if (!note_user(h, p + at, size))   /* most: inline */
+			note_sample(h, p + at, size);
 		at += size;
 	}
 }
