@@ -403,14 +403,19 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	}
 	if (kernel)
 		deliver_kernel(h);
-	size_t kept = 0;
-	for (size_t i = 0; i < h->nnotes; i++) {
-		struct note *n = &h->notes[i];
+	size_t kept = 0, nnotes = h->nnotes;
+	uint64_t latest = 0, earliest = UINT64_MAX;
+	bool find = h->nmaps != 0;   /* else no note can hit a map */
+	struct note *notes = h->notes;
+	for (size_t i = 0; i < nnotes; i++) {
+		struct note *n = &notes[i];
+		earliest = n->time < earliest ? n->time : earliest;
+		latest = n->time > latest ? n->time : latest;
 		if (n->time > limit) {
-			h->notes[kept++] = *n;
+			notes[kept++] = *n;
 			continue;
 		}
-		if ((n->before & KERNEL_NOTE) || !h->nmaps)
+		if ((n->before & KERNEL_NOTE) || !find)
 			continue;   /* delivered above; or no map to find */
 		size_t lo = 0, hi = due;   /* the due tasks before it: a binary search */
 		while (lo < hi) {
@@ -424,6 +429,10 @@ static void flush(struct pd_hits *h, uint64_t limit)
 			     lo ? after[lo - 1][1] : forks0);
 	}
 	h->nnotes = kept;
+	h->first = nnotes && (!h->first || earliest < h->first) ? earliest : h->first;
+	h->last = latest > h->last ? latest : h->last;
+	if (latest)   /* the notes' part of queued(), left to here */
+		h->max_time = h->queue_empty || latest > h->max_time ? latest : h->max_time;
 	memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
 	h->ntasks -= due;
 	h->other_max = h->other_max > limit ? h->other_max : 0;
@@ -561,9 +570,7 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 	uint64_t time = pd_get64(rec + h->user.time);
 	if (!time || time == UINT64_MAX || (h->nnotes == h->note_cap && !keep_note(h)))
 		return false;
-	h->first = !h->first || time < h->first ? time : h->first;
-	h->last = time > h->last ? time : h->last;
-	queued(h, time);
+	/* first, last and queued(): flush's, which reads every note */
 	h->notes[h->nnotes++] = (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
 					      .pid = pd_get32(rec + h->user.pid),
 					      .before = (uint32_t)(h->nseq & ~KERNEL_NOTE)};
