@@ -433,7 +433,8 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	h->last = latest > h->last ? latest : h->last;
 	if (latest)   /* the notes' part of queued(), left to here */
 		h->max_time = h->queue_empty || latest > h->max_time ? latest : h->max_time;
-	memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
+	if (due)
+		memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
 	h->ntasks -= due;
 	h->other_max = h->other_max > limit ? h->other_max : 0;
 	h->queue_empty = !h->ntasks && !h->nnotes && !h->other_max;
