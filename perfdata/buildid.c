@@ -425,8 +425,11 @@ static void flush(struct pd_hits *h, uint64_t limit)
 			else
 				hi = mid;
 		}
-		deliver_user(h, n->pid, n->ip, lo ? after[lo - 1][0] : maps0,
-			     lo ? after[lo - 1][1] : forks0);
+		size_t nmaps = lo ? after[lo - 1][0] : maps0;
+		const struct map *last = &h->maps[h->last_map < nmaps ? h->last_map : 0];
+		if (h->last_limit == nmaps && h->last_map < nmaps && covers(last, n->pid, n->ip))
+			continue;   /* the last sample's map, marked hit then (find_map's first test) */
+		deliver_user(h, n->pid, n->ip, nmaps, lo ? after[lo - 1][1] : forks0);
 	}
 	h->nnotes = kept;
 	h->first = nnotes && (!h->first || earliest < h->first) ? earliest : h->first;
