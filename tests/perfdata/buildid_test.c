@@ -6,7 +6,8 @@
  * collected them as the records went through (when it read its file back:
  * tests/data/perfdata/buildid-in-order.txt, written by that code); and
  * records out of time order across CPUs (a ring drained after another
- * holding an earlier MMAP2) count as perf's ordered events count them.
+ * holding an earlier MMAP2) count as perf's ordered events count them,
+ * round by round.
  * The DSOs are small ELF files the test writes, with build ids of its own.
  *
  * usage: buildid_test DIR GOLDEN   (scratch files go in DIR)
@@ -295,6 +296,37 @@ static void out_of_order(void)
 	      strstr(text, "sample times 40 60\n"), "out of order:\n%s", text);
 }
 
+/* Rounds as perf's ordered events flush them: at each FINISHED_ROUND the
+ * records up to the latest time of the round before.  dso-f's MMAP2 (90)
+ * comes a round after a sample in it (100), dso-g's (250) a round after
+ * another (300): both in time to count.  Round 4's MMAP2 of dso-h (50) and
+ * its sample (60) are older than the flush before them: still delivered in
+ * time order, counted.  A sample in dso-i (200) in round 4 is delivered at
+ * its end (up to 300), before dso-i's MMAP2 (150) of round 5: not counted,
+ * where sorting the whole file by time would count it. */
+static void rounds(void)
+{
+	struct recs r = {.n = 0};
+	sample(&r, 100, 0xa01000, PERF_RECORD_MISC_USER, 100, 0);
+	round_end(&r);
+	mmap2(&r, 100, 0xa00000, "dso-f", 90, 1);
+	sample(&r, 100, 0xb01000, PERF_RECORD_MISC_USER, 300, 0);
+	round_end(&r);
+	mmap2(&r, 100, 0xb00000, "dso-g", 250, 1);
+	round_end(&r);
+	mmap2(&r, 100, 0xc00000, "dso-h", 50, 1);
+	sample(&r, 100, 0xc01000, PERF_RECORD_MISC_USER, 60, 0);
+	sample(&r, 100, 0xd01000, PERF_RECORD_MISC_USER, 200, 0);
+	round_end(&r);
+	mmap2(&r, 100, 0xd00000, "dso-i", 150, 1);
+	round_end(&r);
+	char text[4096];
+	both_ways("rounds", &r, text, sizeof(text));
+	CHECK(strstr(text, "DIR/dso-f\n") && strstr(text, "DIR/dso-g\n") &&
+	      strstr(text, "DIR/dso-h\n") && !strstr(text, "dso-i") &&
+	      strstr(text, "sample times 60 300\n"), "rounds:\n%s", text);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -320,7 +352,12 @@ int main(int argc, char **argv)
 	make_dso("dso-c", 0xc3);
 	make_dso("dso-d", 0xd4);
 	make_dso("dso-e", 0xe5);
+	make_dso("dso-f", 0xf6);
+	make_dso("dso-g", 0x07);
+	make_dso("dso-h", 0x18);
+	make_dso("dso-i", 0x29);
 	in_order(argv[2]);
 	out_of_order();
+	rounds();
 	return failures ? 1 : 0;
 }
