@@ -1,11 +1,19 @@
 /*
  * buildid.c - build ids in perf.data: read from an ELF file's GNU build-id
- * note, and the pass perf record makes over its data once it is written
- * (tools/perf/builtin-record.c process_buildids, with ordered events):
- * the first and last sample times (HEADER_SAMPLE_TIME) and the DSOs the
- * samples hit, found through the MMAP/MMAP2 records of the sample's
- * process or of the process it forked from, written with their build ids
- * as tools/perf/util/build-id.c write_buildid does (HEADER_BUILD_ID).
+ * note; and what the pass perf record makes over its data once it is
+ * written finds (tools/perf/builtin-record.c process_buildids, with ordered
+ * events), noted instead as the records go through the writer: the first
+ * and last sample times (HEADER_SAMPLE_TIME) and the DSOs the samples hit,
+ * found through the MMAP/MMAP2 records of the sample's process or of the
+ * process it forked from, written with their build ids as
+ * tools/perf/util/build-id.c write_buildid does (HEADER_BUILD_ID).
+ * Records are delivered in the order perf's ordered events deliver them
+ * (tools/perf/util/ordered-events.c, session.c process_finished_round):
+ * those without a time at once, the others at each FINISHED_ROUND up to
+ * the latest time queued by the round before, all at the end.  A sample is
+ * kept as 24 bytes (time, ip, pid, how many MMAP/MMAP2/FORK records came
+ * before it) until delivered; the maps and forks delivered are kept in that
+ * order, so that the first n of them are the state at a time.
  * The kernel's build id comes from /sys/kernel/notes, the vDSO's (written
  * whenever it was mapped, hit or not, as perf does) from this process's
  * own vDSO, as perf takes its own; kernel modules are not looked for.
@@ -168,7 +176,7 @@ struct pd_hits {
 	size_t ntasks, task_cap;
 	uint64_t nseq;
 	struct note *notes;
-	size_t nnotes, note_cap;
+	size_t nnotes, note_cap, kernel_notes;
 	uint64_t other_max;             /* the latest other record queued, 0: none */
 	uint64_t max_time, next_flush;
 	bool queue_empty;
@@ -367,7 +375,7 @@ static void sort_tasks(struct pd_hits *h)
 static const struct note *first_kernel_note(const struct pd_hits *h, uint64_t limit)
 {
 	const struct note *first = NULL;
-	for (size_t i = 0; h->kernel == SIZE_MAX && i < h->nnotes; i++) {
+	for (size_t i = 0; h->kernel_notes && h->kernel == SIZE_MAX && i < h->nnotes; i++) {
 		const struct note *n = &h->notes[i];
 		if ((n->before & KERNEL_NOTE) && n->time <= limit &&
 		    (!first || n->time < first->time))
@@ -394,8 +402,10 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		return;
 	}
 	for (size_t i = 0; i < due; i++) {
-		if (kernel && !task_first(&h->tasks[i], kernel))
-			deliver_kernel(h), kernel = NULL;
+		if (kernel && !task_first(&h->tasks[i], kernel)) {
+			deliver_kernel(h);
+			kernel = NULL;
+		}
 		deliver_task(h, &h->tasks[i]);
 		free(h->tasks[i].name);
 		after[i][0] = h->nmaps;
@@ -403,7 +413,7 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	}
 	if (kernel)
 		deliver_kernel(h);
-	size_t kept = 0, nnotes = h->nnotes;
+	size_t kept = 0, nnotes = h->nnotes, kernel_notes = 0;
 	uint64_t latest = 0, earliest = UINT64_MAX;
 	bool find = h->nmaps != 0;   /* else no note can hit a map */
 	struct note *notes = h->notes;
@@ -413,6 +423,7 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		latest = n->time > latest ? n->time : latest;
 		if (n->time > limit) {
 			notes[kept++] = *n;
+			kernel_notes += (n->before & KERNEL_NOTE) != 0;
 			continue;
 		}
 		if ((n->before & KERNEL_NOTE) || !find)
@@ -432,6 +443,7 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		deliver_user(h, n->pid, n->ip, nmaps, lo ? after[lo - 1][1] : forks0);
 	}
 	h->nnotes = kept;
+	h->kernel_notes = kernel_notes;
 	h->first = nnotes && (!h->first || earliest < h->first) ? earliest : h->first;
 	h->last = latest > h->last ? latest : h->last;
 	if (latest)   /* the notes' part of queued(), left to here */
@@ -489,6 +501,7 @@ static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t s
 		deliver_user(h, pd_get32(rec + l->pid), pd_get64(rec + l->ip), h->nmaps,
 			     h->nforks);
 	else if ((kernel || user) && (h->nnotes < h->note_cap || keep_note(h))) {
+		h->kernel_notes += kernel;
 		h->notes[h->nnotes++] = (struct note){
 			.time = time, .ip = user ? pd_get64(rec + l->ip) : 0,
 			.pid = user ? pd_get32(rec + l->pid) : 0,

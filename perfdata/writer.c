@@ -5,7 +5,8 @@
  * attrs' ids and the attrs come the records, then one section entry per
  * feature and the features' payloads.  Features written: tracing data
  * when asked for (tracing.c), build ids and sample times from what the
- * records added showed (buildid.c, as perf record's pass over its data), the host's description (features.c), cmdline,
+ * records showed as they were added (buildid.c: what perf record's pass
+ * over its data finds), the host's description (features.c), cmdline,
  * event_desc, group_desc with groups, branch_stack when sampled, the
  * AUXTRACE index when AUXTRACE records were added, clockid when the events
  * use a clock.
