@@ -515,14 +515,17 @@ static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t s
  * 1, 0 when too short for what is read, -1 without memory. */
 static int parse_task(struct task *t, const uint8_t *rec, uint16_t size, uint16_t misc)
 {
+	/* their fixed parts (reader.c's fixed_size), the file name after them */
+	size_t at = t->type == PERF_RECORD_FORK ? 32 : t->type == PERF_RECORD_MMAP ? 40 : 72;
+	if (size < at)
+		return 0;
 	t->pid = pd_get32(rec + 8);
 	if (t->type == PERF_RECORD_FORK) {
 		t->ppid = pd_get32(rec + 12);
-		return size >= 32;
+		return 1;
 	}
-	size_t at = t->type == PERF_RECORD_MMAP ? 40 : 72;
 	const char *name = (const char *)rec + at;
-	if (size <= at || !memchr(name, 0, size - at))
+	if (size == at || !memchr(name, 0, size - at))
 		return 0;
 	t->start = pd_get64(rec + 16);
 	t->end = t->start + pd_get64(rec + 24);

@@ -303,10 +303,14 @@ static void out_of_order(void)
  * its sample (60) are older than the flush before them: still delivered in
  * time order, counted.  A sample in dso-i (200) in round 4 is delivered at
  * its end (up to 300), before dso-i's MMAP2 (150) of round 5: not counted,
- * where sorting the whole file by time would count it. */
+ * where sorting the whole file by time would count it.  A FORK and an
+ * MMAP2 of a header alone change nothing. */
 static void rounds(void)
 {
 	struct recs r = {.n = 0};
+	struct perf_event_header bare[2] = {{PERF_RECORD_FORK, 0, 8}, {PERF_RECORD_MMAP2, 0, 8}};
+	add(&r, &bare[0]);   /* too short to say anything: no effect */
+	add(&r, &bare[1]);
 	sample(&r, 100, 0xa01000, PERF_RECORD_MISC_USER, 100, 0);
 	round_end(&r);
 	mmap2(&r, 100, 0xa00000, "dso-f", 90, 1);
