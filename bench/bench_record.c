@@ -135,6 +135,11 @@ static int drain_once(struct pmu_sim *sim, int fd, struct pmu_ring *ring, uint64
 	double t0 = cpu_now();
 	long recs = spans ? pmu_ring_drain_spans(ring, note_record, to_writer_span, &sink, &err)
 			  : pmu_ring_drain(ring, to_writer, w, &err);
+	/* the round marker pmutool record writes after each pass over the
+	 * rings (perf/record.c), up to which the writer's notes are resolved */
+	struct perf_event_header round = {.type = PD_RECORD_FINISHED_ROUND, .size = sizeof round};
+	if (recs >= 0 && pd_writer_add(w, &round, &err) < 0)
+		recs = -1;
 	*t_drain += cpu_now() - t0;
 	/* the drained bytes stay in the ring's memory until the next fill */
 	if (t_raw && !raw_first)

@@ -46,3 +46,8 @@ if(PMU_FUZZ)
   # elfutils' sonames (tools/CMakeLists.txt), for elf_lib.c's dlopen
   target_compile_definitions(fuzz_report PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 endif()
+add_executable(pd_buildid_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/buildid_test.c)
+target_link_libraries(pd_buildid_test PRIVATE pmurt_internal)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid)
+add_test(NAME perfdata/buildid COMMAND pd_buildid_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid
+  ${CMAKE_SOURCE_DIR}/tests/data/perfdata/buildid-in-order.txt)
