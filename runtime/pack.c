@@ -113,13 +113,10 @@ static int pmc_of(const struct pmurt_pmu *pmu, uint64_t code)
 	return (int)pmu_extract(&e->pmc, code, 0);
 }
 
-/* The event's index in pk->events, parsed and added when new. */
-static int add_event(struct pmurt_pack *pk, const char *name, struct pmurt_error *err)
+/* The index in pk->events of spec's event, added when new. */
+static int add_spec(struct pmurt_pack *pk, const struct pmurt_event_spec *sp)
 {
-	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
-	int rc = pmurt_parse_event(pk->pmu, name, &spec, err);
-	if (rc)
-		return rc;
+	struct pmurt_event_spec spec = *sp;
 	for (int i = 0; i < pk->nevents; i++)
 		if (pk->events[i].spec.code == spec.code && pk->events[i].spec.config1 == spec.config1 &&
 		    pk->events[i].spec.exclude == spec.exclude && pk->events[i].spec.type == spec.type &&
@@ -135,6 +132,25 @@ static int add_event(struct pmurt_pack *pk, const char *name, struct pmurt_error
 			    code_has_alternative(&pk->pmu->model, spec.code),
 	};
 	return pk->nevents++;
+}
+
+/* An event string as perf -e reads it (pmurt_parse_event). */
+static int add_event(struct pmurt_pack *pk, const char *name, struct pmurt_error *err)
+{
+	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
+	int rc = pmurt_parse_event(pk->pmu, name, &spec, err);
+	return rc ? rc : add_spec(pk, &spec);
+}
+
+/* Event e of the description, by itself: a metric names events, not perf's
+ * generic names ("cycles" in an expression is the description's event). */
+static int add_model_event(struct pmurt_pack *pk, int e)
+{
+	const struct pmu_event *ev = &pk->pmu->model.events[e];
+	struct pmurt_event_spec spec = {.sz = sizeof(spec), .type = 4 /* PERF_TYPE_RAW */,
+					.config = ev->code, .code = ev->code, .event_index = e};
+	snprintf(spec.name, sizeof(spec.name), "%s", ev->name);
+	return add_spec(pk, &spec);
 }
 
 /* --- the group check ----------------------------------------------------------- */
@@ -491,7 +507,8 @@ static int add_metric(struct pmurt_pack *pk, int index, struct pmurt_error *err)
 	if (rc)
 		return rc;
 	for (int k = 0; k < prog.nevents && !rc; k++) {
-		if (pmu_model_event(&pk->pmu->model, prog.events[k]) < 0) {
+		int me = pmu_model_event(&pk->pmu->model, prog.events[k]);
+		if (me < 0) {
 			it->apart = true;
 			snprintf(it->reason, sizeof(it->reason), "other_pmu");
 			snprintf(it->message, sizeof(it->message), "%s counts events of %s, not of "
@@ -499,7 +516,7 @@ static int add_metric(struct pmurt_pack *pk, int index, struct pmurt_error *err)
 			it->n = 0;
 			break;
 		}
-		int e = add_event(pk, prog.events[k], err);
+		int e = add_model_event(pk, me);
 		if (e < 0)
 			rc = e;
 		else if (merge(it->ev, it->n, &e, 1, it->ev, PMURT_METRIC_MAX_EVENTS) > it->n)

@@ -1,0 +1,16 @@
+# perf's metrics (tests/metrics/metrics_test.c): look-up and groups without
+# case, exact and double evaluation against hand-computed values, and
+# pmurt_pack on a toy PMU's YAML and all-events DTB (tests/metrics/toy.yaml)
+# and on POWER10's CPI and POWER9's cpi_breakdown groups.  Loader errors are
+# a golden case in tests/checks (bad-metric); perf's JSON round trip is
+# tests/json (json-roundtrip-*).
+set(METRIC_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/metrics)
+set(METRIC_TOY_DTB ${CMAKE_CURRENT_BINARY_DIR}/metrics-toy.dtb)
+add_executable(metrics_test ${METRIC_TESTS}/metrics_test.c)
+target_include_directories(metrics_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(metrics_test PRIVATE pmurt_internal m)
+add_test(NAME metrics/dtb COMMAND ${PMUGEN} -q --all-events -f dtb -o ${METRIC_TOY_DTB}
+  ${METRIC_TESTS}/toy.yaml)
+set_tests_properties(metrics/dtb PROPERTIES FIXTURES_SETUP metric_dtb)
+add_test(NAME metrics/api COMMAND metrics_test ${METRIC_TESTS}/toy.yaml ${METRIC_TOY_DTB})
+set_tests_properties(metrics/api PROPERTIES FIXTURES_REQUIRED metric_dtb)
