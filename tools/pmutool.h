@@ -52,6 +52,8 @@ struct tool {
 	long repeat;
 	const char *sep;
 	bool dry_run;
+	const char *metric_names;   /* stat -M NAME[,NAME...] */
+	bool metric_only;           /* stat --metric-only */
 	const char *output;         /* stat -o FILE */
 	int pid;                    /* stat -p PID (0: none) */
 	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
