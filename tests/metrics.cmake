@@ -14,3 +14,7 @@ add_test(NAME metrics/dtb COMMAND ${PMUGEN} -q --all-events -f dtb -o ${METRIC_T
 set_tests_properties(metrics/dtb PROPERTIES FIXTURES_SETUP metric_dtb)
 add_test(NAME metrics/api COMMAND metrics_test ${METRIC_TESTS}/toy.yaml ${METRIC_TOY_DTB})
 set_tests_properties(metrics/api PROPERTIES FIXTURES_REQUIRED metric_dtb)
+# pmutool: stat -M --dry-run, list metrics, describe METRIC on a fake
+# POWER10 LPAR sysfs tree (tests/fakesys).
+add_test(NAME metrics/pmutool COMMAND sh ${METRIC_TESTS}/pmutool_metrics.sh
+  $<TARGET_FILE:pmutool> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh ${PMU_SYSTEM_PYTHON3})

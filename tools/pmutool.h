@@ -70,6 +70,10 @@ int pmutool_main(int argc, char **argv, const struct pmu_sys *sys);
 int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
+/* cmd_metrics.c: `list metrics [GLOB]` (an exit code); describe a metric
+ * (false when name is none). */
+int list_metrics(const struct tool *t, const char *glob);
+bool describe_metric(const struct tool *t, const char *name);
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
 int cmd_record(struct tool *t);
 int cmd_stat(struct tool *t);
