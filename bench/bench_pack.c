@@ -73,8 +73,8 @@ static int bench_pmu(const char *spec)
 	char groups[64][64];
 	const char *names[64];
 	const char *cpi = strcmp(spec, "power9") ? "CPI" : "cpi_breakdown";
-	const char *perf_cpi = strcmp(spec, "power9") ? "59" : "?";
-	const char *perf_all = strcmp(spec, "power9") ? "155" : "?";
+	const char *perf_cpi = strcmp(spec, "power9") ? "59" : "not measured";
+	const char *perf_all = strcmp(spec, "power9") ? "155" : "not measured";
 	int rc = 0;
 
 	if (pmurt_pmu_open(&pmu, spec, NULL, &err)) {

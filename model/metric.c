@@ -137,7 +137,7 @@ struct lexer {
 static bool sym_char(char ch)
 {
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       strchr("_.:@?", ch) != NULL;
+	       (ch && strchr("_.:@?", ch) != NULL);
 }
 
 static bool word_is(const struct lexer *l, const char *w)
@@ -235,8 +235,15 @@ static bool decimal_fraction(const char *s, size_t len, int64_t *num, int64_t *d
 		if (point && __builtin_mul_overflow(d, 10, &d))
 			return false;
 	}
+	if (i < len && n == 0) {
+		*num = 0;
+		*den = 1;
+		return true; /* 0e99999 */
+	}
 	if (i < len) {
 		long e = strtol(s + i + 1, NULL, 10);
+		if (e > 40 || e < -40)
+			return false; /* no 64-bit fraction holds it */
 		for (; e > 0; e--)
 			if (__builtin_mul_overflow(n, 10, &n))
 				return false;

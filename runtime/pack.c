@@ -523,7 +523,7 @@ static int add_metric(struct pmurt_pack *pk, int index, struct pmurt_error *err)
 			it->n++;
 	}
 	pmu_metric_prog_free(&prog);
-	if (rc || it->apart)
+	if (rc || it->apart || it->n == 0) /* n == 0: constants only, nothing to count */
 		return rc;
 	struct pmurt_group_result res;
 	int c = it->n <= pk->maxg ? check(pk, it->ev, it->n, &res) : 1;
