@@ -4,7 +4,7 @@
  *   json_compare GENERATED.json PERF_DIR
  *
  * Passes when GENERATED (one array, as `pmugen --format json` writes it) holds
- * exactly the events of the *.json files in PERF_DIR (metrics skipped): the
+ * exactly the events of the *.json files in PERF_DIR (metrics apart): the
  * same names, each with the same code (compared as numbers) and the same
  * BriefDescription byte for byte, nothing missing and nothing extra.  It also
  * checks the form perf uses: keys EventCode, EventName, BriefDescription in
