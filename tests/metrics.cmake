@@ -15,6 +15,20 @@ set_tests_properties(metrics/dtb PROPERTIES FIXTURES_SETUP metric_dtb)
 add_test(NAME metrics/api COMMAND metrics_test ${METRIC_TESTS}/toy.yaml ${METRIC_TOY_DTB})
 set_tests_properties(metrics/api PROPERTIES FIXTURES_REQUIRED metric_dtb)
 # pmutool: stat -M --dry-run, list metrics, describe METRIC on a fake
-# POWER10 LPAR sysfs tree (tests/fakesys).
+# POWER10 LPAR sysfs tree (tests/fakesys), and stat -M counting on the
+# simulated kernel (stat_sim below).
+# stat -M counting on the simulated kernel (tests/metrics/stat_sim.c:
+# pmutool's sources with a test main, as tests/dtl's pmutool_sim).
+get_target_property(STAT_SIM_SOURCES pmutool SOURCES)
+get_target_property(STAT_SIM_DIR pmutool SOURCE_DIR)
+list(REMOVE_ITEM STAT_SIM_SOURCES main.c)
+list(TRANSFORM STAT_SIM_SOURCES PREPEND ${STAT_SIM_DIR}/)
+get_target_property(STAT_SIM_LIBS pmutool LINK_LIBRARIES)
+add_executable(stat_sim ${STAT_SIM_SOURCES} ${METRIC_TESTS}/stat_sim.c)
+target_link_libraries(stat_sim PRIVATE ${STAT_SIM_LIBS} pmusim)
+target_include_directories(stat_sim PRIVATE ${STAT_SIM_DIR}
+  $<TARGET_PROPERTY:pmutool,INCLUDE_DIRECTORIES>)
+target_compile_definitions(stat_sim PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 add_test(NAME metrics/pmutool COMMAND sh ${METRIC_TESTS}/pmutool_metrics.sh
-  $<TARGET_FILE:pmutool> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh ${PMU_SYSTEM_PYTHON3})
+  $<TARGET_FILE:pmutool> $<TARGET_FILE:stat_sim> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh
+  ${PMU_SYSTEM_PYTHON3})

@@ -431,6 +431,8 @@ int cmd_stat(struct tool *t)
 	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
 	char *events = NULL;
 	int rc = EXIT_OK;
+	if (t->sys)
+		t->host->h.sys = t->sys; /* a test program's simulated kernel */
 	if (t->metric_only && !t->metric_names) {
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;

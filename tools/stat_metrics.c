@@ -259,7 +259,11 @@ void stat_metrics_interval(const struct tool *t, const struct stat_report *r, do
 	char prefix[48];
 	if (!sm || t->json)
 		return;
-	snprintf(prefix, sizeof(prefix), t->sep ? "%.6f%s" : "%15.6f ", when, t->sep ? t->sep : "");
+	/* the time as stat_print_interval writes it for the counts */
+	if (t->sep)
+		snprintf(prefix, sizeof(prefix), "%.9f%s", when, t->sep);
+	else
+		snprintf(prefix, sizeof(prefix), "%18.9f", when);
 	for (int i = 0; i < sm->n; i++)
 		print_line(t, out, prefix, metric_value(t, sm, &sm->m[i], now, prev), &sm->m[i]);
 }

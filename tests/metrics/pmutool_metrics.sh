@@ -1,11 +1,13 @@
 #!/bin/sh
-# pmutool_metrics.sh PMUTOOL FAKESYS-BUILDER PYTHON3 - perf's metrics in
-# pmutool against a fake POWER10 LPAR sysfs tree: stat -M --dry-run (text
-# and JSON: the packed groups, what each measures, their group checks, the
-# bound, the metrics no group holds whole), list metrics, describe METRIC,
-# and the usage errors.  Opens no counter.
+# pmutool_metrics.sh PMUTOOL STAT-SIM FAKESYS-BUILDER PYTHON3 - perf's
+# metrics in pmutool against a fake POWER10 LPAR sysfs tree: stat -M
+# --dry-run (text and JSON: the packed groups, what each measures, their
+# group checks, the bound, the metrics no group holds whole), list metrics,
+# describe METRIC, the usage errors; and stat -M counting on the simulated
+# kernel (STAT-SIM, tests/metrics/stat_sim.c: every event counts at one
+# rate, so each ratio is 1 and the multiplexing share is the groups' turn).
 set -u
-pmutool=$1 fakesys=$2 python3=$3
+pmutool=$1 stat_sim=$2 fakesys=$3 python3=$4
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-metrics.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$t/err" ] && sed 's/^/  stderr: /' "$t/err" >&2; exit 1; }
@@ -59,4 +61,33 @@ run 0 --pmu power10 describe ipc
 has out "do not fit in one group: constraint_conflict"
 run 0 --pmu power10 describe memory_rd_bw_chip
 has out "counts events of hv_24x7, not of this PMU"
+
+# Counting: RUN_CPI in one group, IPC apart and flagged; each value 1.
+run_sim() {
+	want=$1; shift
+	"$stat_sim" "$@" >"$t/out" 2>"$t/err"; got=$?
+	[ "$got" = "$want" ] || fail "stat_sim $*: exit $got, want $want"
+}
+run_sim 0 --sysfs "$t/sys" stat -M run_cpi,ipc -- true
+grep -q "^ *50000 *PM_RUN_INST_CMPL" "$t/err" || fail "the counts are printed"
+grep -q "^ *1.00 *RUN_CPI  *(100.00%)$" "$t/err" || fail "RUN_CPI line"
+grep -q "^ *1.00 *IPC  *(100.00%)  measured apart: constraint_conflict$" "$t/err" || fail "IPC line"
+run_sim 0 --sysfs "$t/sys" stat -M run_cpi,ipc --metric-only -x, -- true
+[ "$(cat "$t/err")" = "1.00,,RUN_CPI,100.00,
+1.00,,IPC,100.00,constraint_conflict" ] || fail "--metric-only -x,"
+# CPI: 61 events in 16 groups on 6 counters, each group its turn
+run_sim 0 --sysfs "$t/sys" stat -M cpi --metric-only -x, -- true
+[ "$(cut -d, -f1 "$t/err" | sort -u)" = "1.00" ] || fail "CPI values"
+[ "$(wc -l < "$t/err")" -eq 59 ] || fail "59 CPI metrics"
+grep -q "^1.00,,DISPATCH_STALL_CPI,[0-9.]*,$" "$t/err" || fail "a CPI line"
+grep -q ",100.00," "$t/err" && fail "CPI's groups multiplexed: no share is 100%"
+cp "$t/err" "$t/out"
+run_sim 0 --sysfs "$t/sys" stat -M run_cpi,ipc --json -- true
+cp "$t/err" "$t/out"
+json "
+m = {x['name']: x for x in d['metrics']}
+assert m['RUN_CPI']['value'] == 1.0 and not m['RUN_CPI']['apart'] and m['RUN_CPI']['group'] == 0
+assert m['IPC']['apart'] and m['IPC']['reason'] == 'constraint_conflict' and m['IPC']['group'] == -1"
+run_sim 0 --sysfs "$t/sys" stat -M run_cpi -I 100 -x, -- true
+grep -q "^[0-9]*\.[0-9]\{9\},1.00,,RUN_CPI,100.00,$" "$t/err" || fail "-I line"
 echo ok
