@@ -241,8 +241,6 @@ static int cost(const struct pmurt_pack *pk, int u, int g)
  * group, then the first; true if placed. */
 static bool place_existing(struct pmurt_pack *pk, int u, int skip)
 {
-	int tried[PMURT_MAX_GROUP + 1];
-	memset(tried, 0, sizeof(tried));
 	for (int add = 0; add <= pk->maxg; add++)
 		for (int size = pk->maxg; size >= 0; size--)
 			for (int g = 0; g < pk->ngroups; g++)
@@ -395,13 +393,12 @@ static int fill_groups(struct pmurt_pack *pk)
 			return -ENOMEM;
 		int g = pk->ngroups - 1;
 		for (;;) {
-			int best = -1, best_cost = PMURT_MAX_GROUP + 1;
+			int best = -1;
 			for (int add = 0; add <= pk->maxg && best < 0; add++)
 				for (int u = first + 1; u < pk->nunits && best < 0; u++)
 					if (pk->units[u].group < 0 && cost(pk, u, g) == add &&
 					    try_place(pk, u, g))
-						best = u, best_cost = add;
-			(void)best_cost;
+						best = u;
 			if (best < 0)
 				break;
 		}
