@@ -352,34 +352,37 @@ static void set_weights(struct pmurt_pack *pk)
 	}
 }
 
-/* Order the units for trial t: two orders by size and scarcity, then
- * shuffles (a fixed LCG, so every run gives the same answer) kept in size
- * order. */
+/* A shuffle of trial t (a fixed LCG: every run gives the same answer),
+ * then sorted by size. */
+static void shuffle_by_size(struct pmurt_pack *pk, int t)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(t + 1);
+	for (int u = pk->nunits - 1; u > 0; u--) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		int v = (int)((x >> 33) % (uint64_t)(u + 1));
+		struct pk_unit tmp = pk->units[u];
+		pk->units[u] = pk->units[v];
+		pk->units[v] = tmp;
+	}
+	for (int u = 1; u < pk->nunits; u++) { /* stable: the shuffle stays within a size */
+		struct pk_unit cur = pk->units[u];
+		int v = u;
+		for (; v > 0 && pk->units[v - 1].n < cur.n; v--)
+			pk->units[v] = pk->units[v - 1];
+		pk->units[v] = cur;
+	}
+}
+
+/* The units' order for trial t: by size then scarcity, by scarcity then
+ * size, then shuffles. */
 static void order_units(struct pmurt_pack *pk, int t)
 {
-	if (t % 2 == 0 || t > 1) {
-		uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(t + 1);
-		for (int u = pk->nunits - 1; t > 1 && u > 0; u--) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			int v = (int)((x >> 33) % (uint64_t)(u + 1));
-			struct pk_unit tmp = pk->units[u];
-			pk->units[u] = pk->units[v];
-			pk->units[v] = tmp;
-		}
-		if (t > 1) { /* a stable insertion sort by size keeps the shuffle within */
-			for (int u = 1; u < pk->nunits; u++) {
-				struct pk_unit cur = pk->units[u];
-				int v = u;
-				for (; v > 0 && pk->units[v - 1].n < cur.n; v--)
-					pk->units[v] = pk->units[v - 1];
-				pk->units[v] = cur;
-			}
-			return;
-		}
+	if (t == 0)
 		qsort(pk->units, (size_t)pk->nunits, sizeof(*pk->units), by_size_weight);
-		return;
-	}
-	qsort(pk->units, (size_t)pk->nunits, sizeof(*pk->units), by_weight_size);
+	else if (t == 1)
+		qsort(pk->units, (size_t)pk->nunits, sizeof(*pk->units), by_weight_size);
+	else
+		shuffle_by_size(pk, t);
 }
 
 /* Group by group: open one with the first unit left, then add the unit that
