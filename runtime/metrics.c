@@ -40,11 +40,13 @@ static void split_scale_unit(const char *s, double *scale, char *unit, size_t le
 int pmurt_metric_compile(const struct pmurt_pmu *pmu, int index, struct pmu_metric_prog *prog,
 			 struct pmurt_error *err)
 {
-	char why[320];
+	char why[320] = "";
 	size_t at;
 	int rc = pmu_metric_compile(&pmu->model, index, prog, &at, why, sizeof(why));
 
-	if (rc)
+	if (rc == -ENOMEM)
+		pmurt_set_error(err, rc, "metric %s: out of memory", pmu->model.metrics[index].name);
+	else if (rc)
 		pmurt_set_error(err, rc, "metric %s: offset %zu: %s",
 				pmu->model.metrics[index].name, at, why);
 	else if (prog->nevents > PMURT_METRIC_MAX_EVENTS) {

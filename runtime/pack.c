@@ -640,8 +640,10 @@ int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
 		return -EINVAL;
 	}
 	struct pmurt_pack *pk = calloc(1, sizeof(*pk));
-	if (!pk)
+	if (!pk) {
+		pmurt_set_error(err, -ENOMEM, "pmurt_pack: out of memory");
 		return -ENOMEM;
+	}
 	pk->pmu = pmu;
 	pk->opts = opts ? *opts : (struct pmurt_check_opts){.sz = sizeof(pk->opts),
 		.per_task = true, .lpar = true};
