@@ -74,6 +74,15 @@ json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_re
 	return o;
 }
 
+/* The names of the group's events, leader first. */
+static json_t *group_names(const struct pmu_evlist *list, int leader)
+{
+	json_t *a = json_array();
+	for (int i = leader; i < leader + list->v[leader].group_size; i++)
+		json_array_append_new(a, json_string(list->v[i].name));
+	return a;
+}
+
 static void print_text(const struct pmu_evsel *e, int i, const struct perf_event_attr *a)
 {
 	tool_line("%d %s (%s): type=%u config=0x%" PRIx64 " config1=0x%" PRIx64 " config2=0x%" PRIx64
@@ -144,8 +153,9 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 		if (!r.ok)
 			rc = EXIT_REJECTED;
 		if (t->json)
-			json_array_append_new(groups, json_pack("{s:i, s:i, s:o}", "leader", leader,
-				"size", list->v[leader].group_size, "check", stat_check_json(host->core, &r)));
+			json_array_append_new(groups, json_pack("{s:i, s:i, s:o, s:o}", "leader", leader,
+				"size", list->v[leader].group_size, "events", group_names(list, leader),
+				"check", stat_check_json(host->core, &r)));
 		else
 			print_check_text(host->core, leader, &r);
 	}

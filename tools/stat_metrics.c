@@ -287,20 +287,13 @@ json_t *stat_metrics_json(const struct stat_report *r)
 }
 
 /* --- the dry run ------------------------------------------------------------- */
-static json_t *group_json(const struct tool *t, const struct stat_metrics *sm, int g)
+static json_t *measured_json(const struct stat_metrics *sm, int g)
 {
-	const struct pmurt_event_spec *ev;
-	const struct pmurt_group_result *res;
-	int n;
-	json_t *events = json_array(), *metrics = json_array();
-	pmurt_pack_group(sm->pack, g, &ev, &n, &res);
-	for (int i = 0; i < n; i++)
-		json_array_append_new(events, json_string(ev[i].name));
+	json_t *metrics = json_array();
 	for (int i = 0; i < sm->n; i++)
 		if (sm->m[i].group == g)
 			json_array_append_new(metrics, json_string(sm->m[i].name));
-	return json_pack("{s:o, s:o, s:o}", "events", events, "metrics", metrics, "check",
-			 stat_check_json(pmurt_host_pmu(t->host), res));
+	return metrics;
 }
 
 static void group_text(const struct tool *t, const struct stat_metrics *sm, int g)
@@ -326,8 +319,22 @@ static void group_text(const struct tool *t, const struct stat_metrics *sm, int 
 	tool_line("%s", line);
 }
 
+/* The dry run's "groups" (o's, one per group of the event list with its
+ * events and check): the plan's get the metrics each measures. */
+static void add_measured(const struct stat_metrics *sm, json_t *o)
+{
+	json_t *groups = json_object_get(o, "groups"), *grp;
+	size_t i;
+	json_array_foreach(groups, i, grp) {
+		int leader = (int)json_integer_value(json_object_get(grp, "leader"));
+		for (int g = 0; g < sm->ngroups; g++)
+			if (leader == sm->first + sm->group_first[g])
+				json_object_set_new(grp, "metrics", measured_json(sm, g));
+	}
+}
+
 /* -M with --dry-run: the groups, what each measures, the bound and the
- * metrics no group holds whole; JSON into o. */
+ * metrics no group holds whole; with JSON, into o. */
 void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o)
 {
 	const struct stat_metrics *sm = r->metrics;
@@ -335,13 +342,11 @@ void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t 
 	if (!sm)
 		return;
 	pmurt_pack_info(sm->pack, &info);
-	json_t *groups = json_array(), *apart = json_array();
-	for (int g = 0; g < sm->ngroups; g++) {
-		if (o)
-			json_array_append_new(groups, group_json(t, sm, g));
-		else
-			group_text(t, sm, g);
-	}
+	json_t *apart = json_array();
+	if (o)
+		add_measured(sm, o);
+	for (int g = 0; !o && g < sm->ngroups; g++)
+		group_text(t, sm, g);
 	for (int i = 0; i < info.nmetrics; i++) {
 		struct pmurt_pack_metric pm = {.sz = sizeof(pm)};
 		if (pmurt_pack_metric_get(sm->pack, i, &pm) || !pm.apart)
@@ -355,11 +360,9 @@ void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t 
 	if (!o) {
 		tool_line("%d metric groups for %d metrics and %d events; bound %d", info.ngroups,
 			  info.nmetrics, info.nevents, info.bound);
-		json_decref(groups);
 		json_decref(apart);
 		return;
 	}
-	json_object_set_new(o, "metric_groups", groups);
 	json_object_set_new(o, "bound", json_integer(info.bound));
 	json_object_set_new(o, "not_whole", apart);
 }

@@ -27,14 +27,15 @@ sh "$fakesys" "$t/sys" || fail "fake sysfs"
 # and that one refused whole with the check's reason.
 run 0 --sysfs "$t/sys" stat --dry-run --json -M cpi
 json "
-g = d['metric_groups']; assert len(g) == 16 and d['bound'] == 16, (len(g), d['bound'])
+g = d['groups']; assert len(g) == 16 and d['bound'] == 16, (len(g), d['bound'])
 assert all(x['check']['ok'] and 1 <= len(x['events']) <= 6 for x in g)
+assert all(len(x['check']['pmc']) == len(x['events']) for x in g)
 measured = [m for x in g for m in x['metrics']]
 assert len(measured) == 58 and len(set(measured)) == 58, len(measured)
 assert [x['name'] for x in d['not_whole']] == ['CYCLES_PER_INSTRUCTION'], d['not_whole']
 assert d['not_whole'][0]['reason'] == 'constraint_conflict'
 assert sum('PM_RUN_INST_CMPL' in x['events'] for x in g) == 16
-assert len(d['groups']) == 16 and all(x['check']['ok'] for x in d['groups'])"
+assert g[0]['events'] == [e['name'] for e in d['events'][:g[0]['size']]]"
 
 run 0 --sysfs "$t/sys" stat --dry-run -M IPC,Run_Cpi
 has out "^metric group 0: PM_RUN_CYC/PMC2 PM_RUN_INST_CMPL/PMC5 PM_INST_CMPL/PMC1 mmcr0=0x"
