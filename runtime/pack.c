@@ -13,7 +13,9 @@
  * cheap necessary test (one event per fixed counter, no more programmable
  * events than programmable counters, events with alternative codes left
  * out of both) skips most checks that would fail.  Then the smallest groups
- * are dissolved while their units fit elsewhere.  A metric whose events no
+ * are dissolved while their units fit elsewhere; the best of four orders
+ * then goes through rounds of ruin and recreate (three groups emptied and
+ * their units placed again), kept when no worse.  A metric whose events no
  * group accepts together is measured apart: each of its events becomes a
  * unit of its own, and the metric is flagged with the check's reason.
  */
@@ -26,6 +28,7 @@
 
 #define PACK_MAX_PMC 8 /* counters tracked by the quick test (PMC1..PMC8) */
 #define PACK_TRIALS 4 /* orders tried */
+#define PACK_LNS_ROUNDS 20 /* ruin-and-recreate rounds on the best */
 
 struct pk_event {
 	struct pmurt_event_spec spec;
@@ -261,6 +264,17 @@ static int new_group(struct pmurt_pack *pk, int u)
 	return 0;
 }
 
+/* Group g, which holds no unit now, gives its slot to the last group. */
+static void remove_group(struct pmurt_pack *pk, int g)
+{
+	int last = --pk->ngroups;
+	for (int u = 0; u < pk->nunits; u++)
+		if (pk->units[u].group == last)
+			pk->units[u].group = g;
+	if (g != last)
+		pk->groups[g] = pk->groups[last];
+}
+
 /* Move every unit of group g into the others; on failure put all back. */
 static bool dissolve(struct pmurt_pack *pk, int g)
 {
@@ -281,14 +295,8 @@ static bool dissolve(struct pmurt_pack *pk, int g)
 				pk->units[u].group = where[u];
 		}
 	}
-	if (ok) { /* g is empty: the last group takes its place */
-		int last = --pk->ngroups;
-		for (int u = 0; u < pk->nunits; u++)
-			if (pk->units[u].group == last)
-				pk->units[u].group = g;
-		if (g != last)
-			pk->groups[g] = pk->groups[last];
-	}
+	if (ok)
+		remove_group(pk, g);
 	free(saved);
 	free(where);
 	return ok;
@@ -426,6 +434,45 @@ static int trial(struct pmurt_pack *pk, int t)
 	return 0;
 }
 
+/* Ruin and recreate: empty three groups picked by a fixed LCG, place their
+ * units again where each adds least (new groups when none takes them) and
+ * dissolve what can be; kept unless it needs more groups.  *rc -ENOMEM. */
+static void ruin_recreate(struct pmurt_pack *pk, int bound, int *rc)
+{
+	struct pk_group *saved = malloc(((size_t)pk->cgroups + 1) * sizeof(*saved));
+	int *where = malloc(((size_t)pk->nunits + 1) * sizeof(*where));
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	for (int r = 0; saved && where && r < PACK_LNS_ROUNDS && pk->ngroups > bound && !*rc; r++) {
+		int before = pk->ngroups;
+		memcpy(saved, pk->groups, (size_t)before * sizeof(*saved));
+		for (int u = 0; u < pk->nunits; u++)
+			where[u] = pk->units[u].group;
+		for (int k = 0; k < 3 && pk->ngroups > 0; k++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			int g = (int)((x >> 33) % (uint64_t)pk->ngroups);
+			for (int u = 0; u < pk->nunits; u++)
+				if (pk->units[u].group == g)
+					pk->units[u].group = -1;
+			remove_group(pk, g);
+		}
+		for (int u = 0; u < pk->nunits && !*rc; u++)
+			if (pk->units[u].group < 0 && !place_existing(pk, u, -1) && new_group(pk, u))
+				*rc = -ENOMEM;
+		improve(pk);
+		if (!*rc && pk->ngroups <= before)
+			continue;
+		memcpy(pk->groups, saved, (size_t)before * sizeof(*saved));
+		pk->ngroups = before;
+		for (int u = 0; u < pk->nunits; u++)
+			pk->units[u].group = where[u];
+	}
+	if (!saved || !where)
+		*rc = -ENOMEM;
+	free(saved);
+	free(where);
+}
+
 /* The best of PACK_TRIALS orders (the fewest groups; the first on a tie),
  * stopping early at the bound. */
 static int pack_units(struct pmurt_pack *pk)
@@ -456,6 +503,7 @@ static int pack_units(struct pmurt_pack *pk)
 		memcpy(pk->units, best, (size_t)pk->nunits * sizeof(*best));
 		memcpy(pk->groups, best_g, (size_t)best_groups * sizeof(*best_g));
 		pk->ngroups = best_groups;
+		ruin_recreate(pk, bound, &rc);
 	}
 	free(best);
 	free(best_g);

@@ -6,7 +6,7 @@
  * lives here, none in the library.  For N = 1, 2, ... over every allocation
  * pmurt_pmu_open makes on each source, the open must succeed or return
  * -ENOMEM with err saying so and *pmu NULL, and leave no allocation behind;
- * likewise every allocation of pmurt_pack on POWER10's CPI group.
+ * likewise every allocation of pmurt_pack on two POWER10 metric groups.
  * The one exception: libyaml's yaml_parser_load (also wrapped, to know when
  * it runs) itself loses a block when some of its allocations fail, after
  * the loader has called yaml_parser_delete; those are counted and printed,
@@ -138,17 +138,16 @@ static bool open_failing(const char *spec, long n)
 	return done;
 }
 
-/* pmurt_pack of POWER10's CPI group with allocation n failing: 0 or
+/* pmurt_pack of a POWER10 metric group with allocation n failing: 0 or
  * -ENOMEM saying so, nothing leaked; true once it made fewer than n. */
-static bool pack_failing(const struct pmurt_pmu *pmu, long n)
+static bool pack_failing(const struct pmurt_pmu *pmu, const char *group, long n)
 {
-	const char *cpi = "CPI";
 	struct pmurt_pack *pk = (struct pmurt_pack *)&pk;
 	struct pmurt_error err = {0};
 	long before = live;
 	calls = 0;
 	fail_at = n;
-	int rc = pmurt_pack(pmu, &cpi, 1, NULL, &pk, &err);
+	int rc = pmurt_pack(pmu, &group, 1, NULL, &pk, &err);
 	fail_at = 0;
 	bool done = calls < n;
 	CHECK(rc == 0 || (rc == -ENOMEM && err.code == rc && strstr(err.message, "out of memory")),
@@ -170,11 +169,16 @@ static void pack_enomem(void)
 		CHECK(0, "power10: %s", err.message);
 		return;
 	}
-	int before = failures;
-	long n = 1;
-	while (!pack_failing(pmu, n) && failures - before < 10)
-		n++;
-	printf("pmurt_pack CPI: each of %ld allocations failed in turn\n", n - 1);
+	/* CPI packs at its bound at once; Translation (4 groups, bound 3) goes
+	 * through the ruin-and-recreate rounds too */
+	const char *const groups[] = {"CPI", "Translation"};
+	for (int g = 0; g < 2; g++) {
+		int before = failures;
+		long n = 1;
+		while (!pack_failing(pmu, groups[g], n) && failures - before < 10)
+			n++;
+		printf("pmurt_pack %s: each of %ld allocations failed in turn\n", groups[g], n - 1);
+	}
 	pmurt_pmu_close(pmu);
 }
 
