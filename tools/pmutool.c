@@ -21,7 +21,7 @@
 #endif
 
 enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK };
+       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_METRIC_ONLY };
 
 static void usage(FILE *out)
 {
@@ -122,6 +122,7 @@ static const struct sub_help sub_helps[] = {
 	 "Usage: pmutool [OPTION]... stat -e EVENTS [STAT-OPTION]... [--] CMD [ARG]...\n"
 	 "       pmutool [OPTION]... stat -e EVENTS -p PID [STAT-OPTION]... [-- CMD]\n"
 	 "       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+	 "       pmutool [OPTION]... stat -M METRICS [--metric-only] [STAT-OPTION]... -- CMD\n"
 	 "Count EVENTS while CMD runs, as perf stat does; stat's options end at CMD.\n\n"
 	 "  -e, --event=EVENTS   perf's event list (repeatable): {A,B} groups,\n"
 	 "                       PMU/TERMS/, SYS:TRACEPOINT, NAME[:MODIFIERS]\n"
@@ -133,6 +134,9 @@ static const struct sub_help sub_helps[] = {
 	 "  -j, --json           JSON output (a run's on standard error, or in -o's FILE)\n"
 	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
 	 "      --dry-run        print the perf_event_attrs, open nothing\n"
+	 "  -M, --metrics=NAMES  perf's metrics or metric groups (any case), their\n"
+	 "                       events packed into the fewest groups the PMU takes\n"
+	 "      --metric-only    print the metrics, not the counts\n"
 	 "  -p, --pid=PID        count the running process PID (all its threads) until\n"
 	 "                       it ends, Ctrl-C or CMD ends (stat -p PID -- sleep 5)\n"
 	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
@@ -248,6 +252,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"field-separator", required_argument, NULL, 'x'},
 		{"output", required_argument, NULL, 'o'},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"metrics", required_argument, NULL, 'M'},
+		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
 		{"input", required_argument, NULL, 'i'},
@@ -262,7 +268,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
+	const char *optstring = first ? "+:p:jb:e:M:aC:I:r:x:o:i:GhV" : ":p:jb:e:M:aC:I:r:x:o:i:GhV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
@@ -299,6 +305,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'x': t->sep = optarg; break;
 		case 'o': t->output = optarg; break;
 		case OPT_DRY_RUN: t->dry_run = true; break;
+		case 'M': t->metric_names = optarg; break;
+		case OPT_METRIC_ONLY: t->metric_only = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
 			if (pvr_option(t, optarg))
@@ -469,10 +477,10 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
-	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
+	bool live_opts = t->nevents || t->metric_names || t->metric_only || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
 			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
-		tool_error(t, "-e, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
+		tool_error(t, "-e, -M, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
 		return EXIT_USAGE;
 	}

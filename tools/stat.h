@@ -47,6 +47,7 @@ struct stat_report {
 	struct stat_derived *derived;
 	int nderived;
 	double *elapsed;       /* per run, seconds */
+	struct stat_metrics *metrics; /* -M (stat_metrics.c), else NULL */
 	int status;            /* the last run's exit status */
 };
 
@@ -71,6 +72,23 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 /* The derived presets' values of run from the events' counts. */
 void stat_compute_derived(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *counts, int run);
+
+/* stat_metrics.c: -M's metrics packed into groups (their event string,
+ * after -e's), computed from each run's counts and printed. */
+int stat_metrics_plan(struct tool *t, struct stat_report *r);
+const char *stat_metrics_events(const struct stat_report *r);
+/* The evlist's nevents, the plan's events last. */
+void stat_metrics_located(struct stat_report *r, int nevents);
+void stat_metrics_compute(const struct tool *t, struct stat_report *r,
+			  const struct pmurt_count *now, int run);
+void stat_metrics_print(const struct tool *t, const struct stat_report *r);
+void stat_metrics_interval(const struct tool *t, const struct stat_report *r, double when,
+			   const struct pmurt_count *now, const struct pmurt_count *prev);
+json_t *stat_metrics_json(const struct stat_report *r);
+void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o);
+void stat_metrics_free(struct stat_report *r);
+/* stat_dry.c: a group check's answer as JSON. */
+json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r);
 
 /* stat_attach.c: the counters of one run, one set or one per thread of a
  * process (-p), read as one. */
