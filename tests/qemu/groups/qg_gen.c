@@ -14,8 +14,11 @@
  * fixed PMC5/6 codes, refused codes, and codes composed field by field at
  * random; groups have 1 to 8 members, so some fit and some do not.
  * --mmcr marks that many accepted groups (as libpmurt answers) for the
- * debugger's MMCR read, taken evenly from every kind.  A summary of what was
- * made goes to stderr.
+ * debugger's MMCR read, taken evenly from every kind.  After them come the
+ * groups pmurt_pack makes for every core metric of the description (kind
+ * "metric-pack", each one's MMCRs read too), so that the real kernel
+ * accepts what `pmutool stat -M` would open.  A summary of what was made
+ * goes to stderr.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -394,6 +397,56 @@ static void print_tally(const struct tally *t, const char *pmu, long count)
 			kind_names[k], t->made[k], t->accepted[k], t->mmcr[k]);
 }
 
+/* The groups pmurt_pack makes for every core metric (those naming no other
+ * PMU), as members; their number in *n (at most max). */
+static int packed_metrics(const struct pmurt_pmu *pmu, long first_id, struct qg_group *out,
+			  int max, int *n)
+{
+	int count = pmurt_metric_count(pmu), names_n = 0, rc = 0;
+	const char **names = calloc((size_t)(count > 0 ? count : 1), sizeof(*names));
+	struct pmurt_pack *pack = NULL;
+	struct pmurt_error err = {0};
+	*n = 0;
+	for (int i = 0; names && i < count; i++) {
+		struct pmurt_metric_info info = PMURT_OPTS_INIT(pmurt_metric_info);
+		if (pmurt_metric_get(pmu, i, &info) == 0 && !info.pmus)
+			names[names_n++] = info.name;
+	}
+	if (!names || (names_n && pmurt_pack(pmu, names, names_n, NULL, &pack, &err) < 0)) {
+		fprintf(stderr, "qg_gen: packing the metrics: %s\n", names ? err.message : "no memory");
+		free(names);
+		return 2;
+	}
+	struct pmurt_pack_info info = PMURT_OPTS_INIT(pmurt_pack_info);
+	if (pack)
+		pmurt_pack_info(pack, &info);
+	for (int g = 0; pack && g < info.ngroups && g < max && !rc; g++) {
+		const struct pmurt_event_spec *ev;
+		const struct pmurt_group_result *check;
+		int nev;
+		if (pmurt_pack_group(pack, g, &ev, &nev, &check) < 0 || nev > QG_MAX_MEMBERS) {
+			fprintf(stderr, "qg_gen: packed group %d: %d events\n", g, nev);
+			rc = 2;
+			break;
+		}
+		struct qg_group *grp = &out[(*n)++];
+		memset(grp, 0, sizeof(*grp));
+		grp->id = first_id + g;
+		snprintf(grp->kind, sizeof(grp->kind), "metric-pack");
+		grp->mmcr = 1;
+		grp->n = nev;
+		for (int i = 0; i < nev; i++)
+			grp->m[i] = (struct qg_member){.type = ev[i].type, .config = ev[i].config,
+						       .config1 = ev[i].config1,
+						       .exclude = ev[i].exclude};
+	}
+	fprintf(stderr, "qg_gen: %d core metrics packed into %d groups (bound %d)\n", names_n,
+		*n, info.bound);
+	pmurt_pack_free(pack);
+	free(names);
+	return rc;
+}
+
 static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long count, long mmcr)
 {
 	struct pmurt_pmu *pmu;
@@ -418,10 +471,16 @@ static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long coun
 		t.made[i % K_COUNT]++;
 		t.accepted[i % K_COUNT] += e.ok;
 	}
+	struct qg_group packed[128];
+	int npacked = 0;
+	if (!rc)
+		rc = packed_metrics(pmu, count, packed, 128, &npacked);
 	if (!rc) {
 		choose_mmcr(groups, ok, count, mmcr, &t);
 		for (long i = 0; i < count; i++)
 			qg_write_group(stdout, &groups[i]);
+		for (int i = 0; i < npacked; i++)
+			qg_write_group(stdout, &packed[i]);
 		print_tally(&t, pmu_name, count);
 	}
 	free(groups);
