@@ -18,6 +18,11 @@
  * their units placed again), kept when no worse.  A metric whose events no
  * group accepts together is measured apart: each of its events becomes a
  * unit of its own, and the metric is flagged with the check's reason.
+ * A unit refused by a group rule (POWER9's cache-pmc4, checked from the
+ * leader on) is tried with each event first, then with one companion event
+ * in front; an event no group holds even so is named in its metric's
+ * message.  A group the kernel accepts only for its first time slice
+ * (reschedule_reason) counts as refused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -147,24 +152,45 @@ static int add_event(struct pmurt_pack *pk, const char *name, struct pmurt_error
 
 /* Event e of the description, by itself: a metric names events, not perf's
  * generic names ("cycles" in an expression is the description's event). */
-static int add_model_event(struct pmurt_pack *pk, int e)
+static struct pmurt_event_spec model_spec(const struct pmurt_pack *pk, int e)
 {
 	const struct pmu_event *ev = &pk->pmu->model.events[e];
 	struct pmurt_event_spec spec = {.sz = sizeof(spec), .type = 4 /* PERF_TYPE_RAW */,
 					.config = ev->code, .code = ev->code, .event_index = e};
 	snprintf(spec.name, sizeof(spec.name), "%s", ev->name);
+	return spec;
+}
+
+static int add_model_event(struct pmurt_pack *pk, int e)
+{
+	struct pmurt_event_spec spec = model_spec(pk, e);
 	return add_spec(pk, &spec);
 }
 
 /* --- the group check ----------------------------------------------------------- */
+/* pk->scratch's first n specs: 0 when accepted, 1 when refused, -errno.
+ * A group accepted only for its first time slice (the written-back codes
+ * refused on the next schedule: reschedule_reason) is refused here, with
+ * that reason and message. */
+static int check_scratch(struct pmurt_pack *pk, int n, struct pmurt_group_result *res)
+{
+	*res = (struct pmurt_group_result){.sz = sizeof(*res)};
+	int rc = pmurt_group_check(pk->pmu, pk->scratch, n, sizeof(pk->scratch[0]), &pk->opts,
+				   res, NULL);
+	if (rc || !res->ok)
+		return rc ? rc : 1;
+	if (!res->reschedule_reason[0])
+		return 0;
+	memcpy(res->reason, res->reschedule_reason, sizeof(res->reason));
+	memcpy(res->message, res->reschedule_message, sizeof(res->message));
+	return 1;
+}
+
 static int check(struct pmurt_pack *pk, const int *ev, int n, struct pmurt_group_result *res)
 {
 	for (int i = 0; i < n; i++)
 		pk->scratch[i] = pk->events[ev[i]].spec;
-	*res = (struct pmurt_group_result){.sz = sizeof(*res)};
-	int rc = pmurt_group_check(pk->pmu, pk->scratch, n, sizeof(pk->scratch[0]), &pk->opts,
-				   res, NULL);
-	return rc ? rc : res->ok ? 0 : 1;
+	return check_scratch(pk, n, res);
 }
 
 /* A necessary condition for the group check: false when two fixed events
@@ -211,6 +237,66 @@ static bool contains(const int *a, int na, const int *b, int nb)
 }
 
 static int compute_bound(const struct pmurt_pack *pk);
+
+/* Whether the check refused a group by a group rule (a constraint's
+ * group_reason), which one more event can satisfy, not by a conflict. */
+static bool refused_by_group_rule(const struct pmurt_pack *pk, const struct pmurt_group_result *res)
+{
+	const struct pmu_model *m = &pk->pmu->model;
+	for (int i = 0; i < m->nconstraints; i++)
+		if (m->constraints[i].group_reason &&
+		    strcmp(m->constraints[i].group_reason, res->reason) == 0)
+			return true;
+	return false;
+}
+
+/* A set of events a group rule refuses, completed by one event more, put
+ * first: POWER9's L2/L3 events count only with an event of their bank on
+ * PMC4 in the group (cache-pmc4: power9-pmu.c's group_constraint_mask/_val,
+ * tested by core-book3s.c power_check_constraints each time a member is
+ * opened, the leader alone first), so PM_L2_ST_MISS alone is refused, as
+ * the kernel refuses it, and so is any group whose leader is such an event.
+ * The companion is the first event already asked for that makes the check
+ * accept it, else the first such event of the description; the accepted
+ * order in out, its size returned, 0 when no event does, or -ENOMEM. */
+static int with_companion(struct pmurt_pack *pk, const int *ev, int n, int *out)
+{
+	struct pmurt_group_result res;
+	if (n >= pk->maxg)
+		return 0;
+	memcpy(out + 1, ev, (size_t)n * sizeof(*ev));
+	for (int e = 0; e < pk->nevents; e++) {
+		out[0] = e;
+		if (!contains(ev, n, &e, 1) && check(pk, out, n + 1, &res) == 0)
+			return n + 1;
+	}
+	for (int e = 0; e < pk->pmu->model.nevents; e++) {
+		pk->scratch[0] = model_spec(pk, e);
+		for (int i = 0; i < n; i++)
+			pk->scratch[i + 1] = pk->events[ev[i]].spec;
+		if (check_scratch(pk, n + 1, &res) == 0) {
+			out[0] = add_model_event(pk, e);
+			return out[0] < 0 ? out[0] : n + 1;
+		}
+	}
+	return 0;
+}
+
+/* ev in an order the check accepts (each event tried first: the group rule
+ * holds from the leader on), else with a companion: the order in out, its
+ * size returned, 0 when none, or -ENOMEM. */
+static int accepted_order(struct pmurt_pack *pk, const int *ev, int n, int *out)
+{
+	struct pmurt_group_result res;
+	for (int i = 1; i < n; i++) {
+		out[0] = ev[i];
+		memcpy(out + 1, ev, (size_t)i * sizeof(*ev));
+		memcpy(out + i + 1, ev + i + 1, (size_t)(n - i - 1) * sizeof(*ev));
+		if (check(pk, out, n, &res) == 0)
+			return n;
+	}
+	return with_companion(pk, ev, n, out);
+}
 
 /* --- placing units ---------------------------------------------------------------- */
 /* Unit u into group g when the check accepts the union: true if placed. */
@@ -527,6 +613,30 @@ static int add_unit(struct pmurt_pack *pk, const int *ev, int n)
 	return 0;
 }
 
+/* ev as a unit when the check accepts it, else, when a group rule refuses
+ * it, in another order or with a companion event: 0 when added, 1 when no
+ * group can hold ev (*res says why, unless ev outnumbers a group), -ENOMEM. */
+static int add_checked_unit(struct pmurt_pack *pk, const int *ev, int n,
+			    struct pmurt_group_result *res)
+{
+	int c = n <= pk->maxg ? check(pk, ev, n, res) : 1;
+	if (c <= 0)
+		return c < 0 ? c : add_unit(pk, ev, n);
+	if (n > pk->maxg || !refused_by_group_rule(pk, res))
+		return 1;
+	int order[PMURT_MAX_GROUP], m = accepted_order(pk, ev, n, order);
+	return m < 0 ? m : m == 0 ? 1 : add_unit(pk, order, m);
+}
+
+/* An item's event that no group can count, even alone: named in its message. */
+static void note_uncounted(struct pk_item *it, const char *event)
+{
+	size_t len = strlen(it->message);
+	if (len + 1 < sizeof(it->message))
+		snprintf(it->message + len, sizeof(it->message) - len, "; %s counts in no group",
+			 event);
+}
+
 /* A new item in *out: 0; 1 when name was asked for already (once is
  * enough), -ENOMEM. */
 static int new_item(struct pmurt_pack *pk, int metric, const char *name, struct pk_item **out)
@@ -574,11 +684,9 @@ static int add_metric(struct pmurt_pack *pk, int index, struct pmurt_error *err)
 	if (rc || it->apart || it->n == 0) /* n == 0: constants only, nothing to count */
 		return rc;
 	struct pmurt_group_result res;
-	int c = it->n <= pk->maxg ? check(pk, it->ev, it->n, &res) : 1;
-	if (c < 0)
+	int c = add_checked_unit(pk, it->ev, it->n, &res);
+	if (c <= 0)
 		return c;
-	if (c == 0)
-		return add_unit(pk, it->ev, it->n);
 	it->apart = true;
 	if (it->n > pk->maxg) {
 		snprintf(it->reason, sizeof(it->reason), "too_many_events");
@@ -588,9 +696,14 @@ static int add_metric(struct pmurt_pack *pk, int index, struct pmurt_error *err)
 		snprintf(it->reason, sizeof(it->reason), "%s", res.reason);
 		snprintf(it->message, sizeof(it->message), "%s", res.message);
 	}
-	for (int k = 0; k < it->n && !rc; k++)
-		rc = add_unit(pk, &it->ev[k], 1);
-	return rc;
+	for (int k = 0; k < it->n; k++) {
+		c = add_checked_unit(pk, &it->ev[k], 1, &res);
+		if (c < 0)
+			return c;
+		if (c == 1)
+			note_uncounted(it, pk->events[it->ev[k]].spec.name);
+	}
+	return 0;
 }
 
 static int add_group_metrics(struct pmurt_pack *pk, const char *group, struct pmurt_error *err)
@@ -627,7 +740,14 @@ static int add_name(struct pmurt_pack *pk, const char *name, struct pmurt_error 
 		return rc < 0 ? rc : 0;
 	it->n = 1;
 	it->ev[0] = e;
-	return add_unit(pk, &e, 1);
+	struct pmurt_group_result res;
+	rc = add_checked_unit(pk, &e, 1, &res);
+	if (rc != 1)
+		return rc;
+	it->apart = true; /* no group holds it */
+	snprintf(it->reason, sizeof(it->reason), "%s", res.reason);
+	snprintf(it->message, sizeof(it->message), "%s", res.message);
+	return 0;
 }
 
 /* Which group measures each item whole; for one apart, where its events are. */
