@@ -33,6 +33,7 @@ struct stat_metric {
 	double *values;         /* per run, ScaleUnit applied */
 	double share;           /* the last run's */
 	int rc;                 /* pmurt_metric_eval's, the last run */
+	bool uncounted;         /* an event of it counts in no group: no value */
 };
 
 struct stat_metrics {
@@ -124,7 +125,9 @@ static int add_metric(struct stat_metrics *sm, const struct pmurt_pmu *pmu,
 		struct pmurt_event_info ev = {.sz = sizeof(ev)};
 		pmurt_event_get(pmu, info.event_index[k], &ev);
 		m->pos[k] = place_in(sm, pm->apart ? pm->event_group[k] : pm->group, ev.name);
-		if (m->pos[k] < 0)
+		if (m->pos[k] < 0 && pm->apart) /* the pack names the event in pm->message */
+			m->uncounted = true;
+		else if (m->pos[k] < 0)
 			return -1;
 	}
 	return 0;
@@ -152,6 +155,14 @@ int stat_metrics_plan(struct tool *t, struct stat_report *r)
 	struct pmurt_pack_info info = {.sz = sizeof(info)};
 	pmurt_pack_info(sm->pack, &info);
 	sm->ngroups = info.ngroups;
+	if (info.ngroups == 0) { /* POWER9's PM_RC_USAGE: no group holds it, even alone */
+		struct pmurt_pack_metric pm = {.sz = sizeof(pm)};
+		pmurt_pack_metric_get(sm->pack, 0, &pm);
+		tool_error(t, "-M %s: no group can count these metrics' events: %s",
+			   t->metric_names, pm.message[0] ? pm.message : "they name no event");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	sm->m = calloc((size_t)info.nmetrics + 1, sizeof(*sm->m));
 	if (!sm->m || build_events(sm))
 		goto out;
@@ -201,6 +212,11 @@ static double metric_value(const struct tool *t, const struct stat_metrics *sm,
 	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
 	uint64_t counts[PMURT_METRIC_MAX_EVENTS];
 	double share = 1;
+	if (m->uncounted) {
+		m->rc = -ENODATA;
+		m->share = 0;
+		return NAN;
+	}
 	for (int k = 0; k < m->nevents; k++) {
 		const struct pmurt_count *c = &now[sm->first + m->pos[k]];
 		const struct pmurt_count *p = prev ? &prev[sm->first + m->pos[k]] : NULL;

@@ -43,6 +43,16 @@ has out "^  measures: RUN_CPI$"
 has out "^not whole: IPC: constraint_conflict: event 1 (PM_CYC) needs PMC1"
 has out "^2 metric groups for 2 metrics and 4 events; bound 2$"
 
+# POWER9's L2/L3 events need one of their bank on PMC4, checked from the
+# leader on: a PMC4 companion leads; PM_RC_USAGE (no PMC4 event in its bank)
+# counts in no group, named, and alone it is refused.
+run 0 --sysfs "$t/sys" stat --pmu=power9 --dry-run -M l2_st_miss_ratio_percent,l2_rc_usage
+has out "^metric group 0: PM_L2_DISP_ALL_L2MISS/PMC4 PM_L2_ST_MISS/PMC2 PM_L2_ST/PMC1 mmcr0=0x"
+has out "^  measures: l2_st_miss_ratio_percent$"
+has out "^not whole: l2_rc_usage: group_constraint_pmc4: .*; PM_RC_USAGE counts in no group$"
+run 2 --sysfs "$t/sys" stat --pmu=power9 --dry-run -M PM_RC_USAGE
+has err "no group can count these metrics' events: event 0 (PM_RC_USAGE): the group fails the rule of 'cache-pmc4'"
+
 run 2 --sysfs "$t/sys" stat --dry-run -M no_such_metric
 has err "'no_such_metric' is no metric, metric group or event"
 run 2 --sysfs "$t/sys" stat --metric-only -e PM_CYC -- true
