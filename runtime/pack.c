@@ -567,6 +567,10 @@ static int pack_units(struct pmurt_pack *pk)
 	struct pk_group *best_g = NULL;
 	int best_groups = -1, bound = compute_bound(pk), rc = 0;
 
+	if (pk->nunits == 0) { /* nothing any group can count: no groups */
+		free(best);
+		return 0;
+	}
 	if (!best)
 		return -ENOMEM;
 	set_weights(pk);
