@@ -33,7 +33,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
-		"       pmutool script [-i FILE] [-G]\n"
+		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
@@ -68,6 +68,7 @@ static void usage(FILE *out)
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
+		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -144,10 +145,13 @@ static const struct sub_help sub_helps[] = {
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
-	 "Usage: pmutool script [-i FILE] [-G]\n"
-	 "The samples of a perf.data file in time order, as perf script prints them.\n\n"
+	 "Usage: pmutool script [-i FILE] [-G] [-F FIELDS]\n"
+	 "The samples of a perf.data file in time order, as perf script prints them,\n"
+	 "tracepoints' fields decoded by libtraceevent.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "  -G, --hide-call-graph  one line per sample, without its call graph\n"
+	 "  -F, --fields=FIELDS  [TYPE:][+-]comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
+	 "                       symoff,dso,period (TYPE: hw, sw, trace, raw, break)\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 };
 
@@ -248,6 +252,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
 		{"hide-call-graph", no_argument, NULL, 'G'},
+		{"fields", required_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -256,7 +261,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GF:hV" : ":p:jb:e:aC:I:r:x:o:i:GF:hV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
@@ -305,6 +310,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
 		case 'G': t->hide_call_graph = true; break;
+		case 'F': t->fields = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -462,6 +468,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
 			  : t->hide_call_graph && !script ? "-G"
+			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
 			  : t->json && script            ? "--json"
 							 : NULL;
@@ -477,7 +484,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
-	       : t->hide_call_graph ? "-G" : t->nevents ? "-e" : t->all_cpus ? "-a"
+	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
 }

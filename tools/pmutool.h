@@ -35,6 +35,7 @@ struct tool {
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
 	bool hide_call_graph;       /* script: -G */
+	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */

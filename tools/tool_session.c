@@ -50,7 +50,8 @@ static int name_events(struct session *s)
 	s->event_names = calloc((size_t)s->info.nevents, sizeof(*s->event_names));
 	s->event_types = calloc((size_t)s->info.nevents, sizeof(*s->event_types));
 	s->event_periods = calloc((size_t)s->info.nevents, sizeof(*s->event_periods));
-	if (!s->event_names || !s->event_types || !s->event_periods)
+	s->event_configs = calloc((size_t)s->info.nevents, sizeof(*s->event_configs));
+	if (!s->event_names || !s->event_types || !s->event_periods || !s->event_configs)
 		return -ENOMEM;
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
@@ -60,6 +61,7 @@ static int name_events(struct session *s)
 		memcpy(&attr, ev.attr, ev.attr_size < sizeof(attr) ? ev.attr_size : sizeof(attr));
 		s->event_types[e] = attr.type;
 		s->event_periods[e] = attr.sample_period;
+		s->event_configs[e] = attr.config;
 	}
 	return 0;
 }
@@ -98,6 +100,7 @@ void session_close(struct session *s)
 	free(s->event_names);
 	free(s->event_types);
 	free(s->event_periods);
+	free(s->event_configs);
 	symbols_free(s->syms);
 	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);
@@ -173,6 +176,7 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 	}
 	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
 				     .event_type = s->event_types[rec->event],
+				     .config = s->event_configs[rec->event],
 				     .period = rec->has & PERF_SAMPLE_PERIOD ? rec->period
 									: s->event_periods[rec->event]};
 	if (symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, &smp.at) < 0) {

@@ -25,9 +25,9 @@
 #   tracepoint sched:sched_switch beside cpu-clock: Debian's perf reads the
 #             file (the tracing-data feature) and decodes the raw fields
 #             (prev_comm/prev_pid name the sample's comm and tid); perf
-#             script and pmutool script give the same lines, the
-#             sched_switch ones up to the event name (pmutool does not
-#             decode the fields).
+#             script and pmutool script give the same lines, fields
+#             decoded (libtraceevent), with -F as perf's, %ps as kernel
+#             function names.
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
@@ -202,11 +202,25 @@ tracepoint)
 	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
 	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
 	     END { exit bad > 0 || n == 0 }' "$t/perf.txt" || fail "prev_pid is not the sample's tid"
-	sed 's/\(sched:sched_switch: \).*/\1/' "$t/perf.txt" >"$t/perf-cut.txt"
-	diff "$t/perf-cut.txt" "$t/ours.txt" >"$t/diff.txt" ||
-		fail "pmutool script differs from perf script (trace fields cut)"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs from perf script"
 	perf report -i "$t/p.data" --stdio --sort comm 2>/dev/null >"$t/report.txt"
 	grep -q "of event 'sched:sched_switch'" "$t/report.txt" || fail "perf report has no sched:sched_switch"
+	# -F as perf's: for every type, for one type, defaults changed
+	for fields in comm,pid,tid,time,event,trace trace:comm,cpu,trace sw:comm,ip,sym,dso \
+		-cpu,+pid,-period tid,period,event,trace; do
+		perf script -i "$t/p.data" -F "$fields" >"$t/perf.txt" 2>"$t/perf-err.txt" ||
+			fail "perf script -F $fields"
+		"$pmutool" script -i "$t/p.data" -F "$fields" >"$t/ours.txt" || fail "pmutool script -F $fields"
+		diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script -F $fields differs"
+	done
+	# %ps fields name kernel functions (hrtimer_start's function=)
+	record -e timer:hrtimer_start -e sched:sched_process_exec -o "$t/p.data" -- sh -c 'sleep 0.01' ||
+		fail "record exited $?"
+	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
+	grep -q 'sched:sched_process_exec: filename=[^ ]*/sleep pid=[0-9]* old_pid=' "$t/ours.txt" ||
+		fail "no exec of sleep decoded"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs on timer/exec"
 	;;
 *)
 	echo "unknown case $case_name"
