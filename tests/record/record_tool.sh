@@ -27,7 +27,9 @@
 #             (prev_comm/prev_pid name the sample's comm and tid); perf
 #             script and pmutool script give the same lines, fields
 #             decoded (libtraceevent), with -F as perf's, %ps as kernel
-#             function names.
+#             function names;
+#   cxx       a C++ workload's names demangled in pmutool script and
+#             report as perf 6.1 demangles them (script output identical).
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
@@ -221,6 +223,19 @@ tracepoint)
 	grep -q 'sched:sched_process_exec: filename=[^ ]*/sleep pid=[0-9]* old_pid=' "$t/ours.txt" ||
 		fail "no exec of sleep decoded"
 	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs on timer/exec"
+	;;
+cxx)
+	# C++ names demangled as perf 6.1 does (libiberty's cplus_demangle)
+	command -v g++ >/dev/null || fail "g++ is missing: install the Debian package g++"
+	g++ -O1 -fno-omit-frame-pointer -o "$t/cxx_spin" "$(dirname "$0")/cxx_spin.cc" || fail "g++ cxx_spin.cc"
+	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$t/cxx_spin" 20000000 || fail "record exited $?"
+	perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" || fail "perf script"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs from perf script"
+	grep -q ' work::Spin::run+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "work::Spin::run not demangled"
+	grep -q ' twice<unsigned long>+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "twice<unsigned long> not demangled"
+	"$pmutool" report -i "$t/p.data" --sort sym >"$t/report.txt" || fail "pmutool report"
+	grep -q '%  \[\.\] work::Spin::run$' "$t/report.txt" || fail "report: no work::Spin::run row"
 	;;
 *)
 	echo "unknown case $case_name"
