@@ -6,7 +6,11 @@
  *
  * Keys: comm, pid, tid, cpu, dso, sym (default comm,dso,sym, perf's).  One
  * table per event, rows by period, then samples, descending.  --comm NAME
- * keeps the samples of one command.  --json gives the same with stable keys.
+ * keeps the samples of one command, their percentages of the whole (perf's
+ * default --percentage absolute); --percent-limit P hides rows under P%.
+ * An address no function holds is a row of its own, "0x%016x" as perf
+ * prints it (sort.c _hist_entry__sym_snprintf).  --json gives the same
+ * with stable keys.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +32,7 @@ struct row {
 	const char *comm, *dso, *sym;
 	uint32_t pid, tid, cpu;
 	char mode;
+	uint64_t addr;             /* sym: an address no function holds */
 	uint64_t samples, period;
 };
 
@@ -35,9 +40,13 @@ struct report {
 	int keys[NKEYS];
 	int nkeys;
 	const char *comm;          /* --comm: interned on first match */
+	double percent_limit;      /* --percent-limit: rows under it hidden */
 	struct row *rows;          /* open-addressing table */
 	size_t cap, n;
-	uint64_t *samples, *period; /* per event */
+	uint64_t *samples, *period; /* per event, of the rows kept */
+	uint64_t *whole;           /* per event, every sample's period: what
+	                              percentages are of, as perf's default
+	                              --percentage absolute */
 };
 
 static int parse_sort(struct tool *t, struct report *r, const char *spec)
@@ -82,6 +91,7 @@ static uint64_t row_hash(const struct row *k)
 	h = (h ^ (uintptr_t)k->dso) * 0x100000001b3ull;
 	h = (h ^ (uintptr_t)k->sym) * 0x100000001b3ull;
 	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * 0x100000001b3ull;
+	h = (h ^ k->addr) * 0x100000001b3ull;
 	return (h ^ ((uint64_t)k->cpu << 8 | (uint8_t)k->mode)) * 0x9e3779b97f4a7c15ull;
 }
 
@@ -89,7 +99,7 @@ static bool row_same(const struct row *a, const struct row *b)
 {
 	return a->event == b->event && a->comm == b->comm && a->dso == b->dso &&
 	       a->sym == b->sym && a->pid == b->pid && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->mode == b->mode;
+	       a->cpu == b->cpu && a->mode == b->mode && a->addr == b->addr;
 }
 
 static struct row *row_slot(struct row *rows, size_t cap, const struct row *k)
@@ -119,6 +129,7 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 {
 	struct report *r = ctx;
 	const struct pmurt_perf_record *rec = smp->rec;
+	r->whole[rec->event] += smp->period;
 	if (r->comm && strcmp(r->comm, smp->at.comm) != 0)
 		return 0;
 	struct row k = {.event = rec->event};
@@ -135,6 +146,10 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	if (sorted_on(r, KEY_SYM)) {
 		k.sym = smp->at.sym;
 		k.mode = smp->at.mode;
+		/* an address no function holds is a row of its own, by its
+		 * address in the file (perf's sort__sym_cmp on he->ip) */
+		if (!strcmp(k.sym, "[unknown]"))
+			k.addr = smp->at.mode == '.' ? smp->at.map_ip : rec->ip;
 	}
 	if ((r->n + 1) * 2 > r->cap && grow(r)) {
 		tool_error(s->tool, "out of memory");
@@ -173,7 +188,8 @@ static int by_weight(const void *a, const void *b)
 	if (!c)
 		c = x->pid != y->pid ? (x->pid < y->pid ? -1 : 1)
 		    : x->tid != y->tid ? (x->tid < y->tid ? -1 : 1)
-		    : (x->cpu > y->cpu) - (x->cpu < y->cpu);
+		    : x->cpu != y->cpu ? (x->cpu < y->cpu ? -1 : 1)
+		    : (x->addr > y->addr) - (x->addr < y->addr);
 	return c;
 }
 
@@ -196,8 +212,24 @@ static void key_text(const struct row *w, int key, char *buf, size_t len)
 	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
 	case KEY_CPU: snprintf(buf, len, "%u", w->cpu); break;
 	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
-	default: snprintf(buf, len, "[%c] %s", w->mode, w->sym); break;
+	default:
+		if (!strcmp(w->sym, "[unknown]"))
+			snprintf(buf, len, "[%c] 0x%016" PRIx64, w->mode, w->addr);
+		else
+			snprintf(buf, len, "[%c] %s", w->mode, w->sym);
+		break;
 	}
+}
+
+static double percent(const struct report *r, const struct row *w)
+{
+	return r->whole[w->event] ? 100.0 * (double)w->period / (double)r->whole[w->event] : 0;
+}
+
+/* --percent-limit: perf hides entries whose overhead is under it. */
+static bool shown(const struct report *r, const struct row *w)
+{
+	return percent(r, w) >= r->percent_limit;
 }
 
 static void print_event(const struct report *r, const struct session *s, int e,
@@ -208,7 +240,7 @@ static void print_event(const struct report *r, const struct session *s, int e,
 	for (int i = 0; i < r->nkeys; i++)
 		width[i] = (int)strlen(key_titles[r->keys[i]]);
 	for (size_t j = 0; j < n; j++)
-		for (int i = 0; i < r->nkeys; i++) {
+		for (int i = 0; i < r->nkeys && shown(r, &rows[j]); i++) {
 			key_text(&rows[j], r->keys[i], text, sizeof(text));
 			if ((int)strlen(text) > width[i])
 				width[i] = (int)strlen(text);
@@ -222,10 +254,11 @@ static void print_event(const struct report *r, const struct session *s, int e,
 			       key_titles[r->keys[i]]);
 	tool_line("%s", head);
 	for (size_t j = 0; j < n; j++) {
+		if (!shown(r, &rows[j]))
+			continue;
 		char line[2048];
 		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64 " %7.2f%%",
-				   rows[j].samples, rows[j].period,
-				   100.0 * (double)rows[j].period / (double)r->period[e]);
+				   rows[j].samples, rows[j].period, percent(r, &rows[j]));
 		for (int i = 0; i < r->nkeys && len < (int)sizeof(line); i++) {
 			key_text(&rows[j], r->keys[i], text, sizeof(text));
 			len += snprintf(line + len, sizeof(line) - (size_t)len, "  %-*s", width[i], text);
@@ -249,11 +282,18 @@ static void print_stdio(const struct report *r, const struct session *s, size_t 
 	}
 }
 
+/* The function's name, or the address no function holds ("0x..."). */
+static json_t *json_sym(const struct row *w)
+{
+	char text[512];
+	key_text(w, KEY_SYM, text, sizeof(text));
+	return json_string(text + 4);   /* after "[m] " */
+}
+
 static json_t *json_row(const struct report *r, const struct row *w)
 {
 	json_t *o = json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)w->samples,
-			      "period", (json_int_t)w->period, "percent",
-			      100.0 * (double)w->period / (double)r->period[w->event]);
+			      "period", (json_int_t)w->period, "percent", percent(r, w));
 	for (int i = 0; o && i < r->nkeys; i++) {
 		switch (r->keys[i]) {
 		case KEY_COMM: json_object_set_new(o, "comm", json_string(w->comm)); break;
@@ -262,7 +302,7 @@ static json_t *json_row(const struct report *r, const struct row *w)
 		case KEY_CPU: json_object_set_new(o, "cpu", json_integer(w->cpu)); break;
 		case KEY_DSO: json_object_set_new(o, "dso", json_string(w->dso)); break;
 		default:
-			json_object_set_new(o, "sym", json_string(w->sym));
+			json_object_set_new(o, "sym", json_sym(w));
 			json_object_set_new(o, "mode", json_string(w->mode == 'k' ? "kernel"
 							 : w->mode == '.' ? "user"
 							 : w->mode == 'H' ? "hypervisor" : "unknown"));
@@ -279,7 +319,7 @@ static int print_json(const struct report *r, const struct session *s, size_t n)
 	for (int e = 0; events && e < s->info.nevents; e++) {
 		json_t *rows = json_array();
 		for (size_t j = 0; rows && j < n; j++)
-			if (r->rows[j].event == e)
+			if (r->rows[j].event == e && shown(r, &r->rows[j]))
 				json_array_append_new(rows, json_row(r, &r->rows[j]));
 		json_array_append_new(events, json_pack("{s:s, s:I, s:I, s:o*}", "name",
 							s->event_names[e], "samples",
@@ -299,7 +339,7 @@ static int print_json(const struct report *r, const struct session *s, size_t n)
 
 int cmd_report(struct tool *t)
 {
-	struct report r = {.comm = t->comm};
+	struct report r = {.comm = t->comm, .percent_limit = t->percent_limit};
 	if (t->nargs) {
 		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
@@ -312,7 +352,8 @@ int cmd_report(struct tool *t)
 	if (!rc) {
 		r.samples = calloc((size_t)s.info.nevents, sizeof(*r.samples));
 		r.period = calloc((size_t)s.info.nevents, sizeof(*r.period));
-		if (!r.samples || !r.period || grow(&r)) {
+		r.whole = calloc((size_t)s.info.nevents, sizeof(*r.whole));
+		if (!r.samples || !r.period || !r.whole || grow(&r)) {
 			tool_error(t, "out of memory");
 			rc = EXIT_INTERNAL;
 		}
@@ -326,6 +367,7 @@ int cmd_report(struct tool *t)
 	free(r.rows);
 	free(r.samples);
 	free(r.period);
+	free(r.whole);
 	session_close(&s);
 	return rc;
 }

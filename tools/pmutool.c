@@ -19,7 +19,7 @@
 #endif
 
 enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
-       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR };
+       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_PERCENT_LIMIT };
 
 static void usage(FILE *out)
 {
@@ -32,7 +32,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
-		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
+		"                      [--json]\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
@@ -67,6 +68,7 @@ static void usage(FILE *out)
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
+		"      --percent-limit=P  report: hide the rows under P percent\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
@@ -136,12 +138,14 @@ static const struct sub_help sub_helps[] = {
 	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
-	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
+	 "                      [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
-	 "      --comm=NAME      only the samples of command NAME\n"
+	 "      --comm=NAME      only the samples of command NAME (percentages of all)\n"
+	 "      --percent-limit=P  hide the rows under P percent\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
@@ -208,6 +212,23 @@ static int number_option(const struct tool *t, const char *opt, const char *arg,
 	return 0;
 }
 
+/* report --percent-limit: a percentage, 0 to 100, as perf's (a fraction
+ * allowed, a '%' after it too: builtin-report.c parse_percent_limit) */
+static int percent_option(struct tool *t, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
+		tool_error(t, "--percent-limit wants a percentage from 0 to 100, not '%s'", arg);
+		return -1;
+	}
+	t->percent_limit = v;
+	return 0;
+}
+
 /* --pvr: a 32-bit PVR in hex, 0x optional */
 static int pvr_option(struct tool *t, const char *arg)
 {
@@ -251,6 +272,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"input", required_argument, NULL, 'i'},
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
+		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"fields", required_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
@@ -309,6 +331,10 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'i': t->input = optarg; break;
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
+		case OPT_PERCENT_LIMIT:
+			if (percent_option(t, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'G': t->hide_call_graph = true; break;
 		case 'F': t->fields = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
@@ -467,6 +493,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	const char *opt = t->input && !report && !script ? "-i"
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
+			  : t->percent_limit && !report ? "--percent-limit"
 			  : t->hide_call_graph && !script ? "-G"
 			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
@@ -484,6 +511,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
+	       : t->percent_limit ? "--percent-limit"
 	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;

@@ -34,6 +34,7 @@ struct tool {
 	const char *input;          /* report, script: -i FILE (perf.data) */
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
+	double percent_limit;       /* report: --percent-limit P (0: none) */
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */

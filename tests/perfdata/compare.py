@@ -5,7 +5,12 @@
                                      by line
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
-                                     by row
+                                     by row (unresolved addresses included)
+  compare.py comm OURS PERF COMM     pmutool report --json --comm COMM
+                                     --sort dso,sym --percent-limit P vs perf
+                                     report -F overhead,sample,period,dso,sym
+                                     with the same: the same rows, the same
+                                     percentages (of the whole file)
 
 Lines and rows must be equal, except where perf names a symbol pmutool does
 not resolve by design (demangled C++ names) or perf report picks another
@@ -115,8 +120,6 @@ def compare_report(ours, perf, comm):
     tolerated = 0
     for key, want in sorted(b.items()):
         sym = key[3][4:]
-        if sym.startswith("0x"):
-            continue   # unresolved by both: "[unknown]" here, summed above
         # perf report may name another alias of one address than perf
         # script (memset / __pi_memset): a row missing here is counted
         if perf_only(sym) or key not in a:
@@ -126,6 +129,42 @@ def compare_report(ours, perf, comm):
             sys.exit(f"compare: {key}: perf report {want}, pmutool report {a[key]}")
     finish(tolerated, sum(n for k, (n, _) in b.items() if k[1] == comm),
            sum(n for n, _ in b.values()), "samples", comm)
+
+
+def comm_rows_perf(path):
+    rows = {}
+    for line in open(path):
+        m = re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\d+)\s+(.*?)\s{2,}(\[.\] .*?)\s*$", line)
+        if m:
+            rows[(m.group(4), m.group(5))] = (m.group(1), int(m.group(2)), int(m.group(3)))
+    return rows
+
+
+def comm_rows_ours(path):
+    rows = {}
+    for ev in json.load(open(path))["events"]:
+        for r in ev["rows"]:
+            mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+            rows[(short_name(r["dso"]), f"[{mode}] {r['sym']}")] = (
+                f"{r['percent']:.2f}", r["samples"], r["period"])
+    return rows
+
+
+def compare_comm(ours, perf, comm):
+    a, b = comm_rows_ours(ours), comm_rows_perf(perf)
+    if not b:
+        sys.exit("compare: no rows in perf report --comm's output")
+    tolerated = 0
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        if perf_only(key[1][4:]):
+            tolerated += (b.get(key) or a.get(key))[1]
+            continue
+        sys.exit(f"compare: --comm {comm} {key}: perf report {b.get(key)}, "
+                 f"pmutool report {a.get(key)}")
+    finish(tolerated, sum(v[1] for v in b.values()), sum(v[1] for v in b.values()), "samples",
+           comm)
 
 
 def finish(tolerated, of_comm, total, what, comm):
@@ -139,6 +178,7 @@ def finish(tolerated, of_comm, total, what, comm):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5 or sys.argv[1] not in ("script", "report"):
+    modes = {"script": compare_script, "report": compare_report, "comm": compare_comm}
+    if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (compare_script if sys.argv[1] == "script" else compare_report)(*sys.argv[2:])
+    modes[sys.argv[1]](*sys.argv[2:])

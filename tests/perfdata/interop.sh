@@ -4,7 +4,8 @@
 #
 #   interop.sh synth BINDIR    perf reads a file our writer built from a real
 #                              process: perf script = pmutool script, perf
-#                              report rows = pmutool report rows, perf report
+#                              report rows = pmutool report rows (--comm:
+#                              its percentages too), perf report
 #                              -D shows its samples and comm
 #   interop.sh jit BINDIR      the same with a JIT's code (pd_synth --jit):
 #                              anonymous executable memory is
@@ -43,6 +44,14 @@ agree() {
 	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
 		-w 0,0,16,0,0 >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
+	# one command's rows, their percentages of the whole file, those under
+	# 1% hidden
+	"$bin/pmutool" report --json -i "$1" --comm "$2" --sort dso,sym --percent-limit 1 \
+		>"$t/ours-comm.json"
+	perf report --stdio -i "$1" -g none --comm "$2" --sort dso,sym --percent-limit 1 \
+		-F overhead,sample,period,dso,sym >"$t/perf-comm.report" 2>"$t/perf.err" ||
+		{ cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2"
 }
 
 case $mode in
