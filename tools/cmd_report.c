@@ -33,7 +33,10 @@ struct row {
 	uint32_t pid, tid, cpu;
 	char mode;
 	uint64_t addr;             /* sym: an address no function holds */
-	uint64_t samples, period;
+	bool used;
+	uint64_t samples, period;  /* its own (perf's Self) */
+	uint64_t children;         /* of the samples with it in their call
+	                              graph (perf's Children) */
 };
 
 struct report {
@@ -41,6 +44,8 @@ struct report {
 	int nkeys;
 	const char *comm;          /* --comm: interned on first match */
 	double percent_limit;      /* --percent-limit: rows under it hidden */
+	bool children;             /* a Children column: the file has call
+	                              graphs and --no-children was not given */
 	struct row *rows;          /* open-addressing table */
 	size_t cap, n;
 	uint64_t *samples, *period; /* per event, of the rows kept */
@@ -105,7 +110,7 @@ static bool row_same(const struct row *a, const struct row *b)
 static struct row *row_slot(struct row *rows, size_t cap, const struct row *k)
 {
 	size_t i = (size_t)(row_hash(k) >> 11) & (cap - 1);
-	while (rows[i].samples && !row_same(&rows[i], k))
+	while (rows[i].used && !row_same(&rows[i], k))
 		i = (i + 1) & (cap - 1);
 	return &rows[i];
 }
@@ -117,7 +122,7 @@ static int grow(struct report *r)
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->cap; i++)
-		if (r->rows[i].samples)
+		if (r->rows[i].used)
 			*row_slot(rows, cap, &r->rows[i]) = r->rows[i];
 	free(r->rows);
 	r->rows = rows;
@@ -125,13 +130,14 @@ static int grow(struct report *r)
 	return 0;
 }
 
-static int add_sample(void *ctx, struct session *s, const struct session_sample *smp)
+/* The row of a sample at (its own IP's, or one of its call graph's
+ * frames'): the keys sorted on.  addr_of_unknown: the address an
+ * unresolved function's row goes by (perf's he->ip: the sample's in its
+ * file, a frame's as it is). */
+static struct row row_key(const struct report *r, const struct session_sample *smp,
+			  const struct resolved *at, uint64_t addr_of_unknown)
 {
-	struct report *r = ctx;
 	const struct pmurt_perf_record *rec = smp->rec;
-	r->whole[rec->event] += smp->period;
-	if (r->comm && strcmp(r->comm, smp->at.comm) != 0)
-		return 0;
 	struct row k = {.event = rec->event};
 	if (sorted_on(r, KEY_COMM))
 		k.comm = smp->at.comm;
@@ -142,23 +148,81 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	if (sorted_on(r, KEY_CPU))
 		k.cpu = rec->cpu;
 	if (sorted_on(r, KEY_DSO))
-		k.dso = smp->at.dso;
+		k.dso = at->dso;
 	if (sorted_on(r, KEY_SYM)) {
-		k.sym = smp->at.sym;
-		k.mode = smp->at.mode;
+		k.sym = at->sym;
+		k.mode = at->mode;
 		/* an address no function holds is a row of its own, by its
-		 * address in the file (perf's sort__sym_cmp on he->ip) */
+		 * address (perf's sort__sym_cmp on he->ip) */
 		if (!strcmp(k.sym, "[unknown]"))
-			k.addr = smp->at.mode == '.' ? smp->at.map_ip : rec->ip;
+			k.addr = addr_of_unknown;
 	}
-	if ((r->n + 1) * 2 > r->cap && grow(r)) {
+	return k;
+}
+
+/* The row of key k, made when new; NULL when out of memory. */
+static struct row *row_of(struct report *r, const struct row *k)
+{
+	if ((r->n + 1) * 2 > r->cap && grow(r))
+		return NULL;
+	struct row *slot = row_slot(r->rows, r->cap, k);
+	if (!slot->used) {
+		*slot = *k;
+		slot->used = true;
+		r->n++;
+	}
+	return slot;
+}
+
+/* perf's children (hist_entry_iter cumulative, the default for files with
+ * call graphs): the period of each frame's row, once per sample however
+ * often the row comes back in it (he_cache), the sample's own row first. */
+static int add_children(struct report *r, struct session *s, const struct session_sample *smp,
+			struct row *self)
+{
+	const struct pmurt_perf_record *rec = smp->rec;
+	struct row seen[128];   /* the keys credited already */
+	int nseen = 0;
+	seen[nseen++] = *self;
+	self->children += smp->period;
+	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	for (uint64_t i = 0; i < rec->nr_callchain; i++) {
+		uint64_t ip = rec->callchain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
+			continue;
+		}
+		struct resolved at;
+		if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
+			return -ENOMEM;
+		struct row k = row_key(r, smp, &at, ip);
+		int j = 0;
+		while (j < nseen && !row_same(&seen[j], &k))
+			j++;
+		if (j < nseen)
+			continue;
+		struct row *row = row_of(r, &k);
+		if (!row)
+			return -ENOMEM;
+		row->children += smp->period;
+		if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
+			seen[nseen++] = k;
+	}
+	return 0;
+}
+
+static int add_sample(void *ctx, struct session *s, const struct session_sample *smp)
+{
+	struct report *r = ctx;
+	const struct pmurt_perf_record *rec = smp->rec;
+	r->whole[rec->event] += smp->period;
+	if (r->comm && strcmp(r->comm, smp->at.comm) != 0)
+		return 0;
+	struct row k = row_key(r, smp, &smp->at, smp->at.mode == '.' ? smp->at.map_ip : rec->ip);
+	struct row *slot = row_of(r, &k);
+	if (!slot) {
 		tool_error(s->tool, "out of memory");
 		return EXIT_INTERNAL;
-	}
-	struct row *slot = row_slot(r->rows, r->cap, &k);
-	if (!slot->samples) {
-		*slot = k;
-		r->n++;
 	}
 	/* the sample's period, else its attr's sample_period (session_run
 	 * resolves it as perf's evsel__parse_sample does): a fixed-period
@@ -167,6 +231,11 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	slot->period += smp->period;
 	r->samples[rec->event]++;
 	r->period[rec->event] += smp->period;
+	if (r->children && (rec->has & PERF_SAMPLE_CALLCHAIN) &&
+	    add_children(r, s, smp, slot) < 0) {
+		tool_error(s->tool, "out of memory");
+		return EXIT_INTERNAL;
+	}
 	return 0;
 }
 
@@ -176,6 +245,8 @@ static int by_weight(const void *a, const void *b)
 	const struct row *x = a, *y = b;
 	if (x->event != y->event)
 		return x->event - y->event;
+	if (x->children != y->children)   /* 0 without children */
+		return x->children > y->children ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	if (x->samples != y->samples)
@@ -198,7 +269,7 @@ static size_t pack_rows(struct report *r)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->cap; i++)
-		if (r->rows[i].samples)
+		if (r->rows[i].used)
 			r->rows[n++] = r->rows[i];
 	qsort(r->rows, n, sizeof(*r->rows), by_weight);
 	return n;
@@ -214,22 +285,29 @@ static void key_text(const struct row *w, int key, char *buf, size_t len)
 	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
 	default:
 		if (!strcmp(w->sym, "[unknown]"))
-			snprintf(buf, len, "[%c] 0x%016" PRIx64, w->mode, w->addr);
+			/* "%-#.*llx" (sort.c): no "0x" before a 0 */
+			snprintf(buf, len, "[%c] %#.16" PRIx64, w->mode, w->addr);
 		else
 			snprintf(buf, len, "[%c] %s", w->mode, w->sym);
 		break;
 	}
 }
 
-static double percent(const struct report *r, const struct row *w)
+static double share(const struct report *r, const struct row *w, uint64_t period)
 {
-	return r->whole[w->event] ? 100.0 * (double)w->period / (double)r->whole[w->event] : 0;
+	return r->whole[w->event] ? 100.0 * (double)period / (double)r->whole[w->event] : 0;
 }
 
-/* --percent-limit: perf hides entries whose overhead is under it. */
+static double percent(const struct report *r, const struct row *w)
+{
+	return share(r, w, w->period);
+}
+
+/* --percent-limit: perf hides entries whose overhead, or children when
+ * they are shown, is under it (hist_entry__get_percent_limit). */
 static bool shown(const struct report *r, const struct row *w)
 {
-	return percent(r, w) >= r->percent_limit;
+	return share(r, w, r->children ? w->children : w->period) >= r->percent_limit;
 }
 
 static void print_event(const struct report *r, const struct session *s, int e,
@@ -248,7 +326,9 @@ static void print_event(const struct report *r, const struct session *s, int e,
 	printf("# Event '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", s->event_names[e],
 	       r->samples[e], r->period[e]);
 	char head[1024];
-	int hl = snprintf(head, sizeof(head), "# %10s %14s %8s", "Samples", "Period", "Overhead");
+	int hl = snprintf(head, sizeof(head), "# %10s %14s", "Samples", "Period");
+	hl += snprintf(head + hl, sizeof(head) - (size_t)hl, r->children ? " %8s %8s" : " %8s",
+		       r->children ? "Children" : "Overhead", "Self");
 	for (int i = 0; i < r->nkeys && hl < (int)sizeof(head); i++)
 		hl += snprintf(head + hl, sizeof(head) - (size_t)hl, "  %-*s", width[i],
 			       key_titles[r->keys[i]]);
@@ -257,8 +337,13 @@ static void print_event(const struct report *r, const struct session *s, int e,
 		if (!shown(r, &rows[j]))
 			continue;
 		char line[2048];
-		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64 " %7.2f%%",
-				   rows[j].samples, rows[j].period, percent(r, &rows[j]));
+		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64, rows[j].samples,
+				   rows[j].period);
+		if (r->children)
+			len += snprintf(line + len, sizeof(line) - (size_t)len, " %7.2f%%",
+					share(r, &rows[j], rows[j].children));
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7.2f%%",
+				percent(r, &rows[j]));
 		for (int i = 0; i < r->nkeys && len < (int)sizeof(line); i++) {
 			key_text(&rows[j], r->keys[i], text, sizeof(text));
 			len += snprintf(line + len, sizeof(line) - (size_t)len, "  %-*s", width[i], text);
@@ -294,6 +379,10 @@ static json_t *json_row(const struct report *r, const struct row *w)
 {
 	json_t *o = json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)w->samples,
 			      "period", (json_int_t)w->period, "percent", percent(r, w));
+	if (o && r->children) {
+		json_object_set_new(o, "children_period", json_integer((json_int_t)w->children));
+		json_object_set_new(o, "children_percent", json_real(share(r, w, w->children)));
+	}
 	for (int i = 0; o && i < r->nkeys; i++) {
 		switch (r->keys[i]) {
 		case KEY_COMM: json_object_set_new(o, "comm", json_string(w->comm)); break;
@@ -337,6 +426,17 @@ static int print_json(const struct report *r, const struct session *s, size_t n)
 	return EXIT_OK;
 }
 
+/* Whether an event's samples carry call graphs (recorded with -g). */
+static bool has_call_graphs(const struct session *s)
+{
+	for (int e = 0; e < s->info.nevents; e++) {
+		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
+		if (!pmurt_perf_event(s->file, e, &ev) && (ev.sample_type & PERF_SAMPLE_CALLCHAIN))
+			return true;
+	}
+	return false;
+}
+
 int cmd_report(struct tool *t)
 {
 	struct report r = {.comm = t->comm, .percent_limit = t->percent_limit};
@@ -358,6 +458,8 @@ int cmd_report(struct tool *t)
 			rc = EXIT_INTERNAL;
 		}
 	}
+	if (!rc)
+		r.children = !t->no_children && has_call_graphs(&s);
 	if (!rc)
 		rc = session_run(&s, add_sample, &r);
 	if (!rc) {

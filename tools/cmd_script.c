@@ -191,20 +191,6 @@ void script_print_sample(const struct session_sample *smp, int name_width)
 	print_line(&sc, smp, sc.fields[output_type(smp->event_type)]);
 }
 
-/* A context marker of the callchain as a record's cpumode
- * (machine.c thread__resolve_callchain_sample); 0 for none. */
-static uint16_t context_mode(uint64_t ip)
-{
-	switch (ip) {
-	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
-	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
-	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
-	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
-	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
-	default: return 0;
-	}
-}
-
 /* A sample with its call graph, as perf script prints it by default
  * (builtin-script.c process_event, evsel_fprintf.c
  * sample__fprintf_callchain): the sample line ends after the event name,
@@ -221,7 +207,7 @@ static int print_callchain(const struct script *sc, struct session *s,
 	for (uint64_t i = 0; i < r->nr_callchain; i++) {
 		uint64_t ip = r->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = context_mode(ip) ? context_mode(ip) : mode;
+			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
 			continue;
 		}
 		struct resolved at;

@@ -19,7 +19,8 @@
 #endif
 
 enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS, OPT_TRACEFS,
-       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_PERCENT_LIMIT };
+       OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_PERCENT_LIMIT,
+       OPT_CHILDREN, OPT_NO_CHILDREN };
 
 static void usage(FILE *out)
 {
@@ -33,7 +34,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-		"                      [--json]\n"
+		"                      [--no-children] [--json]\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
@@ -69,6 +70,7 @@ static void usage(FILE *out)
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
 		"      --percent-limit=P  report: hide the rows under P percent\n"
+		"      --no-children    report: no Children column for call graphs\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
@@ -139,13 +141,15 @@ static const struct sub_help sub_helps[] = {
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
 	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-	 "                      [--json]\n"
+	 "                      [--no-children] [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 	 "      --comm=NAME      only the samples of command NAME (percentages of all)\n"
 	 "      --percent-limit=P  hide the rows under P percent\n"
+	 "      --no-children    no Children column for a file with call graphs (-g):\n"
+	 "                       each row's own samples only, as perf report --no-children\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
@@ -273,6 +277,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
 		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"children", no_argument, NULL, OPT_CHILDREN},
+		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"fields", required_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
@@ -331,6 +337,11 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'i': t->input = optarg; break;
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
+		case OPT_CHILDREN:
+		case OPT_NO_CHILDREN:
+			t->no_children = c == OPT_NO_CHILDREN;
+			t->children_given = true;
+			break;
 		case OPT_PERCENT_LIMIT:
 			if (percent_option(t, optarg))
 				return EXIT_USAGE;
@@ -494,6 +505,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
 			  : t->percent_limit && !report ? "--percent-limit"
+			  : t->children_given && !report ? "--children"
 			  : t->hide_call_graph && !script ? "-G"
 			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
@@ -511,7 +523,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
-	       : t->percent_limit ? "--percent-limit"
+	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
 	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;

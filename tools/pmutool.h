@@ -35,6 +35,9 @@ struct tool {
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
 	double percent_limit;       /* report: --percent-limit P (0: none) */
+	bool no_children;           /* report: --no-children (the last of it
+	                               and --children given) */
+	bool children_given;
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */

@@ -39,6 +39,18 @@ void session_dso_short(const char *dso, char *buf, size_t len)
 		snprintf(buf, len, "%s", slash ? slash + 1 : dso);
 }
 
+uint16_t session_context_mode(uint64_t ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
+	default: return 0;
+	}
+}
+
 static int read_error(const struct session *s, const struct pmurt_error *err, int rc)
 {
 	tool_error(s->tool, "%s", err->message[0] ? err->message : strerror(-rc));

@@ -51,6 +51,10 @@ void session_close(struct session *s);
  * "/tmp/perf-PID.map" as "[JIT] tid PID" (perf's dsos.c dso__set_basename). */
 void session_dso_short(const char *dso, char *buf, size_t len);
 
+/* A call graph's context marker (PERF_CONTEXT_*) as a record's cpumode,
+ * 0 for none (machine.c thread__resolve_callchain_sample). */
+uint16_t session_context_mode(uint64_t ip);
+
 /* One sample as `pmutool script` prints it (cmd_script.c), its event name
  * right-aligned in name_width columns (also used by `pmutool dtl script`). */
 void script_print_sample(const struct session_sample *smp, int name_width);

@@ -6,6 +6,10 @@
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
                                      by row (unresolved addresses included)
+  compare.py children OURS PERF COMM pmutool report --json of a file with call
+                                     graphs vs perf report -g none -F
+                                     overhead_children,overhead,comm,dso,sym:
+                                     every row's Children and Self percentages
   compare.py comm OURS PERF COMM     pmutool report --json --comm COMM
                                      --sort dso,sym --percent-limit P vs perf
                                      report -F overhead,sample,period,dso,sym
@@ -96,8 +100,9 @@ def our_rows(path):
         for r in ev["rows"]:
             dso = short_name(r["dso"])
             mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
-            add(rows, (ev["name"], r["comm"], dso, f"[{mode}] {r['sym']}"), r["samples"],
-                r["period"])
+            if r["samples"]:   # rows of the Children column alone are not perf's -F rows
+                add(rows, (ev["name"], r["comm"], dso, f"[{mode}] {r['sym']}"), r["samples"],
+                    r["period"])
     return rows
 
 
@@ -129,6 +134,41 @@ def compare_report(ours, perf, comm):
             sys.exit(f"compare: {key}: perf report {want}, pmutool report {a[key]}")
     finish(tolerated, sum(n for k, (n, _) in b.items() if k[1] == comm),
            sum(n for n, _ in b.values()), "samples", comm)
+
+
+def children_rows_perf(path):
+    rows = {}
+    for line in open(path):
+        m = re.match(r"^\s+([\d.]+)%\s+([\d.]+)%\s+(.*?)\s{2,}(.*?)\s{2,}(\[.\] .*?)\s*$", line)
+        if m:
+            rows[(m.group(3), m.group(4), m.group(5))] = (m.group(1), m.group(2))
+    return rows
+
+
+def children_rows_ours(path):
+    rows = {}
+    for ev in json.load(open(path))["events"]:
+        for r in ev["rows"]:
+            mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+            key = (r["comm"], short_name(r["dso"]), f"[{mode}] {r['sym']}")
+            rows[key] = (f"{r['children_percent']:.2f}", f"{r['percent']:.2f}")
+    return rows
+
+
+def compare_children(ours, perf, comm):
+    a, b = children_rows_ours(ours), children_rows_perf(perf)
+    if not b:
+        sys.exit("compare: no rows in perf report's children view")
+    tolerated = 0
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        if perf_only(key[2][4:]):
+            tolerated += key[0] == comm
+            continue
+        sys.exit(f"compare: {key}: perf report (children, self) {b.get(key)}, "
+                 f"pmutool report {a.get(key)}")
+    finish(tolerated, sum(k[0] == comm for k in b), len(b), "rows", comm)
 
 
 def comm_rows_perf(path):
@@ -178,7 +218,8 @@ def finish(tolerated, of_comm, total, what, comm):
 
 
 if __name__ == "__main__":
-    modes = {"script": compare_script, "report": compare_report, "comm": compare_comm}
+    modes = {"script": compare_script, "report": compare_report, "comm": compare_comm,
+             "children": compare_children}
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](*sys.argv[2:])

@@ -15,7 +15,8 @@
 #                              dash): perf names its PLT entries all the same
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
-#                              -G both print the call graphs, identically);
+#                              -G both print the call graphs, identically;
+#                              report's Children and Self = perf report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
@@ -108,6 +109,12 @@ record-g | record-a)
 	if [ "$mode" = record-g ]; then
 		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
 		diff "$t/orig.full" "$t/ours.full"
+		# perf report's default view of it: Children and Self per row
+		"$bin/pmutool" report --json -i "$t/p.data" >"$t/ours-children.json"
+		perf report --stdio -i "$t/p.data" -g none --sort comm,dso,sym \
+			-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
+			>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+		python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_spin
 	fi
 	agree "$t/copy.data" pd_spin
 	;;
