@@ -174,6 +174,21 @@ static struct row *row_of(struct report *r, const struct row *k)
 	return slot;
 }
 
+/* perf report's --max-stack default (PERF_MAX_STACK_DEPTH): the frames of
+ * a call graph it walks, from the outermost in (caller order). */
+#define MAX_STACK 127
+
+/* The frames of rec's call graph to skip, innermost first, so that only
+ * the MAX_STACK outermost are walked (machine.c
+ * thread__resolve_callchain_sample in caller order). */
+static uint64_t frames_to_skip(const struct pmurt_perf_record *rec)
+{
+	uint64_t frames = 0;
+	for (uint64_t i = 0; i < rec->nr_callchain; i++)
+		frames += rec->callchain[i] < PERF_CONTEXT_MAX;
+	return frames > MAX_STACK ? frames - MAX_STACK : 0;
+}
+
 /* perf's children (hist_entry_iter cumulative, the default for files with
  * call graphs): the period of each frame's row, once per sample however
  * often the row comes back in it (he_cache), the sample's own row first. */
@@ -181,15 +196,20 @@ static int add_children(struct report *r, struct session *s, const struct sessio
 			struct row *self)
 {
 	const struct pmurt_perf_record *rec = smp->rec;
-	struct row seen[128];   /* the keys credited already */
+	struct row seen[MAX_STACK + 1];   /* the keys credited already */
 	int nseen = 0;
 	seen[nseen++] = *self;
 	self->children += smp->period;
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t skip = frames_to_skip(rec);
 	for (uint64_t i = 0; i < rec->nr_callchain; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
+			continue;
+		}
+		if (skip) {
+			skip--;
 			continue;
 		}
 		struct resolved at;
@@ -205,8 +225,7 @@ static int add_children(struct report *r, struct session *s, const struct sessio
 		if (!row)
 			return -ENOMEM;
 		row->children += smp->period;
-		if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
-			seen[nseen++] = k;
+		seen[nseen++] = k;   /* at most MAX_STACK frames after self */
 	}
 	return 0;
 }

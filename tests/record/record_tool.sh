@@ -29,7 +29,9 @@
 #             decoded (libtraceevent), with -F as perf's, %ps as kernel
 #             function names;
 #   cxx       a C++ workload's names demangled in pmutool script and
-#             report as perf 6.1 demangles them (script output identical).
+#             report as perf 6.1 demangles them (script output identical);
+#   deep      a call graph deeper than perf report walks (127 frames):
+#             pmutool report's Children and Self equal perf report's.
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
@@ -236,6 +238,22 @@ cxx)
 	grep -q ' twice<unsigned long>+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "twice<unsigned long> not demangled"
 	"$pmutool" report -i "$t/p.data" --sort sym >"$t/report.txt" || fail "pmutool report"
 	grep -q '%  \[\.\] work::Spin::run$' "$t/report.txt" || fail "report: no work::Spin::run row"
+	;;
+deep)
+	# a call graph 200 frames deep: perf report walks its 127 outermost
+	# frames, each row once per sample (Children); pmutool report's rows
+	# equal perf's default view's
+	command -v gcc >/dev/null || fail "gcc is missing: install the Debian package gcc"
+	gcc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$t/deep_spin" \
+		"$(dirname "$0")/deep_spin.c" || fail "gcc deep_spin.c"
+	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$t/deep_spin" 20000000 || fail "record exited $?"
+	"$pmutool" report --json -i "$t/p.data" >"$t/ours.json" || fail "pmutool report"
+	perf report --stdio -i "$t/p.data" -g none --sort comm,dso,sym \
+		-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 >"$t/perf.txt" 2>/dev/null ||
+		fail "perf report"
+	python3 "$(dirname "$0")/../perfdata/compare.py" children "$t/ours.json" "$t/perf.txt" deep_spin \
+		>"$t/compare.txt" 2>&1 || fail "Children differ from perf report's"
+	grep -q '\[\.\] down$' "$t/perf.txt" || fail "no row of down in perf report"
 	;;
 *)
 	echo "unknown case $case_name"
