@@ -10,6 +10,8 @@
  *
  * The numbers are in the file's byte order.  Every length is checked
  * against the feature's end; a bad one is an error naming its offset.
+ * libtraceevent is opened by its soname (PMUTOOL_LIBTRACEEVENT_SONAME, the
+ * one the build found), or linked (PMUTOOL_TRACEEVENT_LINKED).
  */
 #include <dlfcn.h>
 #include <endian.h>
@@ -232,7 +234,25 @@ static char *resolve_kernel(void *priv, unsigned long long *addrp, char **modp)
 	return (char *)name;
 }
 
-static int load(struct tool_trace *tr, char *err, size_t errlen)
+#ifdef PMUTOOL_TRACEEVENT_LINKED
+/* A static pmutool (the ppc64le one of tests/qemu) links libtraceevent: a
+ * static program has no dlopen to speak of, and no start-up cost to save. */
+static int bind(struct tool_trace *tr, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+#define TRACE_LINK(name) tr->name = name;
+	TRACE_FUNCS(TRACE_LINK)
+#undef TRACE_LINK
+	return 0;
+}
+
+static void unbind(struct tool_trace *tr)
+{
+	(void)tr;
+}
+#else
+static int bind(struct tool_trace *tr, char *err, size_t errlen)
 {
 	tr->lib = dlopen(PMUTOOL_LIBTRACEEVENT_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!tr->lib) {
@@ -249,6 +269,20 @@ static int load(struct tool_trace *tr, char *err, size_t errlen)
 	}
 	TRACE_FUNCS(TRACE_BIND)
 #undef TRACE_BIND
+	return 0;
+}
+
+static void unbind(struct tool_trace *tr)
+{
+	if (tr->lib)
+		dlclose(tr->lib);
+}
+#endif
+
+static int load(struct tool_trace *tr, char *err, size_t errlen)
+{
+	if (bind(tr, err, errlen))
+		return -1;
 	if (!(tr->tep = tr->tep_alloc())) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -287,8 +321,7 @@ void tool_trace_close(struct tool_trace *tr)
 		return;
 	if (tr->tep)
 		tr->tep_free(tr->tep);
-	if (tr->lib)
-		dlclose(tr->lib);
+	unbind(tr);
 	free(tr->scratch);
 	free(tr);
 }
