@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_graph.h"
 #include "tool_session.h"
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
@@ -31,12 +32,14 @@ struct row {
 	int event;
 	const char *comm, *dso, *sym;
 	uint32_t pid, tid, cpu;
-	char mode;
+	char mode;                 /* of the key: '?' for an address in no file */
+	char level;                /* shown: [k], [.] (the first sample's) */
 	uint64_t addr;             /* sym: an address no function holds */
 	bool used;
 	uint64_t samples, period;  /* its own (perf's Self) */
 	uint64_t children;         /* of the samples with it in their call
 	                              graph (perf's Children) */
+	uint32_t graph;            /* its call graph in report.graphs, 0: none */
 };
 
 struct report {
@@ -46,6 +49,10 @@ struct report {
 	double percent_limit;      /* --percent-limit: rows under it hidden */
 	bool children;             /* a Children column: the file has call
 	                              graphs and --no-children was not given */
+	bool draw;                 /* call graphs under the rows (-g) */
+	bool caller;               /* drawn from the callers down (-g caller;
+	                              perf's default with Children) */
+	struct graph_pool graphs;
 	struct row *rows;          /* open-addressing table */
 	size_t cap, n;
 	uint64_t *samples, *period; /* per event, of the rows kept */
@@ -151,11 +158,14 @@ static struct row row_key(const struct report *r, const struct session_sample *s
 		k.dso = at->dso;
 	if (sorted_on(r, KEY_SYM)) {
 		k.sym = at->sym;
-		k.mode = at->mode;
+		k.mode = k.level = at->mode;
 		/* an address no function holds is a row of its own, by its
-		 * address (perf's sort__sym_cmp on he->ip) */
+		 * address (perf's sort__sym_cmp on he->ip); in no file, by its
+		 * address alone, whatever its level */
 		if (!strcmp(k.sym, "[unknown]"))
 			k.addr = addr_of_unknown;
+		if (!strcmp(k.sym, "[unknown]") && !strcmp(at->dso, "[unknown]"))
+			k.mode = '?';
 	}
 	return k;
 }
@@ -189,20 +199,23 @@ static uint64_t frames_to_skip(const struct pmurt_perf_record *rec)
 	return frames > MAX_STACK ? frames - MAX_STACK : 0;
 }
 
-/* perf's children (hist_entry_iter cumulative, the default for files with
- * call graphs): the period of each frame's row, once per sample however
- * often the row comes back in it (he_cache), the sample's own row first. */
-static int add_children(struct report *r, struct session *s, const struct session_sample *smp,
-			struct row *self)
+/* A frame of a sample's call graph: where it is, and its row's key. */
+struct frame {
+	struct graph_frame g;
+	struct row key;
+};
+
+/* The frames of a sample's call graph that perf report walks (at most
+ * MAX_STACK: the outermost in caller order, the innermost in callee
+ * order), in the order drawn; their count, or -ENOMEM. */
+static int sample_frames(struct report *r, struct session *s, const struct session_sample *smp,
+			 struct frame *out)
 {
 	const struct pmurt_perf_record *rec = smp->rec;
-	struct row seen[MAX_STACK + 1];   /* the keys credited already */
-	int nseen = 0;
-	seen[nseen++] = *self;
-	self->children += smp->period;
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t skip = frames_to_skip(rec);
-	for (uint64_t i = 0; i < rec->nr_callchain; i++) {
+	uint64_t skip = r->caller ? frames_to_skip(rec) : 0;
+	int n = 0;
+	for (uint64_t i = 0; i < rec->nr_callchain && n < MAX_STACK; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
@@ -215,17 +228,71 @@ static int add_children(struct report *r, struct session *s, const struct sessio
 		struct resolved at;
 		if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
 			return -ENOMEM;
-		struct row k = row_key(r, smp, &at, ip);
+		bool unknown = !strcmp(at.sym, "[unknown]");
+		out[n++] = (struct frame){.g = {.dso = strcmp(at.dso, "[unknown]") ? at.dso : NULL,
+						.sym = unknown ? NULL : at.sym, .ip = ip,
+						.start = unknown ? ip : ip - at.sym_offset},
+					  .key = row_key(r, smp, &at, ip)};
+	}
+	for (int i = 0; r->caller && i < n / 2; i++) {   /* the outermost first */
+		struct frame f = out[i];
+		out[i] = out[n - 1 - i];
+		out[n - 1 - i] = f;
+	}
+	/* a frame in no mapped file keeps the level ([k], [.]) of the frame
+	 * before it in that order, the sample's for the first (perf's
+	 * fill_callchain_info leaves the reused addr_location's level) */
+	char level = smp->at.mode;
+	for (int i = 0; i < n && sorted_on(r, KEY_SYM); i++) {
+		if (out[i].g.dso)
+			level = out[i].key.level;
+		else if (!out[i].g.sym)
+			out[i].key.level = level;
+	}
+	return n;
+}
+
+static struct graph_frame *graph_frames(const struct frame *f, int n, struct graph_frame *out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = f[i].g;
+	return out;
+}
+
+/* A sample's call graph: its own row's graph gets the whole chain; with
+ * Children (perf's hist_entry_iter cumulative), each frame's row gets the
+ * sample's period once however often it comes back (he_cache, the
+ * outermost in caller order first) and the chain from that frame on. */
+static int add_call_graph(struct report *r, struct session *s, const struct session_sample *smp,
+			  struct row *self)
+{
+	struct frame f[MAX_STACK];
+	struct graph_frame g[MAX_STACK];
+	int n = sample_frames(r, s, smp, f);
+	if (n < 0)
+		return n;
+	graph_frames(f, n, g);
+	if (r->draw && graph_add(&r->graphs, &self->graph, g, n, smp->period))
+		return -ENOMEM;
+	if (!r->children)
+		return 0;
+	struct row seen[MAX_STACK + 1];   /* the keys credited already */
+	int nseen = 0;
+	seen[nseen++] = *self;
+	self->children += smp->period;
+	for (int i = 0; i < n; i++) {
 		int j = 0;
-		while (j < nseen && !row_same(&seen[j], &k))
+		while (j < nseen && !row_same(&seen[j], &f[i].key))
 			j++;
 		if (j < nseen)
 			continue;
-		struct row *row = row_of(r, &k);
+		struct row *row = row_of(r, &f[i].key);
 		if (!row)
 			return -ENOMEM;
 		row->children += smp->period;
-		seen[nseen++] = k;   /* at most MAX_STACK frames after self */
+		seen[nseen++] = f[i].key;
+		if (r->draw && graph_add(&r->graphs, &row->graph, g + i, n - i, smp->period))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -250,8 +317,8 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	slot->period += smp->period;
 	r->samples[rec->event]++;
 	r->period[rec->event] += smp->period;
-	if (r->children && (rec->has & PERF_SAMPLE_CALLCHAIN) &&
-	    add_children(r, s, smp, slot) < 0) {
+	if ((r->children || r->draw) && (rec->has & PERF_SAMPLE_CALLCHAIN) &&
+	    add_call_graph(r, s, smp, slot) < 0) {
 		tool_error(s->tool, "out of memory");
 		return EXIT_INTERNAL;
 	}
@@ -305,9 +372,9 @@ static void key_text(const struct row *w, int key, char *buf, size_t len)
 	default:
 		if (!strcmp(w->sym, "[unknown]"))
 			/* "%-#.*llx" (sort.c): no "0x" before a 0 */
-			snprintf(buf, len, "[%c] %#.16" PRIx64, w->mode, w->addr);
+			snprintf(buf, len, "[%c] %#.16" PRIx64, w->level, w->addr);
 		else
-			snprintf(buf, len, "[%c] %s", w->mode, w->sym);
+			snprintf(buf, len, "[%c] %s", w->level, w->sym);
 		break;
 	}
 }
@@ -368,6 +435,10 @@ static void print_event(const struct report *r, const struct session *s, int e,
 			len += snprintf(line + len, sizeof(line) - (size_t)len, "  %-*s", width[i], text);
 		}
 		tool_line("%s", line);
+		if (r->draw)
+			graph_print(&r->graphs, rows[j].graph, r->whole[e],
+				    r->children ? rows[j].children : rows[j].period,
+				    r->keys[0] == KEY_SYM, stdout);
 	}
 	putchar('\n');
 }
@@ -411,9 +482,9 @@ static json_t *json_row(const struct report *r, const struct row *w)
 		case KEY_DSO: json_object_set_new(o, "dso", json_string(w->dso)); break;
 		default:
 			json_object_set_new(o, "sym", json_sym(w));
-			json_object_set_new(o, "mode", json_string(w->mode == 'k' ? "kernel"
-							 : w->mode == '.' ? "user"
-							 : w->mode == 'H' ? "hypervisor" : "unknown"));
+			json_object_set_new(o, "mode", json_string(w->level == 'k' ? "kernel"
+							 : w->level == '.' ? "user"
+							 : w->level == 'H' ? "hypervisor" : "unknown"));
 		}
 	}
 	return o;
@@ -463,6 +534,11 @@ int cmd_report(struct tool *t)
 		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
+	if (t->call_graph && strcmp(t->call_graph, "caller") && strcmp(t->call_graph, "callee") &&
+	    strcmp(t->call_graph, "none")) {
+		tool_error(t, "-g: '%s' is not caller, callee or none", t->call_graph);
+		return EXIT_USAGE;
+	}
 	int rc = parse_sort(t, &r, t->sort ? t->sort : "comm,dso,sym");
 	if (rc)
 		return rc;
@@ -477,8 +553,13 @@ int cmd_report(struct tool *t)
 			rc = EXIT_INTERNAL;
 		}
 	}
-	if (!rc)
-		r.children = !t->no_children && has_call_graphs(&s);
+	if (!rc) {
+		bool graphs = has_call_graphs(&s);
+		r.children = !t->no_children && graphs;
+		/* perf: callers first with Children, callees first without */
+		r.caller = t->call_graph ? !strcmp(t->call_graph, "caller") : r.children;
+		r.draw = graphs && !t->json && !(t->call_graph && !strcmp(t->call_graph, "none"));
+	}
 	if (!rc)
 		rc = session_run(&s, add_sample, &r);
 	if (!rc) {
@@ -489,6 +570,7 @@ int cmd_report(struct tool *t)
 	free(r.samples);
 	free(r.period);
 	free(r.whole);
+	graph_free(&r.graphs);
 	session_close(&s);
 	return rc;
 }

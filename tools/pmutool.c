@@ -34,7 +34,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-		"                      [--no-children] [--json]\n"
+		"                      [--no-children] [-g caller|callee|none] [--json]\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
@@ -71,6 +71,7 @@ static void usage(FILE *out)
 		"      --comm=NAME      report: only the samples of command NAME\n"
 		"      --percent-limit=P  report: hide the rows under P percent\n"
 		"      --no-children    report: no Children column for call graphs\n"
+		"  -g, --call-graph=ORDER  report: caller, callee or none\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
@@ -141,7 +142,7 @@ static const struct sub_help sub_helps[] = {
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
 	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-	 "                      [--no-children] [--json]\n"
+	 "                      [--no-children] [-g caller|callee|none] [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
@@ -150,6 +151,9 @@ static const struct sub_help sub_helps[] = {
 	 "      --percent-limit=P  hide the rows under P percent\n"
 	 "      --no-children    no Children column for a file with call graphs (-g):\n"
 	 "                       each row's own samples only, as perf report --no-children\n"
+	 "  -g, --call-graph=ORDER  a -g file's call graphs under the rows, as perf report\n"
+	 "                       draws them: caller (default with Children), callee\n"
+	 "                       (default without), none\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
@@ -281,6 +285,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"fields", required_argument, NULL, 'F'},
+		{"call-graph", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -289,7 +294,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GF:hV" : ":p:jb:e:aC:I:r:x:o:i:GF:hV";
+	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GF:g:hV" : ":p:jb:e:aC:I:r:x:o:i:GF:g:hV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
@@ -348,6 +353,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 			break;
 		case 'G': t->hide_call_graph = true; break;
 		case 'F': t->fields = optarg; break;
+		case 'g': t->call_graph = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -506,6 +512,7 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 			  : t->comm && !report          ? "--comm"
 			  : t->percent_limit && !report ? "--percent-limit"
 			  : t->children_given && !report ? "--children"
+			  : t->call_graph && !report    ? "-g"
 			  : t->hide_call_graph && !script ? "-G"
 			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
@@ -524,6 +531,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
 	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
+	       : t->call_graph ? "-g"
 	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;

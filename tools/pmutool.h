@@ -38,6 +38,7 @@ struct tool {
 	bool no_children;           /* report: --no-children (the last of it
 	                               and --children given) */
 	bool children_given;
+	const char *call_graph;     /* report: -g caller|callee|none */
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */

@@ -10,6 +10,13 @@
                                      graphs vs perf report -g none -F
                                      overhead_children,overhead,comm,dso,sym:
                                      every row's Children and Self percentages
+  compare.py graph OURS PERF N       pmutool report (text) vs perf report
+                                     --stdio of a file with call graphs, N
+                                     percentage columns (2 with Children, 1
+                                     without): the graph under every row the
+                                     same, but for the order of branches of
+                                     equal weight in different files (perf's
+                                     follows where its objects lie in memory)
   compare.py comm OURS PERF COMM     pmutool report --json --comm COMM
                                      --sort dso,sym --percent-limit P vs perf
                                      report -F overhead,sample,period,dso,sym
@@ -171,6 +178,44 @@ def compare_children(ours, perf, comm):
     finish(tolerated, sum(k[0] == comm for k in b), len(b), "rows", comm)
 
 
+def graph_blocks(path, ours, npc):
+    """Each row's graph lines, by the row's keys."""
+    blocks, key = {}, None
+    pc = r"[\d.]+%\s+" * npc
+    row = re.compile(r"^\s+(?:\d+\s+\d+\s+)" + pc + r"(.*\S)\s*$" if ours
+                     else r"^\s+" + pc + r"(.*\S)\s*$")
+    for line in open(path):
+        line = line.rstrip()
+        if line.startswith("#"):
+            continue
+        m = row.match(line)
+        if m:
+            key = re.sub(r"\s+", " ", m.group(1))
+            blocks[key] = []
+        elif key is not None and line:
+            blocks[key].append(line)
+    return blocks
+
+
+def compare_graph(ours, perf, npc):
+    a, b = graph_blocks(ours, True, int(npc)), graph_blocks(perf, False, int(npc))
+    if not b:
+        sys.exit("compare: no rows in perf report's output")
+    exact = 0
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if x == y:
+            exact += 1
+            continue
+        # branches in another order: the same lines, "|" aside
+        if x is None or y is None or sorted(l.replace("|", " ") for l in x) != \
+                sorted(l.replace("|", " ") for l in y):
+            sys.exit(f"compare: the call graph of {key} differs:\n  pmutool:\n    " +
+                     "\n    ".join(x or ["(none)"]) + "\n  perf:\n    " + "\n    ".join(y or ["(none)"]))
+    print(f"{len(b)} call graphs agree ({exact} line for line, the others but for the order of "
+          "branches of equal weight)")
+
+
 def comm_rows_perf(path):
     rows = {}
     for line in open(path):
@@ -219,7 +264,7 @@ def finish(tolerated, of_comm, total, what, comm):
 
 if __name__ == "__main__":
     modes = {"script": compare_script, "report": compare_report, "comm": compare_comm,
-             "children": compare_children}
+             "children": compare_children, "graph": compare_graph}
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](*sys.argv[2:])

@@ -16,7 +16,8 @@
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically;
-#                              report's Children and Self = perf report's);
+#                              report's Children and Self and the call graphs
+#                              under its rows = perf report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
@@ -115,6 +116,17 @@ record-g | record-a)
 			-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
 			>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 		python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_spin
+		# the call graphs under the rows, both orders, with and without Children
+		for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
+			# shellcheck disable=SC2086 # the options are words
+			set -- $g
+			n=$1
+			shift
+			"$bin/pmutool" report -i "$t/p.data" "$@" >"$t/ours-graph.txt"
+			perf report --stdio -i "$t/p.data" "$@" >"$t/perf-graph.txt" 2>"$t/perf.err" ||
+				{ cat "$t/perf.err" >&2; exit 1; }
+			python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n"
+		done
 	fi
 	agree "$t/copy.data" pd_spin
 	;;

@@ -44,6 +44,7 @@ expect 'pmutool check PM_RUN_CYC,PM_RUN_INST_CM' 'PM_RUN_CYC,PM_RUN_INST_CMPL'
 expect 'pmutool stat -e PM_RUN_C' 'PM_RUN_CYC'
 expect 'pmutool --pmu power9 describe PM_RUN_INST_CM' 'PM_RUN_INST_CMPL'
 expect 'pmutool report --sort comm,d' 'comm,dso' exact
+expect 'pmutool report -g ca' 'caller callee' exact
 expect 'pmutool script -F comm,tid,ti' 'comm,tid,time' exact
 expect 'pmutool dtl re' 'record report' exact
 expect 'pmutool dtl report --' '--json --html --perfetto --aux-size' exact

@@ -31,7 +31,8 @@
 #   cxx       a C++ workload's names demangled in pmutool script and
 #             report as perf 6.1 demangles them (script output identical);
 #   deep      a call graph deeper than perf report walks (127 frames):
-#             pmutool report's Children and Self equal perf report's.
+#             pmutool report's Children and Self, and the call graphs
+#             under its rows, equal perf report's.
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
@@ -254,6 +255,11 @@ deep)
 	python3 "$(dirname "$0")/../perfdata/compare.py" children "$t/ours.json" "$t/perf.txt" deep_spin \
 		>"$t/compare.txt" 2>&1 || fail "Children differ from perf report's"
 	grep -q '\[\.\] down$' "$t/perf.txt" || fail "no row of down in perf report"
+	# the call graphs under the rows, as perf report draws them
+	"$pmutool" report -i "$t/p.data" >"$t/ours-graph.txt" || fail "pmutool report"
+	perf report --stdio -i "$t/p.data" >"$t/perf-graph.txt" 2>/dev/null || fail "perf report"
+	python3 "$(dirname "$0")/../perfdata/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" 2 \
+		>"$t/compare.txt" 2>&1 || fail "call graphs differ from perf report's"
 	;;
 *)
 	echo "unknown case $case_name"
