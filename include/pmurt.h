@@ -684,6 +684,10 @@ struct pmurt_perf_info {
 	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	const char *cmdline;              /* arguments joined by spaces */
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	/* HEADER_TRACING_DATA: the tracepoints' formats, as perf record
+	 * writes them (perf's util/trace-event-info.c) */
+	const void *tracing_data;
+	uint64_t tracing_data_size;
 };
 
 struct pmurt_perf_event_info {

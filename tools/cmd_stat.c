@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -189,13 +190,13 @@ static int wait_run(const struct tool *t, const struct stat_report *r, struct wa
 		wait_until(w, -1);
 		return EXIT_OK;
 	}
-	for (;;) {
+	for (int index = 0;; index++) {
 		bool done = wait_until(w, (double)t->interval_ms / 1000) == WAIT_ENDED;
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
 		if (!t->metric_only)
-			stat_print_interval(t, when, now, prev, c->nevents, intervals);
+			stat_print_interval(t, r, index, when, now, prev, c->nevents, intervals);
 		stat_metrics_interval(t, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (done)
@@ -260,6 +261,24 @@ static void keep_counts(const struct tool *t, struct stat_report *r, const struc
 	stat_metrics_compute(t, r, now, k);
 }
 
+static double seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The command's user and sys times, perf's "seconds user" and "seconds
+ * sys" (builtin-stat.c wait4's rusage): what the children reaped since
+ * before took. */
+static void children_times(struct stat_report *r, const struct rusage *before, bool command)
+{
+	struct rusage after;
+	r->rusage = command && r->runs == 1 && !getrusage(RUSAGE_CHILDREN, &after);
+	if (r->rusage) {
+		r->user_s = seconds(after.ru_utime) - seconds(before->ru_utime);
+		r->sys_s = seconds(after.ru_stime) - seconds(before->ru_stime);
+	}
+}
+
 /* One run; its counts into the report's run k. */
 static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, int k)
 {
@@ -279,6 +298,8 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
 	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, t->pid)) < 0))
 		rc = EXIT_INTERNAL;
+	struct rusage before;
+	getrusage(RUSAGE_CHILDREN, &before);
 	double start = now_s();
 	if (!rc && w.pid && release(t, &w, s->argv[0])) {
 		waitpid(w.pid, &wt.status, 0);
@@ -289,6 +310,7 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	if (!rc)
 		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
+	children_times(r, &before, w.pid > 0);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -313,6 +335,8 @@ static int describe_events(const struct pmu_evlist *list, struct stat_report *r)
 	for (int i = 0; r->ev && i < list->n; i++) {
 		r->ev[i] = (struct stat_event){.name = list->v[i].name, .unit = list->v[i].unit,
 					       .pmu = list->v[i].pmu, .scale = list->v[i].scale,
+					       .type = list->v[i].attr.type,
+					       .config = list->v[i].attr.config,
 					       .values = calloc((size_t)r->runs, sizeof(double))};
 		if (!r->ev[i].values)
 			return EXIT_INTERNAL;

@@ -38,7 +38,13 @@ struct tool {
 	size_t input_size;          /* read instead of the file input names */
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
+	double percent_limit;       /* report: --percent-limit P (0: none) */
+	bool no_children;           /* report: --no-children (the last of it
+	                               and --children given) */
+	bool children_given;
+	const char *call_graph;     /* report: -g caller|callee|none */
 	bool hide_call_graph;       /* script: -G */
+	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
