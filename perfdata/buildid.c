@@ -146,6 +146,14 @@ struct note {
 	uint32_t pid, before;
 };
 
+/* Notes in queue order, with how many are kernel notes and the least and
+ * greatest of their times (UINT64_MAX and 0 when there is none). */
+struct notes {
+	struct note *v;
+	size_t n, cap, kernel;
+	uint64_t min, max;
+};
+
 /* Where a record of an event keeps what is read of it: in a sample, the
  * offsets of ip, pid and time from the record's start (0: not sampled); in
  * a sample_id_all trailer, the time's offset from the record's end. */
@@ -175,8 +183,7 @@ struct pd_hits {
 	struct task *tasks;
 	size_t ntasks, task_cap;
 	uint64_t nseq;
-	struct note *notes;
-	size_t nnotes, note_cap, kernel_notes;
+	struct notes held, fresh;       /* held over a round; noted since the last */
 	uint64_t other_max;             /* the latest other record queued, 0: none */
 	uint64_t max_time, next_flush;
 	bool queue_empty;
@@ -225,6 +232,7 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 	h->nevents = 1;
 	h->last_map = h->kernel = SIZE_MAX;
 	h->queue_empty = true;
+	h->held.min = h->fresh.min = UINT64_MAX;
 	h->id_pos = pd_sample_id_pos(events[0].attr.sample_type);
 	h->trailer_id_pos = pd_trailer_id_pos(events[0].attr.sample_type);
 	for (int e = 0; e < nevents; e++) {
@@ -371,17 +379,95 @@ static void sort_tasks(struct pd_hits *h)
 	}
 }
 
-/* The first kernel note due by limit, in queue order, or NULL. */
-static const struct note *first_kernel_note(const struct pd_hits *h, uint64_t limit)
+/* The first kernel note of a due by limit, in queue order, or first. */
+static const struct note *first_kernel_note(const struct notes *a, uint64_t limit,
+					    const struct note *first)
 {
-	const struct note *first = NULL;
-	for (size_t i = 0; h->kernel_notes && h->kernel == SIZE_MAX && i < h->nnotes; i++) {
-		const struct note *n = &h->notes[i];
+	for (size_t i = 0; a->kernel && i < a->n; i++) {
+		const struct note *n = &a->v[i];
 		if ((n->before & KERNEL_NOTE) && n->time <= limit &&
 		    (!first || n->time < first->time))
 			first = n;
 	}
 	return first;
+}
+
+/* The tasks due at a flush: how many, and after each of them how many maps
+ * and forks were delivered (before the first: maps0, forks0). */
+struct due_tasks {
+	size_t n, maps0, forks0;
+	size_t (*after)[2];
+};
+
+/* A user note due: the map it hits among those delivered before it. */
+static void deliver_note(struct pd_hits *h, const struct note *n, const struct due_tasks *d)
+{
+	size_t lo = 0, hi = d->n;   /* the due tasks before it: a binary search */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (task_first(&h->tasks[mid], n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t nmaps = lo ? d->after[lo - 1][0] : d->maps0;
+	const struct map *last = &h->maps[h->last_map < nmaps ? h->last_map : 0];
+	if (h->last_limit == nmaps && h->last_map < nmaps && covers(last, n->pid, n->ip))
+		return;   /* the last sample's map, marked hit then (find_map's first test) */
+	deliver_user(h, n->pid, n->ip, nmaps, lo ? d->after[lo - 1][1] : d->forks0);
+}
+
+static void empty_notes(struct notes *a)
+{
+	a->n = a->kernel = a->max = 0;
+	a->min = UINT64_MAX;
+}
+
+/* The notes of a due by limit delivered (kernel ones were, with the tasks),
+ * the others kept at the end of keep (a itself or h->held), in queue
+ * order.  The usual rounds take no copy: a note is due when its round's
+ * successor is flushed, so held notes go whole, fresh ones stay whole. */
+static void flush_notes(struct pd_hits *h, struct notes *a, uint64_t limit,
+			const struct due_tasks *d, struct notes *keep)
+{
+	bool find = h->nmaps != 0;   /* else no note can hit a map */
+	if (a->max <= limit) {
+		for (size_t i = 0; find && i < a->n; i++)
+			if (!(a->v[i].before & KERNEL_NOTE))
+				deliver_note(h, &a->v[i], d);
+		empty_notes(a);
+		return;
+	}
+	if (a->min > limit && (a == keep || keep->n == 0)) {
+		struct notes t = *keep;   /* none due: kept whole */
+		*keep = *a;
+		*a = t;
+		return;
+	}
+	if (a != keep && keep->cap - keep->n < a->n) {
+		struct note *v = realloc(keep->v, (keep->n + a->n) * sizeof(*v));
+		if (!v) {
+			h->nomem = true;
+			return;
+		}
+		keep->v = v;
+		keep->cap = keep->n + a->n;
+	}
+	size_t n = a->n;
+	if (a == keep)
+		empty_notes(a);
+	for (size_t i = 0; i < n; i++) {
+		struct note *t = &a->v[i];
+		if (t->time > limit) {
+			keep->min = t->time < keep->min ? t->time : keep->min;
+			keep->max = t->time > keep->max ? t->time : keep->max;
+			keep->kernel += (t->before & KERNEL_NOTE) != 0;
+			keep->v[keep->n++] = *t;
+		} else if (find && !(t->before & KERNEL_NOTE))
+			deliver_note(h, t, d);
+	}
+	if (a != keep)
+		empty_notes(a);
 }
 
 /* perf's __ordered_events__flush: the records queued at times up to limit
@@ -394,7 +480,10 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	size_t due = 0, maps0 = h->nmaps, forks0 = h->nforks;
 	while (due < h->ntasks && h->tasks[due].time <= limit)
 		due++;
-	const struct note *kernel = first_kernel_note(h, limit);
+	const struct note *kernel = NULL;
+	if (h->kernel == SIZE_MAX)
+		kernel = first_kernel_note(&h->fresh, limit, first_kernel_note(&h->held, limit,
+										 NULL));
 	/* after each due task: how many maps and forks were delivered */
 	size_t (*after)[2] = due ? malloc(due * sizeof(*after)) : NULL;
 	if (due && !after) {
@@ -413,37 +502,12 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	}
 	if (kernel)
 		deliver_kernel(h);
-	size_t kept = 0, nnotes = h->nnotes, kernel_notes = 0;
-	uint64_t latest = 0, earliest = UINT64_MAX;
-	bool find = h->nmaps != 0;   /* else no note can hit a map */
-	struct note *notes = h->notes;
-	for (size_t i = 0; i < nnotes; i++) {
-		struct note *n = &notes[i];
-		earliest = n->time < earliest ? n->time : earliest;
-		latest = n->time > latest ? n->time : latest;
-		if (n->time > limit) {
-			notes[kept++] = *n;
-			kernel_notes += (n->before & KERNEL_NOTE) != 0;
-			continue;
-		}
-		if ((n->before & KERNEL_NOTE) || !find)
-			continue;   /* delivered above; or no map to find */
-		size_t lo = 0, hi = due;   /* the due tasks before it: a binary search */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (task_first(&h->tasks[mid], n))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t nmaps = lo ? after[lo - 1][0] : maps0;
-		const struct map *last = &h->maps[h->last_map < nmaps ? h->last_map : 0];
-		if (h->last_limit == nmaps && h->last_map < nmaps && covers(last, n->pid, n->ip))
-			continue;   /* the last sample's map, marked hit then (find_map's first test) */
-		deliver_user(h, n->pid, n->ip, nmaps, lo ? after[lo - 1][1] : forks0);
-	}
-	h->nnotes = kept;
-	h->kernel_notes = kernel_notes;
+	size_t nnotes = h->held.n + h->fresh.n;
+	uint64_t earliest = h->held.min < h->fresh.min ? h->held.min : h->fresh.min;
+	uint64_t latest = h->held.max > h->fresh.max ? h->held.max : h->fresh.max;
+	struct due_tasks d = {.n = due, .maps0 = maps0, .forks0 = forks0, .after = after};
+	flush_notes(h, &h->held, limit, &d, &h->held);
+	flush_notes(h, &h->fresh, limit, &d, &h->held);
 	h->first = nnotes && (!h->first || earliest < h->first) ? earliest : h->first;
 	h->last = latest > h->last ? latest : h->last;
 	if (latest)   /* the notes' part of queued(), left to here */
@@ -452,7 +516,7 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
 	h->ntasks -= due;
 	h->other_max = h->other_max > limit ? h->other_max : 0;
-	h->queue_empty = !h->ntasks && !h->nnotes && !h->other_max;
+	h->queue_empty = !h->ntasks && !h->held.n && !h->other_max;
 	free(after);
 }
 
@@ -464,17 +528,27 @@ static inline void queued(struct pd_hits *h, uint64_t time)
 	h->queue_empty = false;
 }
 
-static bool keep_note(struct pd_hits *h)
+/* Room for one more fresh note. */
+static bool grow_fresh(struct pd_hits *h)
 {
-	size_t cap = h->note_cap ? 2 * h->note_cap : 4096;
-	struct note *v = realloc(h->notes, cap * sizeof(*v));
+	struct notes *f = &h->fresh;
+	size_t cap = f->cap ? 2 * f->cap : 4096;
+	struct note *v = realloc(f->v, cap * sizeof(*v));
 	if (!v) {
 		h->nomem = true;
 		return false;
 	}
-	h->notes = v;
-	h->note_cap = cap;
+	f->v = v;
+	f->cap = cap;
 	return true;
+}
+
+/* A note queued (room for it made). */
+static inline void add_note(struct notes *f, struct note n)
+{
+	f->min = n.time < f->min ? n.time : f->min;
+	f->max = n.time > f->max ? n.time : f->max;
+	f->v[f->n++] = n;
 }
 
 static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t size)
@@ -500,12 +574,12 @@ static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t s
 	else if (!timed && user)
 		deliver_user(h, pd_get32(rec + l->pid), pd_get64(rec + l->ip), h->nmaps,
 			     h->nforks);
-	else if ((kernel || user) && (h->nnotes < h->note_cap || keep_note(h))) {
-		h->kernel_notes += kernel;
-		h->notes[h->nnotes++] = (struct note){
+	else if ((kernel || user) && (h->fresh.n < h->fresh.cap || grow_fresh(h))) {
+		h->fresh.kernel += kernel;
+		add_note(&h->fresh, (struct note){
 			.time = time, .ip = user ? pd_get64(rec + l->ip) : 0,
 			.pid = user ? pd_get32(rec + l->pid) : 0,
-			.before = (uint32_t)(h->nseq & ~KERNEL_NOTE) | (kernel ? KERNEL_NOTE : 0)};
+			.before = (uint32_t)(h->nseq & ~KERNEL_NOTE) | (kernel ? KERNEL_NOTE : 0)});
 	} else if (timed)
 		h->other_max = time > h->other_max ? time : h->other_max;
 }
@@ -588,12 +662,12 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 	    (misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return false;
 	uint64_t time = pd_get64(rec + h->user.time);
-	if (!time || time == UINT64_MAX || (h->nnotes == h->note_cap && !keep_note(h)))
+	if (!time || time == UINT64_MAX || (h->fresh.n == h->fresh.cap && !grow_fresh(h)))
 		return false;
 	/* first, last and queued(): flush's, which reads every note */
-	h->notes[h->nnotes++] = (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
-					      .pid = pd_get32(rec + h->user.pid),
-					      .before = (uint32_t)(h->nseq & ~KERNEL_NOTE)};
+	add_note(&h->fresh, (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
+					  .pid = pd_get32(rec + h->user.pid),
+					  .before = (uint32_t)(h->nseq & ~KERNEL_NOTE)});
 	return true;
 }
 
@@ -718,7 +792,8 @@ void pd_hits_free(struct pd_hits *h)
 	free(h->maps);
 	free(h->forks);
 	free(h->tasks);
-	free(h->notes);
+	free(h->held.v);
+	free(h->fresh.v);
 	free(h->layouts);
 	free(h);
 }
