@@ -95,14 +95,19 @@ struct span_sink {
 	struct pd_writer *w;
 };
 
+/* The session's count_note with cmd_record.c's note: counted, then noted
+ * by the writer (the one walk over the records). */
 static int note_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
 {
-	return count_record(((struct span_sink *)arg)->counts, rec, err);
+	struct span_sink *sink = arg;
+	count_record(sink->counts, rec, err);
+	pd_writer_note(sink->w, rec);
+	return 0;
 }
 
 static int to_writer_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
 {
-	return pd_writer_add_span(((struct span_sink *)arg)->w, recs, len, err);
+	return pd_writer_add_noted_span(((struct span_sink *)arg)->w, recs, len, err);
 }
 
 static void write_raw(int raw, const struct pmu_ring *ring, uint64_t off, uint64_t len,

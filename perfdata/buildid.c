@@ -164,7 +164,7 @@ struct layout {
 struct pd_hits {
 	struct layout *layouts;         /* per event */
 	struct layout user;             /* all events': ip, pid and time sampled */
-	uint16_t user_size;             /* (the size they need), 0: no such layout */
+	uint32_t user_size;             /* (the size they need), above any: no such layout */
 	const struct pd_event *events;  /* the writer's, for ids */
 	int nevents;
 	int id_pos, trailer_id_pos;     /* with several layouts: where ids are */
@@ -242,7 +242,7 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 	}
 	h->user = h->layouts[0];
 	h->user_size = h->nevents == 1 && h->user.ip && h->user.pid && h->user.time
-		       ? h->user.time + 8 : 0;
+		       ? h->user.time + 8u : UINT32_MAX;
 	*out = h;
 	return 0;
 }
@@ -658,11 +658,11 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 {
 	uint16_t misc;
 	memcpy(&misc, rec + 4, 2);
-	if (!h->user_size || size < h->user_size ||
+	if (size < h->user_size ||
 	    (misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return false;
 	uint64_t time = pd_get64(rec + h->user.time);
-	if (!time || time == UINT64_MAX || (h->fresh.n == h->fresh.cap && !grow_fresh(h)))
+	if (time - 1 >= UINT64_MAX - 1 || (h->fresh.n == h->fresh.cap && !grow_fresh(h)))
 		return false;
 	/* first, last and queued(): flush's, which reads every note */
 	add_note(&h->fresh, (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
@@ -671,20 +671,28 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 	return true;
 }
 
+/* Any record but the common sample (kept out of pd_hits_add, which is
+ * then small enough to need no stack frame). */
+static __attribute__((noinline)) void note_other(struct pd_hits *h, const uint8_t *rec,
+						 uint32_t type, uint16_t size)
+{
+	if (type == PERF_RECORD_SAMPLE)
+		note_sample(h, rec, size);
+	else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
+		flush(h, h->next_flush);
+		h->next_flush = h->max_time;
+	} else if (type < PD_RECORD_USER_START)
+		note_task(h, rec, type, size);
+}
+
 void pd_hits_add(struct pd_hits *h, const void *record)
 {
 	const uint8_t *rec = record;
 	uint32_t type = pd_get32(rec);
 	uint16_t size;
 	memcpy(&size, rec + 6, 2);
-	if (type == PERF_RECORD_SAMPLE) {
-		if (!note_user(h, rec, size))
-			note_sample(h, rec, size);
-	} else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
-		flush(h, h->next_flush);
-		h->next_flush = h->max_time;
-	} else if (type < PD_RECORD_USER_START)
-		note_task(h, rec, type, size);
+	if (type != PERF_RECORD_SAMPLE || !note_user(h, rec, size))
+		note_other(h, rec, type, size);
 }
 
 void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len)
@@ -695,10 +703,7 @@ void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len)
 		memcpy(&size, p + at + 6, 2);
 		if (size < 8 || size > len - at)
 			break;
-		if (pd_get32(p + at) != PERF_RECORD_SAMPLE)
-			pd_hits_add(h, p + at);
-		else if (!note_user(h, p + at, size))   /* most: inline */
-			note_sample(h, p + at, size);
+		pd_hits_add(h, p + at);
 		at += size;
 	}
 }
