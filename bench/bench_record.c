@@ -1,8 +1,9 @@
 /*
  * bench_record.c - recording against its baselines, measured in the same run:
  *   a. draining a full data ring into a perf.data file as pmutool record
- *      does (pmu_ring_drain_spans: each record counted, the ring's runs
- *      written whole by pd_writer_add_span) against one raw write() of the
+ *      does (pmu_ring_drain_spans: each record counted and noted by the
+ *      writer, pd_writer_note, the ring's runs written whole by
+ *      pd_writer_add_noted_span) against one raw write() of the
  *      same bytes to a file: the throughput ratio (goal: at least 0.5); and
  *      the per-record path (pmu_ring_drain, one pd_writer_add each).  The
  *      ring is the simulated kernel's (perf/sys_sim.c, which writes records
