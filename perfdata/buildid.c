@@ -755,8 +755,8 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 			  (struct note){.time = time, .ip = pd_get64(rec + h->user.ip)});
 }
 
-/* Any record but the common sample (kept out of pd_hits_add, which is
- * then small enough to need no stack frame). */
+/* Any record but the common sample (kept out of pd_hits_add, so that the
+ * common case inlined there stays small). */
 static __attribute__((noinline)) void note_other(struct pd_hits *h, const uint8_t *rec,
 						 uint32_t type, uint16_t size)
 {
