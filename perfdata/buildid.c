@@ -138,12 +138,37 @@ struct task {
 };
 
 /* A sample waiting in the queue: a user-mode one, or a kernel-mode one
- * (KERNEL_NOTE) while the kernel's DSO is not yet met; before: how many
- * tasks the file held before it. */
+ * (KERNEL_NOTE) while the kernel's DSO is not yet met: its time and ip;
+ * its pid and before (how many tasks the file held before it), which
+ * runs of notes share, are kept once for each run, as a key (before in the
+ * upper half), with where the run starts.  16 bytes a note rather than 24:
+ * storing the notes is most of noting's cost. */
 #define KERNEL_NOTE (1u << 31)
 struct note {
 	uint64_t time, ip;
-	uint32_t pid, before;
+};
+
+struct note_run {
+	uint64_t key;
+	size_t start;
+};
+
+static uint64_t note_key(uint32_t pid, uint32_t before)
+{
+	return (uint64_t)before << 32 | pid;
+}
+
+/* Notes in queue order, in runs; with how many are kernel notes and the
+ * least and greatest of their times (UINT64_MAX and 0 when there is none;
+ * for the fresh notes, found at the flush: a loop over them there costs
+ * less than two more stores for each as it is noted). */
+struct notes {
+	struct note *v;
+	size_t n, cap, kernel;
+	struct note_run *runs;
+	size_t nruns, run_cap;
+	uint64_t last_key;              /* the last run's (nruns > 0) */
+	uint64_t min, max;
 };
 
 /* Where a record of an event keeps what is read of it: in a sample, the
@@ -156,7 +181,7 @@ struct layout {
 struct pd_hits {
 	struct layout *layouts;         /* per event */
 	struct layout user;             /* all events': ip, pid and time sampled */
-	uint16_t user_size;             /* (the size they need), 0: no such layout */
+	uint32_t user_size;             /* (the size they need), above any: no such layout */
 	const struct pd_event *events;  /* the writer's, for ids */
 	int nevents;
 	int id_pos, trailer_id_pos;     /* with several layouts: where ids are */
@@ -175,8 +200,7 @@ struct pd_hits {
 	struct task *tasks;
 	size_t ntasks, task_cap;
 	uint64_t nseq;
-	struct note *notes;
-	size_t nnotes, note_cap, kernel_notes;
+	struct notes held, fresh;       /* held over a round; noted since the last */
 	uint64_t other_max;             /* the latest other record queued, 0: none */
 	uint64_t max_time, next_flush;
 	bool queue_empty;
@@ -225,6 +249,7 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 	h->nevents = 1;
 	h->last_map = h->kernel = SIZE_MAX;
 	h->queue_empty = true;
+	h->held.min = h->fresh.min = UINT64_MAX;
 	h->id_pos = pd_sample_id_pos(events[0].attr.sample_type);
 	h->trailer_id_pos = pd_trailer_id_pos(events[0].attr.sample_type);
 	for (int e = 0; e < nevents; e++) {
@@ -234,7 +259,7 @@ int pd_hits_new(struct pd_hits **out, const struct pd_event *events, int nevents
 	}
 	h->user = h->layouts[0];
 	h->user_size = h->nevents == 1 && h->user.ip && h->user.pid && h->user.time
-		       ? h->user.time + 8 : 0;
+		       ? h->user.time + 8u : UINT32_MAX;
 	*out = h;
 	return 0;
 }
@@ -352,10 +377,65 @@ static void deliver_user(struct pd_hits *h, uint32_t pid, uint64_t ip, size_t nm
 
 /* --- the queue ------------------------------------------------------------------ */
 
-/* Whether task t was queued before note n (the same time: file order). */
-static bool task_first(const struct task *t, const struct note *n)
+/* Whether task t was queued before a note of this time and before (the
+ * same time: file order). */
+static bool task_first(const struct task *t, uint64_t time, uint32_t before)
 {
-	return t->time < n->time || (t->time == n->time && t->seq < (n->before & ~KERNEL_NOTE));
+	return t->time < time || (t->time == time && t->seq < (before & ~KERNEL_NOTE));
+}
+
+/* Where run r of a ends. */
+static size_t run_end(const struct notes *a, size_t r)
+{
+	return r + 1 < a->nruns ? a->runs[r + 1].start : a->n;
+}
+
+/* Room for one more note in a (and one more run): false without memory. */
+static bool note_room(struct notes *a)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 4096;
+		struct note *v = realloc(a->v, cap * sizeof(*v));
+		if (!v)
+			return false;
+		a->v = v;
+		a->cap = cap;
+	}
+	if (a->nruns == a->run_cap) {
+		size_t cap = a->run_cap ? 2 * a->run_cap : 64;
+		struct note_run *v = realloc(a->runs, cap * sizeof(*v));
+		if (!v)
+			return false;
+		a->runs = v;
+		a->run_cap = cap;
+	}
+	return true;
+}
+
+/* add_note's other case: room to make, or a run to start. */
+static __attribute__((noinline)) bool add_note_run(struct notes *a, uint64_t key,
+						   struct note n)
+{
+	if (!note_room(a))
+		return false;
+	if (!a->nruns || a->last_key != key) {
+		a->runs[a->nruns++] = (struct note_run){.key = key, .start = a->n};
+		a->last_key = key;
+	}
+	a->v[a->n++] = n;
+	return true;
+}
+
+/* A note added to a (false without memory): a new run when its key is not
+ * the last run's.  The common case kept to a few loads and a store. */
+static inline bool add_note(struct notes *a, uint64_t key, struct note n)
+{
+	size_t k = a->n;
+	if (k == a->cap || key != a->last_key || !a->nruns)
+		return add_note_run(a, key, n);
+	a->v[k] = n;
+	a->n = k + 1;
+	return true;
 }
 
 /* The tasks in time order, file order within a time (few, nearly sorted). */
@@ -371,17 +451,121 @@ static void sort_tasks(struct pd_hits *h)
 	}
 }
 
-/* The first kernel note due by limit, in queue order, or NULL. */
-static const struct note *first_kernel_note(const struct pd_hits *h, uint64_t limit)
+/* The first kernel note due by limit, in queue order: its time and
+ * before, into *time and *before (found: *time not UINT64_MAX). */
+static void first_kernel_note(const struct notes *a, uint64_t limit, uint64_t *time,
+			      uint32_t *before)
 {
-	const struct note *first = NULL;
-	for (size_t i = 0; h->kernel_notes && h->kernel == SIZE_MAX && i < h->nnotes; i++) {
-		const struct note *n = &h->notes[i];
-		if ((n->before & KERNEL_NOTE) && n->time <= limit &&
-		    (!first || n->time < first->time))
-			first = n;
+	for (size_t r = 0; a->kernel && r < a->nruns; r++) {
+		uint32_t b = (uint32_t)(a->runs[r].key >> 32);
+		for (size_t i = a->runs[r].start; (b & KERNEL_NOTE) && i < run_end(a, r); i++)
+			if (a->v[i].time <= limit && a->v[i].time < *time) {
+				*time = a->v[i].time;
+				*before = b;
+			}
 	}
-	return first;
+}
+
+/* The tasks due at a flush: how many, and after each of them how many maps
+ * and forks were delivered (before the first: maps0, forks0). */
+struct due_tasks {
+	size_t n, maps0, forks0;
+	size_t (*after)[2];
+};
+
+/* A user note due: the map it hits among those delivered before it. */
+static void deliver_note(struct pd_hits *h, const struct note *n, uint64_t key,
+			 const struct due_tasks *d)
+{
+	uint32_t pid = (uint32_t)key, before = (uint32_t)(key >> 32);
+	size_t lo = 0, hi = d->n;   /* the due tasks before it: a binary search */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (task_first(&h->tasks[mid], n->time, before))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t nmaps = lo ? d->after[lo - 1][0] : d->maps0;
+	const struct map *last = &h->maps[h->last_map < nmaps ? h->last_map : 0];
+	if (h->last_limit == nmaps && h->last_map < nmaps && covers(last, pid, n->ip))
+		return;   /* the last sample's map, marked hit then (find_map's first test) */
+	deliver_user(h, pid, n->ip, nmaps, lo ? d->after[lo - 1][1] : d->forks0);
+}
+
+static void find_times(struct notes *a)
+{
+	uint64_t min = UINT64_MAX, max = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		min = a->v[i].time < min ? a->v[i].time : min;
+		max = a->v[i].time > max ? a->v[i].time : max;
+	}
+	a->min = min;
+	a->max = max;
+}
+
+static void empty_notes(struct notes *a)
+{
+	a->n = a->nruns = a->kernel = a->max = 0;
+	a->min = UINT64_MAX;
+}
+
+/* The notes of a due by limit delivered (kernel ones were, with the tasks),
+ * the others kept at the end of keep (a itself or h->held), in queue
+ * order.  The usual rounds take no copy: a note is due when its round's
+ * successor is flushed, so held notes go whole, fresh ones stay whole. */
+static void flush_notes(struct pd_hits *h, struct notes *a, uint64_t limit,
+			const struct due_tasks *d, struct notes *keep)
+{
+	bool find = h->nmaps != 0;   /* else no note can hit a map */
+	if (a->max <= limit) {
+		for (size_t r = 0; find && r < a->nruns; r++)
+			for (size_t i = a->runs[r].start, end = run_end(a, r);
+			     !(a->runs[r].key >> 32 & KERNEL_NOTE) && i < end; i++)
+				deliver_note(h, &a->v[i], a->runs[r].key, d);
+		empty_notes(a);
+		return;
+	}
+	if (a->min > limit && (a == keep || keep->n == 0)) {
+		struct notes t = *keep;   /* none due: kept whole */
+		*keep = *a;
+		*a = t;
+		return;
+	}
+	if (a != keep && (keep->cap - keep->n < a->n || keep->run_cap - keep->nruns < a->nruns)) {
+		struct note *v = realloc(keep->v, (keep->n + a->n) * sizeof(*v));
+		keep->v = v ? v : keep->v;
+		keep->cap = v ? keep->n + a->n : keep->cap;
+		struct note_run *u = v ? realloc(keep->runs, (keep->nruns + a->nruns) * sizeof(*u))
+				       : NULL;
+		keep->runs = u ? u : keep->runs;
+		keep->run_cap = u ? keep->nruns + a->nruns : keep->run_cap;
+		if (!v || !u) {
+			h->nomem = true;
+			return;
+		}
+	}
+	/* in place when a is keep: a run or note is written no later than read */
+	size_t n = a->n, nruns = a->nruns;
+	if (a == keep)
+		empty_notes(a);
+	for (size_t r = 0; r < nruns; r++) {
+		uint64_t key = a->runs[r].key;
+		size_t i = a->runs[r].start, end = r + 1 < nruns ? a->runs[r + 1].start : n;
+		bool kernel = key >> 32 & KERNEL_NOTE;
+		for (; i < end; i++) {
+			struct note t = a->v[i];
+			if (t.time > limit) {
+				keep->min = t.time < keep->min ? t.time : keep->min;
+				keep->max = t.time > keep->max ? t.time : keep->max;
+				keep->kernel += kernel;
+				add_note(keep, key, t);   /* room made above */
+			} else if (find && !kernel)
+				deliver_note(h, &t, key, d);
+		}
+	}
+	if (a != keep)
+		empty_notes(a);
 }
 
 /* perf's __ordered_events__flush: the records queued at times up to limit
@@ -394,7 +578,13 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	size_t due = 0, maps0 = h->nmaps, forks0 = h->nforks;
 	while (due < h->ntasks && h->tasks[due].time <= limit)
 		due++;
-	const struct note *kernel = first_kernel_note(h, limit);
+	uint64_t kernel_time = UINT64_MAX;   /* the first kernel note's */
+	uint32_t kernel_before = 0;
+	if (h->kernel == SIZE_MAX) {
+		first_kernel_note(&h->held, limit, &kernel_time, &kernel_before);
+		first_kernel_note(&h->fresh, limit, &kernel_time, &kernel_before);
+	}
+	bool kernel = kernel_time != UINT64_MAX;
 	/* after each due task: how many maps and forks were delivered */
 	size_t (*after)[2] = due ? malloc(due * sizeof(*after)) : NULL;
 	if (due && !after) {
@@ -402,9 +592,9 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		return;
 	}
 	for (size_t i = 0; i < due; i++) {
-		if (kernel && !task_first(&h->tasks[i], kernel)) {
+		if (kernel && !task_first(&h->tasks[i], kernel_time, kernel_before)) {
 			deliver_kernel(h);
-			kernel = NULL;
+			kernel = false;
 		}
 		deliver_task(h, &h->tasks[i]);
 		free(h->tasks[i].name);
@@ -413,37 +603,13 @@ static void flush(struct pd_hits *h, uint64_t limit)
 	}
 	if (kernel)
 		deliver_kernel(h);
-	size_t kept = 0, nnotes = h->nnotes, kernel_notes = 0;
-	uint64_t latest = 0, earliest = UINT64_MAX;
-	bool find = h->nmaps != 0;   /* else no note can hit a map */
-	struct note *notes = h->notes;
-	for (size_t i = 0; i < nnotes; i++) {
-		struct note *n = &notes[i];
-		earliest = n->time < earliest ? n->time : earliest;
-		latest = n->time > latest ? n->time : latest;
-		if (n->time > limit) {
-			notes[kept++] = *n;
-			kernel_notes += (n->before & KERNEL_NOTE) != 0;
-			continue;
-		}
-		if ((n->before & KERNEL_NOTE) || !find)
-			continue;   /* delivered above; or no map to find */
-		size_t lo = 0, hi = due;   /* the due tasks before it: a binary search */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (task_first(&h->tasks[mid], n))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t nmaps = lo ? after[lo - 1][0] : maps0;
-		const struct map *last = &h->maps[h->last_map < nmaps ? h->last_map : 0];
-		if (h->last_limit == nmaps && h->last_map < nmaps && covers(last, n->pid, n->ip))
-			continue;   /* the last sample's map, marked hit then (find_map's first test) */
-		deliver_user(h, n->pid, n->ip, nmaps, lo ? after[lo - 1][1] : forks0);
-	}
-	h->nnotes = kept;
-	h->kernel_notes = kernel_notes;
+	size_t nnotes = h->held.n + h->fresh.n;
+	find_times(&h->fresh);
+	uint64_t earliest = h->held.min < h->fresh.min ? h->held.min : h->fresh.min;
+	uint64_t latest = h->held.max > h->fresh.max ? h->held.max : h->fresh.max;
+	struct due_tasks d = {.n = due, .maps0 = maps0, .forks0 = forks0, .after = after};
+	flush_notes(h, &h->held, limit, &d, &h->held);
+	flush_notes(h, &h->fresh, limit, &d, &h->held);
 	h->first = nnotes && (!h->first || earliest < h->first) ? earliest : h->first;
 	h->last = latest > h->last ? latest : h->last;
 	if (latest)   /* the notes' part of queued(), left to here */
@@ -452,7 +618,7 @@ static void flush(struct pd_hits *h, uint64_t limit)
 		memmove(h->tasks, h->tasks + due, (h->ntasks - due) * sizeof(*h->tasks));
 	h->ntasks -= due;
 	h->other_max = h->other_max > limit ? h->other_max : 0;
-	h->queue_empty = !h->ntasks && !h->nnotes && !h->other_max;
+	h->queue_empty = !h->ntasks && !h->held.n && !h->other_max;
 	free(after);
 }
 
@@ -464,17 +630,13 @@ static inline void queued(struct pd_hits *h, uint64_t time)
 	h->queue_empty = false;
 }
 
-static bool keep_note(struct pd_hits *h)
+/* A sample's note queued (false without memory). */
+static inline bool queue_note(struct pd_hits *h, uint32_t pid, uint32_t before, struct note n)
 {
-	size_t cap = h->note_cap ? 2 * h->note_cap : 4096;
-	struct note *v = realloc(h->notes, cap * sizeof(*v));
-	if (!v) {
-		h->nomem = true;
-		return false;
-	}
-	h->notes = v;
-	h->note_cap = cap;
-	return true;
+	if (add_note(&h->fresh, note_key(pid, before), n))
+		return true;
+	h->nomem = true;
+	return false;
 }
 
 static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t size)
@@ -500,13 +662,12 @@ static inline void note_sample(struct pd_hits *h, const uint8_t *rec, uint16_t s
 	else if (!timed && user)
 		deliver_user(h, pd_get32(rec + l->pid), pd_get64(rec + l->ip), h->nmaps,
 			     h->nforks);
-	else if ((kernel || user) && (h->nnotes < h->note_cap || keep_note(h))) {
-		h->kernel_notes += kernel;
-		h->notes[h->nnotes++] = (struct note){
-			.time = time, .ip = user ? pd_get64(rec + l->ip) : 0,
-			.pid = user ? pd_get32(rec + l->pid) : 0,
-			.before = (uint32_t)(h->nseq & ~KERNEL_NOTE) | (kernel ? KERNEL_NOTE : 0)};
-	} else if (timed)
+	else if ((kernel || user) &&
+		 queue_note(h, user ? pd_get32(rec + l->pid) : 0,
+			    (uint32_t)(h->nseq & ~KERNEL_NOTE) | (kernel ? KERNEL_NOTE : 0),
+			    (struct note){.time = time, .ip = user ? pd_get64(rec + l->ip) : 0}))
+		h->fresh.kernel += kernel;
+	else if (timed)
 		h->other_max = time > h->other_max ? time : h->other_max;
 }
 
@@ -584,17 +745,28 @@ static inline bool note_user(struct pd_hits *h, const uint8_t *rec, uint16_t siz
 {
 	uint16_t misc;
 	memcpy(&misc, rec + 4, 2);
-	if (!h->user_size || size < h->user_size ||
+	if (size < h->user_size ||
 	    (misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return false;
 	uint64_t time = pd_get64(rec + h->user.time);
-	if (!time || time == UINT64_MAX || (h->nnotes == h->note_cap && !keep_note(h)))
-		return false;
 	/* first, last and queued(): flush's, which reads every note */
-	h->notes[h->nnotes++] = (struct note){.time = time, .ip = pd_get64(rec + h->user.ip),
-					      .pid = pd_get32(rec + h->user.pid),
-					      .before = (uint32_t)(h->nseq & ~KERNEL_NOTE)};
-	return true;
+	return time - 1 < UINT64_MAX - 1 &&
+	       queue_note(h, pd_get32(rec + h->user.pid), (uint32_t)(h->nseq & ~KERNEL_NOTE),
+			  (struct note){.time = time, .ip = pd_get64(rec + h->user.ip)});
+}
+
+/* Any record but the common sample (kept out of pd_hits_add, so that the
+ * common case inlined there stays small). */
+static __attribute__((noinline)) void note_other(struct pd_hits *h, const uint8_t *rec,
+						 uint32_t type, uint16_t size)
+{
+	if (type == PERF_RECORD_SAMPLE)
+		note_sample(h, rec, size);
+	else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
+		flush(h, h->next_flush);
+		h->next_flush = h->max_time;
+	} else if (type < PD_RECORD_USER_START)
+		note_task(h, rec, type, size);
 }
 
 void pd_hits_add(struct pd_hits *h, const void *record)
@@ -603,14 +775,8 @@ void pd_hits_add(struct pd_hits *h, const void *record)
 	uint32_t type = pd_get32(rec);
 	uint16_t size;
 	memcpy(&size, rec + 6, 2);
-	if (type == PERF_RECORD_SAMPLE) {
-		if (!note_user(h, rec, size))
-			note_sample(h, rec, size);
-	} else if (type == PD_RECORD_FINISHED_ROUND) {   /* process_finished_round */
-		flush(h, h->next_flush);
-		h->next_flush = h->max_time;
-	} else if (type < PD_RECORD_USER_START)
-		note_task(h, rec, type, size);
+	if (type != PERF_RECORD_SAMPLE || !note_user(h, rec, size))
+		note_other(h, rec, type, size);
 }
 
 void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len)
@@ -621,10 +787,7 @@ void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len)
 		memcpy(&size, p + at + 6, 2);
 		if (size < 8 || size > len - at)
 			break;
-		if (pd_get32(p + at) != PERF_RECORD_SAMPLE)
-			pd_hits_add(h, p + at);
-		else if (!note_user(h, p + at, size))   /* most: inline */
-			note_sample(h, p + at, size);
+		pd_hits_add(h, p + at);
 		at += size;
 	}
 }
@@ -718,7 +881,10 @@ void pd_hits_free(struct pd_hits *h)
 	free(h->maps);
 	free(h->forks);
 	free(h->tasks);
-	free(h->notes);
+	free(h->held.v);
+	free(h->held.runs);
+	free(h->fresh.v);
+	free(h->fresh.runs);
 	free(h->layouts);
 	free(h);
 }

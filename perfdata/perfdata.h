@@ -123,6 +123,14 @@ int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *pay
  * (the kernel's rings hold none). */
 int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
 		       struct pmurt_error *err);
+/* The same, for a caller that walks the records itself (the session's
+ * drain does): pd_writer_note hands the writer each record of the spans to
+ * come, in order, once, before its span, for what finish needs of it (build
+ * ids, sample times); pd_writer_add_noted_span then writes a span of such
+ * records without walking it again. */
+void pd_writer_note(struct pd_writer *w, const void *rec);
+int pd_writer_add_noted_span(struct pd_writer *w, const void *recs, size_t len,
+			     struct pmurt_error *err);
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);

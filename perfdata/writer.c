@@ -334,8 +334,13 @@ int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *pay
 	return rc;
 }
 
-int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
-		       struct pmurt_error *err)
+void pd_writer_note(struct pd_writer *w, const void *rec)
+{
+	pd_hits_add(w->hits, rec);
+}
+
+int pd_writer_add_noted_span(struct pd_writer *w, const void *recs, size_t len,
+			     struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
 	if (len % 8) {
@@ -344,8 +349,15 @@ int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
 		return -EINVAL;
 	}
 	w->round_pending |= len != 0;
-	pd_hits_add_span(w->hits, recs, len);
 	return put(w, recs, len, err);
+}
+
+int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
+		       struct pmurt_error *err)
+{
+	if (len % 8 == 0)
+		pd_hits_add_span(w->hits, recs, len);
+	return pd_writer_add_noted_span(w, recs, len, err);
 }
 
 int pd_writer_add_synth(struct pd_writer *w, const void *rec, const struct pd_sample_id *id,

@@ -331,6 +331,34 @@ static void rounds(void)
 	      strstr(text, "sample times 60 300\n"), "rounds:\n%s", text);
 }
 
+/* A round whose samples are partly due at the next flush (the writer keeps
+ * the samples of a round together): at its end (up to 400), the late
+ * sample at 350 is delivered before dso-k's MMAP2 (360, not hit) and those
+ * at 700 (pid 100) and 710 (pid 300) are held to the next, where dso-l's
+ * MMAP2 for pid 100 (650) and dso-m's for pid 300 (705) come first: both
+ * hit, each by its own process's sample. */
+static void late_in_round(void)
+{
+	struct recs r = {.n = 0};
+	mmap2(&r, 100, 0xe00000, "dso-j", 10, 0);
+	sample(&r, 100, 0xe01000, PERF_RECORD_MISC_USER, 100, 0);
+	sample(&r, 100, 0xe02000, PERF_RECORD_MISC_USER, 400, 0);
+	round_end(&r);
+	sample(&r, 100, 0xf01000, PERF_RECORD_MISC_USER, 350, 1);
+	mmap2(&r, 100, 0xf00000, "dso-k", 360, 1);
+	sample(&r, 100, 0x1001000, PERF_RECORD_MISC_USER, 700, 1);
+	sample(&r, 300, 0x1201000, PERF_RECORD_MISC_USER, 710, 0);
+	round_end(&r);
+	mmap2(&r, 100, 0x1000000, "dso-l", 650, 0);
+	mmap2(&r, 300, 0x1200000, "dso-m", 705, 1);
+	round_end(&r);
+	char text[4096];
+	both_ways("late-in-round", &r, text, sizeof(text));
+	CHECK(strstr(text, "DIR/dso-j\n") && !strstr(text, "dso-k") &&
+	      strstr(text, "DIR/dso-l\n") && strstr(text, "DIR/dso-m\n") &&
+	      strstr(text, "sample times 100 710\n"), "late in a round:\n%s", text);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -360,8 +388,13 @@ int main(int argc, char **argv)
 	make_dso("dso-g", 0x07);
 	make_dso("dso-h", 0x18);
 	make_dso("dso-i", 0x29);
+	make_dso("dso-j", 0x3a);
+	make_dso("dso-k", 0x4b);
+	make_dso("dso-l", 0x5c);
+	make_dso("dso-m", 0x6d);
 	in_order(argv[2]);
 	out_of_order();
 	rounds();
+	late_in_round();
 	return failures ? 1 : 0;
 }
