@@ -1,8 +1,9 @@
 /*
  * bench_record.c - recording against its baselines, measured in the same run:
  *   a. draining a full data ring into a perf.data file as pmutool record
- *      does (pmu_ring_drain_spans: each record counted, the ring's runs
- *      written whole by pd_writer_add_span) against one raw write() of the
+ *      does (pmu_ring_drain_spans: each record counted and noted by the
+ *      writer, pd_writer_note, the ring's runs written whole by
+ *      pd_writer_add_noted_span) against one raw write() of the
  *      same bytes to a file: the throughput ratio (goal: at least 0.5); and
  *      the per-record path (pmu_ring_drain, one pd_writer_add each).  The
  *      ring is the simulated kernel's (perf/sys_sim.c, which writes records
@@ -95,14 +96,19 @@ struct span_sink {
 	struct pd_writer *w;
 };
 
+/* The session's count_note with cmd_record.c's note: counted, then noted
+ * by the writer (the one walk over the records). */
 static int note_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
 {
-	return count_record(((struct span_sink *)arg)->counts, rec, err);
+	struct span_sink *sink = arg;
+	count_record(sink->counts, rec, err);
+	pd_writer_note(sink->w, rec);
+	return 0;
 }
 
 static int to_writer_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
 {
-	return pd_writer_add_span(((struct span_sink *)arg)->w, recs, len, err);
+	return pd_writer_add_noted_span(((struct span_sink *)arg)->w, recs, len, err);
 }
 
 static void write_raw(int raw, const struct pmu_ring *ring, uint64_t off, uint64_t len,
@@ -135,6 +141,11 @@ static int drain_once(struct pmu_sim *sim, int fd, struct pmu_ring *ring, uint64
 	double t0 = cpu_now();
 	long recs = spans ? pmu_ring_drain_spans(ring, note_record, to_writer_span, &sink, &err)
 			  : pmu_ring_drain(ring, to_writer, w, &err);
+	/* the round marker pmutool record writes after each pass over the
+	 * rings (perf/record.c), up to which the writer's notes are resolved */
+	struct perf_event_header round = {.type = PD_RECORD_FINISHED_ROUND, .size = sizeof round};
+	if (recs >= 0 && pd_writer_add(w, &round, &err) < 0)
+		recs = -1;
 	*t_drain += cpu_now() - t0;
 	/* the drained bytes stay in the ring's memory until the next fill */
 	if (t_raw && !raw_first)

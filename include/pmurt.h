@@ -438,6 +438,127 @@ PMURT_API int pmurt_preset_eval(const struct pmurt_pmu *pmu, int index,
 				const uint64_t *counts, int ncounts,
 				struct pmurt_preset_value *out, struct pmurt_error *err);
 
+/* --- metrics: perf's metrics (PMURT_0.5) -------------------------------------
+ * A description may carry perf's metrics (pmu-events' MetricName entries):
+ * a value computed from events' counts by an expression in perf's grammar,
+ * with a ';'-separated list of metric groups.  Names of metrics and groups
+ * match without case.  A metric's events are its expression's, other
+ * metrics named in it included, each once, in order of first use.
+ */
+#define PMURT_METRIC_MAX_EVENTS 32
+#define PMURT_METRIC_NLITERALS 8  /* perf's #literals, in this order: */
+/* #smt_on #core_wide #num_cpus #num_cpus_online #num_cores #num_dies
+ * #num_packages #system_tsc_freq */
+
+struct pmurt_metric_info {
+	size_t sz;
+	const char *name;        /* perf's MetricName */
+	const char *expr;        /* perf's MetricExpr */
+	const char *groups;      /* perf's MetricGroup (';'-separated), or NULL */
+	const char *description; /* BriefDescription, or NULL */
+	const char *scale_unit;  /* ScaleUnit ("1%", "5.24e-1MB"), or NULL */
+	const char *threshold;   /* MetricThreshold, or NULL */
+	const char *pmus;        /* nest metrics: the other PMUs whose events they
+	                            name (space-separated), else NULL */
+	int nevents;             /* the events the value needs */
+	/* each event's index (pmurt_event_get), -1 for another PMU's event */
+	int event_index[PMURT_METRIC_MAX_EVENTS];
+	double scale;            /* ScaleUnit's factor (1 when none) */
+	char unit[16];           /* ScaleUnit's unit ("%", "MB"; "" when none) */
+};
+
+/* Metric i (0 .. pmurt_metric_count() - 1); -ENOENT past the end, -E2BIG
+ * when it needs more than PMURT_METRIC_MAX_EVENTS events. */
+PMURT_API int pmurt_metric_get(const struct pmurt_pmu *pmu, int i,
+			       struct pmurt_metric_info *info);
+PMURT_API int pmurt_metric_count(const struct pmurt_pmu *pmu);
+/* By name, without case: the first metric so named (perf's POWER10 gives
+ * one twice, with the same expression); its index or -ENOENT (err suggests
+ * the nearest metric name).  info may be NULL. */
+PMURT_API int pmurt_metric_find(const struct pmurt_pmu *pmu, const char *name,
+				struct pmurt_metric_info *info, struct pmurt_error *err);
+/* Metric group i, in order of first appearance: its name (as first spelled)
+ * into buf and the number of metrics in it; -ENOENT past the end. */
+PMURT_API int pmurt_metric_group_get(const struct pmurt_pmu *pmu, int i, char *buf,
+				     size_t len);
+/* Whether metric index belongs to group (without case). */
+PMURT_API bool pmurt_metric_in_group(const struct pmurt_pmu *pmu, int index,
+				     const char *group);
+
+struct pmurt_metric_value {
+	size_t sz;
+	double value;   /* perf's value, in double as perf computes it (NAN on
+	                   a division by zero); ScaleUnit not applied */
+	bool exact;     /* num/den hold the value exactly */
+	int64_t num;    /* reduced, den > 0 */
+	int64_t den;
+};
+
+/* The value of metric index from its events' counts (counts[k] for
+ * info.event_index[k], ncounts = info.nevents) and perf's literals
+ * (PMURT_METRIC_NLITERALS values, NULL when the metric names none).
+ * Exact where 64-bit fractions hold it (numbers such as 1e-9 are exact
+ * fractions), as pmurt_preset_eval: returns 0 with out->exact; -ERANGE
+ * when no 64-bit fraction holds the value (out->value is still perf's
+ * double); -EDOM on a division by zero (out->value NAN, as perf); -ENOENT
+ * when a literal is needed and literals is NULL; -EINVAL. */
+PMURT_API int pmurt_metric_eval(const struct pmurt_pmu *pmu, int index,
+				const uint64_t *counts, int ncounts, const int64_t *literals,
+				struct pmurt_metric_value *out, struct pmurt_error *err);
+
+/*
+ * Packing: events into the fewest groups the PMU accepts.  Given metric
+ * names, metric group names and plain event strings (any case; a name is
+ * tried as a metric, then a metric group, then an event), finds groups
+ * such that every metric's events are together in at least one group (its
+ * ratio is measured within one time slice), each event once per group,
+ * PMC5/PMC6 events placed wherever they fit, and each group accepted by
+ * pmurt_group_check with opts (alternatives allowed).  A metric whose
+ * events no group can hold is measured apart (each event in some group)
+ * and flagged with the group check's reason.  The result is an object read
+ * with the accessors below and freed with pmurt_pack_free.
+ */
+struct pmurt_pack;
+
+PMURT_API int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
+			 const struct pmurt_check_opts *opts, struct pmurt_pack **out,
+			 struct pmurt_error *err);
+PMURT_API void pmurt_pack_free(struct pmurt_pack *pack);
+
+struct pmurt_pack_info {
+	size_t sz;
+	int ngroups;
+	int nevents;    /* distinct events */
+	int nmetrics;   /* metrics asked for (groups expanded, duplicates once) */
+	int napart;     /* metrics no group holds whole */
+	int bound;      /* no fewer groups can hold the events: the most events
+	                   one counter must take, or the programmable events
+	                   over the programmable counters (events with an
+	                   alternative code left out) */
+};
+PMURT_API int pmurt_pack_info(const struct pmurt_pack *pack, struct pmurt_pack_info *info);
+
+/* Group g: its events (as pmurt_parse_event gave them) and the group check's
+ * answer (ok, final codes, counters, MMCRs). */
+PMURT_API int pmurt_pack_group(const struct pmurt_pack *pack, int g,
+			       const struct pmurt_event_spec **events, int *n,
+			       const struct pmurt_group_result **check);
+
+struct pmurt_pack_metric {
+	size_t sz;
+	int index;          /* the metric (pmurt_metric_get), -1 for a plain event */
+	const char *name;   /* the metric's or the event's */
+	int group;          /* the group measuring it whole, -1 when apart */
+	bool apart;         /* no group can hold its events together */
+	char reason[48];    /* apart: the group check's reason */
+	char message[320];  /* apart: the group check's message */
+	int nevents;
+	int event_group[PMURT_METRIC_MAX_EVENTS]; /* apart: where each event is */
+};
+/* Metric (or plain event) i of the request, in request order. */
+PMURT_API int pmurt_pack_metric_get(const struct pmurt_pack *pack, int i,
+				    struct pmurt_pack_metric *m);
+
 /* --- counting on a live host (PMURT_0.3) ------------------------------------- */
 /*
  * A host is where events are opened: its sysfs PMUs
@@ -563,6 +684,10 @@ struct pmurt_perf_info {
 	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	const char *cmdline;              /* arguments joined by spaces */
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	/* HEADER_TRACING_DATA: the tracepoints' formats, as perf record
+	 * writes them (perf's util/trace-event-info.c) */
+	const void *tracing_data;
+	uint64_t tracing_data_size;
 };
 
 struct pmurt_perf_event_info {
@@ -642,7 +767,10 @@ PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
  * or by pmurt_dtl_capture_disable): that crashes Linux up to at least 7.2
  * (vpa_dtl_event_add writes into the buffer vpa_dtl_event_del freed); it is
  * closed and opened anew, and what the old one left is handed out by the
- * next poll.  It is never opened per task either.  The chunks decode
+ * next poll.  It is never opened per task either, and its events are
+ * disabled before their areas are unmapped (pmurt_dtl_capture_close of an
+ * enabled capture included): unmapping the AUX area of an active vpa_dtl
+ * event calls its PMU's missing stop callback, an Oops on Linux 7.2.  The chunks decode
  * with pmurt_dtl_cursor_init (first_chunk when aux_offset is 0, aux_size 0)
  * and pmurt_dtl_next.  Errors are the driver's, explained: no vpa_dtl (not a
  * shared-processor LPAR, a KVM guest, off POWER), EACCES without

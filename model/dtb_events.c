@@ -362,3 +362,65 @@ int dl_load_presets(struct dl *L)
 	}
 	return rc ? -EINVAL : 0;
 }
+
+/* [ext] metrics { metric-N { metric-name; expr; groups; description; scale-unit;
+ * threshold; aggregation; pmus } } */
+static int load_metric(struct dl *L, int node, struct pmu_metric *mt)
+{
+	mt->pos = dl_node_pos(L, node);
+	if (dl_get_strdup(L, node, "metric-name", true, &mt->name) < 0 ||
+	    dl_get_strdup(L, node, "expr", true, &mt->expr) < 0 ||
+	    dl_get_strdup(L, node, "groups", false, &mt->groups) < 0 ||
+	    dl_get_strdup(L, node, "description", false, &mt->description) < 0 ||
+	    dl_get_strdup(L, node, "scale-unit", false, &mt->scale_unit) < 0 ||
+	    dl_get_strdup(L, node, "threshold", false, &mt->threshold) < 0 ||
+	    dl_get_strdup(L, node, "aggregation", false, &mt->aggregation) < 0 ||
+	    dl_get_strdup(L, node, "pmus", false, &mt->pmus) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* Every expression compiles against the events and the other metrics. */
+static int check_metric_exprs(struct dl *L, int node)
+{
+	int sub, i = 0, rc = 0;
+
+	fdt_for_each_subnode(sub, L->fdt, node) {
+		struct pmu_metric_prog prog;
+		char why[320];
+		size_t at;
+		int r;
+
+		if (i >= L->m->nmetrics)
+			break;
+		r = pmu_metric_compile(L->m, i++, &prog, &at, why, sizeof(why));
+		if (r == -ENOMEM)
+			return dl_oom(L);
+		if (r)
+			rc = dl_fail(L, sub, "expr", "offset %zu: %s", at, why);
+		else
+			pmu_metric_prog_free(&prog);
+	}
+	return rc;
+}
+
+int dl_load_metrics(struct dl *L)
+{
+	int node = dl_child(L, L->pmu, "metrics", false), sub, i = 0, rc = 0, n;
+
+	if (node < 0)
+		return 0;
+	n = dl_count_children(L, node);
+	L->m->metrics = dl_alloc_array(L, n, sizeof(*L->m->metrics));
+	if (n && !L->m->metrics)
+		return -ENOMEM;
+	L->m->nmetrics = n;
+	fdt_for_each_subnode(sub, L->fdt, node) {
+		if (i >= n)
+			break;
+		rc |= load_metric(L, sub, &L->m->metrics[i++]) < 0;
+	}
+	if (rc)
+		return -EINVAL;
+	return check_metric_exprs(L, node) < 0 ? -EINVAL : 0;
+}

@@ -104,6 +104,8 @@ int dl_load_branch_filters(struct dl *L);
 int dl_load_cache_events(struct dl *L);
 int dl_load_events(struct dl *L);
 int dl_load_presets(struct dl *L);
+/* after the events: expressions name them */
+int dl_load_metrics(struct dl *L);
 
 /* --- dtb_skiboot.c: what skiboot's tree says differently ------------------- */
 int skiboot_field_target(struct dl *L, int node, struct pmu_field *f);

@@ -107,6 +107,8 @@ static int load_all(struct dl *L)
 	rc |= dl_load_branch_filters(L);
 	rc |= dl_load_events(L);
 	rc |= dl_load_presets(L);
+	if (rc == 0) /* expressions name the events */
+		rc |= dl_load_metrics(L);
 	if (L->legacy && rc == 0)
 		rc |= skiboot_fixed_codes(L);
 	return rc ? -EINVAL : 0;

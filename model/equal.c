@@ -212,6 +212,18 @@ static bool preset_eq(const struct pmu_model *a, int i, const struct pmu_model *
 	return true;
 }
 
+/* Metrics in order: perf's JSON may give a name twice. */
+static bool metric_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_metric *x = &a->metrics[i], *y = &b->metrics[j];
+	return str_eq(x->name, y->name) && str_eq(x->expr, y->expr) &&
+	       str_eq(x->groups, y->groups) && str_eq(x->description, y->description) &&
+	       str_eq(x->scale_unit, y->scale_unit) && str_eq(x->threshold, y->threshold) &&
+	       str_eq(x->aggregation, y->aggregation) && str_eq(x->pmus, y->pmus);
+}
+
+static const char *metric_key(const struct pmu_model *m, int i) { return m->metrics[i].name; }
+
 /* --- collections ---------------------------------------------------------- */
 typedef bool (*item_eq)(const struct pmu_model *, int, const struct pmu_model *, int);
 typedef const char *(*item_key)(const struct pmu_model *, int);
@@ -316,5 +328,6 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 			  branch_filter_eq, branch_filter_key) &&
 	       keyed_eq(d, "event", a, a->nevents, b, b->nevents, event_eq, event_key) &&
 	       keyed_eq(d, "preset", a, a->npresets, b, b->npresets, preset_eq, preset_key) &&
+	       ordered_eq(d, "metric", a, a->nmetrics, b, b->nmetrics, metric_eq, metric_key) &&
 	       cache_eq(d, a, b);
 }

@@ -69,6 +69,8 @@ static void free_list_strings(struct pmu_model *m)
 	}
 	for (int i = 0; i < m->npresets; i++)
 		pmu_preset_free_strings(&m->presets[i]);
+	for (int i = 0; i < m->nmetrics; i++)
+		pmu_metric_free_strings(&m->metrics[i]);
 	for (int i = 0; i < m->nstrings; i++)
 		free(m->strings[i]);
 	free(m->source);
@@ -110,6 +112,7 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->branch_filters);
 	free(m->events);
 	free(m->presets);
+	free(m->metrics);
 	free(m->strings);
 	pmu_model_init(m);
 }

@@ -350,6 +350,59 @@ struct pmu_preset {
 	struct pmu_pos pos;
 };
 
+/* --- metrics: perf's MetricName/MetricExpr entries -------------------------
+ * A metric computes a value from events' counts with perf's expression
+ * grammar (metric.c).  Every field keeps perf's own text, so that the JSON
+ * written back is perf's byte for byte.  pmus: for nest metrics, the other
+ * PMUs whose events ("hv_24x7@PM_X\,chip\=?@") the expression may name,
+ * space-separated (perf's nest_metrics.json); NULL for core metrics. */
+struct pmu_metric {
+	char *name;        /* MetricName */
+	char *expr;        /* MetricExpr */
+	char *groups;      /* MetricGroup: ';'-separated, or NULL */
+	char *description; /* BriefDescription, or NULL */
+	char *scale_unit;  /* ScaleUnit: "1%", "5.24e-1MB", or NULL */
+	char *threshold;   /* MetricThreshold, or NULL */
+	char *aggregation; /* AggregationMode ("PerChip"), or NULL */
+	char *pmus;        /* see above */
+	struct pmu_pos pos;
+};
+
+/* perf's #literals (expr.c expr__get_literal) a metric may name. */
+enum pmu_metric_literal {
+	PMU_LIT_SMT_ON, PMU_LIT_CORE_WIDE, PMU_LIT_NUM_CPUS, PMU_LIT_NUM_CPUS_ONLINE,
+	PMU_LIT_NUM_CORES, PMU_LIT_NUM_DIES, PMU_LIT_NUM_PACKAGES, PMU_LIT_SYSTEM_TSC_FREQ,
+	PMU_METRIC_NLITERALS
+};
+
+enum pmu_metric_opcode {
+	PMU_MOP_NUM, PMU_MOP_EVENT, PMU_MOP_LITERAL, PMU_MOP_ADD, PMU_MOP_SUB, PMU_MOP_MUL,
+	PMU_MOP_DIV, PMU_MOP_MOD, PMU_MOP_NEG, PMU_MOP_NOT, PMU_MOP_LT, PMU_MOP_GT,
+	PMU_MOP_AND, PMU_MOP_OR, PMU_MOP_XOR, PMU_MOP_MIN, PMU_MOP_MAX, PMU_MOP_DRATIO,
+	PMU_MOP_IF
+};
+
+struct pmu_metric_ins {
+	enum pmu_metric_opcode op;
+	int32_t arg;       /* EVENT: index in events; LITERAL: enum pmu_metric_literal */
+	bool exact;        /* NUM: num/den hold it */
+	int64_t num, den;
+	double value;      /* NUM */
+};
+
+/* A metric compiled: postfix instructions over its events (other metrics
+ * inlined), each event once, in order of first use. */
+struct pmu_metric_prog {
+	int nins;    struct pmu_metric_ins *ins;
+	int nevents; char **events;
+};
+
+struct pmu_metric_result {
+	double value;     /* perf's double (NAN on division by zero) */
+	bool exact;       /* num/den hold the value exactly */
+	int64_t num, den; /* den > 0, reduced */
+};
+
 struct pmu_model {
 	char *source;       /* file the model was loaded from */
 	char *name;         /* "POWER10 PMU" */
@@ -381,6 +434,7 @@ struct pmu_model {
 	struct pmu_cache_entry cache[PMU_CACHE_NTYPES][PMU_OP_NTYPES][PMU_RESULT_NTYPES];
 	int nevents;        struct pmu_event *events;
 	int npresets;       struct pmu_preset *presets;
+	int nmetrics;       struct pmu_metric *metrics;
 
 	/* every string the model owns that is not one of the fields above
 	 * (source file names in pmu_pos) */
@@ -514,6 +568,27 @@ int pmu_preset_eval(const struct pmu_preset *p, const uint64_t *counts,
 /* A preset's formula in words: "PM_A + PM_B", "PM_A - PM_B", or the
  * postfix formula with member names for Nk.  snprintf semantics. */
 int pmu_preset_format(const struct pmu_preset *p, char *buf, size_t len);
+
+/* --- metrics (metric.c) ------------------------------------------------------ */
+void pmu_metric_free_strings(struct pmu_metric *m);
+/* The first metric named name without case (ASCII), or -1. */
+int pmu_model_metric(const struct pmu_model *m, const char *name);
+/* Whether group (without case) is one of m's ';'-separated groups. */
+bool pmu_metric_in_group(const struct pmu_metric *m, const char *group);
+const char *pmu_metric_literal_name(int i);
+/* Compile metric index of m: 0, or -EINVAL with the problem in why and its
+ * byte offset in the metric's expression in *at (a name that is no event,
+ * metric or #literal; bad syntax; a metric referring to itself), -ENOMEM. */
+int pmu_metric_compile(const struct pmu_model *m, int index, struct pmu_metric_prog *out,
+		       size_t *at, char *why, size_t whylen);
+void pmu_metric_prog_free(struct pmu_metric_prog *p);
+/* Evaluate from counts (counts[k]: prog->events[k]) and literals (indexed
+ * by enum pmu_metric_literal; may be NULL when none is used).  out->value
+ * is always perf's double; 0 and out->exact when num/den hold it exactly,
+ * -ERANGE when no 64-bit fraction does, -EDOM when the value is a division
+ * by zero (NAN), -ENOENT when a literal is used and literals is NULL. */
+int pmu_metric_eval(const struct pmu_metric_prog *prog, const uint64_t *counts,
+		    const int64_t *literals, struct pmu_metric_result *out);
 
 /* Names used by every format for the enums above. */
 const char *pmu_constraint_kind_name(enum pmu_constraint_kind k);

@@ -25,7 +25,7 @@ static const char *const top_keys[] = {
 	"format", "pmu", "counters", "registers", "fields", "privilege-filters",
 	"branch-stack-clears", "counter-usage", "checks", "constraints",
 	"alternatives", "generic-events", "cache-events", "branch-filters", "firmware-events",
-	"events", "presets", "include", NULL};
+	"events", "presets", "metrics", "include", NULL};
 
 struct loader {
 	struct yctx c;

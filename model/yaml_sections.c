@@ -1247,6 +1247,97 @@ static int read_preset(struct yctx *c, const struct ynode *n)
 	return rc < 0 ? rc : 0;
 }
 
+/* --- metrics (perf's MetricName entries) ----------------------------------- */
+/* A name is unique without case, except that perf's own JSON gives one
+ * metric twice with the same expression (POWER10 DISPATCH_STALL_FETCH_CPI),
+ * which is kept so that the JSON written back is perf's; no event has it. */
+static int check_metric_name(struct yctx *c, const struct ynode *n, const struct pmu_metric *mt)
+{
+	struct ynode v = y_get(n, "name");
+	struct pmu_pos at = y_pos(&v);
+	for (int i = 0; i < c->m->nmetrics - 1; i++) {
+		const struct pmu_metric *q = &c->m->metrics[i];
+		if (pmu_name_eq_nocase(q->name, mt->name) && strcmp(q->expr, mt->expr) != 0) {
+			pmu_report(c->d, -1, &at, "metric name '%s' is given to another expression "
+				   "at %s:%d:%d", mt->name, q->pos.file ? q->pos.file : "?",
+				   q->pos.line, q->pos.col);
+			return -EINVAL;
+		}
+	}
+	if (pmu_model_event(c->m, mt->name) >= 0) {
+		pmu_report(c->d, -1, &at, "metric name '%s' is also the name of an event", mt->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_metric(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "expr", "groups", "description", "scale-unit",
+					   "threshold", "aggregation", "pmus", NULL};
+	static const char *const req[] = {"name", "expr", NULL};
+	if (y_expect_map(c, n, "a metric") || y_check_keys(c, n, "a metric", keys, req))
+		return -EINVAL;
+	struct pmu_metric *mt = APPEND(c->m->metrics, c->m->nmetrics);
+	if (!mt)
+		return oom(c);
+	mt->pos = y_pos(n);
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "metric name", &mt->name);
+	v = y_get(n, "expr");        rc |= y_strdup(c, &v, "metric expr", &mt->expr);
+	v = y_get(n, "groups");      rc |= y_strdup(c, &v, "metric groups", &mt->groups);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &mt->description);
+	v = y_get(n, "scale-unit");  rc |= y_strdup(c, &v, "scale-unit", &mt->scale_unit);
+	v = y_get(n, "threshold");   rc |= y_strdup(c, &v, "threshold", &mt->threshold);
+	v = y_get(n, "aggregation"); rc |= y_strdup(c, &v, "aggregation", &mt->aggregation);
+	v = y_get(n, "pmus");        rc |= y_strdup(c, &v, "pmus", &mt->pmus);
+	if (rc || check_metric_name(c, n, mt)) {
+		pmu_metric_free_strings(&c->m->metrics[--c->m->nmetrics]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every expression compiles against the whole description (metrics may name
+ * later ones); a problem is reported at its own column in the YAML text. */
+static int check_metric_exprs(struct yctx *c, const struct ynode *lists, int nlists)
+{
+	int rc = 0, k = 0;
+	for (int l = 0; l < nlists; l++) {
+		if (!y_is_seq(&lists[l]))
+			continue;
+		for (int i = 0; i < y_seq_len(&lists[l]) && k < c->m->nmetrics; i++) {
+			struct ynode item = y_seq_at(&lists[l], i), v = y_get(&item, "expr");
+			struct pmu_pos at = y_pos(&item);
+			if (!v.node || at.line != c->m->metrics[k].pos.line ||
+			    at.col != c->m->metrics[k].pos.col || at.file != c->m->metrics[k].pos.file)
+				continue; /* dropped when read */
+			struct pmu_metric_prog prog;
+			char why[320];
+			size_t off;
+			int r = pmu_metric_compile(c->m, k, &prog, &off, why, sizeof(why));
+			if (r == -ENOMEM)
+				return oom(c);
+			if (r == 0) {
+				pmu_metric_prog_free(&prog);
+			} else {
+				struct pmu_pos p = y_pos(&v);
+				bool plain = v.node->style == YAML_PLAIN_SCALAR_STYLE;
+				if (p.col > 0 && off < 10000 && !strchr(c->m->metrics[k].expr, '\\'))
+					p.col += (int)off + (plain ? 0 : 1);
+				pmu_report(c->d, -1, &p, "bad expression of metric %s: %s",
+					   c->m->metrics[k].name, why);
+				rc = -EINVAL;
+			}
+			k++;
+		}
+	}
+	return rc;
+}
+
+static int read_metrics(const struct yloader_view *view);
+
 /* --- driver --------------------------------------------------------------- */
 typedef int (*item_reader)(struct yctx *c, const struct ynode *n);
 
@@ -1330,5 +1421,17 @@ int ysec_read_all(const struct yloader_view *view)
 	rc |= read_list(view, "firmware-events", read_event_firmware);
 	if (!rc) /* members are events, found by name */
 		rc |= read_list(view, "presets", read_preset);
+	if (!rc) /* expressions name events and other metrics */
+		rc |= read_metrics(view);
 	return rc ? -EINVAL : 0;
+}
+
+static int read_metrics(const struct yloader_view *view)
+{
+	struct ynode lists[16];
+	int n = ysec_list(view, "metrics", lists, 16);
+	if (n < 0)
+		return -EINVAL;
+	int rc = read_list(view, "metrics", read_metric);
+	return check_metric_exprs(view->c, lists, n) || rc ? -EINVAL : 0;
 }

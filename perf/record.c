@@ -47,6 +47,7 @@ struct pmu_session {
 	bool enabled;            /* between pmu_session_enable and _disable */
 	struct pmu_record_stats stats;
 	pmu_span_fn span;        /* the rings' records in spans, or NULL */
+	pmu_record_fn span_note; /* and each of them before its span, or NULL */
 	int stop;                /* atomic: pmu_session_stop */
 	bool hung_up;            /* every ring's task events exited */
 	size_t page_size;
@@ -566,6 +567,14 @@ static int count_record(void *arg, const struct perf_event_header *rec,
 	return cs->sink(cs->arg, rec, err);
 }
 
+/* Counts a record of a span, then hands it to the span sink's note. */
+static int count_note(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+{
+	struct counting_sink *cs = arg;
+	count_only(arg, rec, err);
+	return cs->s->span_note(cs->arg, rec, err);
+}
+
 static int span_out(void *arg, const void *recs, size_t len, struct pmurt_error *err)
 {
 	struct counting_sink *cs = arg;
@@ -574,7 +583,13 @@ static int span_out(void *arg, const void *recs, size_t len, struct pmurt_error 
 
 void pmu_session_span_sink(struct pmu_session *s, pmu_span_fn span)
 {
+	pmu_session_noted_span_sink(s, NULL, span);
+}
+
+void pmu_session_noted_span_sink(struct pmu_session *s, pmu_record_fn note, pmu_span_fn span)
+{
 	s->span = span;
+	s->span_note = span ? note : NULL;
 }
 
 int pmu_session_synthesize(struct pmu_session *s, pmu_record_fn sink, void *arg,
@@ -742,7 +757,8 @@ static long drain_ring(struct pmu_session *s, struct pmu_ring *ring, struct pmu_
 		       struct counting_sink *cs, struct pmurt_error *err)
 {
 	cs->aux = aux;
-	long n = s->span ? pmu_ring_drain_spans(ring, count_only, span_out, cs, err)
+	long n = s->span ? pmu_ring_drain_spans(ring, s->span_note ? count_note : count_only,
+					      span_out, cs, err)
 			 : pmu_ring_drain(ring, count_record, cs, err);
 	if (n >= 0 && aux) {
 		long k = pmu_aux_drain(aux, count_record, cs, err);

@@ -118,6 +118,11 @@ int pmu_session_poll(struct pmu_session *s, int timeout_ms, pmu_record_fn sink,
  * each still counted in the stats; synthesised records and the round
  * markers still go to the record sink.  NULL: every record to the sink. */
 void pmu_session_span_sink(struct pmu_session *s, pmu_span_fn span);
+/* And with the drain's walk over the records shared: note (with the same
+ * arg) sees each record of the spans once, in order, before its span goes
+ * to span (pd_writer_note, for pd_writer_add_noted_span); its negative
+ * return stops the drain before that record. */
+void pmu_session_noted_span_sink(struct pmu_session *s, pmu_record_fn note, pmu_span_fn span);
 /* Drain every ring once, then the FINISHED_ROUND as above. */
 int pmu_session_drain(struct pmu_session *s, pmu_record_fn sink, void *arg,
 		      struct pmurt_error *err);

@@ -180,6 +180,31 @@ static int flush_run(struct pmu_ring *ring, struct run *r, pmu_span_fn span, voi
 	return rc;
 }
 
+/* The walk's common case, kept tight: from pos on, the records whole, of a
+ * good size and before the ring's end, each to note (*rc its refusal);
+ * returns their bytes.  It stops at the first other one, for the caller's
+ * loop to judge. */
+static inline size_t walk_in_place(const struct pmu_ring *ring, uint64_t pos, uint64_t head,
+				   pmu_record_fn note, void *arg, long *n, int *rc,
+				   struct pmurt_error *err)
+{
+	uint64_t off = pos & (ring->size - 1);
+	size_t room = (size_t)(head - pos < ring->size - off ? head - pos : ring->size - off);
+	const unsigned char *p = ring->data + off;
+	size_t at = 0;
+	while (room - at >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		memcpy(&h, p + at, sizeof h);
+		if (h.size < sizeof h || (h.size & 7) != 0 || h.size > room - at)
+			break;
+		if (note && (*rc = note(arg, (const struct perf_event_header *)(p + at), err)) < 0)
+			break;
+		at += h.size;
+		(*n)++;
+	}
+	return at;
+}
+
 long pmu_ring_drain_spans(struct pmu_ring *ring, pmu_record_fn note, pmu_span_fn span,
 			  void *arg, struct pmurt_error *err)
 {
@@ -212,6 +237,11 @@ long pmu_ring_drain_spans(struct pmu_ring *ring, pmu_record_fn note, pmu_span_fn
 		r.end += h.size;
 		if (wraps)
 			r.start = r.end;
+		else {   /* the records after it, in place up to the ring's end */
+			r.end += walk_in_place(ring, r.end, head, note, arg, &n, &rc, err);
+			if (rc < 0)
+				break;
+		}
 	}
 	/* the records before a bad or refused one still go out */
 	if (!refused) {

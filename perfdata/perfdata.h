@@ -123,6 +123,14 @@ int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *pay
  * (the kernel's rings hold none). */
 int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
 		       struct pmurt_error *err);
+/* The same, for a caller that walks the records itself (the session's
+ * drain does): pd_writer_note hands the writer each record of the spans to
+ * come, in order, once, before its span, for what finish needs of it (build
+ * ids, sample times); pd_writer_add_noted_span then writes a span of such
+ * records without walking it again. */
+void pd_writer_note(struct pd_writer *w, const void *rec);
+int pd_writer_add_noted_span(struct pd_writer *w, const void *recs, size_t len,
+			     struct pmurt_error *err);
 /* Writes the feature sections and the header, closes the file, frees w
  * (also on failure). */
 int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err);
@@ -178,12 +186,20 @@ int pd_host_feature(int bit, const char *root, struct pd_bytes *b);
  * -errno / -ENOENT (no note) / -ENOEXEC (not ELF). */
 #define PD_BUILD_ID_MAX 20
 int pd_elf_build_id(const char *path, uint8_t id[PD_BUILD_ID_MAX], size_t *id_len);
-/* perf record's pass over a written file (path, complete but for its
- * features): the BUILD_ID feature's bytes for the DSOs samples hit
- * (root as for the host features, for /sys/kernel/notes), and the first
- * and last sample times (0 without samples). */
-int pd_data_pass(const char *path, const char *root, struct pd_bytes *build_ids,
-		 uint64_t times[2], struct pmurt_error *err);
+/* What perf record's pass over its written file finds (builtin-record.c
+ * process_buildids), noted as the records go through the writer instead:
+ * the BUILD_ID feature's bytes for the DSOs samples hit (root as for the
+ * host features, for /sys/kernel/notes) and the first and last sample
+ * times (0 without samples).  events stay the caller's until freed. */
+struct pd_hits;
+int pd_hits_new(struct pd_hits **h, const struct pd_event *events, int nevents);
+void pd_hits_add(struct pd_hits *h, const void *rec);
+/* Records back to back, each size checked by the caller. */
+void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len);
+/* 0, or -ENOMEM (some note could not be kept: the feature incomplete). */
+int pd_hits_finish(struct pd_hits *h, const char *root, struct pd_bytes *build_ids,
+		   uint64_t times[2]);
+void pd_hits_free(struct pd_hits *h);
 /* reader.c: the build id the file's BUILD_ID feature records for the DSO
  * of this name: 0, or -ENOENT. */
 int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,

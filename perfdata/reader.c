@@ -54,6 +54,7 @@ struct pmurt_perf_file {
 	char *cmdline;
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
+	uint64_t tracing_at, tracing_size;  /* the tracing-data section */
 };
 
 static const int string_features[6] = {
@@ -325,6 +326,10 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		f->nr_cpus_avail = pd_get32(f->map + at);
 		f->nr_cpus_online = pd_get32(f->map + at + 4);
 		return 0;
+	case PD_FEAT_TRACING_DATA:
+		f->tracing_at = at;
+		f->tracing_size = size;
+		return 0;
 	case PD_FEAT_CMDLINE:
 		return feature_cmdline(f, at, end, err);
 	case PD_FEAT_EVENT_DESC:
@@ -517,6 +522,8 @@ int pmurt_perf_info(const struct pmurt_perf_file *f, struct pmurt_perf_info *inf
 		.cmdline = f->cmdline,
 		.nr_cpus_avail = f->nr_cpus_avail,
 		.nr_cpus_online = f->nr_cpus_online,
+		.tracing_data = f->tracing_size ? f->map + f->tracing_at : NULL,
+		.tracing_data_size = f->tracing_size,
 	};
 	memcpy(i.features, f->features, sizeof(i.features));
 	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));

@@ -29,39 +29,11 @@
 #include "internal.h"
 #include "perfdata.h"
 
-/* A growing byte buffer. */
-struct tbuf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void tb_put(struct tbuf *b, const void *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		uint8_t *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void tb_u32(struct tbuf *b, uint32_t v) { tb_put(b, &v, 4); }
 
 /* A tracefs file, whole (tracefs files report size 0: read to the end),
  * preceded by its size in size_bytes (4 or 8) as record_file writes it.
  * A missing file with optional set: size 0; otherwise -errno. */
-static int put_file(struct tbuf *b, const char *path, int size_bytes, bool optional,
+static int put_file(struct pd_bytes *b, const char *path, int size_bytes, bool optional,
 		    struct pmurt_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -69,19 +41,19 @@ static int put_file(struct tbuf *b, const char *path, int size_bytes, bool optio
 		int rc = -errno;
 		if (optional && rc == -ENOENT) {
 			uint64_t zero = 0;
-			tb_put(b, &zero, (size_t)size_bytes);
+			pd_bytes_put(b, &zero, (size_t)size_bytes);
 			return 0;
 		}
 		pmurt_set_error(err, rc, "tracing data: cannot read %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	size_t at = b->len;
+	size_t at = b->n;
 	uint64_t size = 0;
-	tb_put(b, &size, (size_t)size_bytes);
+	pd_bytes_put(b, &size, (size_t)size_bytes);
 	char chunk[8192];
 	ssize_t got;
 	while ((got = read(fd, chunk, sizeof chunk)) > 0) {
-		tb_put(b, chunk, (size_t)got);
+		pd_bytes_put(b, chunk, (size_t)got);
 		size += (uint64_t)got;
 	}
 	int rc = got < 0 ? -errno : 0;
@@ -94,7 +66,7 @@ static int put_file(struct tbuf *b, const char *path, int size_bytes, bool optio
 		pmurt_set_error(err, -EFBIG, "tracing data: %s is over 4 GiB", path);
 		return -EFBIG;
 	}
-	if (!b->oom) {
+	if (!b->nomem) {
 		uint32_t size32 = (uint32_t)size;
 		memcpy(b->p + at, size_bytes == 4 ? (void *)&size32 : (void *)&size,
 		       (size_t)size_bytes);
@@ -173,13 +145,13 @@ static bool seen_before(const struct tp_path *tps, int i, bool by_system)
 
 /* The formats of the tracepoints of one system, as copy_event_system
  * writes them: a count, then each format with its size. */
-static int put_system(struct tbuf *b, const char *tracefs, const struct tp_path *tps, int n,
+static int put_system(struct pd_bytes *b, const char *tracefs, const struct tp_path *tps, int n,
 		      const char *sys, struct pmurt_error *err)
 {
 	uint32_t count = 0;
 	for (int i = 0; i < n; i++)
 		count += !strcmp(tps[i].sys, sys) && !seen_before(tps, i, false);
-	tb_u32(b, count);
+	pd_bytes_u32(b, count);
 	char path[1024];
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++) {
@@ -193,36 +165,36 @@ static int put_system(struct tbuf *b, const char *tracefs, const struct tp_path 
 
 /* read_event_files: every system but ftrace that holds a recorded
  * tracepoint, each once with its name. */
-static int put_event_systems(struct tbuf *b, const char *tracefs, const struct tp_path *tps,
+static int put_event_systems(struct pd_bytes *b, const char *tracefs, const struct tp_path *tps,
 			     int n, struct pmurt_error *err)
 {
 	uint32_t nsys = 0;
 	for (int i = 0; i < n; i++)
 		nsys += strcmp(tps[i].sys, "ftrace") && !seen_before(tps, i, true);
-	tb_u32(b, nsys);
+	pd_bytes_u32(b, nsys);
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++) {
 		if (!strcmp(tps[i].sys, "ftrace") || seen_before(tps, i, true))
 			continue;
-		tb_put(b, tps[i].sys, strlen(tps[i].sys) + 1);
+		pd_bytes_put(b, tps[i].sys, strlen(tps[i].sys) + 1);
 		rc = put_system(b, tracefs, tps, n, tps[i].sys, err);
 	}
 	return rc;
 }
 
-static void put_preamble(struct tbuf *b)
+static void put_preamble(struct pd_bytes *b)
 {
 	static const char magic[10] = {23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 	const uint16_t probe = 1;
 	uint8_t endian = *(const uint8_t *)&probe == 0, long_size = sizeof(long);
-	tb_put(b, magic, sizeof magic);
-	tb_put(b, "0.6", 4);
-	tb_put(b, &endian, 1);
-	tb_put(b, &long_size, 1);
-	tb_u32(b, (uint32_t)sysconf(_SC_PAGESIZE));
+	pd_bytes_put(b, magic, sizeof magic);
+	pd_bytes_put(b, "0.6", 4);
+	pd_bytes_put(b, &endian, 1);
+	pd_bytes_put(b, &long_size, 1);
+	pd_bytes_u32(b, (uint32_t)sysconf(_SC_PAGESIZE));
 }
 
-static int put_tracing(struct tbuf *b, const char *tracefs, const struct tp_path *tps, int n,
+static int put_tracing(struct pd_bytes *b, const char *tracefs, const struct tp_path *tps, int n,
 		       struct pmurt_error *err)
 {
 	char path[1024];
@@ -230,7 +202,7 @@ static int put_tracing(struct tbuf *b, const char *tracefs, const struct tp_path
 	static const char *const headers[] = {"header_page", "header_event"};
 	int rc = 0;
 	for (int i = 0; i < 2 && !rc; i++) {
-		tb_put(b, headers[i], strlen(headers[i]) + 1);
+		pd_bytes_put(b, headers[i], strlen(headers[i]) + 1);
 		snprintf(path, sizeof path, "%s/events/%s", tracefs, headers[i]);
 		rc = put_file(b, path, 8, false, err);
 	}
@@ -240,7 +212,7 @@ static int put_tracing(struct tbuf *b, const char *tracefs, const struct tp_path
 		rc = put_event_systems(b, tracefs, tps, n, err);
 	if (rc)
 		return rc;
-	tb_u32(b, 0); /* kallsyms: record_proc_kallsyms writes none */
+	pd_bytes_u32(b, 0); /* kallsyms: record_proc_kallsyms writes none */
 	snprintf(path, sizeof path, "%s/printk_formats", tracefs);
 	rc = put_file(b, path, 4, true, err);
 	snprintf(path, sizeof path, "%s/saved_cmdlines", tracefs);
@@ -277,11 +249,11 @@ int pd_tracing_data(const char *tracefs, const struct pd_event *events, int neve
 		}
 		k++;
 	}
-	struct tbuf b = {0};
+	struct pd_bytes b = {0};
 	if (!rc)
 		rc = put_tracing(&b, tracefs, tps, n, err);
 	free(tps);
-	if (!rc && b.oom) {
+	if (!rc && b.nomem) {
 		rc = -ENOMEM;
 		pmurt_set_error(err, rc, "tracing data: out of memory");
 	}
@@ -290,6 +262,6 @@ int pd_tracing_data(const char *tracefs, const struct pd_event *events, int neve
 		return rc;
 	}
 	*data = b.p;
-	*len = b.len;
+	*len = b.n;
 	return 0;
 }

@@ -4,8 +4,9 @@
  * place is zero while records are written and filled in last; after the
  * attrs' ids and the attrs come the records, then one section entry per
  * feature and the features' payloads.  Features written: tracing data
- * when asked for (tracing.c), build ids and sample times from a pass over
- * the data (buildid.c), the host's description (features.c), cmdline,
+ * when asked for (tracing.c), build ids and sample times from what the
+ * records showed as they were added (buildid.c: what perf record's pass
+ * over its data finds), the host's description (features.c), cmdline,
  * event_desc, group_desc with groups, branch_stack when sampled, the
  * AUXTRACE index when AUXTRACE records were added, clockid when the events
  * use a clock.
@@ -16,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,8 +46,9 @@ struct pd_writer {
 	size_t tracing_len;
 	uint64_t features[4];
 	char root[512];            /* where /proc and /sys are read ("" for /) */
-	struct pd_bytes build_ids; /* the data pass's BUILD_ID feature */
-	uint64_t sample_times[2];  /* and its first and last sample times */
+	struct pd_hits *hits;      /* the records' DSOs and times, as they go by */
+	struct pd_bytes build_ids; /* finish's BUILD_ID feature from them */
+	uint64_t sample_times[2];  /* and the first and last sample times */
 	bool round_pending;        /* records since the last FINISHED_ROUND */
 	bool failed;
 };
@@ -189,6 +190,7 @@ static void free_writer(struct pd_writer *w)
 	free(w->aux_offsets);
 	free(w->tracing);
 	pd_bytes_free(&w->build_ids);
+	pd_hits_free(w->hits);
 	free(w->path);
 	free(w);
 }
@@ -224,6 +226,8 @@ int pd_writer_open(struct pd_writer **out, const char *path, const struct pd_eve
 		return -ENOMEM;
 	}
 	int rc = copy_events(w, events, nevents, err);
+	if (!rc && pd_hits_new(&w->hits, w->events, nevents) < 0)
+		rc = no_memory(w, err);
 	if (!rc) {
 		/* owner-only, as perf creates it (tools/perf/util/data.c
 		 * open_file_write: S_IRUSR | S_IWUSR): samples show what ran */
@@ -300,6 +304,7 @@ int pd_writer_add(struct pd_writer *w, const void *rec, struct pmurt_error *err)
 			return rc;
 	}
 	w->round_pending = h.type != PD_RECORD_FINISHED_ROUND;
+	pd_hits_add(w->hits, rec);
 	return put(w, rec, h.size + (size_t)payload, err);
 }
 
@@ -329,8 +334,13 @@ int pd_writer_add_auxtrace(struct pd_writer *w, const void *rec, const void *pay
 	return rc;
 }
 
-int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
-		       struct pmurt_error *err)
+void pd_writer_note(struct pd_writer *w, const void *rec)
+{
+	pd_hits_add(w->hits, rec);
+}
+
+int pd_writer_add_noted_span(struct pd_writer *w, const void *recs, size_t len,
+			     struct pmurt_error *err)
 {
 	pmurt_clear_error(err);
 	if (len % 8) {
@@ -340,6 +350,14 @@ int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
 	}
 	w->round_pending |= len != 0;
 	return put(w, recs, len, err);
+}
+
+int pd_writer_add_span(struct pd_writer *w, const void *recs, size_t len,
+		       struct pmurt_error *err)
+{
+	if (len % 8 == 0)
+		pd_hits_add_span(w->hits, recs, len);
+	return pd_writer_add_noted_span(w, recs, len, err);
 }
 
 int pd_writer_add_synth(struct pd_writer *w, const void *rec, const struct pd_sample_id *id,
@@ -567,25 +585,6 @@ static int write_header(struct pd_writer *w, uint64_t data_size, struct pmurt_er
 	return rc;
 }
 
-/* The header without features, so that the file reads; perf record's pass
- * over it (pd_data_pass); then back to its end.  Not for what is no
- * regular file (/dev/null): it cannot be read back. */
-static int data_pass(struct pd_writer *w, uint64_t data_size, struct pmurt_error *err)
-{
-	struct stat st;
-	if (fstat(w->fd, &st) == 0 && !S_ISREG(st.st_mode))
-		return 0;
-	uint64_t end = w->pos;
-	int rc = write_header(w, data_size, err);
-	if (!rc)
-		rc = pd_data_pass(w->path, w->root, &w->build_ids, w->sample_times, err);
-	if (!rc)
-		rc = seek_to(w, end, err);
-	if (rc)
-		w->failed = true;
-	return rc;
-}
-
 void pd_writer_host_root(struct pd_writer *w, const char *root)
 {
 	snprintf(w->root, sizeof(w->root), "%s", root ? root : "");
@@ -607,8 +606,8 @@ int pd_writer_finish(struct pd_writer *w, struct pmurt_error *err)
 		rc = pd_writer_add(w, &round, err);
 	}
 	uint64_t data_size = w->pos - w->data_offset;
-	if (!rc)
-		rc = data_pass(w, data_size, err);
+	if (!rc && pd_hits_finish(w->hits, w->root, &w->build_ids, w->sample_times) < 0)
+		rc = no_memory(w, err);
 	if (!rc)
 		rc = write_features(w, err);
 	if (!rc)

@@ -1034,6 +1034,37 @@ static int walk_presets(struct walk *w)
 	return end(w);
 }
 
+/* --- metrics ------------------------------------------------------------------ */
+
+/* [ext] metrics { metric-N { metric-name; expr; groups; description; scale-unit;
+ * threshold; aggregation; pmus } }: by index, as perf may give a name twice.
+ * Only in a tree with every event (--all-events): metrics name perf's
+ * events, which the firmware set lacks. */
+static int walk_metrics(struct walk *w)
+{
+	char node[32];
+
+	if (w->m->nmetrics == 0 || !w->o || !w->o->all_events)
+		return 0;
+	TRY(begin_raw(w, "metrics"));
+	for (int i = 0; i < w->m->nmetrics; i++) {
+		const struct pmu_metric *mt = &w->m->metrics[i];
+
+		snprintf(node, sizeof(node), "metric-%d", i);
+		TRY(begin_raw(w, node));
+		TRY(strp(w, "metric-name", mt->name));
+		TRY(strp(w, "expr", mt->expr));
+		TRY(strp(w, "groups", mt->groups));
+		TRY(strp(w, "description", mt->description));
+		TRY(strp(w, "scale-unit", mt->scale_unit));
+		TRY(strp(w, "threshold", mt->threshold));
+		TRY(strp(w, "aggregation", mt->aggregation));
+		TRY(strp(w, "pmus", mt->pmus));
+		TRY(end(w));
+	}
+	return end(w);
+}
+
 /* --- the PMU node and the root ---------------------------------------------- */
 
 static int walk_pmu(struct walk *w)
@@ -1065,6 +1096,7 @@ static int walk_pmu(struct walk *w)
 	TRY(walk_branch_filters(w));
 	TRY(walk_events(w));
 	TRY(walk_presets(w));
+	TRY(walk_metrics(w));
 	return end(w);
 }
 

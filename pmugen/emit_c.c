@@ -624,6 +624,27 @@ static void emit_presets(struct ctx *c)
 	table_close(c);
 }
 
+static void emit_metrics(struct ctx *c)
+{
+	if (!table_open(c, "pmu_tbl_metric", "metrics", c->m->nmetrics))
+		return;
+	fputs("\t/* name, expr, groups, description, scale_unit, threshold, aggregation, "
+	      "pmus */\n", c->out);
+	for (int i = 0; i < c->m->nmetrics; i++) {
+		const struct pmu_metric *mt = &c->m->metrics[i];
+		const char *v[] = {mt->name, mt->expr, mt->groups, mt->description,
+				   mt->scale_unit, mt->threshold, mt->aggregation, mt->pmus};
+
+		fputs("\t{", c->out);
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+			fputs(k ? ", " : "", c->out);
+			put_str(c->out, &c->pool, v[k]);
+		}
+		fprintf(c->out, "}, /* %s */\n", comment_text(mt->name));
+	}
+	table_close(c);
+}
+
 static void emit_events(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_event", "events", c->m->nevents))
@@ -791,6 +812,7 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	put_table_ref(out, "presets", "npresets", m->npresets);
 	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
 	put_table_ref(out, "check_codes", "ncheck_codes", count_check_codes(m));
+	put_table_ref(out, "metrics", "nmetrics", m->nmetrics);
 	fputs("};\n", out);
 }
 
@@ -866,6 +888,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_branch_filters(c);
 	emit_events(c);
 	emit_presets(c);
+	emit_metrics(c);
 	rc = emit_name_index(c, &isize);
 	if (rc)
 		return rc;

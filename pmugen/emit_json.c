@@ -18,6 +18,9 @@
  * `pmugen --format json pmus/power10.yaml` gives back exactly the events of
  * perf's power10 directory (tests/json/).
  *
+ * Metrics follow the events, in the description's order (perf's files'),
+ * every key perf gave and nothing else.
+ *
  * PublicDescription is not written: the model carries one description per
  * event (perf's BriefDescription), and perf's power10 files have no
  * PublicDescription to reproduce.
@@ -137,6 +140,33 @@ static bool put_event(struct outbuf *b, const struct pmu_event *e, bool first)
 	return true;
 }
 
+/* One metric's object: perf's keys in the sorted order of perf's POWER10
+ * metrics.json, each string as the description keeps it (perf's). */
+static bool put_metric(struct outbuf *b, const struct pmu_metric *mt, bool first)
+{
+	const struct { const char *key, *value; } keys[] = {
+		{"AggregationMode", mt->aggregation}, {"BriefDescription", mt->description},
+		{"MetricExpr", mt->expr}, {"MetricGroup", mt->groups},
+		{"MetricName", mt->name}, {"MetricThreshold", mt->threshold},
+		{"ScaleUnit", mt->scale_unit},
+	};
+	bool any = false;
+
+	ob_puts(b, first ? "\n  {" : ",\n  {");
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		if (!keys[k].value)
+			continue;
+		ob_puts(b, any ? ",\n    \"" : "\n    \"");
+		ob_puts(b, keys[k].key);
+		ob_puts(b, "\": ");
+		if (!put_json_string(b, keys[k].value))
+			return false;
+		any = true;
+	}
+	ob_puts(b, "\n  }");
+	return true;
+}
+
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
 	      FILE *out, struct pmu_error *err)
 {
@@ -159,6 +189,14 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 			pmu_error_set(err, rc, "%s: error: event %s: name or description is "
 				      "not valid UTF-8", m->source ? m->source : "json",
 				      e->name ? e->name : "(unnamed)");
+		}
+		first = false;
+	}
+	for (int i = 0; i < m->nmetrics && !rc; i++) {
+		if (!put_metric(b, &m->metrics[i], first)) {
+			rc = -EINVAL;
+			pmu_error_set(err, rc, "%s: error: metric %s: a string is not valid UTF-8",
+				      m->source ? m->source : "json", m->metrics[i].name);
 		}
 		first = false;
 	}

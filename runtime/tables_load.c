@@ -314,6 +314,21 @@ static void rebuild_presets(struct rebuild *r, struct pmu_model *m)
 	}
 }
 
+static void rebuild_metrics(struct rebuild *r, struct pmu_model *m)
+{
+	m->metrics = array(r, r->t->nmetrics, sizeof(*m->metrics));
+	for (uint32_t i = 0; m->metrics && i < r->t->nmetrics; i++) {
+		const struct pmu_tbl_metric *x = &r->t->metrics[i];
+		m->metrics[m->nmetrics++] = (struct pmu_metric){
+			.name = str(r, x->name), .expr = str(r, x->expr), .groups = str(r, x->groups),
+			.description = str(r, x->description), .scale_unit = str(r, x->scale_unit),
+			.threshold = str(r, x->threshold), .aggregation = str(r, x->aggregation),
+			.pmus = str(r, x->pmus)};
+		if (!m->metrics[i].name || !m->metrics[i].expr)
+			r->bad = 1;
+	}
+}
+
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
 	struct rebuild r = { t, 0, 0 };
@@ -339,6 +354,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_maps(&r, m);
 	rebuild_events(&r, m);
 	rebuild_presets(&r, m);
+	rebuild_metrics(&r, m);
 	m->overflow_counter_unknown = t->overflow_counter_unknown != 0;
 	m->pvr = t->pvr;
 	if (r.bad) {

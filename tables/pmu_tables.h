@@ -21,13 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 6 /* 3: presets, overflow_counter_unknown;
+#define PMU_TABLES_VERSION 7 /* 3: presets, overflow_counter_unknown;
                                 4: tagged 64-bit name index slots;
                                 5: refused-code checks and PVR selectors,
                                    flag constraints, the group rule, pvr;
                                 6: the name hash folds case with one OR and
                                    multiplies four fixed words of a name
-                                   independently */
+                                   independently;
+                                7: metrics */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -178,6 +179,11 @@ struct pmu_tbl_preset {
 	pmu_str_t postfix;
 };
 
+/* struct pmu_metric: perf's strings, each PMU_TBL_NOSTR when absent. */
+struct pmu_tbl_metric {
+	pmu_str_t name, expr, groups, description, scale_unit, threshold, aggregation, pmus;
+};
+
 #define PMU_TBL_EV_FIRMWARE 0x1u /* pmu_event.firmware */
 
 struct pmu_tbl_event {
@@ -242,6 +248,9 @@ struct pmu_tables {
 	/* version 5 */
 	uint32_t pvr;
 	const uint64_t *check_codes;                uint32_t ncheck_codes;
+
+	/* version 7 */
+	const struct pmu_tbl_metric *metrics;       uint32_t nmetrics;
 };
 
 /*

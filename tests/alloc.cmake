@@ -1,8 +1,9 @@
 # Out of memory reaches pmurt_pmu_open's caller as -ENOMEM, without crash or
 # leak, for every allocation on a YAML, a DTB and the built-in source
-# (tests/alloc/alloc_test.c).  Allocation failure is injected by the linker's
-# --wrap in this test alone; libyaml is linked statically (libyaml-dev ships
-# libyaml.a) so that its allocations fail in turn as well.
+# (tests/alloc/alloc_test.c), and pmurt_pack of two POWER10 metric groups likewise.
+# Allocation failure is injected by the linker's --wrap in this test alone;
+# libyaml is linked statically (libyaml-dev ships libyaml.a) so that its
+# allocations fail in turn as well.
 find_library(LIBYAML_STATIC libyaml.a)
 if(NOT LIBYAML_STATIC)
   message(FATAL_ERROR "libyaml.a not found: install the Debian package libyaml-dev")

@@ -31,7 +31,7 @@ add_test(NAME perf/library-unprivileged
                  setpriv --reuid=65534 --regid=65534 --clear-groups \"$t/perf_test\" --unprivileged \"$t/sys\"" sh
     $<TARGET_FILE:perf_test> ${FAKESYS})
 
-foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json cpus no-hardware
+foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json cpus no-hardware perf-layout
     missing-event paranoid dry-run-power10)
   add_test(NAME perf/stat-${case}
     COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})
@@ -51,6 +51,7 @@ endif()
 # stat's text, CSV and JSON for multiplexed and uncounted events, which
 # software events on this machine never are.
 add_executable(stat_print_test ${PERF_TESTS}/stat_print_test.c ${CMAKE_SOURCE_DIR}/tools/stat_print.c
+  ${CMAKE_SOURCE_DIR}/tools/stat_shadow.c
   ${CMAKE_SOURCE_DIR}/tools/stat_events.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
 target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)

@@ -38,11 +38,16 @@ set_tests_properties(perfdata/cli PROPERTIES
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_report ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_report.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus
-    LINK pmurt_internal PkgConfig::JANSSON ${CMAKE_DL_LIBS}
+    LINK pmurt_internal PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
-            ${CMAKE_SOURCE_DIR}/tools/elf_lib.c)
+            ${CMAKE_SOURCE_DIR}/tools/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report_graph.c)
   target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   # elfutils' sonames (tools/CMakeLists.txt), for elf_lib.c's dlopen
   target_compile_definitions(fuzz_report PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 endif()
+add_executable(pd_buildid_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/buildid_test.c)
+target_link_libraries(pd_buildid_test PRIVATE pmurt_internal)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid)
+add_test(NAME perfdata/buildid COMMAND pd_buildid_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid
+  ${CMAKE_SOURCE_DIR}/tests/data/perfdata/buildid-in-order.txt)

@@ -156,3 +156,9 @@ foreach(case ${PMUTOOL_CLI_CASES})
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/cli.sh ${case} $<TARGET_FILE:pmutool>
       ${PMUGEN} ${PMUTOOL_YAML})
 endforeach()
+
+# bash completion (completions/pmutool, completions/pmugen): sourced into
+# bash and asked what Tab gives
+add_test(NAME pmutool/bash-completion
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pmutool/completion.sh ${CMAKE_BINARY_DIR}/bin
+    ${CMAKE_SOURCE_DIR}/completions)

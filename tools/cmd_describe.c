@@ -372,6 +372,8 @@ int cmd_describe(struct tool *t)
 	if (pmurt_preset_find(t->pmu, t->args[0], &preset, NULL) >= 0 &&
 	    describe_preset(t, &preset))
 		return EXIT_OK;
+	if (pmurt_event_find(t->pmu, t->args[0], NULL, NULL) < 0 && describe_metric(t, t->args[0]))
+		return EXIT_OK;
 	struct describe d = {.pmu = t->pmu, .m = &t->pmu->model, .opts = &t->check};
 	int rc = tool_parse_event(t, t->args[0], &d.ev);
 	if (rc)

@@ -113,10 +113,13 @@ static int name_width(const struct tool *t, const char *glob, int nevents)
 
 int cmd_list(struct tool *t)
 {
-	if (t->nargs > 1 || t->batch) {
-		tool_error(t, "usage: %s list [--json] [GLOB]", t->prog);
+	bool metrics = t->nargs && strcmp(t->args[0], "metrics") == 0;
+	if (t->nargs > 1 + metrics || t->batch) {
+		tool_error(t, "usage: %s list [--json] [GLOB] | list metrics [GLOB]", t->prog);
 		return EXIT_USAGE;
 	}
+	if (metrics)
+		return list_metrics(t, t->nargs > 1 ? t->args[1] : NULL);
 	const char *glob = t->nargs ? t->args[0] : NULL;
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 	if (pmurt_pmu_info(t->pmu, &info) < 0)

@@ -282,10 +282,19 @@ static int write_auxtrace_info(struct pd_writer *w, uint32_t auxtrace_type, uint
 	return pd_writer_add(w, rec, err);
 }
 
-/* The rings' records, written as the kernel laid them out (perf record's way). */
+/* The rings' records, written as the kernel laid them out (perf record's
+ * way), each noted by the writer from the session's walk over them. */
+static int note_span_record(void *arg, const struct perf_event_header *rec,
+			    struct pmurt_error *err)
+{
+	(void)err;
+	pd_writer_note(arg, rec);
+	return 0;
+}
+
 static int write_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
 {
-	return pd_writer_add_span(arg, recs, len, err);
+	return pd_writer_add_noted_span(arg, recs, len, err);
 }
 
 static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
@@ -481,7 +490,7 @@ int record_run(const struct tool *t, const struct record_args *a,
 	    write_auxtrace_info(w, a->auxtrace_type, a->auxtrace_pmu, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (s)
-		pmu_session_span_sink(s, write_span);
+		pmu_session_noted_span_sink(s, note_span_record, write_span);
 	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)

@@ -4,7 +4,7 @@
  * the counters are open on it (enable_on_exec, inherit), or the CPUs are
  * counted (-a, -C) while it runs, or a running process (-p PID, until it
  * ends, Ctrl-C or the end of a command given); -r repeats it, -I prints
- * every interval.
+ * every interval; -M adds metrics (stat_metrics.c).
  * The command's exit status is pmutool's.
  */
 #define _GNU_SOURCE /* pipe2, ppoll */
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -181,19 +182,22 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
-static int wait_run(const struct tool *t, struct waiter *w, struct stat_counters *c,
-		    struct pmurt_count *now, struct pmurt_count *prev, double start,
-		    json_t *intervals)
+static int wait_run(const struct tool *t, const struct stat_report *r, struct waiter *w,
+		    struct stat_counters *c, struct pmurt_count *now, struct pmurt_count *prev,
+		    double start, json_t *intervals)
 {
 	if (!t->interval_ms) {
 		wait_until(w, -1);
 		return EXIT_OK;
 	}
-	for (;;) {
+	for (int index = 0;; index++) {
 		bool done = wait_until(w, (double)t->interval_ms / 1000) == WAIT_ENDED;
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
-		stat_print_interval(t, now_s() - start, now, prev, c->nevents, intervals);
+		double when = now_s() - start;
+		if (!t->metric_only)
+			stat_print_interval(t, r, index, when, now, prev, c->nevents, intervals);
+		stat_metrics_interval(t, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (done)
 			return EXIT_OK;
@@ -254,6 +258,25 @@ static void keep_counts(const struct tool *t, struct stat_report *r, const struc
 		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
 	}
 	stat_compute_derived(t, r, now, k);
+	stat_metrics_compute(t, r, now, k);
+}
+
+static double seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The command's user and sys times, perf's "seconds user" and "seconds
+ * sys" (builtin-stat.c wait4's rusage): what the children reaped since
+ * before took. */
+static void children_times(struct stat_report *r, const struct rusage *before, bool command)
+{
+	struct rusage after;
+	r->rusage = command && r->runs == 1 && !getrusage(RUSAGE_CHILDREN, &after);
+	if (r->rusage) {
+		r->user_s = seconds(after.ru_utime) - seconds(before->ru_utime);
+		r->sys_s = seconds(after.ru_stime) - seconds(before->ru_stime);
+	}
 }
 
 /* One run; its counts into the report's run k. */
@@ -275,6 +298,8 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
 	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, t->pid)) < 0))
 		rc = EXIT_INTERNAL;
+	struct rusage before;
+	getrusage(RUSAGE_CHILDREN, &before);
 	double start = now_s();
 	if (!rc && w.pid && release(t, &w, s->argv[0])) {
 		waitpid(w.pid, &wt.status, 0);
@@ -283,8 +308,9 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 		abandon(&w);
 	}
 	if (!rc)
-		rc = wait_run(t, &wt, &c, s->now, s->prev, start, s->intervals);
+		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
+	children_times(r, &before, w.pid > 0);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -309,6 +335,8 @@ static int describe_events(const struct pmu_evlist *list, struct stat_report *r)
 	for (int i = 0; r->ev && i < list->n; i++) {
 		r->ev[i] = (struct stat_event){.name = list->v[i].name, .unit = list->v[i].unit,
 					       .pmu = list->v[i].pmu, .scale = list->v[i].scale,
+					       .type = list->v[i].attr.type,
+					       .config = list->v[i].attr.config,
 					       .values = calloc((size_t)r->runs, sizeof(double))};
 		if (!r->ev[i].values)
 			return EXIT_INTERNAL;
@@ -340,12 +368,17 @@ static void print_report(struct tool *t, struct stat_report *r, json_t *interval
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
+		if (r->metrics)
+			json_object_set_new(o, "metrics", stat_metrics_json(r));
 		stat_print_json(o, t->stat_out ? t->stat_out : stderr);
 	} else if (!t->interval_ms) {
-		if (t->sep)
+		if (t->metric_only)
+			; /* the metrics alone */
+		else if (t->sep)
 			stat_print_csv(t, r);
 		else
 			stat_print_text(t, r);
+		stat_metrics_print(t, r);
 	}
 }
 
@@ -403,14 +436,39 @@ static int close_output(struct tool *t, int rc)
 	return rc;
 }
 
+/* -M's groups after -e's events (t->events grows by one string). */
+static int add_metric_events(struct tool *t, const struct stat_report *r)
+{
+	const char **v = realloc(t->events, (size_t)(t->nevents + 1) * sizeof(*v));
+	if (!v) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	t->events = v;
+	t->events[t->nevents++] = stat_metrics_events(r);
+	return EXIT_OK;
+}
+
 int cmd_stat(struct tool *t)
 {
 	struct pmu_evlist list = {0};
 	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
 	char *events = NULL;
-	int rc = stat_events(t, &list, &events, &r);
+	int rc = EXIT_OK;
+	if (t->sys)
+		t->host->h.sys = t->sys; /* a test program's simulated kernel */
+	if (t->metric_only && !t->metric_names) {
+		tool_error(t, "--metric-only needs -M");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && t->metric_names && !(rc = stat_metrics_plan(t, &r)))
+		rc = add_metric_events(t, &r);
 	if (!rc)
+		rc = stat_events(t, &list, &events, &r);
+	if (!rc) {
+		stat_metrics_located(&r, list.n);
 		rc = describe_events(&list, &r);
+	}
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
 		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
@@ -436,6 +494,7 @@ int cmd_stat(struct tool *t)
 		free(r.derived[i].values);
 	free(r.ev);
 	free(r.derived);
+	stat_metrics_free(&r);
 	free(r.elapsed);
 	free((char *)r.command);
 	pmu_evlist_free(&list);

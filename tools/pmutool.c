@@ -21,7 +21,8 @@
 #endif
 
 enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK };
+       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_METRIC_ONLY,
+       OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN };
 
 static void usage(FILE *out)
 {
@@ -34,8 +35,9 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
-		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
-		"       pmutool script [-i FILE] [-G]\n"
+		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
+		"                      [--no-children] [-g caller|callee|none] [--json]\n"
+		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
@@ -72,7 +74,11 @@ static void usage(FILE *out)
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
 		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
 		"      --comm=NAME      report: only the samples of command NAME\n"
+		"      --percent-limit=P  report: hide the rows under P percent\n"
+		"      --no-children    report: no Children column for call graphs\n"
+		"  -g, --call-graph=ORDER  report: caller, callee or none\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
+		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n\n"
 		"Exit status: 0 done (check: the group fits), 1 the group does not fit\n"
@@ -122,6 +128,7 @@ static const struct sub_help sub_helps[] = {
 	 "Usage: pmutool [OPTION]... stat -e EVENTS [STAT-OPTION]... [--] CMD [ARG]...\n"
 	 "       pmutool [OPTION]... stat -e EVENTS -p PID [STAT-OPTION]... [-- CMD]\n"
 	 "       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
+	 "       pmutool [OPTION]... stat -M METRICS [--metric-only] [STAT-OPTION]... -- CMD\n"
 	 "Count EVENTS while CMD runs, as perf stat does; stat's options end at CMD.\n\n"
 	 "  -e, --event=EVENTS   perf's event list (repeatable): {A,B} groups,\n"
 	 "                       PMU/TERMS/, SYS:TRACEPOINT, NAME[:MODIFIERS]\n"
@@ -133,6 +140,9 @@ static const struct sub_help sub_helps[] = {
 	 "  -j, --json           JSON output (a run's on standard error, or in -o's FILE)\n"
 	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
 	 "      --dry-run        print the perf_event_attrs, open nothing\n"
+	 "  -M, --metrics=NAMES  perf's metrics or metric groups (any case), their\n"
+	 "                       events packed into the fewest groups the PMU takes\n"
+	 "      --metric-only    print the metrics, not the counts\n"
 	 "  -p, --pid=PID        count the running process PID (all its threads) until\n"
 	 "                       it ends, Ctrl-C or CMD ends (stat -p PID -- sleep 5)\n"
 	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
@@ -140,19 +150,29 @@ static const struct sub_help sub_helps[] = {
 	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
-	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--json]\n"
+	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
+	 "                      [--no-children] [-g caller|callee|none] [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
-	 "      --comm=NAME      only the samples of command NAME\n"
+	 "      --comm=NAME      only the samples of command NAME (percentages of all)\n"
+	 "      --percent-limit=P  hide the rows under P percent\n"
+	 "      --no-children    no Children column for a file with call graphs (-g):\n"
+	 "                       each row's own samples only, as perf report --no-children\n"
+	 "  -g, --call-graph=ORDER  a -g file's call graphs under the rows, as perf report\n"
+	 "                       draws them: caller (default with Children), callee\n"
+	 "                       (default without), none\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
-	 "Usage: pmutool script [-i FILE] [-G]\n"
-	 "The samples of a perf.data file in time order, as perf script prints them.\n\n"
+	 "Usage: pmutool script [-i FILE] [-G] [-F FIELDS]\n"
+	 "The samples of a perf.data file in time order, as perf script prints them,\n"
+	 "tracepoints' fields decoded by libtraceevent.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "  -G, --hide-call-graph  one line per sample, without its call graph\n"
+	 "  -F, --fields=FIELDS  [TYPE:][+-]comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
+	 "                       symoff,dso,period (TYPE: hw, sw, trace, raw, break)\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 };
 
@@ -209,6 +229,23 @@ static int number_option(const struct tool *t, const char *opt, const char *arg,
 	return 0;
 }
 
+/* report --percent-limit: a percentage, 0 to 100, as perf's (a fraction
+ * allowed, a '%' after it too: builtin-report.c parse_percent_limit) */
+static int percent_option(struct tool *t, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
+		tool_error(t, "--percent-limit wants a percentage from 0 to 100, not '%s'", arg);
+		return -1;
+	}
+	t->percent_limit = v;
+	return 0;
+}
+
 /* --pvr: a 32-bit PVR in hex, 0x optional */
 static int pvr_option(struct tool *t, const char *arg)
 {
@@ -248,12 +285,19 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"field-separator", required_argument, NULL, 'x'},
 		{"output", required_argument, NULL, 'o'},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"metrics", required_argument, NULL, 'M'},
+		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
 		{"input", required_argument, NULL, 'i'},
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"comm", required_argument, NULL, OPT_COMM},
+		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"children", no_argument, NULL, OPT_CHILDREN},
+		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		{"hide-call-graph", no_argument, NULL, 'G'},
+		{"fields", required_argument, NULL, 'F'},
+		{"call-graph", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -262,7 +306,7 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 	long pid;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:aC:I:r:x:o:i:GhV" : ":p:jb:e:aC:I:r:x:o:i:GhV";
+	const char *optstring = first ? "+:p:jb:e:M:aC:I:r:x:o:i:GF:g:hV" : ":p:jb:e:M:aC:I:r:x:o:i:GF:g:hV";
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
@@ -299,6 +343,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'x': t->sep = optarg; break;
 		case 'o': t->output = optarg; break;
 		case OPT_DRY_RUN: t->dry_run = true; break;
+		case 'M': t->metric_names = optarg; break;
+		case OPT_METRIC_ONLY: t->metric_only = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
 			if (pvr_option(t, optarg))
@@ -311,7 +357,18 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'i': t->input = optarg; break;
 		case OPT_SORT: t->sort = optarg; break;
 		case OPT_COMM: t->comm = optarg; break;
+		case OPT_CHILDREN:
+		case OPT_NO_CHILDREN:
+			t->no_children = c == OPT_NO_CHILDREN;
+			t->children_given = true;
+			break;
+		case OPT_PERCENT_LIMIT:
+			if (percent_option(t, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'G': t->hide_call_graph = true; break;
+		case 'F': t->fields = optarg; break;
+		case 'g': t->call_graph = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -469,10 +526,10 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
-	bool live_opts = t->nevents || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
+	bool live_opts = t->nevents || t->metric_names || t->metric_only || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
 			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
-		tool_error(t, "-e, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
+		tool_error(t, "-e, -M, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
 		return EXIT_USAGE;
 	}
@@ -506,7 +563,11 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 	const char *opt = t->input && !report && !script ? "-i"
 			  : t->sort && !report          ? "--sort"
 			  : t->comm && !report          ? "--comm"
+			  : t->percent_limit && !report ? "--percent-limit"
+			  : t->children_given && !report ? "--children"
+			  : t->call_graph && !report    ? "-g"
 			  : t->hide_call_graph && !script ? "-G"
+			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
 			  : t->json && script            ? "--json"
 							 : NULL;
@@ -522,7 +583,9 @@ static const char *unused_by_dtl(const struct tool *t)
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
-	       : t->hide_call_graph ? "-G" : t->nevents ? "-e" : t->all_cpus ? "-a"
+	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
+	       : t->call_graph ? "-g"
+	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
 }

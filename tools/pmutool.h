@@ -38,7 +38,13 @@ struct tool {
 	size_t input_size;          /* read instead of the file input names */
 	const char *sort;           /* report: --sort KEYS */
 	const char *comm;           /* report: --comm NAME */
+	double percent_limit;       /* report: --percent-limit P (0: none) */
+	bool no_children;           /* report: --no-children (the last of it
+	                               and --children given) */
+	bool children_given;
+	const char *call_graph;     /* report: -g caller|callee|none */
 	bool hide_call_graph;       /* script: -G */
+	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
@@ -56,6 +62,8 @@ struct tool {
 	long repeat;
 	const char *sep;
 	bool dry_run;
+	const char *metric_names;   /* stat -M NAME[,NAME...] */
+	bool metric_only;           /* stat --metric-only */
 	const char *output;         /* stat -o FILE */
 	int pid;                    /* stat -p PID (0: none) */
 	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
@@ -72,6 +80,10 @@ int pmutool_main(int argc, char **argv, const struct pmu_sys *sys);
 int cmd_list(struct tool *t);
 int cmd_describe(struct tool *t);
 int cmd_check(struct tool *t);
+/* cmd_metrics.c: `list metrics [GLOB]` (an exit code); describe a metric
+ * (false when name is none). */
+int list_metrics(const struct tool *t, const char *glob);
+bool describe_metric(const struct tool *t, const char *name);
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
 int cmd_record(struct tool *t);
 int cmd_stat(struct tool *t);

@@ -19,6 +19,8 @@
 /* One event over the runs: each run's count. */
 struct stat_event {
 	const char *name, *unit, *pmu;
+	uint32_t type;         /* its attr's: what perf's derived figure is */
+	uint64_t config;
 	double scale;
 	double *values;        /* per run: scaled count * scale */
 	uint64_t enabled, running;  /* the last run's */
@@ -47,8 +49,36 @@ struct stat_report {
 	struct stat_derived *derived;
 	int nderived;
 	double *elapsed;       /* per run, seconds */
+	struct stat_metrics *metrics; /* -M (stat_metrics.c), else NULL */
+	bool rusage;           /* user and sys times of the command (perf's
+	                          ru_display: one run of a command it ran) */
+	double user_s, sys_s;
 	int status;            /* the last run's exit status */
 };
+
+/* stat_shadow.c: perf's derived figure after an event's count. */
+struct stat_shadow_event {
+	uint32_t type;
+	uint64_t config;
+	double value;          /* the mean count, scaled (in its unit) */
+	double count;          /* the mean count (a clock's nanoseconds) */
+	bool counted;
+};
+struct stat_shadow {
+	double clock_ns;       /* mean of the clock events' counts, 0: none */
+	double cycles, branches, cache_refs;  /* their means, 0: none */
+	double wall_ns;        /* the elapsed time (-I: the interval) */
+};
+struct stat_shadow_figure {
+	const char *fmt;       /* NULL: none (perf's blank columns) */
+	double value;
+	char unit[24];
+};
+bool stat_shadow_is_clock(uint32_t type, uint64_t config);
+void stat_shadow_collect(struct stat_shadow *sh, const struct stat_shadow_event *ev, int n,
+			 double wall_ns);
+void stat_shadow_metric(const struct stat_shadow *sh, const struct stat_shadow_event *e,
+			struct stat_shadow_figure *m);
 
 /* Mean and the relative spread (perf's stddev of the mean, in percent). */
 void stat_spread(const double *v, int n, double *mean, double *rel);
@@ -57,8 +87,11 @@ void stat_spread(const double *v, int n, double *mean, double *rel);
 void stat_print_text(const struct tool *t, const struct stat_report *r);
 void stat_print_csv(const struct tool *t, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
-/* One interval's lines (-I): time since start, counts since the last. */
-void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
+/* One interval's lines (-I): time since start, counts since the last;
+ * the events' types from r; index counts the intervals (perf's header
+ * line before the first and every 25th). */
+void stat_print_interval(const struct tool *t, const struct stat_report *r, int index,
+			 double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals);
 /* Prints o (taking it) indented, with a newline. */
 void stat_print_json(json_t *o, FILE *out);
@@ -71,6 +104,23 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 /* The derived presets' values of run from the events' counts. */
 void stat_compute_derived(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *counts, int run);
+
+/* stat_metrics.c: -M's metrics packed into groups (their event string,
+ * after -e's), computed from each run's counts and printed. */
+int stat_metrics_plan(struct tool *t, struct stat_report *r);
+const char *stat_metrics_events(const struct stat_report *r);
+/* The evlist's nevents, the plan's events last. */
+void stat_metrics_located(struct stat_report *r, int nevents);
+void stat_metrics_compute(const struct tool *t, struct stat_report *r,
+			  const struct pmurt_count *now, int run);
+void stat_metrics_print(const struct tool *t, const struct stat_report *r);
+void stat_metrics_interval(const struct tool *t, const struct stat_report *r, double when,
+			   const struct pmurt_count *now, const struct pmurt_count *prev);
+json_t *stat_metrics_json(const struct stat_report *r);
+void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o);
+void stat_metrics_free(struct stat_report *r);
+/* stat_dry.c: a group check's answer as JSON. */
+json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r);
 
 /* stat_attach.c: the counters of one run, one set or one per thread of a
  * process (-p), read as one. */

@@ -53,7 +53,7 @@ static json_t *attr_json(const struct perf_event_attr *a, int leader)
 	return o;
 }
 
-static json_t *check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
+json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_result *r)
 {
 	if (!r->ok)
 		return json_pack("{s:b, s:i, s:s, s:s}", "ok", 0, "reject_index", r->reject_index,
@@ -72,6 +72,15 @@ static json_t *check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_
 	json_object_set_new(o, "pmc", pmc);
 	json_object_set_new(o, "registers", regs);
 	return o;
+}
+
+/* The names of the group's events, leader first. */
+static json_t *group_names(const struct pmu_evlist *list, int leader)
+{
+	json_t *a = json_array();
+	for (int i = leader; i < leader + list->v[leader].group_size; i++)
+		json_array_append_new(a, json_string(list->v[i].name));
+	return a;
 }
 
 static void print_text(const struct pmu_evsel *e, int i, const struct perf_event_attr *a)
@@ -146,18 +155,22 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 		if (!r.ok)
 			rc = EXIT_REJECTED;
 		if (t->json)
-			json_array_append_new(groups, json_pack("{s:i, s:i, s:o}", "leader", leader,
-				"size", list->v[leader].group_size, "check", check_json(host->core, &r)));
+			json_array_append_new(groups, json_pack("{s:i, s:i, s:o, s:o}", "leader", leader,
+				"size", list->v[leader].group_size, "events", group_names(list, leader),
+				"check", stat_check_json(host->core, &r)));
 		else
 			print_check_text(host->core, leader, &r);
 	}
 	for (int i = 0; !t->json && i < report->nderived; i++)
 		tool_line("%s = %s (events %d-%d)", report->derived[i].name, report->derived[i].formula,
 			  report->derived[i].first, report->derived[i].first + report->derived[i].n - 1);
+	if (!t->json && rc != EXIT_INTERNAL)
+		stat_metrics_dry(t, report, NULL);
 	if (t->json && rc != EXIT_INTERNAL) {
 		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o, s:o}", "version", STAT_JSON_VERSION,
 				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
 				      events, "groups", groups, "derived", derived_json(report));
+		stat_metrics_dry(t, report, o);
 		stat_print_json(o, stdout);
 	} else {
 		json_decref(events);

@@ -1,8 +1,11 @@
 /*
- * stat_print.c - pmutool stat's output: perf stat's text layout (value,
- * unit, event, the spread over -r runs, the percent of time counted when
- * multiplexed), CSV with -x SEP (perf's first columns: value, unit, event,
- * run time, percent), -I intervals, and JSON with a "version" key.
+ * stat_print.c - pmutool stat's output: perf 6.1 stat's text layout
+ * (tools/perf/util/stat-display.c: value, unit, event, its derived figure
+ * from stat_shadow.c, the spread over -r runs, the percent of time counted
+ * when multiplexed; the elapsed time, the command's user and sys times),
+ * CSV with -x SEP in perf's column order (value, unit, event, spread, run
+ * time, percent, derived value and unit), -I intervals with perf's header
+ * and time stamps, and JSON with a "version" key.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,28 +34,176 @@ static double percent(uint64_t running, uint64_t enabled)
 	return enabled ? 100.0 * (double)running / (double)enabled : 0;
 }
 
-static void format_value(double v, const char *unit, char *out, size_t len)
-{
-	snprintf(out, len, unit[0] ? "%.2f" : "%.0f", v);
-}
+/* perf's unit column: config->unit_width, 4 (strlen("msec")). */
+#define UNIT_WIDTH 4
+/* perf's metric column (stat-display.c METRIC_LEN). */
+#define METRIC_LEN 35
 
-/* An event's value as perf stat prints it: <not supported> when the host
- * cannot count it, <not counted> when it never ran (or its group's leader
- * could not be opened), else the mean. */
-static void event_value(const struct stat_event *e, double mean, char *out, size_t len)
+/* A count as perf's abs_printout: two decimals for a fractional scale
+ * (msec), none for whole counts. */
+static void format_value(double v, double scale, char *out, size_t len)
 {
-	if (e->not_supported)
-		snprintf(out, len, "<not supported>");
-	else if (e->not_counted)
-		snprintf(out, len, "<not counted>");
-	else
-		format_value(mean, e->unit, out, len);
+	snprintf(out, len, floor(scale) != scale ? "%.2f" : "%.0f", v);
 }
 
 /* Where a run's counts go: -o FILE, else standard error (perf stat's). */
 static FILE *out_of(const struct tool *t)
 {
 	return t->stat_out ? t->stat_out : stderr;
+}
+
+/* print_metric_std: " # VALUE UNIT" in METRIC_LEN columns, or blanks. */
+static void metric_text(FILE *out, const struct stat_shadow_figure *m)
+{
+	if (!m->fmt) {
+		fprintf(out, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	char v[64];
+	snprintf(v, sizeof(v), m->fmt, m->value);
+	int n = 3 + (int)strlen(v);
+	fprintf(out, " # %s %-*s", v, METRIC_LEN - n - 1, m->unit);
+}
+
+/* print_metric_csv: SEP VALUE SEP UNIT, the value's digits alone. */
+static void metric_csv(FILE *out, const char *sep, const struct stat_shadow_figure *m)
+{
+	if (!m->fmt) {
+		fprintf(out, "%s%s", sep, sep);
+		return;
+	}
+	char v[64];
+	snprintf(v, sizeof(v), m->fmt, m->value);
+	const char *digits = v + strspn(v, " ");
+	size_t len = strspn(digits, "0123456789.");
+	fprintf(out, "%s%.*s%s%s", sep, (int)len, digits, sep, m->unit);
+}
+
+/* One event's count line as perf's printout (stat-display.c), text or CSV
+ * (sep): value, unit, name, then in CSV the spread and running columns
+ * before the derived figure, in text after it.  noise: the spread in
+ * percent, < 0 for one run. */
+struct count_line {
+	double value;
+	double scale;
+	const char *unit, *name;
+	bool not_counted, not_supported;
+	double noise;
+	uint64_t running, enabled;
+	struct stat_shadow_figure metric;
+};
+
+/* print_noise_pct */
+static void noise_text(FILE *out, const char *sep, double noise)
+{
+	if (noise < 0)
+		return;
+	if (sep)
+		fprintf(out, "%s%.2f%%", sep, noise);
+	else if (noise)
+		fprintf(out, "  ( +-%6.2f%% )", noise);
+}
+
+/* print_running: the part of the time counted, when multiplexed (CSV:
+ * always, in whole percents as perf's integer division gives them). */
+static void running_text(FILE *out, const char *sep, uint64_t run, uint64_t ena)
+{
+	if (sep)
+		fprintf(out, "%s%" PRIu64 "%s%.2f", sep, run, sep,
+			run != ena && ena ? (double)(100 * run / ena) : 100.0);
+	else if (run != ena && ena)
+		fprintf(out, "  (%.2f%%)", 100.0 * (double)run / (double)ena);
+}
+
+static void print_count_line(FILE *out, const char *sep, const struct count_line *l)
+{
+	bool none = l->not_counted || l->not_supported;
+	char value[48];
+	if (none)
+		snprintf(value, sizeof(value), "%s",
+			 l->not_supported ? "<not supported>" : "<not counted>");
+	else
+		format_value(l->value, l->scale, value, sizeof(value));
+	if (sep)
+		fprintf(out, "%s%s%s%s%s", value, sep, l->unit, sep, l->name);
+	else
+		fprintf(out, "%18s %-*s %-*s", value, UNIT_WIDTH, l->unit, none ? 25 : 32, l->name);
+	struct stat_shadow_figure blank = {0};
+	const struct stat_shadow_figure *m = none ? &blank : &l->metric;
+	if (sep) {
+		noise_text(out, sep, l->noise);
+		running_text(out, sep, l->running, l->enabled);
+		metric_csv(out, sep, m);
+	} else {
+		metric_text(out, m);
+		noise_text(out, NULL, l->noise);
+		running_text(out, NULL, l->running, l->enabled);
+	}
+	fprintf(out, "\n");
+}
+
+/* An event of the report: its line and its part of the derived figures'
+ * inputs (means over the runs). */
+static void report_event(const struct stat_report *r, int i, struct count_line *l,
+			 struct stat_shadow_event *se)
+{
+	const struct stat_event *e = &r->ev[i];
+	double mean, rel;
+	stat_spread(e->values, r->runs, &mean, &rel);
+	*l = (struct count_line){.value = mean, .scale = e->scale, .unit = e->unit, .name = e->name,
+				 .not_counted = e->not_counted, .not_supported = e->not_supported,
+				 .noise = r->runs > 1 ? rel : -1, .running = e->running,
+				 .enabled = e->enabled};
+	*se = (struct stat_shadow_event){.type = e->type, .config = e->config, .value = mean,
+					 .count = e->scale ? mean / e->scale : mean,
+					 .counted = !e->not_counted && !e->not_supported};
+}
+
+/* Every event's line of the report, with its derived figure. */
+static void print_events(FILE *out, const char *sep, const struct stat_report *r)
+{
+	int n = r->nevents > 0 ? r->nevents : 1;
+	struct count_line lines[n];
+	struct stat_shadow_event se[n];
+	for (int i = 0; i < r->nevents; i++)
+		report_event(r, i, &lines[i], &se[i]);
+	double wall, rel;
+	stat_spread(r->elapsed, r->runs, &wall, &rel);
+	struct stat_shadow sh;
+	stat_shadow_collect(&sh, se, r->nevents, wall * 1e9);
+	for (int i = 0; i < r->nevents; i++) {
+		stat_shadow_metric(&sh, &se[i], &lines[i].metric);
+		print_count_line(out, sep, &lines[i]);
+	}
+}
+
+/* perf's get_precision: two digits past the spread's first. */
+static int precision_of(double sd)
+{
+	if (sd > 1)
+		return 2;
+	return sd > 0 ? (int)lround(ceil(-log10(sd))) + 2 : 9;
+}
+
+/* print_footer: the elapsed time (with -r its spread), the command's user
+ * and sys times. */
+static void print_footer(FILE *out, const struct stat_report *r)
+{
+	double mean, rel;
+	stat_spread(r->elapsed, r->runs, &mean, &rel);
+	fprintf(out, "\n");
+	if (r->runs == 1) {
+		fprintf(out, " %17.9f seconds time elapsed", mean);
+		if (r->rusage)
+			fprintf(out, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", r->user_s,
+				r->sys_s);
+	} else {
+		double sd = rel * fabs(mean) / 100;
+		int p = precision_of(sd);
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed", p, mean, p, sd);
+		noise_text(out, NULL, rel);
+	}
+	fprintf(out, "\n\n");
 }
 
 void stat_print_text(const struct tool *t, const struct stat_report *r)
@@ -66,22 +217,9 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 	if (r->runs > 1)
 		fprintf(out, " (%d runs)", r->runs);
 	fprintf(out, ":\n\n");
-	for (int i = 0; i < r->nevents; i++) {
-		const struct stat_event *e = &r->ev[i];
-		double mean, rel;
-		char value[48], extra[64] = "";
-		stat_spread(e->values, r->runs, &mean, &rel);
-		event_value(e, mean, value, sizeof(value));
-		size_t n = 0;
-		if (r->runs > 1 && !e->not_counted)
-			n += (size_t)snprintf(extra, sizeof(extra), "( +- %5.2f%% )", rel);
-		if (e->running < e->enabled && !e->not_counted) {
-			snprintf(extra + n, sizeof(extra) - n, "%s(%.2f%%)", n ? "  " : "",
-				 percent(e->running, e->enabled));
-			multiplexed = true;
-		}
-		fprintf(out, "%18s %-5s %-32s %s\n", value, e->unit, e->name, extra);
-	}
+	print_events(out, NULL, r);
+	for (int i = 0; i < r->nevents; i++)
+		multiplexed |= r->ev[i].running < r->ev[i].enabled && !r->ev[i].not_counted;
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
@@ -91,12 +229,7 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 		else
 			fprintf(out, "%18.0f       %-32s # %s\n", mean, d->name, d->formula);
 	}
-	double mean, rel;
-	stat_spread(r->elapsed, r->runs, &mean, &rel);
-	fprintf(out, "\n%18.9f seconds time elapsed", mean);
-	if (r->runs > 1)
-		fprintf(out, "                  ( +- %5.2f%% )", rel);
-	fprintf(out, "\n\n");
+	print_footer(out, r);
 	if (multiplexed)
 		fprintf(out, "Some events were multiplexed: their counts are scaled by "
 			"time_enabled / time_running; (N%%) is the part of the time they were "
@@ -107,18 +240,7 @@ void stat_print_csv(const struct tool *t, const struct stat_report *r)
 {
 	FILE *out = out_of(t);
 	const char *s = t->sep;
-	for (int i = 0; i < r->nevents; i++) {
-		const struct stat_event *e = &r->ev[i];
-		double mean, rel;
-		char value[48];
-		stat_spread(e->values, r->runs, &mean, &rel);
-		event_value(e, mean, value, sizeof(value));
-		fprintf(out, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", value, s, e->unit, s, e->name, s, e->running,
-		       s, percent(e->running, e->enabled));
-		if (r->runs > 1)
-			fprintf(out, "%s%.2f%%", s, rel);
-		fprintf(out, "\n");
-	}
+	print_events(out, s, r);
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
@@ -172,30 +294,61 @@ json_t *stat_report_json(const struct stat_report *r)
 	return o;
 }
 
-void stat_print_interval(const struct tool *t, double when, const struct pmurt_count *now,
+/* One interval's count of event i: its line, and its part of the
+ * derived figures' inputs. */
+static void interval_event(const struct stat_report *r, const struct pmurt_count *now,
+			   const struct pmurt_count *prev, int i, struct count_line *l,
+			   struct stat_shadow_event *se)
+{
+	const struct pmurt_count *c = &now[i];
+	uint64_t d = c->scaled - prev[i].scaled;
+	uint64_t en = c->time_enabled - prev[i].time_enabled;
+	uint64_t run = c->time_running - prev[i].time_running;
+	*l = (struct count_line){.value = (double)d * c->scale, .scale = c->scale, .unit = c->unit,
+				 .name = c->name, .not_counted = c->skipped || !run || !en,
+				 .not_supported = c->skipped && c->skipped != ECANCELED,
+				 .noise = -1, .running = run, .enabled = en};
+	*se = (struct stat_shadow_event){.type = i < r->nevents ? r->ev[i].type : 0,
+					 .config = i < r->nevents ? r->ev[i].config : 0,
+					 .value = l->value, .count = (double)d,
+					 .counted = !l->not_counted};
+}
+
+void stat_print_interval(const struct tool *t, const struct stat_report *r, int index,
+			 double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals)
 {
 	FILE *out = out_of(t);
 	json_t *events = intervals ? json_array() : NULL;
+	int m = n > 0 ? n : 1;
+	struct count_line lines[m];
+	struct stat_shadow_event se[m];
+	for (int i = 0; i < n; i++)
+		interval_event(r, now, prev, i, &lines[i], &se[i]);
+	/* the derived figures per interval, the interval as the elapsed time
+	 * (builtin-stat.c process_interval) */
+	struct stat_shadow sh;
+	stat_shadow_collect(&sh, se, n, (double)t->interval_ms * 1e6);
+	/* print_interval: "%6lu.%09lu" since the start, and a header before
+	 * the first interval and every 25th (text only) */
+	uint64_t ns = (uint64_t)(when * 1e9 + 0.5);
+	char stamp[48];
+	snprintf(stamp, sizeof(stamp), "%6" PRIu64 ".%09" PRIu64 "%s", ns / 1000000000,
+		 ns % 1000000000, t->sep ? t->sep : " ");
+	if (!events && !t->sep && index % 25 == 0)
+		fprintf(out, "#           time             counts %*s events\n", UNIT_WIDTH, "unit");
 	for (int i = 0; i < n; i++) {
-		const struct pmurt_count *c = &now[i];
-		uint64_t d = c->scaled - prev[i].scaled;
-		double v = (double)d * c->scale;
-		uint64_t en = c->time_enabled - prev[i].time_enabled;
-		uint64_t run = c->time_running - prev[i].time_running;
-		char value[48];
-		struct stat_event e = {.unit = c->unit, .not_counted = c->skipped != 0,
-				       .not_supported = c->skipped && c->skipped != ECANCELED};
-		event_value(&e, v, value, sizeof(value));
-		if (events)
+		const struct count_line *l = &lines[i];
+		if (events) {
 			json_array_append_new(events, json_pack("{s:s, s:f, s:b, s:I, s:I}", "name",
-				c->name, "value", v, "supported", !e.not_supported, "time_enabled",
-				(json_int_t)en, "time_running", (json_int_t)run));
-		else if (t->sep)
-			fprintf(out, "%.9f%s%s%s%s%s%s%s%" PRIu64 "%s%.2f\n", when, t->sep, value, t->sep,
-			       c->unit, t->sep, c->name, t->sep, run, t->sep, percent(run, en));
-		else
-			fprintf(out, "%18.9f %18s %-5s %s\n", when, value, c->unit, c->name);
+				l->name, "value", l->value, "supported", !l->not_supported,
+				"time_enabled", (json_int_t)l->enabled, "time_running",
+				(json_int_t)l->running));
+			continue;
+		}
+		stat_shadow_metric(&sh, &se[i], &lines[i].metric);
+		fputs(stamp, out);
+		print_count_line(out, t->sep, &lines[i]);
 	}
 	if (events)
 		json_array_append_new(intervals, json_pack("{s:f, s:o}", "time", when, "events",

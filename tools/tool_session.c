@@ -40,6 +40,18 @@ void session_dso_short(const char *dso, char *buf, size_t len)
 		snprintf(buf, len, "%s", slash ? slash + 1 : dso);
 }
 
+uint16_t session_context_mode(uint64_t ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
+	default: return 0;
+	}
+}
+
 static int read_error(const struct session *s, const struct pmurt_error *err, int rc)
 {
 	tool_error(s->tool, "%s", err->message[0] ? err->message : strerror(-rc));
@@ -51,7 +63,8 @@ static int name_events(struct session *s)
 	s->event_names = calloc((size_t)s->info.nevents, sizeof(*s->event_names));
 	s->event_types = calloc((size_t)s->info.nevents, sizeof(*s->event_types));
 	s->event_periods = calloc((size_t)s->info.nevents, sizeof(*s->event_periods));
-	if (!s->event_names || !s->event_types || !s->event_periods)
+	s->event_configs = calloc((size_t)s->info.nevents, sizeof(*s->event_configs));
+	if (!s->event_names || !s->event_types || !s->event_periods || !s->event_configs)
 		return -ENOMEM;
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
@@ -61,6 +74,7 @@ static int name_events(struct session *s)
 		memcpy(&attr, ev.attr, ev.attr_size < sizeof(attr) ? ev.attr_size : sizeof(attr));
 		s->event_types[e] = attr.type;
 		s->event_periods[e] = attr.sample_period;
+		s->event_configs[e] = attr.config;
 	}
 	return 0;
 }
@@ -102,6 +116,7 @@ void session_close(struct session *s)
 	free(s->event_names);
 	free(s->event_types);
 	free(s->event_periods);
+	free(s->event_configs);
 	symbols_free(s->syms);
 	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);
@@ -177,6 +192,7 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 	}
 	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
 				     .event_type = s->event_types[rec->event],
+				     .config = s->event_configs[rec->event],
 				     .period = rec->has & PERF_SAMPLE_PERIOD ? rec->period
 									: s->event_periods[rec->event]};
 	if (symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, &smp.at) < 0) {

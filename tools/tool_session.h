@@ -17,6 +17,7 @@ struct session_sample {
 	const struct pmurt_perf_record *rec;
 	const char *event;          /* the event's name */
 	uint32_t event_type;        /* its attr.type (PERF_TYPE_*) */
+	uint64_t config;            /* its attr.config (a tracepoint's id) */
 	uint64_t period;            /* the sample's, else its attr's sample_period
 	                               (perf's evsel__parse_sample default) */
 	struct resolved at;         /* where rec->ip is */
@@ -30,6 +31,7 @@ struct session {
 	const char **event_names;   /* per event index */
 	uint32_t *event_types;      /* attr.type per event index */
 	uint64_t *event_periods;    /* attr.sample_period per event index */
+	uint64_t *event_configs;    /* attr.config per event index */
 	struct symbols *syms;
 	struct elf_lib elf;         /* opened by session_open for syms */
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
@@ -48,6 +50,10 @@ void session_close(struct session *s);
  * bracketed names ("[kernel.kallsyms]") as they are; a JIT's
  * "/tmp/perf-PID.map" as "[JIT] tid PID" (perf's dsos.c dso__set_basename). */
 void session_dso_short(const char *dso, char *buf, size_t len);
+
+/* A call graph's context marker (PERF_CONTEXT_*) as a record's cpumode,
+ * 0 for none (machine.c thread__resolve_callchain_sample). */
+uint16_t session_context_mode(uint64_t ip);
 
 /* One sample as `pmutool script` prints it (cmd_script.c), its event name
  * right-aligned in name_width columns (also used by `pmutool dtl script`). */

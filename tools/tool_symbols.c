@@ -22,6 +22,7 @@
  * Not done: PLT stubs (perf's "func@plt"), the vdso, C++ demangling.
  */
 #include <ctype.h>
+#include <libiberty/demangle.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -223,6 +224,20 @@ static const char *intern(struct symbols *s, const char *str)
 		return NULL;
 	}
 	return copy;
+}
+
+/* A function's name as perf 6.1 shows it: a C++ name demangled without
+ * its parameters (util/symbol-elf.c demangle_sym: cplus_demangle with
+ * DMGL_NO_OPTS, from libiberty as Debian's perf is built), others as they
+ * are; interned, NULL when out of memory. */
+static const char *demangled(struct symbols *s, const char *name)
+{
+	char *d = name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+	if (!d)
+		return name;
+	const char *interned = intern(s, d);
+	free(d);
+	return interned;
 }
 
 static void free_dso(void *p)
@@ -457,8 +472,9 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 			continue;
 		}
 		const char *name = lib->elf_strptr(e, shdr.sh_link, sym.st_name);
-		if (name && symtab_add(&d->syms, sym.st_value, sym.st_size, name,
-				       GELF_ST_BIND(sym.st_info)))
+		if (name && (!(name = demangled(s, name)) ||
+			     symtab_add(&d->syms, sym.st_value, sym.st_size, name,
+					GELF_ST_BIND(sym.st_info))))
 			return -ENOMEM;
 	}
 	symtab_dedupe(&d->syms);
@@ -549,6 +565,8 @@ static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
 		GElf_Sym sym;
 		const char *name = lib->gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
 					   ? lib->elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
+		if (name && !(name = demangled(s, name)))
+			return -ENOMEM;
 		char buf[1024];
 		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		const char *interned = intern(s, buf);

@@ -5,7 +5,8 @@
  * allocations are wrapped too): the state that fails the Nth allocation
  * lives here, none in the library.  For N = 1, 2, ... over every allocation
  * pmurt_pmu_open makes on each source, the open must succeed or return
- * -ENOMEM with err saying so and *pmu NULL, and leave no allocation behind.
+ * -ENOMEM with err saying so and *pmu NULL, and leave no allocation behind;
+ * likewise every allocation of pmurt_pack on two POWER10 metric groups.
  * The one exception: libyaml's yaml_parser_load (also wrapped, to know when
  * it runs) itself loses a block when some of its allocations fail, after
  * the loader has called yaml_parser_delete; those are counted and printed,
@@ -137,6 +138,50 @@ static bool open_failing(const char *spec, long n)
 	return done;
 }
 
+/* pmurt_pack of a POWER10 metric group with allocation n failing: 0 or
+ * -ENOMEM saying so, nothing leaked; true once it made fewer than n. */
+static bool pack_failing(const struct pmurt_pmu *pmu, const char *group, long n)
+{
+	struct pmurt_pack *pk = (struct pmurt_pack *)&pk;
+	struct pmurt_error err = {0};
+	long before = live;
+	calls = 0;
+	fail_at = n;
+	int rc = pmurt_pack(pmu, &group, 1, NULL, &pk, &err);
+	fail_at = 0;
+	bool done = calls < n;
+	CHECK(rc == 0 || (rc == -ENOMEM && err.code == rc && strstr(err.message, "out of memory")),
+	      "pack, allocation %ld failed: rc %d: %s", n, rc, err.message);
+	CHECK(rc == 0 || pk == (struct pmurt_pack *)&pk, "pack, allocation %ld: *out set", n);
+	if (rc == 0)
+		pmurt_pack_free(pk);
+	CHECK(live == before, "pack, allocation %ld failed: %ld allocation(s) leaked", n,
+	      live - before);
+	live = before;
+	return done;
+}
+
+static void pack_enomem(void)
+{
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_error err;
+	if (pmurt_pmu_open(&pmu, "power10", NULL, &err)) {
+		CHECK(0, "power10: %s", err.message);
+		return;
+	}
+	/* CPI packs at its bound at once; Translation (4 groups, bound 3) goes
+	 * through the ruin-and-recreate rounds too */
+	const char *const groups[] = {"CPI", "Translation"};
+	for (int g = 0; g < 2; g++) {
+		int before = failures;
+		long n = 1;
+		while (!pack_failing(pmu, groups[g], n) && failures - before < 10)
+			n++;
+		printf("pmurt_pack %s: each of %ld allocations failed in turn\n", groups[g], n - 1);
+	}
+	pmurt_pmu_close(pmu);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -156,6 +201,8 @@ int main(int argc, char **argv)
 		libyaml_leaks = 0;
 		CHECK(n > 1, "%s: pmurt_pmu_open allocated nothing", argv[i]);
 	}
+	if (!at)
+		pack_enomem();
 	if (failures)
 		fprintf(stderr, "alloc_test: %d check(s) failed\n", failures);
 	return failures ? 1 : 0;

@@ -31,7 +31,8 @@ install_files() {
 	for f in "$incdir/pmurt.h" "$libdir/libpmurt.a" "$libdir/pkgconfig/pmurt.pc" \
 		"$libdir/cmake/pmurt/pmurtConfig.cmake" \
 		"$libdir/cmake/pmurt/pmurtConfigVersion.cmake" \
-		"$libdir/cmake/pmurt/pmurtTargets.cmake"; do
+		"$libdir/cmake/pmurt/pmurtTargets.cmake" \
+		share/bash-completion/completions/pmutool share/bash-completion/completions/pmugen; do
 		test -f "$p/$f" || fail "not installed: $f"
 	done
 	real=$(readlink -f "$lib/libpmurt.so")

@@ -158,8 +158,12 @@ static void check_json(const struct src *s, const struct pmu_model *m,
 	}
 	fclose(f);
 	root = json_loadb(buf, len, 0, NULL);
-	if (json_array_size(root) != (size_t)s->n)
-		FAIL("json: %zu events, source %d\n", json_array_size(root), s->n);
+	/* the events, then the source's one metric (metrics.json) */
+	if (json_array_size(root) != (size_t)s->n + 1 || m->nmetrics != 1 ||
+	    !same(json_string_value(json_object_get(json_array_get(root, (size_t)s->n),
+						    "MetricExpr")), "PM_OTHER * 2"))
+		FAIL("json: %zu entries, source %d events and 1 metric\n",
+		     json_array_size(root), s->n);
 	json_array_foreach(root, i, obj) {
 		const struct src_event *x = &s->ev[i];
 		const char *code = json_string_value(json_object_get(obj, "EventCode"));

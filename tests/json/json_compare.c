@@ -4,11 +4,13 @@
  *   json_compare GENERATED.json PERF_DIR
  *
  * Passes when GENERATED (one array, as `pmugen --format json` writes it) holds
- * exactly the events of the *.json files in PERF_DIR (metrics skipped): the
+ * exactly the events of the *.json files in PERF_DIR (metrics apart): the
  * same names, each with the same code (compared as numbers) and the same
  * BriefDescription byte for byte, nothing missing and nothing extra.  It also
  * checks the form perf uses: keys EventCode, EventName, BriefDescription in
- * that order and codes spelled "0x" + upper-case hex digits.
+ * that order and codes spelled "0x" + upper-case hex digits.  Metrics
+ * (MetricName entries) must be perf's in perf's order (file by file), each
+ * object equal key for key and byte for byte.
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -113,7 +115,41 @@ static int collect(json_t *arr, const char *where, bool generated,
 	return bad;
 }
 
-static int load_perf_dir(const char *dir, json_t *keep, struct evlist *l)
+/* Append the metric objects of arr to metrics, in order. */
+static void collect_metrics(json_t *arr, json_t *metrics)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(arr, i, o)
+		if (json_object_get(o, "MetricName"))
+			json_array_append(metrics, o);
+}
+
+/* The same metrics in the same order, each object equal. */
+static int compare_metrics(json_t *perf, json_t *gen)
+{
+	size_t n = json_array_size(perf), i;
+
+	if (json_array_size(gen) != n) {
+		fprintf(stderr, "metrics: perf has %zu, generated %zu\n", n, json_array_size(gen));
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (!json_equal(json_array_get(perf, i), json_array_get(gen, i))) {
+			char *a = json_dumps(json_array_get(perf, i), JSON_SORT_KEYS);
+			char *b = json_dumps(json_array_get(gen, i), JSON_SORT_KEYS);
+			fprintf(stderr, "metric %zu differs:\n  perf: %s\n  ours: %s\n", i + 1,
+				a ? a : "?", b ? b : "?");
+			free(a);
+			free(b);
+			return 1;
+		}
+	return 0;
+}
+
+static int load_perf_dir(const char *dir, json_t *keep, struct evlist *l,
+			 json_t *metrics)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort), bad = 0;
@@ -144,6 +180,7 @@ static int load_perf_dir(const char *dir, json_t *keep, struct evlist *l)
 				json_array_append_new(keep, where);
 				bad |= collect(root, json_string_value(where),
 					       false, l);
+				collect_metrics(root, metrics);
 			}
 		}
 		free(names[i]);
@@ -206,6 +243,7 @@ int main(int argc, char **argv)
 {
 	struct evlist perf = {0}, gen = {0};
 	json_t *keep = json_array(), *out;
+	json_t *perf_metrics = json_array(), *gen_metrics = json_array();
 	json_error_t jerr;
 	int bad;
 
@@ -221,7 +259,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bad = collect(out, argv[1], true, &gen);
-	bad |= load_perf_dir(argv[2], keep, &perf);
+	collect_metrics(out, gen_metrics);
+	bad |= load_perf_dir(argv[2], keep, &perf, perf_metrics);
 	if (!bad && perf.n == 0) {
 		fprintf(stderr, "%s: no events\n", argv[2]);
 		bad = 1;
@@ -229,7 +268,12 @@ int main(int argc, char **argv)
 	if (!bad)
 		bad = compare(&perf, &gen);
 	if (!bad)
-		printf("%zu events match %s\n", perf.n, argv[2]);
+		bad = compare_metrics(perf_metrics, gen_metrics);
+	if (!bad)
+		printf("%zu events and %zu metrics match %s\n", perf.n,
+		       json_array_size(perf_metrics), argv[2]);
+	json_decref(perf_metrics);
+	json_decref(gen_metrics);
 	free(perf.v);
 	free(gen.v);
 	json_decref(out);

@@ -44,7 +44,39 @@ tracefs() {
 	echo "$t/tracefs"
 }
 
+# perf stat's and pmutool stat's lines with every number as N (the counts
+# and times differ from run to run; the layout must not): the columns,
+# derived figures, the user and sys times, the -I header.  A spread of 0
+# is not printed: whether one is depends on the runs.
+layout() {
+	sed -E 's/ *[0-9]+(\.[0-9]+)?/ N/g; s/ *\( \+- N% \)//; s/[KMG]?\/sec */\/sec/g; s/ +$//' "$1"
+}
+same_layout() {
+	perf stat "$@" 2>"$t/perf" >/dev/null || fail "perf stat $*"
+	"$pmutool" stat "$@" 2>"$t/err" >/dev/null || fail "pmutool stat $*"
+	layout "$t/perf" >"$t/perf.n"
+	layout "$t/err" >"$t/err.n"
+	diff "$t/perf.n" "$t/err.n" >"$t/diff" || { cat "$t/diff" "$t/perf" >&2; fail "stat $*: not perf's layout"; }
+}
+
 case $case_name in
+perf-layout)
+	# against Debian's perf 6.1 on the same command: text (CPUs utilized,
+	# per second, user and sys), -x with -r (perf's column order), the -I
+	# header and its first interval (always counted: it holds the exec)
+	need perf linux-perf
+	e=task-clock,cpu-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults
+	same_layout -e $e -- true
+	grep -q 'seconds user$' "$t/err" || fail "no user time"
+	same_layout -x, -e $e -- true
+	same_layout -r 2 -e $e -- true
+	same_layout -r 2 -x, -e $e -- true
+	perf stat -I 100 -e task-clock,page-faults -- sleep 0.15 2>"$t/perf" || fail "perf stat -I"
+	"$pmutool" stat -I 100 -e task-clock,page-faults -- sleep 0.15 2>"$t/err" || fail "pmutool stat -I"
+	layout "$t/perf" | head -3 >"$t/perf.n"
+	layout "$t/err" | head -3 >"$t/err.n"
+	grep -q '^#           time             counts unit events$' "$t/err" || fail "no -I header"
+	diff "$t/perf.n" "$t/err.n" || fail "stat -I: not perf's layout" ;;
 software)
 	run 0 stat -x, -e task-clock,page-faults,context-switches,cpu-migrations -- true
 	pf=$(csv_value page-faults)
@@ -63,7 +95,8 @@ exit-status)
 group)
 	run 0 stat -x, -e '{task-clock,page-faults,context-switches}' -- true
 	[ "$(wc -l < "$t/err")" = 3 ] || fail "3 lines"
-	has err ',100.00$' ;;
+	has err ',100\.00,[0-9.]*,CPUs utilized$'
+	has err ',100\.00,[0-9.]*,[KMG]*/sec$' ;;
 msr)
 	run 0 stat -x, -e msr/tsc/ -- sleep 0.01
 	v=$(csv_value msr/tsc/)
@@ -84,8 +117,8 @@ tracepoint)
 repeat)
 	run 0 stat -r 3 -e task-clock,page-faults -- true
 	has err "(3 runs)"
-	has err "page-faults  *( +- "
-	has err "seconds time elapsed  *( +- "
+	has err "page-faults  *# *[0-9.]* [KMG]*/sec"
+	has err " +- [0-9.]* seconds time elapsed  *( +- "
 	need python3 python3
 	run 0 --json stat -r 3 -e page-faults -- true
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
@@ -131,7 +164,7 @@ output-file)
 		fail "-o with --json: not the JSON in FILE"
 	[ -s "$t/err" ] && fail "-o with --json: stderr not empty"
 	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
-	grep -q '^[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
+	grep -q '^ *[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
 	# --json without -o: on standard error, the workload's output alone on stdout
 	run 0 --json stat -e task-clock -- echo workload-line
 	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"
@@ -245,7 +278,8 @@ missing-event)
 	run 0 stat -e cycles,task-clock ls -l /
 	has out ' tmp$'
 	grep -q '^ *<not supported>  *cycles *$' "$t/err" || fail "no '<not supported> cycles' line"
-	grep -Eq '^ *[0-9]+\.[0-9]{2} msec  task-clock *$' "$t/err" || fail "task-clock not counted"
+	grep -Eq '^ *[0-9]+\.[0-9]{2} msec task-clock  *# *[0-9.]+ CPUs utilized *$' "$t/err" ||
+		fail "task-clock not counted"
 	run 0 stat -x, -e cycles,task-clock -- true
 	has err '^<not supported>,,cycles,0,'
 	v=$(csv_value task-clock)

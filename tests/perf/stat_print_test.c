@@ -84,12 +84,13 @@ int main(void)
 	double cycles[3] = {1000, 1100, 900}, clock[3] = {1.5, 1.5, 1.5}, none[3] = {0, 0, 0};
 	double elapsed[3] = {0.25, 0.25, 0.25};
 	struct stat_event ev[3] = {
-		{.name = "PM_RUN_CYC", .unit = "", .pmu = "cpu", .scale = 1, .values = cycles,
-		 .enabled = 800, .running = 500},
-		{.name = "task-clock", .unit = "msec", .pmu = "software", .scale = 1e-6,
-		 .values = clock, .enabled = 10, .running = 10},
-		{.name = "PM_LD_MISS_L1", .unit = "", .pmu = "cpu", .scale = 1, .values = none,
-		 .enabled = 800, .running = 0, .not_counted = true},
+		{.name = "PM_RUN_CYC", .unit = "", .pmu = "cpu", .type = PERF_TYPE_RAW, .scale = 1,
+		 .values = cycles, .enabled = 800, .running = 500},
+		{.name = "task-clock", .unit = "msec", .pmu = "software", .type = PERF_TYPE_SOFTWARE,
+		 .config = PERF_COUNT_SW_TASK_CLOCK, .scale = 1e-6, .values = clock, .enabled = 10,
+		 .running = 10},
+		{.name = "PM_LD_MISS_L1", .unit = "", .pmu = "cpu", .type = PERF_TYPE_RAW, .scale = 1,
+		 .values = none, .enabled = 800, .running = 0, .not_counted = true},
 	};
 	double dcm[3] = {123, 123, 123};
 	struct stat_derived derived[1] = {{.name = "PAPI_L1_DCM", .formula = "A + B", .first = 0,
@@ -104,22 +105,40 @@ int main(void)
 
 	capture(stat_print_text, &t, &r, out, sizeof(out));
 	CHECK(strstr(out, " Performance counter stats for 'make -j2' (3 runs):\n"), "%s", out);
-	CHECK(strstr(out, "              1000       PM_RUN_CYC                       ( +-  5.77% )  "
-			  "(62.50%)\n"), "%s", out);
-	CHECK(strstr(out, "              1.50 msec  task-clock                       ( +-  0.00% )\n"),
-	      "%s", out);
-	CHECK(strstr(out, "     <not counted>       PM_LD_MISS_L1"), "%s", out);
-	CHECK(strstr(out, "       0.250000000 seconds time elapsed"), "%s", out);
+	/* perf 6.1's layout (stat-display.c printout, print_metric_std): the
+	 * count, a 4-column unit, the name in 32 (25 when not counted), the
+	 * derived figure in 35 (per second of task-clock's 1.5 ms; task-clock
+	 * over the elapsed 0.25 s), the spread when not zero, the part counted */
+	CHECK(strstr(out, "              1000      PM_RUN_CYC                       #  666.667 K/sec   "
+			  "                 ( +-  5.77% )  (62.50%)\n"), "%s", out);
+	CHECK(strstr(out, "              1.50 msec task-clock                       #    0.006 CPUs "
+			  "utilized          \n"), "%s", out);
+	CHECK(strstr(out, "     <not counted>      PM_LD_MISS_L1                                    "
+			  "             (0.00%)\n"), "%s", out);
+	CHECK(strstr(out, "\n       0.250000000 +- 0.000000000 seconds time elapsed\n\n"), "%s", out);
+	CHECK(!strstr(out, "seconds user"), "user and sys times without a command's: %s", out);
 	CHECK(strstr(out, "               123       PAPI_L1_DCM                      # A + B\n"), "%s",
 	      out);
 	CHECK(strstr(out, "Some events were multiplexed: their counts are scaled by time_enabled / "
 			  "time_running; (N%) is the part of the time they were counted."), "%s", out);
 
 	capture(stat_print_csv, &t, &r, out, sizeof(out));
-	CHECK(strcmp(out, "1000,,PM_RUN_CYC,500,62.50,5.77%\n"
-			  "1.50,msec,task-clock,10,100.00,0.00%\n"
-			  "<not counted>,,PM_LD_MISS_L1,0,0.00,0.00%\n"
+	/* perf's -x columns: value, unit, name, spread, run time, percent
+	 * counted (whole, perf's integer division), derived value and unit */
+	CHECK(strcmp(out, "1000,,PM_RUN_CYC,5.77%,500,62.00,666.667,K/sec\n"
+			  "1.50,msec,task-clock,0.00%,10,100.00,0.006,CPUs utilized\n"
+			  "<not counted>,,PM_LD_MISS_L1,0.00%,0,0.00,,\n"
 			  "123,,PAPI_L1_DCM\n") == 0, "%s", out);
+
+	/* one run of a command: the elapsed time, then its user and sys times */
+	struct stat_report one = {.command = "true", .nevents = 2, .runs = 1, .ev = ev,
+				  .elapsed = elapsed, .rusage = true, .user_s = 0.001327,
+				  .sys_s = 0.25};
+	t.sep = NULL;
+	capture(stat_print_text, &t, &one, out, sizeof(out));
+	CHECK(strstr(out, "\n       0.250000000 seconds time elapsed\n\n       0.001327000 seconds "
+			  "user\n       0.250000000 seconds sys\n\n\n"), "%s", out);
+	t.sep = ",";
 
 	json_t *o = stat_report_json(&r);
 	json_t *e = json_array_get(json_object_get(o, "events"), 0);

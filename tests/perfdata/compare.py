@@ -5,7 +5,23 @@
                                      by line
   compare.py report OURS PERF COMM   pmutool report --json vs perf report
                                      --stdio -F sample,period,comm,dso,sym, row
-                                     by row
+                                     by row (unresolved addresses included)
+  compare.py children OURS PERF COMM pmutool report --json of a file with call
+                                     graphs vs perf report -g none -F
+                                     overhead_children,overhead,comm,dso,sym:
+                                     every row's Children and Self percentages
+  compare.py graph OURS PERF N       pmutool report (text) vs perf report
+                                     --stdio of a file with call graphs, N
+                                     percentage columns (2 with Children, 1
+                                     without): the graph under every row the
+                                     same, but for the order of branches of
+                                     equal weight in different files (perf's
+                                     follows where its objects lie in memory)
+  compare.py comm OURS PERF COMM     pmutool report --json --comm COMM
+                                     --sort dso,sym --percent-limit P vs perf
+                                     report -F overhead,sample,period,dso,sym
+                                     with the same: the same rows, the same
+                                     percentages (of the whole file)
   compare.py features OURS PERF      the two perf.data files' host-description
                                      features byte for byte (hostname, os
                                      release, arch, nrcpus, cpudesc, cpuid,
@@ -105,8 +121,9 @@ def our_rows(path):
         for r in ev["rows"]:
             dso = short_name(r["dso"])
             mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
-            add(rows, (ev["name"], r["comm"], dso, f"[{mode}] {r['sym']}"), r["samples"],
-                r["period"])
+            if r["samples"]:   # rows of the Children column alone are not perf's -F rows
+                add(rows, (ev["name"], r["comm"], dso, f"[{mode}] {r['sym']}"), r["samples"],
+                    r["period"])
     return rows
 
 
@@ -129,8 +146,6 @@ def compare_report(ours, perf, comm):
     tolerated = 0
     for key, want in sorted(b.items()):
         sym = key[3][4:]
-        if sym.startswith("0x"):
-            continue   # unresolved by both: "[unknown]" here, summed above
         # perf report may name another alias of one address than perf
         # script (memset / __pi_memset): a row missing here is counted
         if perf_only(sym) or key not in a:
@@ -140,6 +155,115 @@ def compare_report(ours, perf, comm):
             sys.exit(f"compare: {key}: perf report {want}, pmutool report {a[key]}")
     finish(tolerated, sum(n for k, (n, _) in b.items() if k[1] == comm),
            sum(n for n, _ in b.values()), "samples", comm)
+
+
+def children_rows_perf(path):
+    rows = {}
+    for line in open(path):
+        m = re.match(r"^\s+([\d.]+)%\s+([\d.]+)%\s+(.*?)\s{2,}(.*?)\s{2,}(\[.\] .*?)\s*$", line)
+        if m:
+            rows[(m.group(3), m.group(4), m.group(5))] = (m.group(1), m.group(2))
+    return rows
+
+
+def children_rows_ours(path):
+    rows = {}
+    for ev in json.load(open(path))["events"]:
+        for r in ev["rows"]:
+            mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+            key = (r["comm"], short_name(r["dso"]), f"[{mode}] {r['sym']}")
+            rows[key] = (f"{r['children_percent']:.2f}", f"{r['percent']:.2f}")
+    return rows
+
+
+def compare_children(ours, perf, comm):
+    a, b = children_rows_ours(ours), children_rows_perf(perf)
+    if not b:
+        sys.exit("compare: no rows in perf report's children view")
+    tolerated = 0
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        if perf_only(key[2][4:]):
+            tolerated += key[0] == comm
+            continue
+        sys.exit(f"compare: {key}: perf report (children, self) {b.get(key)}, "
+                 f"pmutool report {a.get(key)}")
+    finish(tolerated, sum(k[0] == comm for k in b), len(b), "rows", comm)
+
+
+def graph_blocks(path, ours, npc):
+    """Each row's graph lines, by the row's keys."""
+    blocks, key = {}, None
+    pc = r"[\d.]+%\s+" * npc
+    row = re.compile(r"^\s+(?:\d+\s+\d+\s+)" + pc + r"(.*\S)\s*$" if ours
+                     else r"^\s+" + pc + r"(.*\S)\s*$")
+    for line in open(path):
+        line = line.rstrip()
+        if line.startswith("#"):
+            continue
+        m = row.match(line)
+        if m:
+            key = re.sub(r"\s+", " ", m.group(1))
+            blocks[key] = []
+        elif key is not None and line:
+            blocks[key].append(line)
+    return blocks
+
+
+def compare_graph(ours, perf, npc):
+    a, b = graph_blocks(ours, True, int(npc)), graph_blocks(perf, False, int(npc))
+    if not b:
+        sys.exit("compare: no rows in perf report's output")
+    exact = 0
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if x == y:
+            exact += 1
+            continue
+        # branches in another order: the same lines, "|" aside
+        if x is None or y is None or sorted(l.replace("|", " ") for l in x) != \
+                sorted(l.replace("|", " ") for l in y):
+            sys.exit(f"compare: the call graph of {key} differs:\n  pmutool:\n    " +
+                     "\n    ".join(x or ["(none)"]) + "\n  perf:\n    " + "\n    ".join(y or ["(none)"]))
+    print(f"{len(b)} call graphs agree ({exact} line for line, the others but for the order of "
+          "branches of equal weight)")
+
+
+def comm_rows_perf(path):
+    rows = {}
+    for line in open(path):
+        m = re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\d+)\s+(.*?)\s{2,}(\[.\] .*?)\s*$", line)
+        if m:
+            rows[(m.group(4), m.group(5))] = (m.group(1), int(m.group(2)), int(m.group(3)))
+    return rows
+
+
+def comm_rows_ours(path):
+    rows = {}
+    for ev in json.load(open(path))["events"]:
+        for r in ev["rows"]:
+            mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+            rows[(short_name(r["dso"]), f"[{mode}] {r['sym']}")] = (
+                f"{r['percent']:.2f}", r["samples"], r["period"])
+    return rows
+
+
+def compare_comm(ours, perf, comm):
+    a, b = comm_rows_ours(ours), comm_rows_perf(perf)
+    if not b:
+        sys.exit("compare: no rows in perf report --comm's output")
+    tolerated = 0
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        if perf_only(key[1][4:]):
+            tolerated += (b.get(key) or a.get(key))[1]
+            continue
+        sys.exit(f"compare: --comm {comm} {key}: perf report {b.get(key)}, "
+                 f"pmutool report {a.get(key)}")
+    finish(tolerated, sum(v[1] for v in b.values()), sum(v[1] for v in b.values()), "samples",
+           comm)
 
 
 def finish(tolerated, of_comm, total, what, comm):
@@ -246,6 +370,8 @@ if __name__ == "__main__":
         compare_header(*sys.argv[2:])
     if len(sys.argv) == 4 and sys.argv[1] == "features":
         compare_features(*sys.argv[2:])
-    if len(sys.argv) != 5 or sys.argv[1] not in ("script", "report"):
+    modes = {"script": compare_script, "report": compare_report, "comm": compare_comm,
+             "children": compare_children, "graph": compare_graph}
+    if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (compare_script if sys.argv[1] == "script" else compare_report)(*sys.argv[2:])
+    modes[sys.argv[1]](*sys.argv[2:])

@@ -4,7 +4,8 @@
 #
 #   interop.sh synth BINDIR    perf reads a file our writer built from a real
 #                              process: perf script = pmutool script, perf
-#                              report rows = pmutool report rows, perf report
+#                              report rows = pmutool report rows (--comm:
+#                              its percentages too), perf report
 #                              -D shows its samples and comm
 #   interop.sh jit BINDIR      the same with a JIT's code (pd_synth --jit):
 #                              anonymous executable memory is
@@ -14,7 +15,9 @@
 #                              dash): perf names its PLT entries all the same
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
-#                              -G both print the call graphs, identically);
+#                              -G both print the call graphs, identically;
+#                              report's Children and Self and the call graphs
+#                              under its rows = perf report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
 #   interop.sh header BINDIR   perf report --header-only -I lists for a file
@@ -52,6 +55,14 @@ agree() {
 	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
 		-w 0,0,16,0,0 >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
+	# one command's rows, their percentages of the whole file, those under
+	# 1% hidden
+	"$bin/pmutool" report --json -i "$1" --comm "$2" --sort dso,sym --percent-limit 1 \
+		>"$t/ours-comm.json"
+	perf report --stdio -i "$1" -g none --comm "$2" --sort dso,sym --percent-limit 1 \
+		-F overhead,sample,period,dso,sym >"$t/perf-comm.report" 2>"$t/perf.err" ||
+		{ cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2"
 }
 
 case $mode in
@@ -108,6 +119,23 @@ record-g | record-a)
 	if [ "$mode" = record-g ]; then
 		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
 		diff "$t/orig.full" "$t/ours.full"
+		# perf report's default view of it: Children and Self per row
+		"$bin/pmutool" report --json -i "$t/p.data" >"$t/ours-children.json"
+		perf report --stdio -i "$t/p.data" -g none --sort comm,dso,sym \
+			-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
+			>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+		python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_spin
+		# the call graphs under the rows, both orders, with and without Children
+		for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
+			# shellcheck disable=SC2086 # the options are words
+			set -- $g
+			n=$1
+			shift
+			"$bin/pmutool" report -i "$t/p.data" "$@" >"$t/ours-graph.txt"
+			perf report --stdio -i "$t/p.data" "$@" >"$t/perf-graph.txt" 2>"$t/perf.err" ||
+				{ cat "$t/perf.err" >&2; exit 1; }
+			python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n"
+		done
 	fi
 	agree "$t/copy.data" pd_spin
 	;;

@@ -20,10 +20,11 @@ need dpkg-deb dpkg
 need awk mawk
 
 # The -dev packages whose static archives the cross build links (libpmurt, pmutool), with
-# those their .a files pull in (elfutils' libdw.a/libelf.a need zlib, lzma, bzip2, zstd).
+# those their .a files pull in (elfutils' libdw.a/libelf.a need zlib, lzma, bzip2, zstd);
+# script's libtraceevent and report's demangler (libiberty).
 sysroot_packages=(
 	libyaml-dev libfdt-dev libjansson-dev libelf-dev libdw-dev
-	zlib1g-dev liblzma-dev libzstd-dev libbz2-dev
+	zlib1g-dev liblzma-dev libzstd-dev libbz2-dev libtraceevent-dev libiberty-dev
 )
 
 # The host's Debian mirror (first deb822 URIs or one-line `deb` URL naming .../debian),
@@ -134,7 +135,9 @@ fetch_busybox() {
 # The sysroot: the cross toolchain brings libc; these bring the libraries' headers, .a
 # archives and .pc files, taken from bookworm to match the host's glibc 2.36 cross libc.
 fetch_sysroot() {
-	[ -f "$cache/sysroot/.complete" ] && return 0
+	# complete for this list of packages (a list that grew fetches again)
+	[ "$(cat "$cache/sysroot/.complete" 2>/dev/null)" = "$(printf '%s\n' "${sysroot_packages[@]}")" ] &&
+		return 0
 	apt_update
 	local pkg ver deb
 	rm -rf "$cache/sysroot" && mkdir -p "$cache/sysroot"

@@ -25,9 +25,14 @@
 #   tracepoint sched:sched_switch beside cpu-clock: Debian's perf reads the
 #             file (the tracing-data feature) and decodes the raw fields
 #             (prev_comm/prev_pid name the sample's comm and tid); perf
-#             script and pmutool script give the same lines, the
-#             sched_switch ones up to the event name (pmutool does not
-#             decode the fields).
+#             script and pmutool script give the same lines, fields
+#             decoded (libtraceevent), with -F as perf's, %ps as kernel
+#             function names;
+#   cxx       a C++ workload's names demangled in pmutool script and
+#             report as perf 6.1 demangles them (script output identical);
+#   deep      a call graph deeper than perf report walks (127 frames):
+#             pmutool report's Children and Self, and the call graphs
+#             under its rows, equal perf report's.
 # usage: record_tool.sh CASE PMUTOOL SPIN [POWER10.yaml [PLT_SPIN]]
 set -u
 case_name=$1 pmutool=$2 spin=$3 p10yaml=${4:-} plt_spin=${5:-}
@@ -202,11 +207,59 @@ tracepoint)
 	awk '/sched:sched_switch: prev_comm=/ { n++; if (!match($0, / prev_pid=[0-9]+ /) ||
 	     substr($0, RSTART + 10, RLENGTH - 11) != $2) bad++ }
 	     END { exit bad > 0 || n == 0 }' "$t/perf.txt" || fail "prev_pid is not the sample's tid"
-	sed 's/\(sched:sched_switch: \).*/\1/' "$t/perf.txt" >"$t/perf-cut.txt"
-	diff "$t/perf-cut.txt" "$t/ours.txt" >"$t/diff.txt" ||
-		fail "pmutool script differs from perf script (trace fields cut)"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs from perf script"
 	perf report -i "$t/p.data" --stdio --sort comm 2>/dev/null >"$t/report.txt"
 	grep -q "of event 'sched:sched_switch'" "$t/report.txt" || fail "perf report has no sched:sched_switch"
+	# -F as perf's: for every type, for one type, defaults changed
+	for fields in comm,pid,tid,time,event,trace trace:comm,cpu,trace sw:comm,ip,sym,dso \
+		-cpu,+pid,-period tid,period,event,trace; do
+		perf script -i "$t/p.data" -F "$fields" >"$t/perf.txt" 2>"$t/perf-err.txt" ||
+			fail "perf script -F $fields"
+		"$pmutool" script -i "$t/p.data" -F "$fields" >"$t/ours.txt" || fail "pmutool script -F $fields"
+		diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script -F $fields differs"
+	done
+	# %ps fields name kernel functions (hrtimer_start's function=)
+	record -e timer:hrtimer_start -e sched:sched_process_exec -o "$t/p.data" -- sh -c 'sleep 0.01' ||
+		fail "record exited $?"
+	perf script -i "$t/p.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script refused the file"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" || fail "pmutool script"
+	grep -q 'sched:sched_process_exec: filename=[^ ]*/sleep pid=[0-9]* old_pid=' "$t/ours.txt" ||
+		fail "no exec of sleep decoded"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs on timer/exec"
+	;;
+cxx)
+	# C++ names demangled as perf 6.1 does (libiberty's cplus_demangle)
+	command -v g++ >/dev/null || fail "g++ is missing: install the Debian package g++"
+	g++ -O1 -fno-omit-frame-pointer -o "$t/cxx_spin" "$(dirname "$0")/cxx_spin.cc" || fail "g++ cxx_spin.cc"
+	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$t/cxx_spin" 20000000 || fail "record exited $?"
+	perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" || fail "perf script"
+	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs from perf script"
+	grep -q ' work::Spin::run+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "work::Spin::run not demangled"
+	grep -q ' twice<unsigned long>+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "twice<unsigned long> not demangled"
+	"$pmutool" report -i "$t/p.data" --sort sym >"$t/report.txt" || fail "pmutool report"
+	grep -q '%  \[\.\] work::Spin::run$' "$t/report.txt" || fail "report: no work::Spin::run row"
+	;;
+deep)
+	# a call graph 200 frames deep: perf report walks its 127 outermost
+	# frames, each row once per sample (Children); pmutool report's rows
+	# equal perf's default view's
+	command -v gcc >/dev/null || fail "gcc is missing: install the Debian package gcc"
+	gcc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$t/deep_spin" \
+		"$(dirname "$0")/deep_spin.c" || fail "gcc deep_spin.c"
+	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$t/deep_spin" 20000000 || fail "record exited $?"
+	"$pmutool" report --json -i "$t/p.data" >"$t/ours.json" || fail "pmutool report"
+	perf report --stdio -i "$t/p.data" -g none --sort comm,dso,sym \
+		-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 >"$t/perf.txt" 2>/dev/null ||
+		fail "perf report"
+	python3 "$(dirname "$0")/../perfdata/compare.py" children "$t/ours.json" "$t/perf.txt" deep_spin \
+		>"$t/compare.txt" 2>&1 || fail "Children differ from perf report's"
+	grep -q '\[\.\] down$' "$t/perf.txt" || fail "no row of down in perf report"
+	# the call graphs under the rows, as perf report draws them
+	"$pmutool" report -i "$t/p.data" >"$t/ours-graph.txt" || fail "pmutool report"
+	perf report --stdio -i "$t/p.data" >"$t/perf-graph.txt" 2>/dev/null || fail "perf report"
+	python3 "$(dirname "$0")/../perfdata/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" 2 \
+		>"$t/compare.txt" 2>&1 || fail "call graphs differ from perf report's"
 	;;
 *)
 	echo "unknown case $case_name"

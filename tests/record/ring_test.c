@@ -153,14 +153,18 @@ struct spans {
 	unsigned char bytes[8192];
 	size_t len, lens[16];
 	int n, noted, refuse_at;   /* refuse span refuse_at (-1: none) */
+	int refuse_note_at;        /* refuse to note record refuse_note_at (0: none) */
 	uint32_t types[64];
 };
 
 static int note_span_record(void *arg, const struct perf_event_header *rec,
 			    struct pmurt_error *err)
 {
-	(void)err;
 	struct spans *sp = arg;
+	if (sp->refuse_note_at && sp->noted == sp->refuse_note_at) {
+		snprintf(err->message, sizeof err->message, "note refused");
+		return -EPERM;
+	}
 	if (sp->noted < 64)
 		sp->types[sp->noted] = rec->type;
 	sp->noted++;
@@ -256,6 +260,22 @@ static void test_spans(struct mem_kernel *k)
 	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
 	CHECK(n == 3 && sp.n == 1 && sp.len == 96, "after the refusal: %ld records, %zu bytes", n,
 	      sp.len);
+	/* a record note refuses (the third, within a run) stays in the ring,
+	 * with what follows it; the two before it go out */
+	want_len = 0;
+	put_records(ring.ctl, 4, 32, PERF_RECORD_SAMPLE, want, &want_len);
+	before = ring.ctl->data_tail;
+	sp = (struct spans){.refuse_at = -1, .refuse_note_at = 2};
+	n = pmu_ring_drain_spans(&ring, note_span_record, take_span, &sp, &err);
+	CHECK(n == -EPERM && sp.noted == 2 && sp.n == 1 && sp.len == 64 &&
+	      memcmp(sp.bytes, want, 64) == 0 && ring.ctl->data_tail == before + 64 &&
+	      !strcmp(err.message, "note refused"),
+	      "refused note: rc %ld, %d noted, %zu bytes out, tail advanced %llu", n, sp.noted,
+	      sp.len, (unsigned long long)(ring.ctl->data_tail - before));
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, note_span_record, take_span, &sp, &err);
+	CHECK(n == 2 && sp.noted == 2 && sp.len == 64 && memcmp(sp.bytes, want + 64, 64) == 0,
+	      "after the refused note: %ld records, %zu bytes", n, sp.len);
 	/* a record not yet whole is left; one of a bad size stops the drain
 	 * after the good ones before it */
 	size_t ignored = 0;

@@ -1,0 +1,307 @@
+/*
+ * metrics_test.c - perf's metrics through libpmurt's public API: look-up
+ * and group listing without case, each metric's events and ScaleUnit,
+ * evaluation against hand-computed values (exact fractions, perf's double,
+ * -EDOM, -ERANGE, literals, metrics naming metrics), and pmurt_pack on the
+ * toy PMU (the conflicting metric measured apart, the nest metric refused
+ * as another PMU's) and on POWER10's and POWER9's metric groups (every
+ * group accepted by the group check, every metric whose events fit measured
+ * whole in the group the pack names, no more groups than the goal).
+ *
+ * usage: metrics_test TOY.yaml TOY-ALL-EVENTS.dtb
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check.h"
+#include "pmurt.h"
+
+static int failures;
+
+static struct pmurt_pmu *open_pmu(const char *spec)
+{
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_error err;
+	int rc = pmurt_pmu_open(&pmu, spec, NULL, &err);
+	CHECK(rc == 0, "open %s: %d %s", spec, rc, err.message);
+	return pmu;
+}
+
+/* eval metric name on counts; the value in *v */
+static int eval(struct pmurt_pmu *pmu, const char *name, const uint64_t *counts, int n,
+		const int64_t *lit, struct pmurt_metric_value *v)
+{
+	struct pmurt_error err;
+	int i = pmurt_metric_find(pmu, name, NULL, &err);
+	CHECK(i >= 0, "metric %s: %s", name, err.message);
+	*v = (struct pmurt_metric_value){.sz = sizeof(*v)};
+	return i < 0 ? i : pmurt_metric_eval(pmu, i, counts, n, lit, v, &err);
+}
+
+static void expect_exact(struct pmurt_pmu *pmu, const char *name, const uint64_t *counts, int n,
+			 int64_t num, int64_t den)
+{
+	struct pmurt_metric_value v;
+	int rc = eval(pmu, name, counts, n, NULL, &v);
+	CHECK(rc == 0 && v.exact && v.num == num && v.den == den &&
+	      fabs(v.value - (double)num / (double)den) < 1e-9,
+	      "%s: rc %d exact %d %lld/%lld (%g), expected %lld/%lld", name, rc, v.exact,
+	      (long long)v.num, (long long)v.den, v.value, (long long)num, (long long)den);
+}
+
+static void test_lookup(struct pmurt_pmu *pmu)
+{
+	struct pmurt_metric_info info = {.sz = sizeof(info)};
+	struct pmurt_error err;
+	int i = pmurt_metric_find(pmu, "nested", &info, &err);
+	CHECK(i == 3 && info.nevents == 2 && strcmp(info.name, "NESTED") == 0,
+	      "nested: %d %d", i, info.nevents);
+	struct pmurt_event_info ev = {.sz = sizeof(ev)};
+	CHECK(i < 0 || (pmurt_event_get(pmu, info.event_index[0], &ev) == 0 &&
+			strcmp(ev.name, "EV_A") == 0), "NESTED's first event");
+	CHECK(pmurt_metric_find(pmu, "RATOI", NULL, &err) == -ENOENT &&
+	      strstr(err.message, "did you mean 'RATIO'"), "suggestion: %s", err.message);
+	i = pmurt_metric_find(pmu, "ratio", &info, NULL);
+	CHECK(i == 0 && info.scale == 150 && strcmp(info.unit, "%") == 0,
+	      "RATIO's ScaleUnit: %g '%s'", info.scale, info.unit);
+	i = pmurt_metric_find(pmu, "NEST_BW", &info, NULL);
+	CHECK(i == 6 && info.nevents == 1 && info.event_index[0] == -1 && info.pmus &&
+	      strcmp(info.pmus, "hv_24x7") == 0 && fabs(info.scale - 6.1e-5) < 1e-12 &&
+	      strcmp(info.unit, "MB") == 0, "NEST_BW: %d %d", i, info.nevents);
+	char buf[32];
+	/* groups in order of first appearance, matched without case: G1 has
+	 * RATIO and NESTED ("g1") */
+	CHECK(pmurt_metric_group_get(pmu, 0, buf, sizeof(buf)) == 2 && strcmp(buf, "G1") == 0,
+	      "group 0: %s", buf);
+	CHECK(pmurt_metric_group_get(pmu, 1, buf, sizeof(buf)) == 2 &&
+	      strcmp(buf, "Ratios") == 0, "group 1: %s", buf);
+	CHECK(pmurt_metric_group_get(pmu, 2, buf, sizeof(buf)) == -ENOENT, "two groups");
+	CHECK(pmurt_metric_in_group(pmu, 3, "G1") && !pmurt_metric_in_group(pmu, 3, "G"),
+	      "in group");
+}
+
+static void test_eval(struct pmurt_pmu *pmu)
+{
+	struct pmurt_metric_value v;
+	expect_exact(pmu, "RATIO", (uint64_t[]){10, 4}, 2, 5, 2);
+	CHECK(eval(pmu, "RATIO", (uint64_t[]){10, 0}, 2, NULL, &v) == -EDOM && isnan(v.value),
+	      "RATIO by zero");
+	expect_exact(pmu, "EXACT", (uint64_t[]){299}, 1, 1, 1);         /* 300 / 100 / 3 */
+	expect_exact(pmu, "EXACT", (uint64_t[]){0}, 1, 1, 300);
+	expect_exact(pmu, "FUNCS", (uint64_t[]){6, 3}, 2, 14, 1);       /* 2 + 3 - 2 + 9 + 2 */
+	expect_exact(pmu, "FUNCS", (uint64_t[]){6, 0}, 2, 9, 1);        /* d_ratio by 0 is 0 */
+	expect_exact(pmu, "FUNCS", (uint64_t[]){1, 3}, 2, 25, 3);       /* 1/3 + 1 - 2 + 7 + 2 */
+	expect_exact(pmu, "NESTED", (uint64_t[]){10, 4}, 2, 250, 1);
+	expect_exact(pmu, "NEG", (uint64_t[]){3}, 1, -6, 1);
+	CHECK(eval(pmu, "SMT", (uint64_t[]){5}, 1, NULL, &v) == -ENOENT, "SMT without literals");
+	int64_t lit[PMURT_METRIC_NLITERALS] = {1};
+	CHECK(eval(pmu, "SMT", (uint64_t[]){5}, 1, lit, &v) == 0 && v.exact && v.num == 10,
+	      "SMT on: %lld", (long long)v.num);
+	lit[0] = 0;
+	CHECK(eval(pmu, "SMT", (uint64_t[]){5}, 1, lit, &v) == 0 && v.num == 5, "SMT off");
+	uint64_t big = 1ull << 40;
+	CHECK(eval(pmu, "BIG", (uint64_t[]){big, big, big}, 3, NULL, &v) == -ERANGE && !v.exact &&
+	      v.value == ldexp(1, 120), "BIG: %g", v.value);
+	CHECK(eval(pmu, "RATIO", (uint64_t[]){10}, 1, NULL, &v) == -EINVAL, "count count");
+}
+
+static struct pmurt_pack *pack(struct pmurt_pmu *pmu, const char *const *names, int n)
+{
+	struct pmurt_pack *pk = NULL;
+	struct pmurt_error err;
+	int rc = pmurt_pack(pmu, names, n, NULL, &pk, &err);
+	CHECK(rc == 0, "pack %s: %d %s", names[0], rc, err.message);
+	return pk;
+}
+
+static bool group_has(const struct pmurt_pack *pk, int g, const char *event)
+{
+	const struct pmurt_event_spec *ev;
+	int n;
+	if (pmurt_pack_group(pk, g, &ev, &n, NULL))
+		return false;
+	for (int i = 0; i < n; i++)
+		if (strcmp(ev[i].name, event) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the group check accepts event e of the description by itself. */
+static bool counts_alone(struct pmurt_pmu *pmu, int e)
+{
+	struct pmurt_event_info ev = {.sz = sizeof(ev)};
+	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	struct pmurt_check_opts opts = {.sz = sizeof(opts), .per_task = true, .lpar = true};
+	return pmurt_event_get(pmu, e, &ev) == 0 &&
+	       pmurt_parse_event(pmu, ev.name, &spec, NULL) == 0 &&
+	       pmurt_group_check(pmu, &spec, 1, sizeof(spec), &opts, &res, NULL) == 0 && res.ok;
+}
+
+/* Every group accepted (and its schedule kept past the first time slice);
+ * every metric not apart has all its events in the
+ * group named for it; the apart ones have each event in some group. */
+static void check_pack(struct pmurt_pmu *pmu, const struct pmurt_pack *pk, const char *what)
+{
+	struct pmurt_pack_info info = {.sz = sizeof(info)};
+	CHECK(pmurt_pack_info(pk, &info) == 0, "%s: info", what);
+	for (int g = 0; g < info.ngroups; g++) {
+		const struct pmurt_group_result *res;
+		int n;
+		CHECK(pmurt_pack_group(pk, g, NULL, &n, &res) == 0 && res->ok && n >= 1 &&
+		      !res->reschedule_reason[0], "%s: group %d not accepted", what, g);
+	}
+	for (int i = 0; i < info.nmetrics; i++) {
+		struct pmurt_pack_metric m = {.sz = sizeof(m)};
+		struct pmurt_metric_info mi = {.sz = sizeof(mi)};
+		CHECK(pmurt_pack_metric_get(pk, i, &m) == 0, "%s: metric %d", what, i);
+		if (m.index < 0 || pmurt_metric_get(pmu, m.index, &mi) != 0)
+			continue;
+		CHECK(m.apart == (m.group < 0), "%s: %s apart %d group %d", what, m.name, m.apart,
+		      m.group);
+		for (int k = 0; k < mi.nevents && !mi.pmus; k++) {
+			struct pmurt_event_info ev = {.sz = sizeof(ev)};
+			pmurt_event_get(pmu, mi.event_index[k], &ev);
+			int g = m.apart ? m.event_group[k] : m.group;
+			if (m.apart && g < 0) { /* only an event no group holds, named */
+				CHECK(!counts_alone(pmu, mi.event_index[k]) &&
+				      strstr(m.message, ev.name), "%s: %s's %s in no group: %s",
+				      what, m.name, ev.name, m.message);
+				continue;
+			}
+			CHECK(g >= 0 && group_has(pk, g, ev.name), "%s: %s's %s not in group %d", what,
+			      m.name, ev.name, g);
+		}
+	}
+}
+
+static void test_pack_toy(struct pmurt_pmu *pmu)
+{
+	const char *names[] = {"ratio", "g1", "CONFLICT", "EV_B", "nest_bw", "RATIO"};
+	struct pmurt_pack *pk = pack(pmu, names, 6);
+	if (!pk)
+		return;
+	check_pack(pmu, pk, "toy");
+	struct pmurt_pack_info info = {.sz = sizeof(info)};
+	pmurt_pack_info(pk, &info);
+	/* RATIO, NESTED, CONFLICT, EV_B, NEST_BW (RATIO asked twice: once);
+	 * EV_A, cycles, EV_B together; EV_C (PMC1 as EV_A) in a second group */
+	CHECK(info.nmetrics == 5 && info.nevents == 4 && info.ngroups == 2 && info.bound == 2 &&
+	      info.napart == 2, "toy: %d metrics %d events %d groups bound %d apart %d",
+	      info.nmetrics, info.nevents, info.ngroups, info.bound, info.napart);
+	struct pmurt_pack_metric m = {.sz = sizeof(m)};
+	CHECK(pmurt_pack_metric_get(pk, 2, &m) == 0 && m.apart && strcmp(m.name, "CONFLICT") == 0 &&
+	      m.reason[0] && m.message[0] && m.event_group[0] != m.event_group[1],
+	      "CONFLICT: apart %d reason '%s'", m.apart, m.reason);
+	CHECK(pmurt_pack_metric_get(pk, 3, &m) == 0 && m.index == -1 && !m.apart && m.group >= 0,
+	      "EV_B plain");
+	CHECK(pmurt_pack_metric_get(pk, 4, &m) == 0 && m.apart &&
+	      strcmp(m.reason, "other_pmu") == 0, "NEST_BW: %s", m.reason);
+	pmurt_pack_free(pk);
+	struct pmurt_error err;
+	const char *bad[] = {"NO_SUCH"};
+	CHECK(pmurt_pack(pmu, bad, 1, NULL, &pk, &err) == -ENOENT &&
+	      strstr(err.message, "NO_SUCH"), "unknown: %s", err.message);
+}
+
+/* A real PMU's metric group: accepted groups, no more than `most`. */
+static void test_pack_real(const char *spec, const char *group, int most, int bound,
+			   const char *apart, const char *reason)
+{
+	struct pmurt_pmu *pmu = open_pmu(spec);
+	if (!pmu)
+		return;
+	struct pmurt_pack *pk = pack(pmu, &group, 1);
+	if (pk) {
+		struct pmurt_pack_info info = {.sz = sizeof(info)};
+		pmurt_pack_info(pk, &info);
+		CHECK(info.ngroups <= most && info.bound == bound && info.ngroups >= info.bound,
+		      "%s %s: %d groups, bound %d", spec, group, info.ngroups, info.bound);
+		check_pack(pmu, pk, group);
+		bool found = false;
+		for (int i = 0; i < info.nmetrics; i++) {
+			struct pmurt_pack_metric m = {.sz = sizeof(m)};
+			pmurt_pack_metric_get(pk, i, &m);
+			if (strcmp(m.name, apart) == 0)
+				found = m.apart && strcmp(m.reason, reason) == 0;
+		}
+		CHECK(found, "%s %s: %s not flagged apart (%s)", spec, group, apart, reason);
+		pmurt_pack_free(pk);
+	}
+	pmurt_pmu_close(pmu);
+}
+
+/* Every core metric of a real PMU (those naming no other PMU) at once: the
+ * pack succeeds, every group passes the group check, every metric is
+ * measured whole in its group or flagged apart with a reason and each of
+ * its events in some group, and no more groups than `most`. */
+static void test_pack_all_core(const char *spec, int most)
+{
+	struct pmurt_pmu *pmu = open_pmu(spec);
+	if (!pmu)
+		return;
+	int count = pmurt_metric_count(pmu), n = 0;
+	const char **names = calloc((size_t)(count > 0 ? count : 1), sizeof(*names));
+	CHECK(names != NULL, "%s: no memory", spec);
+	for (int i = 0; names && i < count; i++) { /* POWER10 has one name twice */
+		struct pmurt_metric_info mi = {.sz = sizeof(mi)};
+		if (pmurt_metric_get(pmu, i, &mi) != 0 || mi.pmus)
+			continue;
+		bool again = false;
+		for (int k = 0; k < n && !again; k++)
+			again = strcasecmp(names[k], mi.name) == 0;
+		if (!again)
+			names[n++] = mi.name;
+	}
+	struct pmurt_pack *pk = names && n ? pack(pmu, names, n) : NULL;
+	CHECK(pk != NULL, "%s: all %d core metrics not packed", spec, n);
+	if (pk) {
+		struct pmurt_pack_info info = {.sz = sizeof(info)};
+		pmurt_pack_info(pk, &info);
+		CHECK(info.nmetrics == n && info.ngroups <= most && info.ngroups >= info.bound,
+		      "%s all core: %d of %d metrics, %d groups (most %d), bound %d", spec,
+		      info.nmetrics, n, info.ngroups, most, info.bound);
+		check_pack(pmu, pk, spec);
+		for (int i = 0; i < info.nmetrics; i++) {
+			struct pmurt_pack_metric m = {.sz = sizeof(m)};
+			pmurt_pack_metric_get(pk, i, &m);
+			CHECK(!m.apart || (m.reason[0] && m.message[0]),
+			      "%s: %s apart without a reason", spec, m.name);
+		}
+		pmurt_pack_free(pk);
+	}
+	free(names);
+	pmurt_pmu_close(pmu);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: metrics_test TOY.yaml TOY.dtb\n");
+		return 2;
+	}
+	for (int s = 1; s <= 2; s++) {
+		struct pmurt_pmu *pmu = open_pmu(argv[s]);
+		if (!pmu)
+			continue;
+		test_lookup(pmu);
+		test_eval(pmu);
+		test_pack_toy(pmu);
+		pmurt_pmu_close(pmu);
+	}
+	/* perf opens 59 groups for POWER10's CPI; the counters allow 16
+	 * (PMC3's 16 events); PM_CYC and PM_INST_CMPL both need PMC1 */
+	test_pack_real("power10", "cpi", 16, 16, "CYCLES_PER_INSTRUCTION", "constraint_conflict");
+	/* other_stall_cpi subtracts five metrics from stall_cpi: more events than a group holds */
+	test_pack_real("power9", "CPI_BREAKDOWN", 20, 20, "other_stall_cpi", "too_many_events");
+	/* every core metric: POWER9's cache-pmc4 group rule must hold in every
+	 * group the pack returns */
+	test_pack_all_core("power10", 37);
+	test_pack_all_core("power9", 66);
+	return failures ? 1 : 0;
+}
