@@ -1,4 +1,4 @@
-# vpa_dtl (dtl/, tools/cmd_dtl.c): tests/dtl/dtl_test.c checks the decoder
+# vpa_dtl (dtl/, tools/dtl/cmd_dtl.c): tests/dtl/dtl_test.c checks the decoder
 # against payloads built from the documented layout and the generator's
 # streams, and writes the inputs the pmutool tests decode; check_report.py
 # recomputes `dtl report --json` from the raw bytes; html_test.sh renders the

@@ -30,7 +30,7 @@ if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_batch ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_batch.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/batch-corpus
     LINK pmurt_internal PkgConfig::JANSSON
-    SOURCES ${CMAKE_SOURCE_DIR}/tools/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/cmd_check.c
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/describe/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/describe/cmd_check.c
             ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
   target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   # the DTL decoder; its seeds are the documented sample and a generated
@@ -45,6 +45,6 @@ if(PMU_FUZZ)
   # simulated vpa_dtl driver, made by `dtl_capture_test SYSFS DIR SEED_OUT`
   pmu_fuzz_target(fuzz_dtl_perf ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_dtl_perf.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus LINK pmurt_internal
-    SOURCES ${CMAKE_SOURCE_DIR}/tools/dtl_perf.c)
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/dtl/dtl_perf.c)
   target_include_directories(fuzz_dtl_perf PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 endif()

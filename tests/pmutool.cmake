@@ -141,7 +141,7 @@ foreach(cmd ${pmutool_golden})
   set_tests_properties(pmutool/golden-${name} PROPERTIES FIXTURES_REQUIRED pmutool_dtb)
 endforeach()
 
-# elfutils only for report and script (tools/elf_lib.c): not linked, not
+# elfutils only for report and script (tools/report/elf_lib.c): not linked, not
 # loaded by check, dlopened by report, a missing soname named with its
 # Debian package
 add_test(NAME pmutool/elf-dlopen

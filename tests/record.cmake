@@ -1,4 +1,4 @@
-# Recording (perf/ring.c, record.c, synth.c, cpc.c; tools/cmd_record.c):
+# Recording (perf/ring.c, record.c, synth.c, cpc.c; tools/record/cmd_record.c):
 # the ring reader and the session against a kernel in memory
 # (tests/record/mem_kernel.c), synthesis from a /proc tree the test builds,
 # the cpc provider's rules over the built-in POWER10 description.

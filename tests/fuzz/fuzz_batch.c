@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "pmutool.h"
-#include "tool_batch.h"
+#include "describe/tool_batch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_dtl_perf.c - libFuzzer target for pmutool's vpa_dtl side of a
- * perf.data file (tools/dtl_perf.c over libpmurt's reader): any bytes open
+ * perf.data file (tools/dtl/dtl_perf.c over libpmurt's reader): any bytes open
  * and yield their AUXTRACE records once an AUXTRACE_INFO of type 7 was
  * read, each printed as perf report -D prints it (to /dev/null) and walked
  * slot by slot, or fail with a negative errno and a message; never a crash
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dtl_perf.h"
+#include "dtl/dtl_perf.h"
 #include "perfdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

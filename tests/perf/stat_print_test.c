@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "perf_int.h"
-#include "stat.h"
+#include "stat/stat.h"
 
 static int failures;
 

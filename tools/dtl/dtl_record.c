@@ -28,7 +28,7 @@
 
 #include "dtl_perf.h"
 #include "perf_int.h"
-#include "record_tool.h"
+#include "record/record_tool.h"
 
 #define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup"

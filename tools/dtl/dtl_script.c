@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "dtl_perf.h"
-#include "tool_session.h"
+#include "report/tool_session.h"
 
 struct dtl_queue {
 	int cpu;
