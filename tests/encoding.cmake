@@ -1,4 +1,4 @@
-# thresh-cmp-p10 with a toy PMU's parameters (tests/encoding/toy-thresh.yaml):
+# mantissa-exponent with a toy PMU's parameters (tests/encoding/toy-thresh.yaml):
 # another encoding needs only the description.  encoding_test checks
 # hand-computed encodings from the YAML and from the DTB pmugen writes of it;
 # dt_roundtrip checks that YAML -> DTB -> model keeps the parameters.
