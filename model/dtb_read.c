@@ -330,12 +330,11 @@ int dl_get_condition(struct dl *L, int node, const char *name,
 /* Wrappers with the int signature dl_get_enum wants. */
 const char *dl_role_name(int i) { return pmu_role_name((enum pmu_field_role)i); }
 const char *dl_source_name(int i) { return pmu_source_name((enum pmu_source)i); }
-static const char *transform_name(int i) { return pmu_transform_name((enum pmu_transform)i); }
 const char *dl_cons_kind_name(int i) { return pmu_constraint_kind_name((enum pmu_constraint_kind)i); }
 const char *dl_check_kind_name(int i) { return pmu_check_kind_name((enum pmu_check_kind)i); }
 const char *dl_usage_when_name(int i) { return pmu_usage_when_name((enum pmu_usage_when)i); }
 
-/* thresh-cmp-p10's encoding-NAME properties, all required, each in its domain
+/* mantissa-exponent's encoding-NAME properties, all required, each in its domain
  * (pmu_thresh_encoding_bad). */
 static int get_encoding(struct dl *L, int node, struct pmu_thresh_encoding *enc)
 {
@@ -362,19 +361,37 @@ static int get_encoding(struct dl *L, int node, struct pmu_thresh_encoding *enc)
 	return bad == PMU_ENC_NPARAMS ? 0 : dl_fail(L, node, prop[bad], "%s", why);
 }
 
-/* `transform`, with sdar-mode's `transform-arg` or thresh-cmp-p10's encoding. */
+/* A transform under the name it had before (pmu_transform_old_name): still
+ * read, with a warning naming the new one. */
+static void warn_old_transform(struct dl *L, int node, const char *old, enum pmu_transform t)
+{
+	char place[PATH_LEN + 256];
+	struct pmu_pos p = { place, 0, 0 };
+
+	node_place(L, node, place, sizeof(place));
+	pmu_report_warning(L->d, &p, "property 'transform': '%s' is deprecated: it is named '%s' now",
+			   old, pmu_transform_name(t));
+}
+
+/* `transform`, with sdar-mode's `transform-arg` or mantissa-exponent's encoding. */
 int dl_get_transform(struct dl *L, int node, enum pmu_transform *t, uint64_t *arg,
 			 struct pmu_thresh_encoding *enc)
 {
-	int v = PMU_XF_NONE;
+	const char *s;
+	int rc = dl_get_str(L, node, "transform", false, &s), old;
 
-	if (dl_get_enum(L, node, "transform", false, transform_name, PMU_XF_THRESH_CMP_P10 + 1, &v) < 0)
-		return -EINVAL;
-	*t = (enum pmu_transform)v;
-	if (*t == PMU_XF_THRESH_CMP_P10) {
+	*t = PMU_XF_NONE;
+	if (rc)
+		return rc < 0 ? -EINVAL : 0;
+	old = pmu_transform_parse(s, t);
+	if (old < 0)
+		return dl_fail(L, node, "transform", "unknown value '%s'", s);
+	if (old)
+		warn_old_transform(L, node, s, *t);
+	if (*t == PMU_XF_MANTISSA_EXPONENT) {
 		if (dl_has_prop(L, node, "transform-arg"))
 			return dl_fail(L, node, "transform-arg",
-				    "thresh-cmp-p10 takes its parameters from the encoding-* properties");
+				    "mantissa-exponent takes its parameters from the encoding-* properties");
 		return get_encoding(L, node, enc);
 	}
 	return dl_get_u64(L, node, "transform-arg", false, false, arg) < 0 ? -EINVAL : 0;

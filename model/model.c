@@ -264,7 +264,7 @@ NAME_TABLE(pmu_cache_op_name, int, "read", "write", "prefetch")
 NAME_TABLE(pmu_cache_result_name, int, "access", "miss")
 NAME_TABLE(pmu_role_name, enum pmu_field_role, "none", "pmc", "mark", "unit")
 NAME_TABLE(pmu_source_name, enum pmu_source, "config", "config1")
-NAME_TABLE(pmu_transform_name, enum pmu_transform, "none", "sdar-mode", "thresh-cmp-p10")
+NAME_TABLE(pmu_transform_name, enum pmu_transform, "none", "sdar-mode", "mantissa-exponent")
 
 /* perf's branch_sample_type bits (the ABI in <linux/perf_event.h>,
  * PERF_SAMPLE_BRANCH_*_SHIFT order), by the names perf's --branch-filter uses. */
@@ -289,12 +289,19 @@ const char *pmu_branch_filter_name(uint64_t bit)
 	return NULL;
 }
 
+const char *pmu_transform_old_name(enum pmu_transform t)
+{
+	return t == PMU_XF_MANTISSA_EXPONENT ? "thresh-cmp-p10" : NULL;
+}
+
 int pmu_transform_parse(const char *name, enum pmu_transform *out)
 {
-	for (int t = PMU_XF_NONE; t <= PMU_XF_THRESH_CMP_P10; t++) {
-		if (strcmp(name, pmu_transform_name(t)) == 0) {
+	for (int t = PMU_XF_NONE; t <= PMU_XF_MANTISSA_EXPONENT; t++) {
+		const char *old = pmu_transform_old_name(t);
+
+		if (strcmp(name, pmu_transform_name(t)) == 0 || (old && strcmp(name, old) == 0)) {
 			*out = t;
-			return 0;
+			return strcmp(name, pmu_transform_name(t)) != 0;
 		}
 	}
 	return -EINVAL;
@@ -330,7 +337,7 @@ uint64_t pmu_thresh_encode(const struct pmu_thresh_encoding *enc, uint64_t value
 uint64_t pmu_transform_apply(enum pmu_transform t, const struct pmu_thresh_encoding *enc,
 			     uint64_t value)
 {
-	return t == PMU_XF_THRESH_CMP_P10 ? pmu_thresh_encode(enc, value) : value;
+	return t == PMU_XF_MANTISSA_EXPONENT ? pmu_thresh_encode(enc, value) : value;
 }
 
 NAME_TABLE(pmu_thresh_param_name, enum pmu_thresh_param, "mantissa-bits", "exponent-bits",

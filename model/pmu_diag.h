@@ -31,7 +31,7 @@ enum pmu_check_id {
 	PMU_CHK_UNSCHEDULABLE,      /* unschedulable-event */
 	PMU_CHK_KERNEL_LIMITS,      /* kernel-limits */
 	PMU_CHK_REGISTER_LAYOUT,    /* register-layout: register fields overlap or exceed width */
-	PMU_CHK_TRANSFORM_ENCODING, /* transform-encoding: a thresh-cmp-p10 encoding that
+	PMU_CHK_TRANSFORM_ENCODING, /* transform-encoding: a mantissa-exponent encoding that
 	                               does not fit where it goes */
 	PMU_CHK_PRESET_MEMBERS,     /* preset-members: a derived preset whose events
 	                               cannot be counted together */

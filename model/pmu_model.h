@@ -110,12 +110,13 @@ enum pmu_transform {
 	PMU_XF_NONE,
 	PMU_XF_SDAR_MODE,      /* isa207 mmcra_sdar_mode(): marked or sampling
 	                          already on -> clear; else value; else default */
-	PMU_XF_THRESH_CMP_P10, /* p10_thresh_cmp_val(): mantissa/exponent encoding,
-	                          parameters in struct pmu_thresh_encoding */
+	PMU_XF_MANTISSA_EXPONENT, /* p10_thresh_cmp_val(): mantissa/exponent encoding,
+	                             parameters in struct pmu_thresh_encoding (named
+	                             "thresh-cmp-p10" until its parameters became data) */
 };
 
 /*
- * The parameters of PMU_XF_THRESH_CMP_P10, the threshold-compare encoding of
+ * The parameters of PMU_XF_MANTISSA_EXPONENT, the threshold-compare encoding of
  * p10_thresh_cmp_val() in arch/powerpc/perf/isa207-common.c (POWER10: 8, 3,
  * 2, 261120, 0xc0).  A nonzero value is clamped to `clamp`, then shifted right
  * by `exponent_step` bits, counting the shifts in an exponent e, until at most
@@ -526,6 +527,11 @@ int pmu_condition_parse(const struct pmu_model *m, const char *text,
 			struct pmu_condition *out, char *why, size_t whylen);
 
 const char *pmu_transform_name(enum pmu_transform t);
+/* The name a transform had before it was named for what it does, still read
+ * (with a warning): "thresh-cmp-p10" for mantissa-exponent; NULL if none. */
+const char *pmu_transform_old_name(enum pmu_transform t);
+/* 0 for a current name, 1 for an old one (the caller warns, naming
+ * pmu_transform_name(*out)), -EINVAL if unknown. */
 int pmu_transform_parse(const char *name, enum pmu_transform *out);
 /* A value-only transform applied to value (identity for NONE and SDAR_MODE,
  * which compute_mmcr applies itself).  enc: the field's or constraint's

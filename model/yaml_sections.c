@@ -364,7 +364,7 @@ static int read_source(struct yctx *c, const struct ynode *n, enum pmu_source *o
 	return -EINVAL;
 }
 
-/* `encoding:` of thresh-cmp-p10: every parameter, each in its domain
+/* `encoding:` of mantissa-exponent: every parameter, each in its domain
  * (pmu_thresh_encoding_bad), reported at the key whose value is wrong. */
 static int read_encoding(struct yctx *c, const struct ynode *n, struct pmu_thresh_encoding *enc)
 {
@@ -395,7 +395,7 @@ static int read_encoding(struct yctx *c, const struct ynode *n, struct pmu_thres
 }
 
 /* `transform` and what parameterises it: `transform-arg` (sdar-mode) or
- * `encoding` (thresh-cmp-p10). */
+ * `encoding` (mantissa-exponent, formerly thresh-cmp-p10). */
 static int read_transform(struct yctx *c, const struct ynode *owner, enum pmu_transform *t,
 			  uint64_t *arg, struct pmu_thresh_encoding *enc)
 {
@@ -412,19 +412,25 @@ static int read_transform(struct yctx *c, const struct ynode *owner, enum pmu_tr
 	}
 	if (y_str(c, &v, "transform", &s))
 		return -EINVAL;
-	if (pmu_transform_parse(s, t) || *t == PMU_XF_NONE) {
+	int old = pmu_transform_parse(s, t);
+	if (old < 0 || *t == PMU_XF_NONE) {
 		struct pmu_pos p = y_pos(&v);
-		pmu_report(c->d, -1, &p, "unknown transform '%s' (known: sdar-mode, thresh-cmp-p10)", s);
+		pmu_report(c->d, -1, &p, "unknown transform '%s' (known: sdar-mode, mantissa-exponent)", s);
 		return -EINVAL;
+	}
+	if (old) {
+		struct pmu_pos p = y_pos(&v);
+		pmu_report_warning(c->d, &p, "transform '%s' is deprecated: it is named '%s' now",
+				   s, pmu_transform_name(*t));
 	}
 	if (*t == PMU_XF_SDAR_MODE && !e.node)
 		return y_u64(c, &a, "transform-arg", arg);
-	if (*t == PMU_XF_THRESH_CMP_P10 && e.node && !a.node)
+	if (*t == PMU_XF_MANTISSA_EXPONENT && e.node && !a.node)
 		return read_encoding(c, &e, enc);
 	struct pmu_pos p = y_pos(&v);
 	pmu_report(c->d, -1, &p, *t == PMU_XF_SDAR_MODE ?
 		   "transform sdar-mode takes its default in 'transform-arg', not an 'encoding'" :
-		   "transform thresh-cmp-p10 needs an 'encoding' (mantissa-bits, exponent-bits, "
+		   "transform mantissa-exponent needs an 'encoding' (mantissa-bits, exponent-bits, "
 		   "exponent-step, clamp, normalized-mask) and takes no 'transform-arg'");
 	return -EINVAL;
 }

@@ -266,7 +266,7 @@ static int codesp(struct walk *w, const char *name, const uint64_t *codes, int n
 	return rc;
 }
 
-/* `transform`, then sdar-mode's `transform-arg` or thresh-cmp-p10's
+/* `transform`, then sdar-mode's `transform-arg` or mantissa-exponent's
  * `encoding-NAME` properties: bit counts in one cell, clamp and mask <hi lo>. */
 static int transformp(struct walk *w, enum pmu_transform t, uint64_t arg,
 		      const struct pmu_thresh_encoding *enc)
@@ -277,7 +277,7 @@ static int transformp(struct walk *w, enum pmu_transform t, uint64_t arg,
 		TRY(strp(w, "transform", pmu_transform_name(t)));
 	if (t == PMU_XF_SDAR_MODE || arg != 0)
 		TRY(u64p(w, "transform-arg", arg));
-	for (int p = 0; t == PMU_XF_THRESH_CMP_P10 && p < PMU_ENC_NPARAMS; p++) {
+	for (int p = 0; t == PMU_XF_MANTISSA_EXPONENT && p < PMU_ENC_NPARAMS; p++) {
 		uint64_t v = pmu_thresh_param_get(enc, (enum pmu_thresh_param)p);
 
 		snprintf(prop, sizeof(prop), "encoding-%s", pmu_thresh_param_name(p));

@@ -84,7 +84,7 @@ struct pmu_tbl_register {
 	uint32_t nfields;
 };
 
-/* struct pmu_thresh_encoding: thresh-cmp-p10's parameters, zero when unused. */
+/* struct pmu_thresh_encoding: mantissa-exponent's parameters, zero when unused. */
 struct pmu_tbl_encoding {
 	uint32_t mantissa_bits, exponent_bits, exponent_step;
 	uint64_t clamp, normalized_mask;

@@ -60,3 +60,11 @@ endforeach()
 add_test(NAME binding/skiboot-reference
   COMMAND ${BINDING_RUN} golden ${TESTDATA}/skiboot/skiboot-power10-pmu.dts
           ${CMAKE_CURRENT_LIST_DIR}/binding/skiboot.expected)
+
+# The threshold transform's old name, thresh-cmp-p10, in pmugen's tree is a
+# deprecated alias the binding still accepts (the loader warns: dt-old-layout).
+add_test(NAME binding/old-transform-name
+  COMMAND sh -c "mkdir -p \"$(dirname \"$1\")\" && sed 's/\"mantissa-exponent\";/\"thresh-cmp-p10\";/' \"$0\" >\"$1\" &&
+                 test \"$(grep -c '\"thresh-cmp-p10\";' \"$1\")\" = 2 && sh \"$2\" -n \"$1\""
+    ${CMAKE_SOURCE_DIR}/dts/power10.dts ${CMAKE_CURRENT_BINARY_DIR}/binding-old-name/power10.dts
+    ${CMAKE_SOURCE_DIR}/validate/dt-validate.sh)

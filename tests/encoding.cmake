@@ -1,4 +1,4 @@
-# thresh-cmp-p10 with a toy PMU's parameters (tests/encoding/toy-thresh.yaml):
+# mantissa-exponent with a toy PMU's parameters (tests/encoding/toy-thresh.yaml):
 # another encoding needs only the description.  encoding_test checks
 # hand-computed encodings from the YAML and from the DTB pmugen writes of it;
 # dt_roundtrip checks that YAML -> DTB -> model keeps the parameters.
@@ -14,3 +14,9 @@ set_tests_properties(encoding/toy-dtb PROPERTIES FIXTURES_SETUP encoding_toy_dtb
 add_test(NAME encoding/toy-values COMMAND encoding_test ${ENCODING_TOY} ${ENCODING_DTB})
 set_tests_properties(encoding/toy-values PROPERTIES FIXTURES_REQUIRED encoding_toy_dtb)
 add_test(NAME encoding/toy-dt-roundtrip COMMAND dt_roundtrip ${ENCODING_TOY})
+# The old name thresh-cmp-p10 still reads, with a warning at each use, and
+# gives the same tree and encodings as mantissa-exponent (the DTB side:
+# dt-old-layout).
+add_test(NAME encoding/old-name-yaml
+  COMMAND sh ${ENCODING_TESTS}/old_name.sh ${PMUGEN} $<TARGET_FILE:encoding_test> ${ENCODING_TOY}
+    ${CMAKE_CURRENT_BINARY_DIR}/encoding-old-name)

@@ -41,3 +41,13 @@ foreach(case ${schema_invalid})
   add_test(NAME schema/reject-${case_name}
     COMMAND ${SCHEMA_VALIDATE} --expect-invalid --pmugen ${PMUGEN} ${case})
 endforeach()
+
+# (d) the threshold transform's old name, thresh-cmp-p10, is a deprecated
+#     alias of mantissa-exponent: minimal.yaml with it is still accepted by
+#     both (pmugen warns).  The DTB side: binding/old-transform-name.
+add_test(NAME schema/valid-old-transform-name
+  COMMAND sh -c "d=$1 src=$2 pmugen=$3; shift 3; mkdir -p \"$d\" && cp \"$src/base.yaml\" \"$d/\" &&
+                 sed 's/transform: mantissa-exponent$/transform: thresh-cmp-p10/' \"$src/minimal.yaml\" >\"$d/minimal.yaml\" &&
+                 test \"$(grep -c 'transform: thresh-cmp-p10$' \"$d/minimal.yaml\")\" = 2 &&
+                 \"$@\" --pmugen \"$pmugen\" \"$d/minimal.yaml\"" sh
+    ${CMAKE_CURRENT_BINARY_DIR}/schema-old-name ${SCHEMA_CASES}/valid ${PMUGEN} ${SCHEMA_VALIDATE})

@@ -434,7 +434,7 @@ static int check_constraints(const struct pmu_model *m, struct pmu_diag *d)
 	return rc;
 }
 
-/* --- thresh-cmp-p10 encodings ------------------------------------------------ */
+/* --- mantissa-exponent encodings ---------------------------------------------- */
 /* The encoding of the clamp (the largest value, with the largest exponent)
  * must not be reserved and its exponent must fit; mantissa + exponent bits
  * must be as wide as where the encoding goes (dest_bits; 0: nowhere). */
@@ -468,7 +468,7 @@ static int check_encodings(const struct pmu_model *m, struct pmu_diag *d)
 	int rc = 0;
 	for (int i = 0; i < m->nfields; i++) {
 		const struct pmu_field *f = &m->fields[i];
-		if (f->transform != PMU_XF_THRESH_CMP_P10)
+		if (f->transform != PMU_XF_MANTISSA_EXPONENT)
 			continue;
 		uint32_t bits = 0;
 		char dest[160] = "";
@@ -483,7 +483,7 @@ static int check_encodings(const struct pmu_model *m, struct pmu_diag *d)
 	}
 	for (int i = 0; i < m->nconstraints; i++) {
 		const struct pmu_constraint *c = &m->constraints[i];
-		if (c->transform == PMU_XF_THRESH_CMP_P10)
+		if (c->transform == PMU_XF_MANTISSA_EXPONENT)
 			rc |= check_encoding(&c->encoding, "constraint", c->name,
 					     c->kind == PMU_CONS_EQUAL ? c->slot_hi - c->slot_lo + 1 : 0,
 					     "its slot", &c->pos, d);

@@ -182,7 +182,7 @@ static const struct mistake mistakes[] = {
 	  .prop = "encoding-normalized-mask", CELLS(0, 0x100), .want = "outside the 8-bit mantissa" },
 	{ .what = "no clamp", .path = PMU "/constraints/fields/thresh_cmp", .prop = "encoding-clamp",
 	  .op = DEL_PROP, .want = "encoding-clamp': missing" },
-	{ .what = "thresh-cmp-p10 with transform-arg", .path = PMU "/constraints/threshold/thresh-cmp",
+	{ .what = "mantissa-exponent with transform-arg", .path = PMU "/constraints/threshold/thresh-cmp",
 	  .prop = "transform-arg", CELLS(0, 261120), .want = "encoding-* properties" },
 	{ .what = "unknown role", .path = PMU "/evt_code_format/PMCx", .prop = "role",
 	  STR("boss"), .want = "role" },

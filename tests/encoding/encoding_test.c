@@ -1,5 +1,5 @@
 /*
- * encoding_test.c - thresh-cmp-p10 with another PMU's parameters, from the
+ * encoding_test.c - mantissa-exponent with another PMU's parameters, from the
  * description alone: tests/encoding/toy-thresh.yaml encodes with a 6-bit
  * mantissa, 3 bits per exponent step, clamp 160000 and normalized mask 0x20
  * (the rule of p10_thresh_cmp_val() in isa207-common.c, other numbers).

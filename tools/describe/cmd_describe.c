@@ -162,7 +162,7 @@ static void placement_text(const struct describe *d, const struct pmu_field *f, 
 		else
 			ref_name(d, ref, where, sizeof(where));
 		n += (size_t)snprintf(buf + n, len - n, "-> %s", where);
-		if (f->transform == PMU_XF_THRESH_CMP_P10 && n < len)
+		if (f->transform == PMU_XF_MANTISSA_EXPONENT && n < len)
 			n += (size_t)snprintf(buf + n, len - n, " as 0x%" PRIx64 " (%s)",
 					      pmu_transform_apply(f->transform, &f->encoding, v),
 					      pmu_transform_name(f->transform));
