@@ -350,36 +350,49 @@ out:
 	return rc;
 }
 
-/* write_pmu_mappings: every PMU of /sys/bus/event_source/devices with its
- * type, in the directory's order (perf 6.1's pmu_read_sysfs order). */
-static int host_pmu_mappings(const char *root, struct pd_bytes *b)
+/* Each PMU of /sys/bus/event_source/devices, in the directory's order
+ * (perf 6.1's pmu_read_sysfs order), offered to add_entry, which appends
+ * its entry to out and says whether it wrote one; then their count and the
+ * entries, as write_pmu_mappings and write_pmu_caps lay them out.  0
+ * without the folder. */
+static int pmu_entries(const char *root, struct pd_bytes *b,
+		       bool (*add_entry)(const char *root, const char *pmu, struct pd_bytes *out))
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices", root);
 	DIR *d = opendir(path);
 	if (!d)
 		return 0;
-	struct pd_bytes names = {0};
+	struct pd_bytes entries = {0};
 	uint32_t n = 0;
 	struct dirent *e;
-	while ((e = readdir(d))) {
-		char rel[512];
-		int type;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/type", e->d_name);
-		if (read_int(root, rel, &type) < 0)
-			continue;
-		pd_bytes_u32(&names, (uint32_t)type);
-		pd_bytes_string(&names, e->d_name);
-		n++;
-	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n += add_entry(root, e->d_name, &entries);
 	closedir(d);
 	pd_bytes_u32(b, n);
-	pd_bytes_put(b, names.p, names.n);
-	b->nomem |= names.nomem;
-	pd_bytes_free(&names);
+	pd_bytes_put(b, entries.p, entries.n);
+	b->nomem |= entries.nomem;
+	pd_bytes_free(&entries);
 	return 1;
+}
+
+/* write_pmu_mappings: a PMU's type and name. */
+static bool mapping_entry(const char *root, const char *pmu, struct pd_bytes *out)
+{
+	char rel[512];
+	int type;
+	snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/type", pmu);
+	if (read_int(root, rel, &type) < 0)
+		return false;
+	pd_bytes_u32(out, (uint32_t)type);
+	pd_bytes_string(out, pmu);
+	return true;
+}
+
+static int host_pmu_mappings(const char *root, struct pd_bytes *b)
+{
+	return pmu_entries(root, b, mapping_entry);
 }
 
 /* write_numa_topology: each online node, its MemTotal and MemFree (kB,
@@ -635,37 +648,24 @@ static int host_cpu_pmu_caps(const char *root, struct pd_bytes *b)
 	return 1;
 }
 
-/* write_pmu_caps (perf 6.1): the PMUs other than "cpu" with capabilities,
- * in the directory's order: their count, then each one's capabilities
- * and name. */
+/* write_pmu_caps (perf 6.1): a PMU other than "cpu" with capabilities:
+ * its capabilities, then its name. */
+static bool caps_entry(const char *root, const char *pmu, struct pd_bytes *out)
+{
+	struct pd_bytes caps = {0};
+	bool wrote = strcmp(pmu, "cpu") && pmu_caps(root, pmu, &caps) > 0;
+	if (wrote) {
+		pd_bytes_put(out, caps.p, caps.n);
+		pd_bytes_string(out, pmu);
+	}
+	out->nomem |= caps.nomem;
+	pd_bytes_free(&caps);
+	return wrote;
+}
+
 static int host_pmu_caps(const char *root, struct pd_bytes *b)
 {
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices", root);
-	DIR *d = opendir(path);
-	if (!d)
-		return 0;
-	struct pd_bytes each = {0};
-	uint32_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		struct pd_bytes caps = {0};
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "cpu"))
-			continue;
-		if (pmu_caps(root, e->d_name, &caps) > 0) {
-			pd_bytes_put(&each, caps.p, caps.n);
-			pd_bytes_string(&each, e->d_name);
-			n++;
-		}
-		each.nomem |= caps.nomem;
-		pd_bytes_free(&caps);
-	}
-	closedir(d);
-	pd_bytes_u32(b, n);
-	pd_bytes_put(b, each.p, each.n);
-	b->nomem |= each.nomem;
-	pd_bytes_free(&each);
-	return 1;
+	return pmu_entries(root, b, caps_entry);
 }
 
 int pd_host_feature(int bit, const char *root, struct pd_bytes *b)
