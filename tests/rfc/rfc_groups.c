@@ -13,6 +13,12 @@
  *       a control tree, which must show such a disagreement.  With
  *       RFC_GROUPS_SHOW in the environment each disagreeing group is
  *       printed on standard error (CODE/CONFIG1 per member).
+ *   rfc_groups vectors TREE.dtb DESCRIPTION VECTORS.json MIN
+ *       the groups of a file of kernel-derived vectors
+ *       (tests/data/kernel/p10_mmcr_sample.json: 500 of the issue's own
+ *       6,000 groups, ids 8-5973), each answered by the RFC model and
+ *       compared with the kernel's recorded answer ("result"); libpmurt
+ *       must give that answer too.  Prints and fails as "groups" does.
  *   rfc_groups events TREE.dtb DESCRIPTION
  *       the events the RFC registers from TREE: every firmware event of
  *       the description among them, no two sysfs names alike.
@@ -25,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "pmurt.h"
 #include "rfc_parser.h"
@@ -235,6 +243,80 @@ static int load(const char *dtb, const char *desc, struct rfc_pmu *rfc,
 	return 0;
 }
 
+/* One group: the kernel's answer (libpmurt's, which must equal the
+ * recorded one when recorded >= 0) against the RFC's, tallied. */
+static int tally_group(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_pmu *pmu,
+		       const struct rfc_event *ev, int n, int recorded)
+{
+	struct pmurt_group_result res;
+
+	if (kernel_answer(pmu, ev, n, &res))
+		return -1;
+	if (recorded >= 0 && res.ok != recorded) {
+		fprintf(stderr, "libpmurt %s a group the kernel %s (0x%llx...)\n",
+			res.ok ? "accepts" : "refuses", recorded ? "accepts" : "refuses",
+			(unsigned long long)ev[0].config);
+		return -1;
+	}
+	bool rfc_ok = rfc_group_ok(rfc, ev, n, true);
+
+	t->total++;
+	t->kernel_ok += res.ok;
+	if (rfc_ok == res.ok) {
+		t->agree++;
+		return 0;
+	}
+	if (getenv("RFC_GROUPS_SHOW")) {
+		fprintf(stderr, "%s:", res.ok ? "kernel-accepts" : res.reason);
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, " 0x%llx/0x%llx", (unsigned long long)ev[i].config,
+				(unsigned long long)ev[i].config1);
+		fprintf(stderr, "\n");
+	}
+	if (rfc_ok)
+		t->rfc_only++;
+	else
+		t->kernel_only++;
+	classify(t, rfc, ev, n, &res, rfc_ok);
+	count_reason(t, res.ok ? "(kernel accepts)" : res.reason);
+	return 0;
+}
+
+/* The tally printed; fails below min_agree or on an unexplained
+ * disagreement (min_agree < 0: a control, see run_groups). */
+static int report(const struct tally *t, const char *dtb, int min_agree)
+{
+	printf("the RFC reading %s answers %d of %d POWER10 groups as the kernel does\n",
+	       dtb, t->agree, t->total);
+	printf("  the kernel accepts %d; RFC accepts, kernel refuses: %d; RFC refuses, kernel accepts: %d\n",
+	       t->kernel_ok, t->rfc_only, t->kernel_only);
+	for (int i = 0; i < t->nreasons; i++)
+		printf("  disagreements where the kernel says %-32s %d\n", t->reasons[i].reason,
+		       t->reasons[i].count);
+	printf("  of the disagreements: %d reserved codes (the RFC has no check_attr_config),\n"
+	       "  %d rules applied by condition to PMC5/6 events or the L1 qualifier to units 6-9,\n"
+	       "  %d unexplained\n",
+	       t->no_attr_check, t->scope, t->unexplained);
+	if (min_agree < 0) {
+		if (!t->unexplained) {
+			fprintf(stderr, "FAIL: the control tree is read as the description means\n");
+			return 1;
+		}
+		return 0;
+	}
+	if (t->unexplained) {
+		fprintf(stderr, "FAIL: %d disagreements are not the RFC's own computation\n",
+			t->unexplained);
+		return 1;
+	}
+	if (t->agree < min_agree) {
+		fprintf(stderr, "FAIL: %d agree, below %d\n", t->agree, min_agree);
+		return 1;
+	}
+	return 0;
+}
+
+
 /* min_agree < 0: a control, which passes when some disagreements are not
  * the RFC's own computation (the tree is misread). */
 static int run_groups(const char *dtb, const char *desc, int ngroups, int min_agree)
@@ -256,66 +338,75 @@ static int run_groups(const char *dtb, const char *desc, int ngroups, int min_ag
 	}
 	for (int g = 0; g < ngroups; g++) {
 		struct rfc_event ev[RFC_MAX_GROUP];
-		struct pmurt_group_result res;
 		int n = group_size();
 
 		for (int i = 0; i < n; i++)
 			ev[i] = gen_member(pool, npool, ev, i);
-		if (kernel_answer(pmu, ev, n, &res)) {
+		if (tally_group(&t, &rfc, pmu, ev, n, -1)) {
 			pmurt_pmu_close(pmu);
 			return 2;
 		}
-		bool rfc_ok = rfc_group_ok(&rfc, ev, n, true);
-
-		t.total++;
-		t.kernel_ok += res.ok;
-		if (rfc_ok == res.ok) {
-			t.agree++;
-			continue;
-		}
-		if (getenv("RFC_GROUPS_SHOW")) {
-			fprintf(stderr, "%s:", res.ok ? "kernel-accepts" : res.reason);
-			for (int i = 0; i < n; i++)
-				fprintf(stderr, " 0x%llx/0x%llx", (unsigned long long)ev[i].config,
-					(unsigned long long)ev[i].config1);
-			fprintf(stderr, "\n");
-		}
-		if (rfc_ok)
-			t.rfc_only++;
-		else
-			t.kernel_only++;
-		classify(&t, &rfc, ev, n, &res, rfc_ok);
-		count_reason(&t, res.ok ? "(kernel accepts)" : res.reason);
 	}
 	pmurt_pmu_close(pmu);
-	printf("the RFC reading %s answers %d of %d POWER10 groups as the kernel does\n",
-	       dtb, t.agree, t.total);
-	printf("  the kernel accepts %d; RFC accepts, kernel refuses: %d; RFC refuses, kernel accepts: %d\n",
-	       t.kernel_ok, t.rfc_only, t.kernel_only);
-	for (int i = 0; i < t.nreasons; i++)
-		printf("  disagreements where the kernel says %-32s %d\n", t.reasons[i].reason,
-		       t.reasons[i].count);
-	printf("  of the disagreements: %d reserved codes (the RFC has no check_attr_config),\n"
-	       "  %d rules applied by condition to PMC5/6 events or the L1 qualifier to units 6-9,\n"
-	       "  %d unexplained\n",
-	       t.no_attr_check, t.scope, t.unexplained);
-	if (min_agree < 0) {
-		if (!t.unexplained) {
-			fprintf(stderr, "FAIL: the control tree is read as the description means\n");
-			return 1;
-		}
-		return 0;
-	}
-	if (t.unexplained) {
-		fprintf(stderr, "FAIL: %d disagreements are not the RFC's own computation\n",
-			t.unexplained);
-		return 1;
-	}
-	if (t.agree < min_agree) {
-		fprintf(stderr, "FAIL: %d agree, below %d\n", t.agree, min_agree);
-		return 1;
+	return report(&t, dtb, min_agree);
+}
+
+/* One vector's members (hex strings in "events", "config1" when given). */
+static int vector_members(json_t *v, struct rfc_event *ev, int *n)
+{
+	json_t *events = json_object_get(v, "events"), *c1 = json_object_get(v, "config1");
+
+	*n = (int)json_array_size(events);
+	if (*n < 1 || *n > RFC_MAX_GROUP)
+		return -1;
+	for (int i = 0; i < *n; i++) {
+		const char *code = json_string_value(json_array_get(events, i));
+		const char *cfg1 = c1 ? json_string_value(json_array_get(c1, i)) : "0";
+
+		if (!code || !cfg1)
+			return -1;
+		ev[i].config = strtoull(code, NULL, 16);
+		ev[i].config1 = strtoull(cfg1, NULL, 16);
 	}
 	return 0;
+}
+
+static int run_vectors(const char *dtb, const char *desc, const char *file, int min_agree)
+{
+	struct rfc_pmu rfc;
+	struct pmurt_pmu *pmu = NULL;
+	struct tally t = { 0 };
+	json_error_t jerr;
+	json_t *root = json_load_file(file, 0, &jerr), *v;
+	size_t i;
+	int rc = 0;
+
+	if (!root) {
+		fprintf(stderr, "%s:%d:%d: %s\n", file, jerr.line, jerr.column, jerr.text);
+		return 2;
+	}
+	if (load(dtb, desc, &rfc, &pmu)) {
+		json_decref(root);
+		return 2;
+	}
+	json_array_foreach(json_object_get(root, "vectors"), i, v) {
+		struct rfc_event ev[RFC_MAX_GROUP];
+		const char *result = json_string_value(json_object_get(v, "result"));
+		int n;
+
+		if (vector_members(v, ev, &n) || !result) {
+			fprintf(stderr, "%s: vector %zu: bad events or result\n", file, i);
+			rc = 2;
+			break;
+		}
+		if (tally_group(&t, &rfc, pmu, ev, n, strcmp(result, "ok") == 0)) {
+			rc = 2;
+			break;
+		}
+	}
+	pmurt_pmu_close(pmu);
+	json_decref(root);
+	return rc ? rc : report(&t, dtb, min_agree);
 }
 
 static int run_events(const char *dtb, const char *desc)
@@ -422,9 +513,12 @@ int main(int argc, char **argv)
 		return run_show(argv[2], argv[3], argc - 4, argv + 4);
 	if (argc == 6 && strcmp(argv[1], "groups") == 0)
 		return run_groups(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+	if (argc == 6 && strcmp(argv[1], "vectors") == 0)
+		return run_vectors(argv[2], argv[3], argv[4], atoi(argv[5]));
 	if (argc == 4 && strcmp(argv[1], "events") == 0)
 		return run_events(argv[2], argv[3]);
 	fprintf(stderr, "usage: rfc_groups groups TREE.dtb DESCRIPTION N MIN\n"
+			"       rfc_groups vectors TREE.dtb DESCRIPTION VECTORS.json MIN\n"
 			"       rfc_groups events TREE.dtb DESCRIPTION\n"
 			"       rfc_groups show TREE.dtb DESCRIPTION CODE[/CONFIG1]...\n");
 	return 2;
