@@ -206,6 +206,9 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 	int rc = refuse_dtl_per_task(c, o, err);
 	if (rc)
 		return rc;
+	rc = pmu_refuse_foreign_core(c->host, &c->list, err);
+	if (rc)
+		return rc;
 	rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
 	if (rc)
 		return rc;

@@ -3,7 +3,9 @@
  * core PMU's description, picked as a POWER host offers it: the device
  * tree's pmus node (the RFC's layout, what skiboot builds), else the built-in
  * description whose platform matches AT_PLATFORM, the cpu PMU's pmu_name
- * (core-book3s.c's caps/pmu_name, "POWER10") or the PVR in /proc/cpuinfo.
+ * (core-book3s.c's caps/pmu_name, "POWER10") or the PVR in /proc/cpuinfo;
+ * and the check that the host's core PMU is the description's before a raw
+ * code of it is opened.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "perf_int.h"
 #include "sysfs.h"
@@ -132,6 +135,52 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 		 "give --pmu", devtree, builtins, at, name,
 		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo");
 	return 1;
+}
+
+/* Whether the host's core PMU (the sysfs cpu PMU, which takes perf type 4)
+ * is another than the description's: its caps/pmu_name (core-book3s.c
+ * registers ppmu->name: "POWER10", "POWER9"; "ISAv3..." for the generic
+ * compat PMU, a POWER all the same) names another, or it has none on a
+ * machine that is not POWER (x86's cpu PMU).  1 with why[] filled. */
+static int core_pmu_foreign(const struct pmu_host *host, char *why, size_t len)
+{
+	const struct pmu_model *m = &host->core->model;
+	char path[600], name[64] = "";
+	struct utsname u;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name", host->sysfs);
+	if (pmu_read_small(path, name, sizeof(name)) == 0) {
+		if (strncmp(name, "ISAv", 4) == 0 || (m->platform && strcasecmp(name, m->platform) == 0) ||
+		    (m->name && strcasecmp(name, m->name) == 0))
+			return 0;
+		snprintf(why, len, "its caps/pmu_name is '%s' (%.300s)", name, path);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu", host->sysfs);
+	if (!is_dir(path) || uname(&u) != 0 || strncmp(u.machine, "ppc", 3) == 0)
+		return 0;
+	snprintf(why, len, "it is the cpu PMU of an %s machine (%.300s)", u.machine, path);
+	return 1;
+}
+
+int pmu_refuse_foreign_core(const struct pmu_host *host, const struct pmu_evlist *list,
+			    struct pmurt_error *err)
+{
+	char why[400];
+	int i = 0;
+
+	while (i < list->n && list->v[i].kind != PMU_EVSEL_CORE)
+		i++;
+	if (i == list->n || !host->core || !core_pmu_foreign(host, why, sizeof(why)))
+		return 0;
+	pmurt_set_error(err, -ENOENT, "cannot open '%s' on this host: it is an event of the "
+			"description '%s' (%s), and this host's core PMU is another: %s; its kernel "
+			"would count code 0x%llx as that PMU's own event (nothing was opened; "
+			"pmutool stat --dry-run shows the attr)", list->v[i].name,
+			host->core->model.platform ? host->core->model.platform : "loaded",
+			host->core->model.name ? host->core->model.name : "its PMU", why,
+			(unsigned long long)list->v[i].attr.config);
+	return -ENOENT;
 }
 
 static void default_tracefs(const char *sysfs, char *out, size_t len)

@@ -40,6 +40,13 @@ struct pmu_pick_inputs {
 PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu,
 			       char *looked, size_t len, struct pmurt_error *err);
 
+/* -ENOENT with err saying why when list has an event of the host's core
+ * description but the host's core PMU is another (an x86 host asked for
+ * POWER10 raw codes): refused before any system call, as the kernel would
+ * count the code as its own event.  0 otherwise. */
+PMURT_HIDDEN int pmu_refuse_foreign_core(const struct pmu_host *host,
+					 const struct pmu_evlist *list, struct pmurt_error *err);
+
 /* The core events of the group led by list->v[leader] through
  * pmurt_group_check; 0 with res filled (res->n 0 when the group has no
  * core events), or a negative errno. */

@@ -344,6 +344,8 @@ static int refuse_per_task(struct pmu_session *s, struct pmurt_error *err)
 static int open_all(struct pmu_session *s, struct pmurt_error *err)
 {
 	int rc = refuse_per_task(s, err);
+	if (rc == 0)
+		rc = pmu_refuse_foreign_core(s->host, s->list, err);
 	if (rc < 0)
 		return rc;
 	rc = alloc_session(s);

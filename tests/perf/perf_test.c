@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -681,6 +682,50 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	expect_refusal_by_pvr(work, "004e 1201", false); /* DD2.1 */
 }
 
+/* A host whose core PMU is not the description's (an x86 host with its own
+ * cpu PMU, asked for POWER10 raw codes): refused before any system call,
+ * with the reason; perf's generic and software events still open. */
+static void test_foreign_core(const char *work)
+{
+	char dir[512], caps[600], path[700];
+	struct pmurt_error err;
+	struct utsname u;
+
+	snprintf(dir, sizeof(dir), "%s/foreign-sys", work);
+	snprintf(caps, sizeof(caps), "%s/bus/event_source/devices/cpu/caps", dir);
+	snprintf(path, sizeof(path), "mkdir -p '%s'", caps);
+	CHECK(system(path) == 0, "%s", path);
+	snprintf(path, sizeof(path), "%s/pmu_name", caps);
+	FILE *f = fopen(path, "w");
+	CHECK(f && fputs("skylake\n", f) >= 0 && fclose(f) == 0, "%s", path);
+
+	const char *saved = sysfs_root;
+	struct pmu_sim *sim;
+	sysfs_root = dir;
+	struct pmurt_host *h = open_host("power10", &sim);
+	sysfs_root = saved;
+	struct pmurt_counter *c = open_counter(h, "task-clock,PM_CYC", NULL, 0, &err);
+	CHECK(!c && err.code == -ENOENT && pmu_sim_opens(sim) == 0,
+	      "POWER10 code on a skylake host: %d opens, %s", pmu_sim_opens(sim), err.message);
+	CONTAINS(err.message, "caps/pmu_name is 'skylake'");
+	CONTAINS(err.message, "cannot open 'PM_CYC'");
+	c = open_counter(h, "task-clock", NULL, 0, &err);
+	CHECK(c != NULL, "a software event still opens: %s", err.message);
+	pmurt_counter_close(c);
+
+	/* no pmu_name: foreign unless the machine is a POWER */
+	CHECK(unlink(path) == 0, "unlink %s", path);
+	c = open_counter(h, "PM_CYC", NULL, 0, &err);
+	if (uname(&u) == 0 && strncmp(u.machine, "ppc", 3) != 0) {
+		CHECK(!c && err.code == -ENOENT, "cpu PMU without pmu_name on %s: %s", u.machine,
+		      err.message);
+		CONTAINS(err.message, "cpu PMU of an");
+	}
+	pmurt_counter_close(c);
+	pmurt_host_close(h);
+	pmu_sim_free(sim);
+}
+
 int main(int argc, char **argv)
 {
 	bool unprivileged = argc == 3 && strcmp(argv[1], "--unprivileged") == 0;
@@ -704,6 +749,7 @@ int main(int argc, char **argv)
 		test_count(h, sim);
 		test_skip_unsupported(h, sim);
 		test_explain(h, sim);
+		test_foreign_core(argv[2]);
 		test_api(h);
 		test_sim_ring(sim);
 	}

@@ -263,8 +263,30 @@ no-hardware)
 		has err "has no hardware PMU for perf type 0"
 	fi
 	run 5 --pmu power10 stat -e PM_RUN_INST_CMPL -- true
-	has err "has no POWER10 PMU: no PMU takes perf type 4"
-	has err "pmutool stat --dry-run shows the attr it would open" ;;
+	if [ -d /sys/bus/event_source/devices/cpu ]; then
+		# a host with its own core PMU at type 4: refused before opening
+		has err "this host's core PMU is another"
+	else
+		has err "has no POWER10 PMU: no PMU takes perf type 4"
+		has err "pmutool stat --dry-run shows the attr it would open"
+	fi ;;
+foreign-core)
+	# a host whose cpu PMU is not POWER10 (x86's, named by caps/pmu_name):
+	# a POWER10 code is refused before any system call, by stat and
+	# record; a dry run still shows the attr, software events still count
+	mkdir -p "$t/x/bus/event_source/devices/cpu/caps" "$t/x/devices/system/cpu"
+	echo skylake >"$t/x/bus/event_source/devices/cpu/caps/pmu_name"
+	echo 0 >"$t/x/devices/system/cpu/online"
+	run 5 --sysfs "$t/x" --pmu power10 stat -e task-clock,PM_CYC -- true
+	has err "cannot open 'PM_CYC' on this host: it is an event of the description 'power10'"
+	has err "caps/pmu_name is 'skylake'"
+	run 5 --sysfs "$t/x" --pmu power10 record -e PM_CYC -o "$t/r.data" -- true
+	has err "this host's core PMU is another"
+	[ ! -e "$t/r.data" ] || fail "record wrote a file"
+	run 0 --sysfs "$t/x" --pmu power10 stat --dry-run -e PM_CYC
+	has out "PM_CYC (cpu): type=4 config=0x100f0"
+	run 0 --sysfs "$t/x" --pmu power10 stat -x, -e task-clock -- true
+	has err ',msec,task-clock,' ;;
 missing-event)
 	# cycles: <not supported> on a host without a hardware PMU (a KVM
 	# guest); task-clock counts; the command's own options need no --
