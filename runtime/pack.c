@@ -48,11 +48,14 @@ struct pk_unit {
 	int weight;     /* sort key: the scarcest counter among its events */
 };
 
-struct pk_group {
+struct pk_group {  /* small: the search copies groups often */
 	int n;
 	int ev[PMURT_MAX_GROUP];
-	struct pmurt_group_result res;            /* set by finish() */
-	struct pmurt_event_spec specs[PMURT_MAX_GROUP]; /* likewise */
+};
+
+struct pk_proof {  /* a final group's check, set by finish() */
+	struct pmurt_group_result res;
+	struct pmurt_event_spec specs[PMURT_MAX_GROUP];
 };
 
 struct pk_item {
@@ -73,6 +76,8 @@ struct pmurt_pack {
 	int nevents, cevents;  struct pk_event *events;
 	int nunits, cunits;    struct pk_unit *units;
 	int ngroups, cgroups;  struct pk_group *groups;
+	int *keys;             /* cgroups of them: place_existing's order */
+	struct pk_proof *proofs; /* ngroups of them, after finish() */
 	int nitems, citems;    struct pk_item *items;
 	int bound;
 	struct pmurt_event_spec scratch[PMURT_MAX_GROUP];
@@ -99,6 +104,8 @@ void pmurt_pack_free(struct pmurt_pack *pk)
 	free(pk->events);
 	free(pk->units);
 	free(pk->groups);
+	free(pk->keys);
+	free(pk->proofs);
 	free(pk->items);
 	free(pk);
 }
@@ -326,23 +333,43 @@ static int cost(const struct pmurt_pack *pk, int u, int g)
 	return n < 0 || !may_fit(pk, ev, n) ? PMURT_MAX_GROUP + 1 : n - gr->n;
 }
 
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
 /* Best fit among the groups but skip: fewest added events, then the fullest
- * group, then the first; true if placed. */
+ * group, then the first; true if placed.  Each group's cost is computed
+ * once, as a key that sorts in that order (pk->keys holds cgroups). */
 static bool place_existing(struct pmurt_pack *pk, int u, int skip)
 {
-	for (int add = 0; add <= pk->maxg; add++)
-		for (int size = pk->maxg; size >= 0; size--)
-			for (int g = 0; g < pk->ngroups; g++)
-				if (g != skip && pk->groups[g].n == size && cost(pk, u, g) == add &&
-				    try_place(pk, u, g))
-					return true;
+	int nk = 0, span = pk->ngroups + 1;
+	for (int g = 0; g < pk->ngroups; g++) {
+		int add = g == skip ? PMURT_MAX_GROUP + 1 : cost(pk, u, g);
+		if (add <= pk->maxg)
+			pk->keys[nk++] = (add * (PMURT_MAX_GROUP + 1) + PMURT_MAX_GROUP -
+					  pk->groups[g].n) * span + g;
+	}
+	if (nk > 1)
+		qsort(pk->keys, (size_t)nk, sizeof(*pk->keys), by_int);
+	for (int k = 0; k < nk; k++)
+		if (try_place(pk, u, pk->keys[k] % span))
+			return true;
 	return false;
 }
 
 static int new_group(struct pmurt_pack *pk, int u)
 {
+	int cap = pk->cgroups;
 	if (grow((void **)&pk->groups, pk->ngroups, &pk->cgroups, sizeof(*pk->groups)))
 		return -ENOMEM;
+	if (pk->cgroups != cap) {
+		int *keys = realloc(pk->keys, (size_t)pk->cgroups * sizeof(*keys));
+		if (!keys)
+			return -ENOMEM;
+		pk->keys = keys;
+	}
 	struct pk_group *g = &pk->groups[pk->ngroups];
 	g->n = pk->units[u].n;
 	memcpy(g->ev, pk->units[u].ev, (size_t)g->n * sizeof(int));
@@ -776,14 +803,18 @@ static int compute_bound(const struct pmurt_pack *pk)
 
 static int finish(struct pmurt_pack *pk, struct pmurt_error *err)
 {
+	pk->proofs = calloc((size_t)pk->ngroups + 1, sizeof(*pk->proofs));
+	if (!pk->proofs)
+		return -ENOMEM;
 	for (int g = 0; g < pk->ngroups; g++) {
 		struct pk_group *gr = &pk->groups[g];
+		struct pk_proof *pr = &pk->proofs[g];
 		for (int i = 0; i < gr->n; i++)
-			gr->specs[i] = pk->events[gr->ev[i]].spec;
-		int rc = check(pk, gr->ev, gr->n, &gr->res);
+			pr->specs[i] = pk->events[gr->ev[i]].spec;
+		int rc = check(pk, gr->ev, gr->n, &pr->res);
 		if (rc) { /* every placed group was accepted: the proof must hold */
 			pmurt_set_error(err, -EPROTO, "pmurt_pack: group %d no longer passes the "
-					"group check: %s", g, pk->groups[g].res.message);
+					"group check: %s", g, pr->res.message);
 			return -EPROTO;
 		}
 	}
@@ -861,12 +892,11 @@ int pmurt_pack_group(const struct pmurt_pack *pk, int g, const struct pmurt_even
 		return -EINVAL;
 	if (g >= pk->ngroups)
 		return -ENOENT;
-	const struct pk_group *gr = &pk->groups[g];
-	*n = gr->n;
+	*n = pk->groups[g].n;
 	if (events)
-		*events = gr->specs;
+		*events = pk->proofs[g].specs;
 	if (res)
-		*res = &gr->res;
+		*res = &pk->proofs[g].res;
 	return 0;
 }
 
