@@ -225,21 +225,27 @@ static bool has_event(const int *ev, int n, int e)
 	return false;
 }
 
-/* A necessary condition for the group check (events with an alternative
- * code left out): false when two fixed events need one counter or the
- * programmable ones outnumber their counters.  Sets gr's fixed and prog. */
-static bool may_fit(const struct pmurt_pack *pk, struct pk_group *gr)
+/* gr's fixed counters and programmable events (events with an alternative
+ * code left out); false when two fixed events need one counter. */
+static bool tally(const struct pmurt_pack *pk, struct pk_group *gr)
 {
+	bool distinct = true;
 	gr->fixed = 0;
 	gr->prog = 0;
 	for (int i = 0; i < gr->n; i++) {
 		const struct pk_event *e = &pk->events[gr->ev[i]];
-		if (e->fixed & gr->fixed)
-			return false;
+		distinct = distinct && !(e->fixed & gr->fixed);
 		gr->fixed |= e->fixed;
 		gr->prog += e->prog;
 	}
-	return gr->n <= pk->maxg && gr->prog <= pk->nprog;
+	return distinct;
+}
+
+/* A necessary condition for the group check: false when two fixed events
+ * need one counter or the programmable ones outnumber their counters. */
+static bool may_fit(const struct pmurt_pack *pk, struct pk_group *gr)
+{
+	return tally(pk, gr) && gr->n <= pk->maxg && gr->prog <= pk->nprog;
 }
 
 /* a ∪ b into out (a's order, then b's new events); its size, or -1 past max. */
@@ -331,10 +337,10 @@ static int accepted_order(struct pmurt_pack *pk, const int *ev, int n, int *out)
 static bool try_place(struct pmurt_pack *pk, int u, int g)
 {
 	struct pk_unit *un = &pk->units[u];
-	struct pk_group *gr = &pk->groups[g], to = {.n = merge(gr->ev, gr->n, un->ev, un->n,
-								 to.ev, pk->maxg)};
+	struct pk_group *gr = &pk->groups[g], to;
 	struct pmurt_group_result res;
 
+	to.n = merge(gr->ev, gr->n, un->ev, un->n, to.ev, pk->maxg);
 	if (to.n < 0 || !may_fit(pk, &to))
 		return false;
 	if (to.n > gr->n && check(pk, to.ev, to.n, &res) != 0)
@@ -404,7 +410,7 @@ static int new_group(struct pmurt_pack *pk, int u)
 	struct pk_group *g = &pk->groups[pk->ngroups];
 	g->n = pk->units[u].n;
 	memcpy(g->ev, pk->units[u].ev, (size_t)g->n * sizeof(int));
-	may_fit(pk, g); /* a unit alone passed the check: only sets fixed and prog */
+	tally(pk, g);
 	pk->units[u].group = pk->ngroups++;
 	return 0;
 }
