@@ -2,7 +2,9 @@
 # case, exact and double evaluation against hand-computed values, and
 # pmurt_pack on a toy PMU's YAML and all-events DTB (tests/metrics/toy.yaml),
 # on POWER10's CPI and POWER9's cpi_breakdown groups, on every core metric and
-# on all core metric groups (POWER10's nine in 36 groups at most, issue 18's goal).  Loader errors are
+# on all core metric groups (POWER10's nine in 36 groups at most, issue 18's goal), and
+# the bound on three toy metrics sharing an event (3 groups, not the 2 of
+# the distinct events).  Loader errors are
 # a golden case in tests/checks (bad-metric); perf's JSON round trip is
 # tests/json (json-roundtrip-*).
 set(METRIC_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/metrics)

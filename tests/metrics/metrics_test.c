@@ -204,6 +204,21 @@ static void test_pack_toy(struct pmurt_pmu *pmu)
 	CHECK(pmurt_pack_metric_get(pk, 4, &m) == 0 && m.apart &&
 	      strcmp(m.reason, "other_pmu") == 0, "NEST_BW: %s", m.reason);
 	pmurt_pack_free(pk);
+	/* EV_B (PMC2) divides three metrics and sits beside one of their other
+	 * events a group (two programmable counters): it must be in three
+	 * groups, so the bound is 3, not the 2 of the four distinct events */
+	const char *shared[] = {"PER_B_A", "PER_B_D", "PER_B_E"};
+	pk = pack(pmu, shared, 3);
+	if (pk) {
+		check_pack(pmu, pk, "shared");
+		pmurt_pack_info(pk, &info);
+		CHECK(info.nevents == 4 && info.ngroups == 3 && info.bound == 3 && info.napart == 0,
+		      "shared: %d events %d groups bound %d apart %d", info.nevents, info.ngroups,
+		      info.bound, info.napart);
+		for (int g = 0; g < info.ngroups; g++)
+			CHECK(group_has(pk, g, "EV_B"), "shared: EV_B not in group %d", g);
+		pmurt_pack_free(pk);
+	}
 	struct pmurt_error err;
 	const char *bad[] = {"NO_SUCH"};
 	CHECK(pmurt_pack(pmu, bad, 1, NULL, &pk, &err) == -ENOENT &&
