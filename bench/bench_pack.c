@@ -6,7 +6,8 @@
  *
  * For -M CPI (POWER10; POWER9: cpi_breakdown), all core metric groups
  * together, and every core metric one by one: the groups pmurt_pack finds,
- * the lower bound from the counters, the metrics no group holds whole,
+ * the lower bound (POWER10's nine groups: 36 with the events shared by
+ * metrics counted per group, 33 without), the metrics no group holds whole,
  * and perf 6.12's count as measured (schema notes in
  * ../shared/reference/perf-metrics.md: 59 for POWER10's CPI, 155 for its
  * nine groups); every group is proven by pmurt_group_check inside

@@ -534,7 +534,11 @@ struct pmurt_pack_info {
 	int bound;      /* no fewer groups can hold the events: the most events
 	                   one counter must take, or the programmable events
 	                   over the programmable counters (events with an
-	                   alternative code left out) */
+	                   alternative code left out), each event counted once
+	                   per group it must be in (a metric measured whole
+	                   puts an event beside each of its metric partners,
+	                   at most one per counter and programmable counters
+	                   less one per group) */
 };
 PMURT_API int pmurt_pack_info(const struct pmurt_pack *pack, struct pmurt_pack_info *info);
 

@@ -13,11 +13,19 @@
  * cheap necessary test (one event per fixed counter, no more programmable
  * events than programmable counters, events with alternative codes left
  * out of both) skips most checks that would fail.  Then the smallest groups
- * are dissolved while their units fit elsewhere; the best of four orders
- * then goes through rounds of ruin and recreate (three groups emptied and
- * their units placed again), kept when no worse.  A metric whose events no
- * group accepts together is measured apart: each of its events becomes a
- * unit of its own, and the metric is flagged with the check's reason.
+ * are dissolved while their units fit elsewhere.  The best of four orders
+ * then goes through chains of ruin and recreate: a round empties the
+ * smallest group and two more, places their units again and dissolves the
+ * smallest group if it can; it is kept when it needs fewer groups, or as
+ * many with a smallest group no larger (a step towards emptying one).  The
+ * search stops at the bound, which counts what the metrics force: an event
+ * that metrics share (PM_LD_DEMAND_MISS_L1 divides 29 of POWER10's) sits
+ * beside at most three other programmable events in a group, so it takes a
+ * counter in several groups; POWER10's nine core metric groups need 36
+ * groups, not the 33 their distinct events alone would say, and the search
+ * finds 36.  A metric whose events no group accepts together is measured
+ * apart: each of its events becomes a unit of its own, and the metric is
+ * flagged with the check's reason.
  * A unit refused by a group rule (POWER9's cache-pmc4, checked from the
  * leader on) is tried with each event first, then with one companion event
  * in front; an event no group holds even so is named in its metric's
@@ -33,12 +41,16 @@
 
 #define PACK_MAX_PMC 8 /* counters tracked by the quick test (PMC1..PMC8) */
 #define PACK_TRIALS 4 /* orders tried */
-#define PACK_LNS_ROUNDS 20 /* ruin-and-recreate rounds on the best */
+#define PACK_LNS_CHAINS 4 /* ruin-and-recreate chains from the best */
+#define PACK_LNS_ROUNDS 250 /* most rounds in a chain */
+#define PACK_LNS_RUINED 3 /* groups emptied in a round */
 
 struct pk_event {
 	struct pmurt_event_spec spec;
 	int pmc;        /* the code's counter, 0 for any programmable one */
 	bool flexible;  /* has an alternative code: left out of the quick test */
+	unsigned fixed; /* the quick test's: 1 << pmc for a fixed counter, else 0 */
+	bool prog;      /* the quick test's: takes a programmable counter */
 };
 
 struct pk_unit {
@@ -48,11 +60,16 @@ struct pk_unit {
 	int weight;     /* sort key: the scarcest counter among its events */
 };
 
-struct pk_group {
+struct pk_group {  /* small: the search copies groups often */
 	int n;
 	int ev[PMURT_MAX_GROUP];
-	struct pmurt_group_result res;            /* set by finish() */
-	struct pmurt_event_spec specs[PMURT_MAX_GROUP]; /* likewise */
+	unsigned fixed; /* the events' fixed counters (pk_event.fixed) */
+	int prog;       /* how many take a programmable counter */
+};
+
+struct pk_proof {  /* a final group's check, set by finish() */
+	struct pmurt_group_result res;
+	struct pmurt_event_spec specs[PMURT_MAX_GROUP];
 };
 
 struct pk_item {
@@ -73,6 +90,8 @@ struct pmurt_pack {
 	int nevents, cevents;  struct pk_event *events;
 	int nunits, cunits;    struct pk_unit *units;
 	int ngroups, cgroups;  struct pk_group *groups;
+	int *keys;             /* cgroups of them: place_existing's order */
+	struct pk_proof *proofs; /* ngroups of them, after finish() */
 	int nitems, citems;    struct pk_item *items;
 	int bound;
 	struct pmurt_event_spec scratch[PMURT_MAX_GROUP];
@@ -99,6 +118,8 @@ void pmurt_pack_free(struct pmurt_pack *pk)
 	free(pk->events);
 	free(pk->units);
 	free(pk->groups);
+	free(pk->keys);
+	free(pk->proofs);
 	free(pk->items);
 	free(pk);
 }
@@ -133,12 +154,15 @@ static int add_spec(struct pmurt_pack *pk, const struct pmurt_event_spec *sp)
 	if (grow((void **)&pk->events, pk->nevents, &pk->cevents, sizeof(*pk->events)))
 		return -ENOMEM;
 	int pmc = pmc_of(pk->pmu, spec.code);
-	pk->events[pk->nevents] = (struct pk_event){
+	struct pk_event *e = &pk->events[pk->nevents];
+	*e = (struct pk_event){
 		.spec = spec,
 		.pmc = pmc < PACK_MAX_PMC ? pmc : 0,
 		.flexible = pmc >= PACK_MAX_PMC || spec.type != 4 ||
 			    code_has_alternative(&pk->pmu->model, spec.code),
 	};
+	e->fixed = e->flexible || e->pmc == 0 ? 0 : 1u << e->pmc;
+	e->prog = !e->flexible && (e->pmc == 0 || e->pmc <= pk->nprog);
 	return pk->nevents++;
 }
 
@@ -193,23 +217,35 @@ static int check(struct pmurt_pack *pk, const int *ev, int n, struct pmurt_group
 	return check_scratch(pk, n, res);
 }
 
+static bool has_event(const int *ev, int n, int e)
+{
+	for (int i = 0; i < n; i++)
+		if (ev[i] == e)
+			return true;
+	return false;
+}
+
+/* gr's fixed counters and programmable events (events with an alternative
+ * code left out); false when two fixed events need one counter. */
+static bool tally(const struct pmurt_pack *pk, struct pk_group *gr)
+{
+	bool distinct = true;
+	gr->fixed = 0;
+	gr->prog = 0;
+	for (int i = 0; i < gr->n; i++) {
+		const struct pk_event *e = &pk->events[gr->ev[i]];
+		distinct = distinct && !(e->fixed & gr->fixed);
+		gr->fixed |= e->fixed;
+		gr->prog += e->prog;
+	}
+	return distinct;
+}
+
 /* A necessary condition for the group check: false when two fixed events
  * need one counter or the programmable ones outnumber their counters. */
-static bool may_fit(const struct pmurt_pack *pk, const int *ev, int n)
+static bool may_fit(const struct pmurt_pack *pk, struct pk_group *gr)
 {
-	int used[PACK_MAX_PMC] = {0}, prog = 0;
-
-	if (n > pk->maxg)
-		return false;
-	for (int i = 0; i < n; i++) {
-		const struct pk_event *e = &pk->events[ev[i]];
-		if (e->flexible)
-			continue;
-		if (e->pmc && used[e->pmc]++)
-			return false;
-		prog += e->pmc == 0 || e->pmc <= pk->nprog;
-	}
-	return prog <= pk->nprog;
+	return tally(pk, gr) && gr->n <= pk->maxg && gr->prog <= pk->nprog;
 }
 
 /* a ∪ b into out (a's order, then b's new events); its size, or -1 past max. */
@@ -235,8 +271,6 @@ static bool contains(const int *a, int na, const int *b, int nb)
 	int ev[PMURT_MAX_GROUP];
 	return merge(a, na, b, nb, ev, PMURT_MAX_GROUP) == na;
 }
-
-static int compute_bound(const struct pmurt_pack *pk);
 
 /* Whether the check refused a group by a group rule (a constraint's
  * group_reason), which one more event can satisfy, not by a conflict. */
@@ -303,16 +337,15 @@ static int accepted_order(struct pmurt_pack *pk, const int *ev, int n, int *out)
 static bool try_place(struct pmurt_pack *pk, int u, int g)
 {
 	struct pk_unit *un = &pk->units[u];
-	struct pk_group *gr = &pk->groups[g];
-	int ev[PMURT_MAX_GROUP], n = merge(gr->ev, gr->n, un->ev, un->n, ev, pk->maxg);
+	struct pk_group *gr = &pk->groups[g], to;
 	struct pmurt_group_result res;
 
-	if (n < 0 || !may_fit(pk, ev, n))
+	to.n = merge(gr->ev, gr->n, un->ev, un->n, to.ev, pk->maxg);
+	if (to.n < 0 || !may_fit(pk, &to))
 		return false;
-	if (n > gr->n && check(pk, ev, n, &res) != 0)
+	if (to.n > gr->n && check(pk, to.ev, to.n, &res) != 0)
 		return false;
-	memcpy(gr->ev, ev, (size_t)n * sizeof(*ev));
-	gr->n = n;
+	*gr = to;
 	un->group = g;
 	return true;
 }
@@ -322,30 +355,62 @@ static int cost(const struct pmurt_pack *pk, int u, int g)
 {
 	const struct pk_unit *un = &pk->units[u];
 	const struct pk_group *gr = &pk->groups[g];
-	int ev[PMURT_MAX_GROUP], n = merge(gr->ev, gr->n, un->ev, un->n, ev, pk->maxg);
-	return n < 0 || !may_fit(pk, ev, n) ? PMURT_MAX_GROUP + 1 : n - gr->n;
+	unsigned fixed = gr->fixed;
+	int prog = gr->prog, add = 0;
+	for (int i = 0; i < un->n; i++) {
+		const struct pk_event *e = &pk->events[un->ev[i]];
+		if (has_event(gr->ev, gr->n, un->ev[i]))
+			continue;
+		if (e->fixed & fixed)
+			return PMURT_MAX_GROUP + 1;
+		fixed |= e->fixed;
+		prog += e->prog;
+		add++;
+	}
+	return gr->n + add > pk->maxg || prog > pk->nprog ? PMURT_MAX_GROUP + 1 : add;
+}
+
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
 }
 
 /* Best fit among the groups but skip: fewest added events, then the fullest
- * group, then the first; true if placed. */
+ * group, then the first; true if placed.  Each group's cost is computed
+ * once, as a key that sorts in that order (pk->keys holds cgroups). */
 static bool place_existing(struct pmurt_pack *pk, int u, int skip)
 {
-	for (int add = 0; add <= pk->maxg; add++)
-		for (int size = pk->maxg; size >= 0; size--)
-			for (int g = 0; g < pk->ngroups; g++)
-				if (g != skip && pk->groups[g].n == size && cost(pk, u, g) == add &&
-				    try_place(pk, u, g))
-					return true;
+	int nk = 0, span = pk->ngroups + 1;
+	for (int g = 0; g < pk->ngroups; g++) {
+		int add = g == skip ? PMURT_MAX_GROUP + 1 : cost(pk, u, g);
+		if (add <= pk->maxg)
+			pk->keys[nk++] = (add * (PMURT_MAX_GROUP + 1) + PMURT_MAX_GROUP -
+					  pk->groups[g].n) * span + g;
+	}
+	if (nk > 1)
+		qsort(pk->keys, (size_t)nk, sizeof(*pk->keys), by_int);
+	for (int k = 0; k < nk; k++)
+		if (try_place(pk, u, pk->keys[k] % span))
+			return true;
 	return false;
 }
 
 static int new_group(struct pmurt_pack *pk, int u)
 {
+	int cap = pk->cgroups;
 	if (grow((void **)&pk->groups, pk->ngroups, &pk->cgroups, sizeof(*pk->groups)))
 		return -ENOMEM;
+	if (pk->cgroups != cap) {
+		int *keys = realloc(pk->keys, (size_t)pk->cgroups * sizeof(*keys));
+		if (!keys)
+			return -ENOMEM;
+		pk->keys = keys;
+	}
 	struct pk_group *g = &pk->groups[pk->ngroups];
 	g->n = pk->units[u].n;
 	memcpy(g->ev, pk->units[u].ev, (size_t)g->n * sizeof(int));
+	tally(pk, g);
 	pk->units[u].group = pk->ngroups++;
 	return 0;
 }
@@ -417,8 +482,10 @@ static int by_weight_size(const void *a, const void *b)
 	return y->n - x->n;
 }
 
-/* How many distinct events need each counter: the sort key and the bound. */
-static void counter_load(const struct pmurt_pack *pk, int load[PACK_MAX_PMC], int *prog)
+/* How many events need each counter, each event copies[i] times (once when
+ * copies is NULL): the sort key and the bound. */
+static void counter_load(const struct pmurt_pack *pk, const int *copies, int load[PACK_MAX_PMC],
+			 int *prog)
 {
 	memset(load, 0, PACK_MAX_PMC * sizeof(*load));
 	*prog = 0;
@@ -426,15 +493,16 @@ static void counter_load(const struct pmurt_pack *pk, int load[PACK_MAX_PMC], in
 		const struct pk_event *e = &pk->events[i];
 		if (e->flexible)
 			continue;
-		load[e->pmc]++;
-		*prog += e->pmc == 0 || e->pmc <= pk->nprog;
+		int c = copies ? copies[i] : 1;
+		load[e->pmc] += c;
+		*prog += e->pmc == 0 || e->pmc <= pk->nprog ? c : 0;
 	}
 }
 
 static void set_weights(struct pmurt_pack *pk)
 {
 	int load[PACK_MAX_PMC], prog;
-	counter_load(pk, load, &prog);
+	counter_load(pk, NULL, load, &prog);
 	for (int u = 0; u < pk->nunits; u++) {
 		struct pk_unit *un = &pk->units[u];
 		un->weight = 0;
@@ -520,83 +588,138 @@ static int trial(struct pmurt_pack *pk, int t)
 	return 0;
 }
 
-/* Ruin and recreate: empty three groups picked by a fixed LCG, place their
- * units again where each adds least (new groups when none takes them) and
- * dissolve what can be; kept unless it needs more groups.  *rc -ENOMEM. */
-static void ruin_recreate(struct pmurt_pack *pk, int bound, int *rc)
+static uint64_t next_lcg(uint64_t *x)
 {
-	struct pk_group *saved = malloc(((size_t)pk->cgroups + 1) * sizeof(*saved));
-	int *where = malloc(((size_t)pk->nunits + 1) * sizeof(*where));
-	uint64_t x = 0x2545f4914f6cdd1dull;
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x >> 33;
+}
 
-	for (int r = 0; saved && where && r < PACK_LNS_ROUNDS && pk->ngroups > bound && !*rc; r++) {
-		int before = pk->ngroups;
+/* The group with the fewest events (the first of them). */
+static int smallest_group(const struct pmurt_pack *pk)
+{
+	int best = 0;
+	for (int g = 1; g < pk->ngroups; g++)
+		if (pk->groups[g].n < pk->groups[best].n)
+			best = g;
+	return best;
+}
+
+/* Group g's units out (group -1) and g's slot to the last group. */
+static void empty_group(struct pmurt_pack *pk, int g)
+{
+	for (int u = 0; u < pk->nunits; u++)
+		if (pk->units[u].group == g)
+			pk->units[u].group = -1;
+	remove_group(pk, g);
+}
+
+/* One round: the smallest group and PACK_LNS_RUINED - 1 more picked by the
+ * LCG emptied, their units placed again where each adds least (a new group
+ * when none takes one), then the smallest group dissolved if it can be. */
+static int ruin_and_recreate_once(struct pmurt_pack *pk, uint64_t *x)
+{
+	for (int k = 0; k < PACK_LNS_RUINED && pk->ngroups > 0; k++)
+		empty_group(pk, k == 0 ? smallest_group(pk)
+				       : (int)(next_lcg(x) % (uint64_t)pk->ngroups));
+	for (int u = 0; u < pk->nunits; u++)
+		if (pk->units[u].group < 0 && !place_existing(pk, u, -1) && new_group(pk, u))
+			return -ENOMEM;
+	if (pk->ngroups > 1)
+		dissolve(pk, smallest_group(pk));
+	return 0;
+}
+
+/* Ruin and recreate, PACK_LNS_ROUNDS rounds or until the bound: a round is
+ * kept when it needs fewer groups, or as many with a smallest group no
+ * larger (a step towards emptying one; sideways steps let the search move),
+ * else undone.  The LCG is fixed: every run gives the same answer. */
+static int ruin_recreate(struct pmurt_pack *pk, int bound, int chain)
+{
+	struct pk_group *saved = malloc(((size_t)pk->ngroups + 1) * sizeof(*saved));
+	int *where = malloc(((size_t)pk->nunits + 1) * sizeof(*where));
+	uint64_t x = 0x2545f4914f6cdd1dull + (uint64_t)chain;
+	int rc = saved && where ? 0 : -ENOMEM;
+
+	for (int r = 0; r < PACK_LNS_ROUNDS && pk->ngroups > bound && !rc; r++) {
+		int before = pk->ngroups, smallest = pk->groups[smallest_group(pk)].n;
 		memcpy(saved, pk->groups, (size_t)before * sizeof(*saved));
 		for (int u = 0; u < pk->nunits; u++)
 			where[u] = pk->units[u].group;
-		for (int k = 0; k < 3 && pk->ngroups > 0; k++) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			int g = (int)((x >> 33) % (uint64_t)pk->ngroups);
-			for (int u = 0; u < pk->nunits; u++)
-				if (pk->units[u].group == g)
-					pk->units[u].group = -1;
-			remove_group(pk, g);
-		}
-		for (int u = 0; u < pk->nunits && !*rc; u++)
-			if (pk->units[u].group < 0 && !place_existing(pk, u, -1) && new_group(pk, u))
-				*rc = -ENOMEM;
-		improve(pk);
-		if (!*rc && pk->ngroups <= before)
+		rc = ruin_and_recreate_once(pk, &x);
+		if (!rc && (pk->ngroups < before || (pk->ngroups == before &&
+				pk->groups[smallest_group(pk)].n <= smallest)))
 			continue;
 		memcpy(pk->groups, saved, (size_t)before * sizeof(*saved));
 		pk->ngroups = before;
 		for (int u = 0; u < pk->nunits; u++)
 			pk->units[u].group = where[u];
 	}
-	if (!saved || !where)
-		*rc = -ENOMEM;
 	free(saved);
 	free(where);
+	return rc;
+}
+
+/* A packing kept aside: the units (their order and groups) and the groups. */
+struct pk_solution {
+	struct pk_unit *units;
+	struct pk_group *groups;
+	int ngroups;  /* -1 before the first */
+};
+
+/* pk's packing into best when it needs fewer groups: 0 or -ENOMEM. */
+static int keep_if_better(const struct pmurt_pack *pk, struct pk_solution *best)
+{
+	if (best->ngroups >= 0 && pk->ngroups >= best->ngroups)
+		return 0;
+	struct pk_group *g = realloc(best->groups, ((size_t)pk->ngroups + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	best->groups = g;
+	best->ngroups = pk->ngroups;
+	memcpy(best->units, pk->units, (size_t)pk->nunits * sizeof(*best->units));
+	memcpy(best->groups, pk->groups, (size_t)pk->ngroups * sizeof(*best->groups));
+	return 0;
+}
+
+/* best back into pk (whose groups held as many once). */
+static void restore(struct pmurt_pack *pk, const struct pk_solution *best)
+{
+	memcpy(pk->units, best->units, (size_t)pk->nunits * sizeof(*best->units));
+	memcpy(pk->groups, best->groups, (size_t)best->ngroups * sizeof(*best->groups));
+	pk->ngroups = best->ngroups;
 }
 
 /* The best of PACK_TRIALS orders (the fewest groups; the first on a tie),
- * stopping early at the bound. */
+ * then PACK_LNS_CHAINS chains of ruin and recreate, each from the best so
+ * far with an LCG of its own (a chain stuck where no round is kept wastes
+ * only its own rounds); stopping at the bound. */
 static int pack_units(struct pmurt_pack *pk)
 {
-	struct pk_unit *best = malloc(((size_t)pk->nunits + 1) * sizeof(*best));
-	struct pk_group *best_g = NULL;
-	int best_groups = -1, bound = compute_bound(pk), rc = 0;
+	struct pk_solution best = {.units = malloc(((size_t)pk->nunits + 1) * sizeof(*best.units)),
+				   .ngroups = -1};
+	int rc = best.units ? 0 : -ENOMEM;
 
 	if (pk->nunits == 0) { /* nothing any group can count: no groups */
-		free(best);
+		free(best.units);
 		return 0;
 	}
-	if (!best)
-		return -ENOMEM;
-	set_weights(pk);
-	for (int t = 0; t < PACK_TRIALS && best_groups != bound && !rc; t++) {
+	if (!rc)
+		set_weights(pk);
+	for (int t = 0; t < PACK_TRIALS && best.ngroups != pk->bound && !rc; t++) {
 		rc = trial(pk, t);
-		if (!rc && (best_groups < 0 || pk->ngroups < best_groups)) {
-			struct pk_group *copy = malloc(((size_t)pk->ngroups + 1) * sizeof(*copy));
-			if (!copy) {
-				rc = -ENOMEM;
-				break;
-			}
-			free(best_g);
-			best_g = copy;
-			best_groups = pk->ngroups;
-			memcpy(best, pk->units, (size_t)pk->nunits * sizeof(*best));
-			memcpy(best_g, pk->groups, (size_t)pk->ngroups * sizeof(*best_g));
-		}
+		if (!rc)
+			rc = keep_if_better(pk, &best);
 	}
-	if (!rc && best_g) { /* the groups as proven, their events in the order checked */
-		memcpy(pk->units, best, (size_t)pk->nunits * sizeof(*best));
-		memcpy(pk->groups, best_g, (size_t)best_groups * sizeof(*best_g));
-		pk->ngroups = best_groups;
-		ruin_recreate(pk, bound, &rc);
+	for (int c = 0; c < PACK_LNS_CHAINS && best.ngroups > pk->bound && !rc; c++) {
+		restore(pk, &best);
+		rc = ruin_recreate(pk, pk->bound, c);
+		if (!rc)
+			rc = keep_if_better(pk, &best);
 	}
-	free(best);
-	free(best_g);
+	if (!rc) /* the groups as proven, their events in the order checked */
+		restore(pk, &best);
+	free(best.units);
+	free(best.groups);
 	return rc;
 }
 
@@ -763,10 +886,60 @@ static int first_group_with(const struct pmurt_pack *pk, const int *ev, int n)
 	return -1;
 }
 
+/* Counts on a programmable counter, whichever code the check picks. */
+static bool programmable(const struct pmurt_pack *pk, int e)
+{
+	return !pk->events[e].flexible && (pk->events[e].pmc == 0 ||
+					  pk->events[e].pmc <= pk->nprog);
+}
+
+/* The fewest groups programmable event h must be in: each metric measured
+ * whole puts h in a group with each of its other programmable events (its
+ * partners), one group holds at most nprog - 1 of them beside h, and no two
+ * on one counter.  seen: nevents marks, h + 1 for a partner of h. */
+static int copies_needed(const struct pmurt_pack *pk, int h, int *seen)
+{
+	int partners = 0, on[PACK_MAX_PMC] = {0}, copies = 1;
+	for (int i = 0; i < pk->nitems; i++) {
+		const struct pk_item *it = &pk->items[i];
+		if (it->apart || !has_event(it->ev, it->n, h))
+			continue;
+		for (int k = 0; k < it->n; k++) {
+			int e = it->ev[k];
+			if (e == h || seen[e] == h + 1 || !programmable(pk, e))
+				continue;
+			seen[e] = h + 1;
+			partners++;
+			on[pk->events[e].pmc]++;
+		}
+	}
+	if (pk->nprog > 1 && (partners + pk->nprog - 2) / (pk->nprog - 1) > copies)
+		copies = (partners + pk->nprog - 2) / (pk->nprog - 1);
+	for (int k = 1; k < PACK_MAX_PMC; k++)
+		copies = on[k] > copies ? on[k] : copies;
+	return copies;
+}
+
+/* No fewer groups can hold the events: the most one counter must take, or
+ * the programmable ones over the programmable counters, each event counted
+ * as often as copies_needed says (an event with an alternative code left
+ * out: the check may move it); -ENOMEM. */
 static int compute_bound(const struct pmurt_pack *pk)
 {
+	int *copies = calloc((size_t)pk->nevents + 1, sizeof(*copies));
+	int *seen = calloc((size_t)pk->nevents + 1, sizeof(*seen));
 	int load[PACK_MAX_PMC], prog, bound = 0;
-	counter_load(pk, load, &prog);
+
+	if (!copies || !seen) {
+		free(copies);
+		free(seen);
+		return -ENOMEM;
+	}
+	for (int h = 0; h < pk->nevents; h++)
+		copies[h] = programmable(pk, h) ? copies_needed(pk, h, seen) : 1;
+	counter_load(pk, copies, load, &prog);
+	free(copies);
+	free(seen);
 	for (int k = 1; k < PACK_MAX_PMC; k++)
 		bound = load[k] > bound ? load[k] : bound;
 	if (pk->nprog > 0 && (prog + pk->nprog - 1) / pk->nprog > bound)
@@ -776,21 +949,24 @@ static int compute_bound(const struct pmurt_pack *pk)
 
 static int finish(struct pmurt_pack *pk, struct pmurt_error *err)
 {
+	pk->proofs = calloc((size_t)pk->ngroups + 1, sizeof(*pk->proofs));
+	if (!pk->proofs)
+		return -ENOMEM;
 	for (int g = 0; g < pk->ngroups; g++) {
 		struct pk_group *gr = &pk->groups[g];
+		struct pk_proof *pr = &pk->proofs[g];
 		for (int i = 0; i < gr->n; i++)
-			gr->specs[i] = pk->events[gr->ev[i]].spec;
-		int rc = check(pk, gr->ev, gr->n, &gr->res);
+			pr->specs[i] = pk->events[gr->ev[i]].spec;
+		int rc = check(pk, gr->ev, gr->n, &pr->res);
 		if (rc) { /* every placed group was accepted: the proof must hold */
 			pmurt_set_error(err, -EPROTO, "pmurt_pack: group %d no longer passes the "
-					"group check: %s", g, pk->groups[g].res.message);
+					"group check: %s", g, pr->res.message);
 			return -EPROTO;
 		}
 	}
 	for (int i = 0; i < pk->nitems; i++)
 		pk->items[i].group = pk->items[i].apart ? -1 :
 			first_group_with(pk, pk->items[i].ev, pk->items[i].n);
-	pk->bound = compute_bound(pk);
 	return 0;
 }
 
@@ -825,6 +1001,8 @@ int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++)
 		rc = names[i] ? add_name(pk, names[i], err) : -EINVAL;
+	if (!rc && (pk->bound = compute_bound(pk)) < 0)
+		rc = pk->bound;
 	if (!rc)
 		rc = pack_units(pk);
 	if (!rc)
@@ -861,12 +1039,11 @@ int pmurt_pack_group(const struct pmurt_pack *pk, int g, const struct pmurt_even
 		return -EINVAL;
 	if (g >= pk->ngroups)
 		return -ENOENT;
-	const struct pk_group *gr = &pk->groups[g];
-	*n = gr->n;
+	*n = pk->groups[g].n;
 	if (events)
-		*events = gr->specs;
+		*events = pk->proofs[g].specs;
 	if (res)
-		*res = &gr->res;
+		*res = &pk->proofs[g].res;
 	return 0;
 }
 

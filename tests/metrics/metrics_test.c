@@ -6,7 +6,8 @@
  * toy PMU (the conflicting metric measured apart, the nest metric refused
  * as another PMU's) and on POWER10's and POWER9's metric groups (every
  * group accepted by the group check, every metric whose events fit measured
- * whole in the group the pack names, no more groups than the goal).
+ * whole in the group the pack names, no more groups than the goal: POWER10's
+ * nine core metric groups in 36 at most, issue 18's).
  *
  * usage: metrics_test TOY.yaml TOY-ALL-EVENTS.dtb
  */
@@ -203,6 +204,21 @@ static void test_pack_toy(struct pmurt_pmu *pmu)
 	CHECK(pmurt_pack_metric_get(pk, 4, &m) == 0 && m.apart &&
 	      strcmp(m.reason, "other_pmu") == 0, "NEST_BW: %s", m.reason);
 	pmurt_pack_free(pk);
+	/* EV_B (PMC2) divides three metrics and sits beside one of their other
+	 * events a group (two programmable counters): it must be in three
+	 * groups, so the bound is 3, not the 2 of the four distinct events */
+	const char *shared[] = {"PER_B_A", "PER_B_D", "PER_B_E"};
+	pk = pack(pmu, shared, 3);
+	if (pk) {
+		check_pack(pmu, pk, "shared");
+		pmurt_pack_info(pk, &info);
+		CHECK(info.nevents == 4 && info.ngroups == 3 && info.bound == 3 && info.napart == 0,
+		      "shared: %d events %d groups bound %d apart %d", info.nevents, info.ngroups,
+		      info.bound, info.napart);
+		for (int g = 0; g < info.ngroups; g++)
+			CHECK(group_has(pk, g, "EV_B"), "shared: EV_B not in group %d", g);
+		pmurt_pack_free(pk);
+	}
 	struct pmurt_error err;
 	const char *bad[] = {"NO_SUCH"};
 	CHECK(pmurt_pack(pmu, bad, 1, NULL, &pk, &err) == -ENOENT &&
@@ -279,6 +295,54 @@ static void test_pack_all_core(const char *spec, int most)
 	pmurt_pmu_close(pmu);
 }
 
+/* The metric groups of a real PMU holding a core metric (not nest only), as
+ * bench_pack takes them: their count. */
+static int core_metric_groups(const struct pmurt_pmu *pmu, char names[][64], int max)
+{
+	int n = 0;
+	char buf[64];
+	for (int i = 0; n < max && pmurt_metric_group_get(pmu, i, buf, sizeof(buf)) >= 0; i++) {
+		bool core = false;
+		for (int m = 0; m < pmurt_metric_count(pmu) && !core; m++) {
+			struct pmurt_metric_info mi = {.sz = sizeof(mi)};
+			core = pmurt_metric_in_group(pmu, m, buf) &&
+			       pmurt_metric_get(pmu, m, &mi) == 0 && !mi.pmus;
+		}
+		if (core)
+			snprintf(names[n++], 64, "%s", buf);
+	}
+	return n;
+}
+
+/* All core metric groups of a real PMU asked for by group name (bench_pack's
+ * request, issue 18's goal): ngroups of them, packed in no more than `most`
+ * groups, with the bound the metrics force (an event shared by many metrics
+ * counted once per group it must be in: above the distinct events' bound),
+ * every group proven and every metric whole or flagged. */
+static void test_pack_core_groups(const char *spec, int ngroups, int most, int bound)
+{
+	struct pmurt_pmu *pmu = open_pmu(spec);
+	if (!pmu)
+		return;
+	char groups[64][64];
+	const char *names[64];
+	int n = core_metric_groups(pmu, groups, 64);
+	CHECK(n == ngroups, "%s: %d core metric groups, not %d", spec, n, ngroups);
+	for (int i = 0; i < n; i++)
+		names[i] = groups[i];
+	struct pmurt_pack *pk = n ? pack(pmu, names, n) : NULL;
+	if (pk) {
+		struct pmurt_pack_info info = {.sz = sizeof(info)};
+		pmurt_pack_info(pk, &info);
+		CHECK(info.ngroups <= most && info.bound == bound && info.ngroups >= info.bound,
+		      "%s's %d core metric groups: %d groups (goal %d), bound %d (not %d)", spec, n,
+		      info.ngroups, most, info.bound, bound);
+		check_pack(pmu, pk, spec);
+		pmurt_pack_free(pk);
+	}
+	pmurt_pmu_close(pmu);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -301,7 +365,14 @@ int main(int argc, char **argv)
 	test_pack_real("power9", "CPI_BREAKDOWN", 20, 20, "other_stall_cpi", "too_many_events");
 	/* every core metric: POWER9's cache-pmc4 group rule must hold in every
 	 * group the pack returns */
-	test_pack_all_core("power10", 37);
-	test_pack_all_core("power9", 66);
+	test_pack_all_core("power10", 36);
+	test_pack_all_core("power9", 64);
+	/* issue 18's goal: POWER10's nine core groups in 36 groups at most; the
+	 * bound is 36, not the 33 of the distinct events, as PM_LD_DEMAND_MISS_L1
+	 * divides 29 metrics and sits beside at most 3 of their events a group.
+	 * POWER9's 16 core groups: 57, the bound (59 before the bound and the
+	 * search knew of shared events) */
+	test_pack_core_groups("power10", 9, 36, 36);
+	test_pack_core_groups("power9", 16, 57, 57);
 	return failures ? 1 : 0;
 }
