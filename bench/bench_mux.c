@@ -380,6 +380,8 @@ struct plan {
 	                                  a refused weak group */
 	int nweak;                     /* perf: weak groups written (refused or not) */
 	int nrefused;                  /* perf: events the kernel refuses even alone */
+	int nagain;                    /* perf: groups refused after their first
+	                                  schedule (reschedule_reason) */
 	int nplace;                    /* events in the event string */
 	char *events;                  /* "{A,B},{C},D" */
 	size_t len, cap;
@@ -521,8 +523,10 @@ static bool subset(const int *a, int na, const int *b, int nb)
 	return true;
 }
 
-/* Whether the kernel takes these events as one group. */
-static bool weak_group_holds(const struct pmurt_pmu *pmu, const int *ev, int n)
+/* Whether the kernel takes these events as one group; *again set when it
+ * refuses the group at every schedule after its first (the group check's
+ * reschedule_reason). */
+static bool weak_group_holds(const struct pmurt_pmu *pmu, const int *ev, int n, bool *again)
 {
 	struct pmurt_event_spec specs[PMURT_MAX_GROUP];
 	if (n > PMURT_MAX_GROUP)
@@ -535,7 +539,11 @@ static bool weak_group_holds(const struct pmurt_pmu *pmu, const int *ev, int n)
 	struct pmurt_check_opts opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true,
 						       .lpar = true);
 	struct pmurt_group_result res = {.sz = sizeof(res)};
-	return pmurt_group_check(pmu, specs, n, sizeof(specs[0]), &opts, &res, NULL) == 0 && res.ok;
+	bool ok = pmurt_group_check(pmu, specs, n, sizeof(specs[0]), &opts, &res, NULL) == 0 &&
+		  res.ok;
+	if (again)
+		*again = ok && res.reschedule_reason[0];
+	return ok;
 }
 
 /* perf's: see the top (parse_groups, metric_list_cmp, expr__subset_of_ids,
@@ -568,13 +576,15 @@ static int plan_perf(struct plan *pl, const struct pmurt_pmu *pmu, const char *g
 		for (int k = 0; k < nev[i]; k++)
 			names[k] = event_name(pmu, ev[i][k]);
 		pl->nweak++;
-		bool holds = weak_group_holds(pmu, ev[i], nev[i]);
+		bool again = false;
+		bool holds = weak_group_holds(pmu, ev[i], nev[i], &again);
+		pl->nagain += again;
 		int at = holds ? add_group(pl, names, nev[i], false) : 0;
 		/* refused: each event alone, those the kernel refuses even
 		 * alone left out, as perf stat leaves out an event it cannot
 		 * open ("<not supported>") */
 		for (int k = 0; k < nev[i] && at >= 0; k++) {
-			bool alone = !holds && weak_group_holds(pmu, &ev[i][k], 1);
+			bool alone = !holds && weak_group_holds(pmu, &ev[i][k], 1, NULL);
 			int got = alone ? add_group(pl, &names[k], 1, true) : 0;
 			at = got < 0 ? got : at;
 			place[i][k] = holds ? at + k : alone ? got : -1;
@@ -761,6 +771,9 @@ static int bench_group(struct bed *b, const char *group)
 		printf("  %-36s %3d | %3d%s %6.2f%% %7.2f%% | %3d %3d %6.2f%% %7.2f%% | %-13s | %2d\n",
 		       group, m.compared, ours.ngroups, apart ? "*" : " ", 100 * mo, 100 * m.max_o,
 		       perf.nweak, perf.ngroups, 100 * mp, 100 * m.max_p, ratio, m.worse);
+		if (perf.nagain)
+			printf("  %-36s     (perf: %d groups the kernel refuses after their first "
+			       "schedule)\n", "", perf.nagain);
 		if (m.ours_only || m.neither || perf.nrefused)
 			printf("  %-36s     (perf: %d events it cannot open even alone, %d metrics it "
 			       "cannot compute that ours does; %d metrics without a finite non-zero "
