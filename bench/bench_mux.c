@@ -9,7 +9,9 @@
  * event string, enable, read, counts scaled by time_enabled/time_running,
  * pmurt_metric_eval).
  *
- *   bench_mux [-v] [power10|power9 ...]     (-v: every metric's values)
+ *   bench_mux [-v] [--seed N] [power10|power9 ...]
+ *                    (-v: every metric's values, errors and share of the
+ *                    time counted; N: the workload's seed, 18)
  *
  * The workload: 50 phases of 10 to 70 ms (2 s in all) whose per-event
  * rates are drawn from a fixed seed, by kind so that metric values are
@@ -103,6 +105,7 @@ struct bed {
 	struct pmu_sim_mux mux;
 	uint64_t total_ns;
 	bool verbose;         /* -v: every metric's values */
+	uint64_t seed;        /* the workload's (--seed N; 18) */
 };
 
 static uint64_t workload_counts(void *arg, const struct perf_event_attr *a, uint64_t from,
@@ -305,9 +308,9 @@ static int cmp_code(const void *a, const void *b)
 }
 
 /* The rates of every event a core metric names, by kind (see the top). */
-static int workload_make(struct workload *w, const struct pmurt_pmu *pmu)
+static int workload_make(struct workload *w, const struct pmurt_pmu *pmu, uint64_t seed)
 {
-	uint64_t x = 18;
+	uint64_t x = seed;
 	static struct named_code ev[MAX_CODES];
 	int n = 0;
 	for (int m = 0; m < pmurt_metric_count(pmu); m++) {
@@ -612,7 +615,7 @@ static int plan_perf(struct plan *pl, const struct pmurt_pmu *pmu, const char *g
 /* --- counting a plan on the simulated kernel ---------------------------------- */
 /* The scaled counts of the plan's events, counted through the workload:
  * pmurt_counter_open, enable, the run, read. */
-static int count_plan(struct bed *b, const struct plan *pl, uint64_t *scaled)
+static int count_plan(struct bed *b, const struct plan *pl, uint64_t *scaled, double *share)
 {
 	const struct pmu_sim_pmu pmus[] = {
 		{.type = PERF_TYPE_RAW, .name = "cpu", .mux = &b->mux},
@@ -634,8 +637,11 @@ static int count_plan(struct bed *b, const struct plan *pl, uint64_t *scaled)
 		rc = pmurt_counter_read(c, counts, pl->nplace, sizeof(*counts), &err);
 		rc = rc == pl->nplace ? 0 : rc < 0 ? rc : -EIO;
 	}
-	for (int i = 0; !rc && i < pl->nplace; i++)
+	for (int i = 0; !rc && i < pl->nplace; i++) {
 		scaled[i] = counts[i].scaled;
+		share[i] = counts[i].time_enabled ? (double)counts[i].time_running /
+							  (double)counts[i].time_enabled : 0;
+	}
 	if (rc)
 		fprintf(stderr, "bench_mux: counting %s's groups: %s (%d)\n", pl->who, err.message, rc);
 	pmurt_counter_close(c);
@@ -658,20 +664,23 @@ struct errors {
 	double each[MAX_METRICS];   /* relative error; NAN: not counted, or the
 	                               true value is 0 or not finite */
 	double value[MAX_METRICS], truth[MAX_METRICS];
+	double share[MAX_METRICS];  /* the least running/enabled of its events */
 };
 
 /* The relative error of each metric of the plan against its true value. */
 static int measure(struct bed *b, const struct plan *pl, struct errors *e)
 {
 	static uint64_t scaled[MAX_PLAN];
+	static double share[MAX_PLAN];
 	if (pl->nplace > MAX_PLAN)
 		return -E2BIG;
-	int rc = count_plan(b, pl, scaled);
+	int rc = count_plan(b, pl, scaled, share);
 	*e = (struct errors){.nm = pl->nm};
 	for (int m = 0; !rc && m < pl->nm; m++) {
 		struct pmurt_metric_info mi = {.sz = sizeof(mi)};
 		uint64_t got[PMURT_METRIC_MAX_EVENTS], truth[PMURT_METRIC_MAX_EVENTS];
 		bool counted = true;
+		e->share[m] = 1;
 		pmurt_metric_get(b->pmu, pl->metric[m], &mi);
 		for (int k = 0; k < pl->nev[m]; k++) {
 			struct pmurt_event_info ev = {.sz = sizeof(ev)};
@@ -680,6 +689,8 @@ static int measure(struct bed *b, const struct plan *pl, struct errors *e)
 			truth[k] = c < 0 ? 0 : cumulative(b->w, c, b->total_ns);
 			counted &= pl->pos[m][k] >= 0;
 			got[k] = pl->pos[m][k] >= 0 ? scaled[pl->pos[m][k]] : 0;
+			if (pl->pos[m][k] >= 0 && share[pl->pos[m][k]] < e->share[m])
+				e->share[m] = share[pl->pos[m][k]];
 		}
 		double t = metric_value(b->pmu, pl->metric[m], truth, pl->nev[m]);
 		double v = metric_value(b->pmu, pl->metric[m], got, pl->nev[m]);
@@ -728,9 +739,10 @@ static void print_metrics(const struct pmurt_pmu *pmu, const struct errors *o,
 			struct pmurt_metric_info mi = {.sz = sizeof(mi)};
 			if (p->metric[j] != o->metric[i] || pmurt_metric_get(pmu, o->metric[i], &mi))
 				continue;
-			printf("      %-44s true %12.6g  ours %12.6g (%7.3f%%)  perf %12.6g (%7.3f%%)\n",
-			       mi.name, o->truth[i], o->value[i], 100 * o->each[i], p->value[j],
-			       100 * p->each[j]);
+			printf("      %-40s true %11.5g | ours %11.5g %7.3f%% ran %5.1f%% | perf "
+			       "%11.5g %7.3f%% ran %5.1f%%\n", mi.name, o->truth[i], o->value[i],
+			       100 * o->each[i], 100 * o->share[i], p->value[j], 100 * p->each[j],
+			       100 * p->share[j]);
 			break;
 		}
 }
@@ -805,28 +817,28 @@ static int core_groups(const struct pmurt_pmu *pmu, char names[][64], int max)
 	return n;
 }
 
-static int bench_pmu(const char *spec, bool verbose)
+static int bench_pmu(const char *spec, bool verbose, uint64_t seed)
 {
 	static struct workload w;
 	struct pmurt_error err = {0};
 	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = spec,
 						   .sysfs = "/nonexistent-sysfs");
-	struct bed b = {.w = &w, .verbose = verbose};
+	struct bed b = {.w = &w, .verbose = verbose, .seed = seed};
 	if (pmurt_host_open(&b.host, &o, &err)) {
 		fprintf(stderr, "bench_mux: %s: %s\n", spec, err.message);
 		return 1;
 	}
 	b.pmu = pmurt_host_pmu(b.host);
-	int rules = workload_make(&w, b.pmu);
+	int rules = workload_make(&w, b.pmu, seed);
 	b.total_ns = w.edge[PHASES];
 	b.mux = (struct pmu_sim_mux){.fits = group_fits, .counts = workload_counts, .arg = &b};
 	char groups[64][64];
 	int ng = core_groups(b.pmu, groups, 64), rc = 0;
-	printf("%s: %d core metric groups, %d events, %d phases over %.2f s (%d rests kept "
-	       "positive), rotation every 4 ms\n"
+	printf("%s: %d core metric groups, %d events, %d phases over %.2f s (seed %llu, %d rests "
+	       "kept positive), rotation every 4 ms\n"
 	       "  %-36s %3s | %-23s | %-27s | %-13s | %s\n"
 	       "  %-36s %3s | %3s  %7s %8s | %3s %3s %7s %8s | %-13s |\n",
-	       spec, ng, w.ncodes, PHASES, (double)b.total_ns / 1e9, rules,
+	       spec, ng, w.ncodes, PHASES, (double)b.total_ns / 1e9, (unsigned long long)seed, rules,
 	       "metric group", "n", "ours (* some apart)", "perf", "perf/ours", "ours worse",
 	       "", "", "grp", "mean", "max", "wk", "opn", "mean", "max", "mean    max");
 	for (int g = 0; g < ng && !rc; g++)
@@ -838,13 +850,23 @@ static int bench_pmu(const char *spec, bool verbose)
 int main(int argc, char **argv)
 {
 	int rc = 0, first = 1;
-	bool verbose = argc > 1 && !strcmp(argv[1], "-v");
-	first += verbose;
+	bool verbose = false;
+	uint64_t seed = 18;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (!strcmp(argv[first], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[first], "--seed") && first + 1 < argc) {
+			seed = strtoull(argv[++first], NULL, 0);
+		} else {
+			fprintf(stderr, "usage: bench_mux [-v] [--seed N] [power10|power9 ...]\n");
+			return 2;
+		}
+	}
 	if (argc <= first) {
-		rc |= bench_pmu("power10", verbose);
-		rc |= bench_pmu("power9", verbose);
+		rc |= bench_pmu("power10", verbose, seed);
+		rc |= bench_pmu("power9", verbose, seed);
 	}
 	for (int i = first; i < argc; i++)
-		rc |= bench_pmu(argv[i], verbose);
+		rc |= bench_pmu(argv[i], verbose, seed);
 	return rc;
 }
