@@ -188,7 +188,9 @@ static void test_first_active_rotates(void)
  *         G2 (off) skipped; nothing failed
  *  13 ms  no rotation needed: the timer stops; G1 stays on
  * Over 0-20 ms: G1 enabled 19 ms, running 1-5 and 9-20 (15 ms); G2
- * enabled 1-6 (5 ms), running 5-6 (1 ms).
+ * enabled 1-6 (5 ms), running 5-6 (1 ms).  Then:
+ *  20 ms  G2 enabled: [G1 G2]: G2 cannot go on: the timer, due at 24 ms
+ *  24 ms  G1 to the tail: G2 on
  */
 static void test_timer(void)
 {
@@ -214,6 +216,15 @@ static void test_timer(void)
 	EXPECT(&b, g1, 37000, 19 * MS, 15 * MS);
 	/* G2 at 1/us on 5-6 ms */
 	EXPECT(&b, g2, 1000, 5 * MS, 1 * MS);
+	/* G2 enabled again at 20 ms: it cannot go on, the stopped timer
+	 * starts again, due at 24 ms (a timer left running would be due at
+	 * 21 ms) */
+	CHECK(b.sys->ioctl(b.sys->ctx, g2, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) == 0,
+	      "enable again");
+	pmu_sim_advance(b.sim, 3 * MS);
+	CHECK(pmu_sim_active(b.sim, g1) && !pmu_sim_active(b.sim, g2), "at 23 ms: G1 still on");
+	pmu_sim_advance(b.sim, 2 * MS);
+	CHECK(!pmu_sim_active(b.sim, g1) && pmu_sim_active(b.sim, g2), "at 25 ms: G2 on");
 	pmu_sim_free(b.sim);
 }
 
