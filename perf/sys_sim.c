@@ -335,8 +335,8 @@ static void mux_account(struct pmu_sim *s, int c, uint64_t from, uint64_t to)
 	const struct pmu_sim_pmu *p = s->ctx[c].pmu;
 	for (int i = 0; i < s->nev && to > from; i++) {
 		struct sim_event *e = &s->ev[i];
-		if (e->ctx != c || !counting(s, e))
-			continue;
+		if (e->ctx != c || !counting(s, e) || !s->ev[e->leader].open)
+			continue;   /* a closed leader's members stop (pmu_sim_mux) */
 		e->enabled_ns += to - from;
 		if (!e->active)
 			continue;

@@ -34,8 +34,12 @@
  * (perf_rotate_context, ctx_event_to_rotate, rotate_ctx); time_enabled
  * grows while an event and its leader are enabled, time_running while it
  * is on (__perf_update_times).  A disable takes its group off without
- * scheduling the others (__perf_event_disable); a closed leader's members
- * stop counting (the kernel would make them groups of their own).
+ * scheduling the others (__perf_event_disable).  Simplified: a closed
+ * leader's members stop counting (the kernel would make them groups of
+ * their own), a group runs on its leader's PMU (a member on another
+ * pmu_sim_mux PMU never runs), a per-task context and a CPU's are not
+ * scheduled together, and the codes power_pmu_commit_txn writes back into
+ * the events are not kept (fits sees the codes opened).
  */
 struct pmu_sim_mux {
 	/* Whether the PMU holds these events together: the events on the PMU
