@@ -32,7 +32,12 @@
  *         metric's group (expr__subset_of_ids), which it then shares;
  *         events shared by metrics opened once per group; a group the
  *         kernel refuses (pmurt_group_check) opened as single events, as
- *         the weak group's fallback does (evlist__reset_weak_group).
+ *         the weak group's fallback does (evlist__reset_weak_group),
+ *         an event refused even alone left out as perf stat leaves it out.
+ *         A group's events are in expression order: perf's hashmap order
+ *         is not modelled; it decides the leader, which scheduling
+ *         ignores, and a refused group that another order would have had
+ *         accepted is counted and printed (none on POWER10 or POWER9).
  * Per group: the metrics compared (true value finite and non-zero), the
  * mean and largest relative error |measured - true| / |true| of each, the
  * ratios, and on how many metrics ours is worse.  Prints, asserts nothing.
@@ -385,6 +390,8 @@ struct plan {
 	int nrefused;                  /* perf: events the kernel refuses even alone */
 	int nagain;                    /* perf: groups refused after their first
 	                                  schedule (reschedule_reason) */
+	int norder;                    /* perf: refused groups another order of
+	                                  their events would have had accepted */
 	int nplace;                    /* events in the event string */
 	char *events;                  /* "{A,B},{C},D" */
 	size_t len, cap;
@@ -549,6 +556,34 @@ static bool weak_group_holds(const struct pmurt_pmu *pmu, const int *ev, int n, 
 	return ok;
 }
 
+/* Whether some order of these events (at most 6, as many as the PMU's
+ * counters) makes one group the kernel takes: perf writes a group's events
+ * in its hashmap's order, not modelled here, and POWER9 checks a group
+ * event by event as it is opened.  Heap's permutations. */
+static bool some_order_holds(const struct pmurt_pmu *pmu, const int *ev, int n)
+{
+	int a[6], c[6] = {0};
+	if (n > 6)
+		return false;
+	memcpy(a, ev, (size_t)n * sizeof(int));
+	if (weak_group_holds(pmu, a, n, NULL))
+		return true;
+	for (int i = 1; i < n;) {
+		if (c[i] >= i) {
+			c[i++] = 0;
+			continue;
+		}
+		int j = i % 2 ? c[i] : 0, t = a[j];
+		a[j] = a[i];
+		a[i] = t;
+		if (weak_group_holds(pmu, a, n, NULL))
+			return true;
+		c[i]++;
+		i = 1;
+	}
+	return false;
+}
+
 /* perf's: see the top (parse_groups, metric_list_cmp, expr__subset_of_ids,
  * the weak group's fallback). */
 static int plan_perf(struct plan *pl, const struct pmurt_pmu *pmu, const char *group)
@@ -582,6 +617,7 @@ static int plan_perf(struct plan *pl, const struct pmurt_pmu *pmu, const char *g
 		bool again = false;
 		bool holds = weak_group_holds(pmu, ev[i], nev[i], &again);
 		pl->nagain += again;
+		pl->norder += !holds && some_order_holds(pmu, ev[i], nev[i]);
 		int at = holds ? add_group(pl, names, nev[i], false) : 0;
 		/* refused: each event alone, those the kernel refuses even
 		 * alone left out, as perf stat leaves out an event it cannot
@@ -783,6 +819,9 @@ static int bench_group(struct bed *b, const char *group)
 		printf("  %-36s %3d | %3d%s %6.2f%% %7.2f%% | %3d %3d %6.2f%% %7.2f%% | %-13s | %2d\n",
 		       group, m.compared, ours.ngroups, apart ? "*" : " ", 100 * mo, 100 * m.max_o,
 		       perf.nweak, perf.ngroups, 100 * mp, 100 * m.max_p, ratio, m.worse);
+		if (perf.norder)
+			printf("  %-36s     (perf: %d refused weak groups another order of their "
+			       "events would have had accepted)\n", "", perf.norder);
 		if (perf.nagain)
 			printf("  %-36s     (perf: %d groups the kernel refuses after their first "
 			       "schedule)\n", "", perf.nagain);
