@@ -18,8 +18,9 @@
  * sane: cycles at about 3 GHz, completed instructions at an IPC drawn per
  * phase (0.3 to 2.5), stall and other cycle counts a fraction of the
  * cycles, every other event a fraction of the instructions, each varying
- * from phase to phase.  True values come from the true counts of the whole
- * run.
+ * from phase to phase; POWER9's metrics that are the rest of another
+ * (A - B - C) kept positive by cutting B's and C's rates (below).  True
+ * values come from the true counts of the whole run.
  *
  * For every core metric group, counted alone as `-M GROUP` would count it:
  *   ours  pmurt_pack's groups, "{A,B,C},{D,E}" as stat -M opens them; a
@@ -110,7 +111,6 @@ struct bed {
 	struct pmu_sim_mux mux;
 	uint64_t total_ns;
 	bool verbose;         /* -v: every metric's values */
-	uint64_t seed;        /* the workload's (--seed N; 18) */
 };
 
 static uint64_t workload_counts(void *arg, const struct perf_event_attr *a, uint64_t from,
@@ -121,6 +121,7 @@ static uint64_t workload_counts(void *arg, const struct perf_event_attr *a, uint
 	return c < 0 ? 0 : cumulative(w, c, to) - cumulative(w, c, from);
 }
 
+/* What an event counts, by its name: how its rate is drawn. */
 enum kind { CYCLES, INSTRUCTIONS, CYCLE_SHARE, PER_INSTRUCTION };
 
 static enum kind kind_of(const char *name)
@@ -862,7 +863,7 @@ static int bench_pmu(const char *spec, bool verbose, uint64_t seed)
 	struct pmurt_error err = {0};
 	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = spec,
 						   .sysfs = "/nonexistent-sysfs");
-	struct bed b = {.w = &w, .verbose = verbose, .seed = seed};
+	struct bed b = {.w = &w, .verbose = verbose};
 	if (pmurt_host_open(&b.host, &o, &err)) {
 		fprintf(stderr, "bench_mux: %s: %s\n", spec, err.message);
 		return 1;
