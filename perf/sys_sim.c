@@ -8,7 +8,12 @@
  * aux_offset written into the control page, aux_size bytes, a power of two
  * pages; a full data ring drops records and reports them in a
  * PERF_RECORD_LOST before the next one (kernel/events/ring_buffer.c
- * perf_output_begin).
+ * perf_output_begin).  A PMU with struct pmu_sim_mux multiplexes as
+ * kernel/events/core.c does (ctx_flexible_sched_in, merge_sched_in,
+ * group_can_go_on, group_sched_in with power_pmu_commit_txn of
+ * arch/powerpc/perf/core-book3s.c, perf_mux_hrtimer_handler,
+ * perf_rotate_context, ctx_event_to_rotate, rotate_ctx,
+ * __perf_update_times); the others by a proportional share.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +27,8 @@
 
 #define SIM_FD_BASE 1000
 #define SIM_MAX_FDS 4096
+#define SIM_MAX_CTX 64
+#define SIM_MUX_INTERVAL_NS 4000000ull /* PERF_CPU_HRTIMER at HZ=250 */
 
 struct sim_event {
 	bool open;
@@ -42,6 +49,19 @@ struct sim_event {
 	int cpu;
 	bool dtl_freed;        /* vpa_dtl: disabled after it ran, its DTL
 	                          buffer freed by vpa_dtl_event_del */
+	int ctx;               /* a pmu_sim_mux PMU's context, else -1 */
+	bool active;           /* on the PMU (PERF_EVENT_STATE_ACTIVE) */
+	uint64_t group_index;  /* a leader's place in the flexible list
+	                          (perf_event_groups_insert's group_index) */
+};
+
+/* A context of a pmu_sim_mux PMU: its events of one CPU (or per task). */
+struct sim_ctx {
+	const struct pmu_sim_pmu *pmu;
+	int cpu;
+	bool rotate_necessary; /* a group could not go on at the last schedule */
+	bool timer_on;         /* the mux hrtimer runs, next at timer_at */
+	uint64_t timer_at;
 };
 
 struct pmu_sim {
@@ -58,6 +78,12 @@ struct pmu_sim {
 	bool not_perfmon;      /* the opener lacks CAP_PERFMON/CAP_SYS_ADMIN */
 	bool dtl_user;         /* another DTL user holds dtl_access_lock */
 	int dtl_refc;          /* vpa-dtl.c dtl_global_refc */
+	uint64_t now;          /* simulated ns */
+	uint64_t group_seq;    /* the last group_index given */
+	struct sim_ctx ctx[SIM_MAX_CTX];
+	int nctx;
+	int order[SIM_MAX_FDS];                        /* scratch: a list in order */
+	const struct perf_event_attr *on[SIM_MAX_FDS]; /* scratch: events on a PMU */
 };
 
 static struct sim_event *sim_fd(struct pmu_sim *s, int fd)
@@ -160,6 +186,179 @@ static int refuse(struct pmu_sim *s, const struct perf_event_attr *a, const stru
 	return 0;
 }
 
+static bool counting(const struct pmu_sim *s, const struct sim_event *e)
+{
+	return e->open && e->enabled && s->ev[e->leader].enabled;
+}
+
+/* --- the kernel's multiplexing (pmu_sim_mux) ------------------------------- */
+
+/* The context of an event of a pmu_sim_mux PMU opened on cpu: its leader's,
+ * else the PMU's context of that CPU, made when new; -1 for other PMUs and
+ * when SIM_MAX_CTX are in use. */
+static int mux_ctx_of(struct pmu_sim *s, const struct pmu_sim_pmu *p, int cpu, int leader)
+{
+	if (!p || !p->mux)
+		return -1;
+	if (leader >= 0 && s->ev[leader].pmu == p)
+		return s->ev[leader].ctx;
+	for (int c = 0; c < s->nctx; c++)
+		if (s->ctx[c].pmu == p && s->ctx[c].cpu == cpu)
+			return c;
+	if (s->nctx == SIM_MAX_CTX)
+		return -1;
+	s->ctx[s->nctx] = (struct sim_ctx){.pmu = p, .cpu = cpu};
+	return s->nctx++;
+}
+
+/* The leaders of context c in flexible-list order (group_index, an
+ * insertion sort: the list changes by one group a rotation) into s->order;
+ * how many. */
+static int mux_list(struct pmu_sim *s, int c)
+{
+	int n = 0;
+	for (int i = 0; i < s->nev; i++) {
+		if (!s->ev[i].open || s->ev[i].ctx != c || s->ev[i].leader != i)
+			continue;
+		int k = n++;
+		for (; k > 0 && s->ev[s->order[k - 1]].group_index > s->ev[i].group_index; k--)
+			s->order[k] = s->order[k - 1];
+		s->order[k] = i;
+	}
+	return n;
+}
+
+/* Whether the PMU takes these n events on together. */
+static bool mux_fits(const struct pmu_sim_pmu *p, const struct perf_event_attr *const *on, int n)
+{
+	if (p->mux->fits)
+		return p->mux->fits(p->mux->arg, on, n);
+	return !p->counters || n <= p->counters;
+}
+
+/* group_sched_in: the group's enabled events (event_sched_in skips those
+ * OFF) added to the n on the PMU, kept when the PMU's transaction commits
+ * (power_pmu_commit_txn checks all of them); the new count of events on. */
+static int mux_group_in(struct pmu_sim *s, const struct sim_ctx *c, int leader, int n, bool *went)
+{
+	int n0 = n;
+	for (int i = 0; i < s->nev; i++) {
+		const struct sim_event *e = &s->ev[i];
+		if (e->open && e->enabled && e->leader == leader && e->pmu == c->pmu)
+			s->on[n++] = &e->attr;
+	}
+	*went = mux_fits(c->pmu, s->on, n);
+	for (int i = 0; *went && i < s->nev; i++) {
+		struct sim_event *e = &s->ev[i];
+		if (e->open && e->enabled && e->leader == leader && e->pmu == c->pmu)
+			e->active = true;
+	}
+	return *went ? n : n0;
+}
+
+/* ctx_flexible_sched_in over merge_sched_in: the groups in list order, those
+ * OFF skipped; a group goes on only while every earlier one did
+ * (group_can_go_on's can_add_hw); the first that cannot makes rotation
+ * necessary and starts the mux timer if it is not running
+ * (perf_mux_hrtimer_restart). */
+static void mux_sched_in(struct pmu_sim *s, int c, uint64_t now)
+{
+	struct sim_ctx *x = &s->ctx[c];
+	int nl = mux_list(s, c), non = 0;
+	bool can_add_hw = true;
+	for (int k = 0; k < nl; k++) {
+		int l = s->order[k];
+		bool went = false;
+		if (!s->ev[l].enabled)
+			continue; /* state <= PERF_EVENT_STATE_OFF */
+		if (can_add_hw)
+			non = mux_group_in(s, x, l, non, &went);
+		if (went)
+			continue;
+		can_add_hw = false;
+		x->rotate_necessary = true;
+		if (!x->timer_on) {
+			x->timer_on = true;
+			x->timer_at = now + (x->pmu->mux->interval_ns ? x->pmu->mux->interval_ns
+								      : SIM_MUX_INTERVAL_NS);
+		}
+	}
+}
+
+/* ctx_sched_out of the flexible groups: all off, rotate_necessary cleared. */
+static void mux_sched_out(struct pmu_sim *s, int c)
+{
+	for (int i = 0; i < s->nev; i++)
+		if (s->ev[i].ctx == c)
+			s->ev[i].active = false;
+	s->ctx[c].rotate_necessary = false;
+}
+
+/* ctx_resched: the context's flexible groups out and in again. */
+static void mux_resched(struct pmu_sim *s, int c)
+{
+	if (c < 0)
+		return;
+	mux_sched_out(s, c);
+	mux_sched_in(s, c, s->now);
+}
+
+/* perf_mux_hrtimer_handler at time t: perf_rotate_context when a group
+ * could not go on (ctx_event_to_rotate: the first group on, else the first
+ * in the list; rotate_ctx moves it to the tail with a new group_index),
+ * the timer forwarded by the interval; else the timer stops. */
+static void mux_tick(struct pmu_sim *s, int c, uint64_t t)
+{
+	struct sim_ctx *x = &s->ctx[c];
+	if (!x->rotate_necessary) {
+		x->timer_on = false;
+		return;
+	}
+	int nl = mux_list(s, c), pick = nl ? s->order[0] : -1;
+	for (int k = 0; k < nl; k++)
+		if (s->ev[s->order[k]].active) {
+			pick = s->order[k];
+			break;
+		}
+	mux_sched_out(s, c);
+	if (pick >= 0)
+		s->ev[pick].group_index = ++s->group_seq;
+	mux_sched_in(s, c, t);
+	x->timer_at += x->pmu->mux->interval_ns ? x->pmu->mux->interval_ns : SIM_MUX_INTERVAL_NS;
+}
+
+/* [from, to) of context c: __perf_update_times (enabled while the event
+ * and its leader are enabled, running while on) and the counts of the time
+ * on. */
+static void mux_account(struct pmu_sim *s, int c, uint64_t from, uint64_t to)
+{
+	const struct pmu_sim_pmu *p = s->ctx[c].pmu;
+	for (int i = 0; i < s->nev && to > from; i++) {
+		struct sim_event *e = &s->ev[i];
+		if (e->ctx != c || !counting(s, e) || !s->ev[e->leader].open)
+			continue;   /* a closed leader's members stop (pmu_sim_mux) */
+		e->enabled_ns += to - from;
+		if (!e->active)
+			continue;
+		e->running_ns += to - from;
+		e->value += p->mux->counts ? p->mux->counts(p->mux->arg, &e->attr, from, to)
+					   : (to - from) * p->per_ms / 1000000;
+	}
+}
+
+/* Context c from s->now to end, rotating at each tick on the way. */
+static void mux_advance(struct pmu_sim *s, int c, uint64_t end)
+{
+	uint64_t t = s->now;
+	while (s->ctx[c].timer_on && s->ctx[c].timer_at <= end) {
+		uint64_t tick = s->ctx[c].timer_at;
+		mux_account(s, c, t, tick);
+		t = tick;
+		mux_tick(s, c, tick);
+	}
+	mux_account(s, c, t, end);
+}
+
 static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		    unsigned long flags)
 {
@@ -176,9 +375,17 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	struct sim_event *e = &s->ev[i];
 	*e = (struct sim_event){.open = true, .attr = *attr, .pmu = p, .leader = i,
 				.enabled = !attr->disabled, .id = ++s->next_id, .output = -1,
-				.cpu = cpu};
+				.cpu = cpu, .group_index = ++s->group_seq};
 	if (group_fd >= 0)
 		e->leader = group_fd - SIM_FD_BASE;
+	e->ctx = mux_ctx_of(s, p, cpu, group_fd >= 0 ? e->leader : -1);
+	if (e->ctx < 0 && p && p->mux) {
+		e->open = false;
+		s->nev--;
+		return -EMFILE;
+	}
+	if (counting(s, e))   /* perf_install_in_context: ctx_resched */
+		mux_resched(s, e->ctx);
 	return SIM_FD_BASE + i;
 }
 
@@ -199,6 +406,7 @@ static void disable(struct sim_event *e)
 	if (e->pmu && e->pmu->vpa_dtl && e->enabled)
 		e->dtl_freed = true;
 	e->enabled = false;
+	e->active = false;   /* __perf_event_disable: group_sched_out */
 }
 
 static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
@@ -233,6 +441,9 @@ static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg
 		else
 			return -ENOTTY;
 	}
+	/* __perf_event_enable: ctx_resched; a disable schedules nothing in */
+	if (request == PERF_EVENT_IOC_ENABLE)
+		mux_resched(s, e->ctx);
 	return 0;
 }
 
@@ -364,8 +575,13 @@ static int sim_close(void *ctx, int fd)
 	if (!e)
 		return -EBADF;
 	e->open = false;
+	e->active = false;
 	if (e->pmu && e->pmu->vpa_dtl)
 		s->dtl_refc--;   /* vpa_dtl_reset_global_refc */
+	int self = fd - SIM_FD_BASE;
+	for (int i = 0; e->ctx >= 0 && i < s->nev; i++)
+		if (s->ev[i].leader == self)
+			s->ev[i].active = false;   /* see pmu_sim_mux: members stop */
 	return 0;
 }
 
@@ -429,16 +645,15 @@ void pmu_sim_inject(struct pmu_sim *sim, uint32_t type, int code)
 	sim->inject_code = code;
 }
 
-static bool counting(const struct pmu_sim *s, const struct sim_event *e)
-{
-	return e->open && e->enabled && s->ev[e->leader].enabled;
-}
-
 void pmu_sim_advance(struct pmu_sim *sim, uint64_t ns)
 {
+	for (int c = 0; c < sim->nctx; c++)
+		mux_advance(sim, c, sim->now + ns);
 	for (int p = 0; p < sim->npmus; p++) {
 		const struct pmu_sim_pmu *pmu = &sim->pmus[p];
 		uint64_t active = 0;
+		if (pmu->mux)
+			continue;
 		for (int i = 0; i < sim->nev; i++)
 			active += counting(sim, &sim->ev[i]) && sim->ev[i].pmu == pmu;
 		uint64_t share = !pmu->counters || active <= (uint64_t)pmu->counters
@@ -452,6 +667,18 @@ void pmu_sim_advance(struct pmu_sim *sim, uint64_t ns)
 			e->value += share * pmu->per_ms / 1000000;
 		}
 	}
+	sim->now += ns;
+}
+
+uint64_t pmu_sim_now(const struct pmu_sim *sim)
+{
+	return sim->now;
+}
+
+bool pmu_sim_active(const struct pmu_sim *sim, int fd)
+{
+	int i = fd - SIM_FD_BASE;
+	return i >= 0 && i < sim->nev && sim->ev[i].open && sim->ev[i].active;
 }
 
 int pmu_sim_opens(const struct pmu_sim *sim)

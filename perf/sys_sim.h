@@ -3,7 +3,9 @@
  * benches: PMUs from a table (with the kernel's refusals: unknown types,
  * per-CPU-only PMUs opened per task, exclude bits, sampling, groups spanning
  * PMUs), errnos injected into the next open, counts and times that advance
- * when told (multiplexed when a PMU has fewer counters than enabled events),
+ * when told (multiplexed when a PMU has fewer counters than enabled events:
+ * by a proportional share, or, for a PMU that opts in with struct
+ * pmu_sim_mux, as the kernel schedules and rotates groups),
  * a data ring for mmap (1+2^n pages) that records can be written into, an
  * AUX area mapped at the control page's aux_offset (a driver model writes
  * into it: sim_dtl.h), and poll with readiness and wake-ups.
@@ -18,6 +20,45 @@
 
 #include "sys.h"
 
+/*
+ * Multiplexing as the kernel does it (kernel/events/core.c), for a PMU that
+ * opts in: its groups of each context (per task, cpu -1, or per CPU) on one
+ * flexible list in the order they were opened; at every change (an open,
+ * an enable) and at every rotation the list is scheduled in order, a group
+ * going on only when every group before it did (group_can_go_on) and the
+ * PMU takes it together with the groups already on (group_sched_in's
+ * transaction: power_pmu_commit_txn checks every event on the PMU), the
+ * others staying inactive; when one could not go on, the mux timer runs
+ * (perf_mux_hrtimer_restart) and each interval moves the first group that
+ * went on (else the first group) to the tail and schedules again
+ * (perf_rotate_context, ctx_event_to_rotate, rotate_ctx); time_enabled
+ * grows while an event and its leader are enabled, time_running while it
+ * is on (__perf_update_times).  A disable takes its group off without
+ * scheduling the others (__perf_event_disable).  Simplified: a closed
+ * leader's members stop counting (the kernel would make them groups of
+ * their own), a group runs on its leader's PMU (a member on another
+ * pmu_sim_mux PMU never runs), a per-task context and a CPU's are not
+ * scheduled together, and the codes power_pmu_commit_txn writes back into
+ * the events are not kept (fits sees the codes opened).
+ */
+struct pmu_sim_mux {
+	/* Whether the PMU holds these events together: the events on the PMU
+	 * and those of the group being added, in list order (what
+	 * power_pmu_commit_txn hands power_check_constraints).  NULL: at most
+	 * the PMU's counters events (0: any number). */
+	bool (*fits)(void *arg, const struct perf_event_attr *const *attrs, int n);
+	/* The counts of attr's event in [from_ns, to_ns) of simulated time
+	 * (pmu_sim_now), called only for time it runs: a workload whose rates
+	 * change in phases integrates its rate over the span.  NULL: the
+	 * PMU's per_ms. */
+	uint64_t (*counts)(void *arg, const struct perf_event_attr *attr, uint64_t from_ns,
+			   uint64_t to_ns);
+	void *arg;
+	/* perf_event_mux_interval_ms in ns; 0: 4 ms (PERF_CPU_HRTIMER, 1000 / HZ
+	 * at HZ=250; the fake sysfs trees say 4) */
+	uint64_t interval_ns;
+};
+
 struct pmu_sim_pmu {
 	uint32_t type;
 	const char *name;
@@ -31,6 +72,8 @@ struct pmu_sim_pmu {
 	                         pmu_sim_set_dtl_user); the flags above unused */
 	int counters;         /* enabled events beyond this multiplex; 0: no limit */
 	uint64_t per_ms;      /* counts per millisecond of running time */
+	const struct pmu_sim_mux *mux; /* non-NULL: the kernel's multiplexing
+	                                  (it must outlive the simulator) */
 };
 
 #define PMU_SIM_ANY_TYPE UINT32_MAX
@@ -52,8 +95,14 @@ void pmu_sim_set_perfmon(struct pmu_sim *sim, bool capable);
 void pmu_sim_set_dtl_user(struct pmu_sim *sim, bool held);
 
 /* ns nanoseconds pass: enabled events gain time_enabled, time_running (their
- * share of the PMU's counters) and counts at their PMU's rate. */
+ * share of the PMU's counters, or the time their group was on for a PMU
+ * with pmu_sim_mux, rotating at each interval) and counts at their PMU's
+ * rate. */
 void pmu_sim_advance(struct pmu_sim *sim, uint64_t ns);
+/* The simulated time: the nanoseconds advanced since pmu_sim_new. */
+uint64_t pmu_sim_now(const struct pmu_sim *sim);
+/* Whether fd's event is on its PMU now (PERF_EVENT_STATE_ACTIVE). */
+bool pmu_sim_active(const struct pmu_sim *sim, int fd);
 
 /* perf_event_open calls made, and fds open now. */
 int pmu_sim_opens(const struct pmu_sim *sim);

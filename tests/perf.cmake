@@ -58,3 +58,12 @@ target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
 target_link_libraries(stat_print_test PRIVATE pmurt_internal PkgConfig::JANSSON PkgConfig::YAML
   PkgConfig::FDT m)
 add_test(NAME perf/stat-output COMMAND stat_print_test)
+
+# The simulated kernel's multiplexing as the kernel does it (struct
+# pmu_sim_mux: list order, no group after a failure, the PMU's check of
+# every event on it, rotation of the first group on every 4 ms, the mux
+# timer, enabled and running times, phased counts) on hand-made cases.
+add_executable(sim_mux_test ${PERF_TESTS}/sim_mux_test.c)
+target_include_directories(sim_mux_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(sim_mux_test PRIVATE pmusim)
+add_test(NAME perf/sim-mux COMMAND sim_mux_test)
