@@ -34,3 +34,9 @@ target_compile_definitions(stat_sim PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DE
 add_test(NAME metrics/pmutool COMMAND sh ${METRIC_TESTS}/pmutool_metrics.sh
   $<TARGET_FILE:pmutool> $<TARGET_FILE:stat_sim> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh
   ${PMU_SYSTEM_PYTHON3})
+# bench_mux runs whole (simulated kernel, both PMUs; under the sanitizers in
+# .ci/run's second build): every core metric group of POWER10 (9) and POWER9
+# (16) measured on both sides.  Its figures are the bench's to print.
+add_test(NAME metrics/bench-mux-runs
+  COMMAND sh -c "\"$1\" >\"\${TMPDIR:-/tmp}/bench_mux.$$\" && n=$(grep -Ec '^  [A-Za-z_0-9]+ +[0-9]+ +\\|' \"\${TMPDIR:-/tmp}/bench_mux.$$\"); rm -f \"\${TMPDIR:-/tmp}/bench_mux.$$\"; [ \"$n\" = 25 ] || { echo \"FAIL: $n metric groups measured, want 25\" >&2; exit 1; }" sh
+    $<TARGET_FILE:bench_mux>)
