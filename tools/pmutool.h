@@ -120,4 +120,11 @@ const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t l
 int tool_check_cpus(const struct tool *t, const char *what, const char *list, const int *cpus,
 		    int n);
 
+/* A ring's page count for option opt (-m, --aux-pages): a power of two up
+ * to 1048576, as perf_mmap takes it (nr_pages a power of two).  EXIT_OK
+ * with *pages set, or EXIT_USAGE naming the option ("what" prefixes the
+ * message: "dtl record: " or ""). */
+int tool_parse_pages(const struct tool *t, const char *what, const char *opt, const char *s,
+		     unsigned *pages);
+
 #endif /* PMUTOOL_H */

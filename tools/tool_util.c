@@ -85,3 +85,17 @@ int tool_check_cpus(const struct tool *t, const char *what, const char *list, co
 		}
 	return EXIT_OK;
 }
+
+int tool_parse_pages(const struct tool *t, const char *what, const char *opt, const char *s,
+		     unsigned *pages)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || n == 0 || n > (1u << 20) || (n & (n - 1))) {
+		tool_error(t, "%s%s: '%s' pages is not a power of two up to 1048576", what, opt, s);
+		return EXIT_USAGE;
+	}
+	*pages = (unsigned)n;
+	return EXIT_OK;
+}

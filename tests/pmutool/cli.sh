@@ -68,6 +68,16 @@ record-args)
 	run 2 record -p "$max" -e cpu-clock -o "$t/r.data"
 	has err "^pmutool: error: record: process $max: no such process$"
 	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
+	# ring sizes: one rule and one message for record and dtl record
+	run 2 record -m 3 -e cpu-clock -o "$t/r.data" -- true
+	has err "^pmutool: error: -m: '3' pages is not a power of two up to 1048576$"
+	run 2 record -m -4 -e cpu-clock -o "$t/r.data" -- true
+	has err "^pmutool: error: -m: '-4' pages is not a power of two up to 1048576$"
+	run 2 dtl record -a -m 2097152 -o "$t/r.data"
+	has err "^pmutool: error: dtl record: -m: '2097152' pages is not a power of two up to 1048576$"
+	run 2 dtl record -a --aux-pages 0 -o "$t/r.data"
+	has err "^pmutool: error: dtl record: --aux-pages: '0' pages is not a power of two up to 1048576$"
+	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
 	(umask 022 && "$pmutool" record -e cpu-clock -o "$t/r.data" -- true >"$t/out" 2>"$t/err") ||
 		fail "record failed"
 	mode=$(stat -c %a "$t/r.data")

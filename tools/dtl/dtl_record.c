@@ -66,19 +66,6 @@ static void usage(FILE *out)
 	      "Without CMD, it records until SIGINT.  See pmutool(1).\n", out);
 }
 
-static int parse_pages(const struct tool *t, const char *opt, const char *s, unsigned *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 0);
-	if (errno || end == s || *end || n == 0 || n > (1u << 20) || (n & (n - 1))) {
-		tool_error(t, "dtl record: %s: '%s' pages is not a power of two up to 1048576", opt, s);
-		return EXIT_USAGE;
-	}
-	*v = (unsigned)n;
-	return EXIT_OK;
-}
-
 static int parse_period(const struct tool *t, const char *s, uint64_t *v)
 {
 	char *end;
@@ -106,8 +93,9 @@ static int parse_option(const struct tool *t, struct dtl_record_args *a, int c, 
 	case 'e': a->event = arg; return EXIT_OK;
 	case 'c': return parse_period(t, arg, &a->period);
 	case 'o': a->r.output = arg; return EXIT_OK;
-	case 'm': return parse_pages(t, "-m", arg, &a->r.data_pages);
-	case OPT_AUX_PAGES: return parse_pages(t, "--aux-pages", arg, &a->r.aux_pages);
+	case 'm': return tool_parse_pages(t, "dtl record: ", "-m", arg, &a->r.data_pages);
+	case OPT_AUX_PAGES:
+		return tool_parse_pages(t, "dtl record: ", "--aux-pages", arg, &a->r.aux_pages);
 	case OPT_NO_SCHED: a->no_sched = true; return EXIT_OK;
 	case OPT_SYSFS: a->sysfs = arg; return EXIT_OK;
 	case OPT_TRACEFS: a->tracefs = arg; return EXIT_OK;

@@ -117,14 +117,7 @@ static int parse_record_option(const struct tool *t, struct record_args *a, int 
 	case 'g': a->callchain = true; break;
 	case 'o': a->output = arg; break;
 	case 'i': a->no_inherit = true; break;
-	case 'm':
-		rc = parse_u64(t, "-m", arg, &v);
-		if (rc == EXIT_OK && (v == 0 || v > (1u << 20) || (v & (v - 1)))) {
-			tool_error(t, "-m: %s pages is not a power of two up to 1048576", arg);
-			rc = EXIT_USAGE;
-		}
-		a->data_pages = (unsigned)v;
-		break;
+	case 'm': rc = tool_parse_pages(t, "", "-m", arg, &a->data_pages); break;
 	case OPT_MIN_PERIOD: rc = parse_u64(t, "--min-period", arg, &a->min_period); break;
 	case OPT_DRY_RUN: a->dry_run = true; break;
 	}
