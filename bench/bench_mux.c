@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_metrics.h"
 #include "perf_int.h"
 #include "sys_sim.h"
 
@@ -839,24 +840,6 @@ static int bench_group(struct bed *b, const char *group)
 	return rc;
 }
 
-/* The metric groups with a core metric, into names. */
-static int core_groups(const struct pmurt_pmu *pmu, char names[][64], int max)
-{
-	int n = 0;
-	char buf[64];
-	for (int i = 0; n < max && pmurt_metric_group_get(pmu, i, buf, sizeof(buf)) >= 0; i++) {
-		bool core = false;
-		for (int m = 0; m < pmurt_metric_count(pmu) && !core; m++) {
-			struct pmurt_metric_info info = {.sz = sizeof(info)};
-			core = pmurt_metric_in_group(pmu, m, buf) &&
-			       pmurt_metric_get(pmu, m, &info) == 0 && !info.pmus;
-		}
-		if (core)
-			snprintf(names[n++], 64, "%s", buf);
-	}
-	return n;
-}
-
 static int bench_pmu(const char *spec, bool verbose, uint64_t seed)
 {
 	static struct workload w;
@@ -873,7 +856,7 @@ static int bench_pmu(const char *spec, bool verbose, uint64_t seed)
 	b.total_ns = w.edge[PHASES];
 	b.mux = (struct pmu_sim_mux){.fits = group_fits, .counts = workload_counts, .arg = &b};
 	char groups[64][64];
-	int ng = core_groups(b.pmu, groups, 64), rc = 0;
+	int ng = core_metric_groups(b.pmu, groups, 64), rc = 0;
 	printf("%s: %d core metric groups, %d events, %d phases over %.2f s (seed %llu, %d rests "
 	       "kept positive), rotation every 4 ms\n"
 	       "  %-36s %3s | %-23s | %-27s | %-13s | %s\n"

@@ -20,29 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_metrics.h"
 #include "bench_stats.h"
 #include "pmurt.h"
 
 #define RUNS 21
-
-static int core_groups(const struct pmurt_pmu *pmu, char names[][64], int max)
-{
-	int n = 0;
-	char buf[64];
-
-	for (int i = 0; n < max && pmurt_metric_group_get(pmu, i, buf, sizeof(buf)) >= 0; i++) {
-		/* a group of nest metrics only is not a core group */
-		bool core = false;
-		for (int m = 0; m < pmurt_metric_count(pmu) && !core; m++) {
-			struct pmurt_metric_info info = {.sz = sizeof(info)};
-			core = pmurt_metric_in_group(pmu, m, buf) &&
-			       pmurt_metric_get(pmu, m, &info) == 0 && !info.pmus;
-		}
-		if (core)
-			snprintf(names[n++], 64, "%s", buf);
-	}
-	return n;
-}
 
 static int report(const struct pmurt_pmu *pmu, const char *what, const char *const *names,
 		  int n, const char *perf)
@@ -84,7 +66,7 @@ static int bench_pmu(const char *spec)
 		fprintf(stderr, "bench_pack: %s: %s\n", spec, err.message);
 		return 1;
 	}
-	int ng = core_groups(pmu, groups, 64), ncore = 0;
+	int ng = core_metric_groups(pmu, groups, 64), ncore = 0;
 	for (int i = 0; i < ng; i++)
 		names[i] = groups[i];
 	for (int m = 0; m < pmurt_metric_count(pmu); m++) {
