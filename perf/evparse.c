@@ -6,7 +6,8 @@
  *
  *   {A,B,C}[:MODS]   one group, A leading (perf's parse-events.y group rule)
  *   cpu/TERMS/MODS   the core PMU through the loaded description
- *                    (runtime/parse.c)
+ *                    (runtime/parse.c), else the cpu PMU's sysfs aliases
+ *                    (cpu/mem-stores/)
  *   NAME[:MODS]      software, perf's generic/cache names, the description's
  *                    events, raw rHEX / 0xHEX, a sysfs alias of any PMU
  *   PMU/TERMS/MODS   any sysfs PMU: its format terms, config/config1/config2,
@@ -383,12 +384,23 @@ static int sysfs_wrapped(struct ectx *c, const struct pmu_event_syntax *ev, cons
 	return rc ? rc : added(c);
 }
 
-/* cpu/TERMS/MODS with a description: its events and fields. */
+/* cpu/TERMS/MODS with a description: its events and fields, else (as perf
+ * reads a term that is a bare name, parse-events.c: a sysfs event alias of
+ * that PMU) the cpu PMU's sysfs aliases, cpu/mem-stores/; the description's
+ * message when neither knows the terms. */
 static int core_wrapped(struct ectx *c, const struct pmu_event_syntax *ev)
 {
 	struct pmurt_event_spec spec;
+	struct pmu_evsel *e;
 	int rc = core_probe(c, ev, &spec);
-	return rc ? core_refusal(c, ev) : core_evsel(c, ev, &spec);
+	if (!rc)
+		return core_evsel(c, ev, &spec);
+	struct ectx quiet = *c;
+	quiet.err = NULL;
+	if (rc != -ENOENT || sysfs_terms_event(&quiet, ev, "cpu", &e))
+		return core_refusal(c, ev);
+	rc = event_modifiers(c, e, ev);
+	return rc ? rc : added(c);
 }
 
 /* PMU/TERMS/...: the core PMU through the description, others through sysfs. */
