@@ -18,7 +18,6 @@
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
