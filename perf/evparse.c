@@ -466,22 +466,19 @@ static bool tracefs_has(const struct pmu_host *h, const char *sys, const char *n
 	return h->tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* SYS:NAME[:MODS]: the grammar's NAME:MODS read again, the part after the
- * first ':' being the tracepoint's name and its own modifiers. */
+/* SYS:NAME[:MODS]. */
 static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 {
 	char sys[128], name[128], path[800], text[32], q[PMU_QUOTE_MAX + 4];
-	struct pmu_span rest = ev->mods;
-	const char *c2 = memchr(c->s + rest.off, ':', rest.len);
-	size_t nend = c2 ? (size_t)(c2 - c->s) : rest.off + rest.len;
-	struct pmu_span sname = {rest.off, nend - rest.off};
-	copy_span(c->s, ev->body, sys, sizeof(sys));
-	copy_span(c->s, sname, name, sizeof(name));
+	struct pmu_tracepoint_syntax tp;
+	pmu_grammar_tracepoint(c->s, ev, &tp);
+	copy_span(c->s, tp.sys, sys, sizeof(sys));
+	copy_span(c->s, tp.name, name, sizeof(name));
 	if (!c->host->tracefs[0])
 		return fail(c, -ENOENT, "tracepoint '%s' at offset %zu: no tracefs (looked in "
 			    "/sys/kernel/tracing and /sys/kernel/debug/tracing; mount tracefs or "
 			    "give --tracefs)", pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
-	if (!sname.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(c->host, sys, name))
+	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(c->host, sys, name))
 		return fail(c, -ENOENT, "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
 			    sys, name, ev->whole.off, c->host->tracefs, sys, name);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", c->host->tracefs, sys, name);
@@ -495,8 +492,7 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 		return no_memory(c);
 	e->attr.type = PERF_TYPE_TRACEPOINT;
 	e->attr.config = id;
-	size_t stop = rest.off + rest.len;
-	if (c2 && (rc = apply_modifiers(c, e, (struct pmu_span){nend + 1, stop - nend - 1})))
+	if (tp.has_mods && (rc = apply_modifiers(c, e, tp.mods)) != 0)
 		return rc;
 	return added(c);
 }

@@ -16,14 +16,17 @@
  *            | term (',' term)* [':' MODS]           pmurt_parse_event only
  *   terms   := term (',' term)*
  *   term    := KEY '=' VALUE | NAME
- *   MODS    := modifier letters: u k h I p (ppp at most), perf's G H P S D
- *              W e b known and refused
- *   VALUE   := DEC | 0xHEX (name= takes printing characters)
+ *   PMU     := [A-Za-z0-9_.-]+
+ *   MODS    := modifier letters: u k h I p (ppp at most); perf's G H P S D
+ *              W (modifier_event) and later e b are known and refused
+ *   VALUE   := DEC | 0xHEX (perf's num_dec, num_hex; name= takes printing
+ *              characters)
  *   MODE    := user | kernel | all       MASK := [0x]HEX    COUNT := DEC
  *
  * - An item ends at the first ',', '{' or '}' outside a term list ('/'s
  *   toggle it, as perf's lexer rule event_pmu reads "[^,{}/]+/[^/]*\/").
  *   Groups do not nest; group modifiers go to members without their own.
+ *   An empty item or one with blanks around it is refused.
  * - NAME is whatever the readers resolve: perf's generic and cache names,
  *   software events, the description's events (any case), PAPI presets,
  *   rHEX (perf's r{num_raw_hex}), 0xHEX, a sysfs alias of any PMU.  Which
@@ -33,17 +36,19 @@
  *   first, {modifier_event} before {name}).
  * - A term that is a NAME alone is an event of that PMU (its base code;
  *   perf's PMU event alias, sysfs events/) or a format field set to 1.
- * - Not taken: mem: breakpoints, BPF objects, name tags in quotes, term
- *   arrays ("[...]"), @driver terms, PMU name globs.
+ * - Not taken: named groups (NAME{...}), mem: breakpoints, BPF objects,
+ *   name tags in quotes, term arrays ("[...]"), @driver terms, PMU globs.
  *
  * Who reads what: pmu_list_* cuts a list into events and group ends;
  * pmu_grammar_event cuts one event into PMU, body and modifiers;
- * pmu_terms_* cuts a term list; pmu_modifiers_scan (evgrammar.h, inline for
- * parse.c's fast path) and pmu_grammar_modifiers read modifiers;
- * pmu_grammar_cpc reads the cpc form.  parse.c resolves the core PMU's
- * names, fields and presets (and reads "NAME:MODS" on a fast path with the
- * same modifier scan); perf/evparse.c resolves software events, sysfs
- * PMUs, their aliases and tracepoints, and sets groups' leaders.
+ * pmu_terms_* cuts a term list; pmu_modifiers_scan (evgrammar.h, inline
+ * for parse.c's fast path) and pmu_grammar_modifiers read modifiers;
+ * pmu_grammar_cpc reads the cpc form; pmu_grammar_tracepoint reads NAME:X
+ * as SYS:TPNAME[:MODS] when the perf side says it is one.  parse.c
+ * resolves the core PMU's names, fields and presets (and reads NAME:MODS on
+ * a fast path with the same modifier scan); perf/evparse.c resolves
+ * software events, sysfs PMUs, their aliases and tracepoints, and sets
+ * groups' leaders and modifiers.
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
@@ -284,6 +289,20 @@ int pmu_grammar_event(const char *s, struct pmu_span sp, struct pmu_event_syntax
 		.mods = {colon ? body + 1 : body, colon ? sp.off + sp.len - body - 1 : 0},
 	};
 	return 0;
+}
+
+void pmu_grammar_tracepoint(const char *s, const struct pmu_event_syntax *ev,
+			    struct pmu_tracepoint_syntax *tp)
+{
+	size_t end = ev->mods.off + ev->mods.len;
+	const char *colon = memchr(s + ev->mods.off, ':', ev->mods.len);
+	size_t name_end = colon ? (size_t)(colon - s) : end;
+	*tp = (struct pmu_tracepoint_syntax){
+		.sys = ev->body,
+		.name = {ev->mods.off, name_end - ev->mods.off},
+		.has_mods = colon != NULL,
+		.mods = {colon ? name_end + 1 : end, colon ? end - name_end - 1 : 0},
+	};
 }
 
 /* --- terms ---------------------------------------------------------------------------- */

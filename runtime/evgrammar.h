@@ -127,6 +127,16 @@ struct pmu_event_syntax {
 PMURT_HIDDEN int pmu_grammar_event(const char *s, struct pmu_span sp, struct pmu_event_syntax *ev,
 				   struct pmurt_error *err);
 
+/* NAME:X read as a tracepoint, SYS:TPNAME[:MODS] (ev not wrapped, with a
+ * ':'): the subsystem, the tracepoint's name and its own modifiers. */
+struct pmu_tracepoint_syntax {
+	struct pmu_span sys, name;
+	bool has_mods;
+	struct pmu_span mods;
+};
+PMURT_HIDDEN void pmu_grammar_tracepoint(const char *s, const struct pmu_event_syntax *ev,
+					 struct pmu_tracepoint_syntax *tp);
+
 /* --- terms ------------------------------------------------------------------- */
 
 struct pmu_event_term {

@@ -232,6 +232,13 @@ static void test_parse_cpu_alias(struct pmurt_host *h)
 	expect_error(h, "cycles,cpu/mem-storez/", -ENOENT,
 		     "unknown event or term 'mem-storez' at offset 11");
 	expect_error(h, "cpu/mem-stores/x", -EINVAL, "unknown modifier 'x' at offset 15");
+	/* a tracepoint's own modifiers after its second ':' */
+	rc = pmu_evlist_parse(&l, &h->h, "sched:sched_switch:k", &err);
+	CHECK(rc == 0 && l.n == 1 && l.v[0].kind == PMU_EVSEL_TRACEPOINT &&
+	      l.v[0].attr.exclude_user && !l.v[0].attr.exclude_kernel, "sched:sched_switch:k: %s",
+	      err.message);
+	pmu_evlist_free(&l);
+	expect_error(h, "sched:sched_switch:x", -EINVAL, "unknown modifier 'x' at offset 19");
 	/* sysfs terms read numbers as perf's lexer does: 010 is decimal (num_dec) */
 	rc = pmu_evlist_parse(&l, &h->h, "splitpmu/umask=010/", &err);
 	CHECK(rc == 0 && l.n == 1 && l.v[0].attr.config == 0xa00, "umask=010: %d 0x%llx", rc,
