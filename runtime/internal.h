@@ -79,16 +79,15 @@ PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_
  * "L1-dcache-load-misses" (evsel.c __evsel__hw_cache_type_op_res_name). */
 PMURT_HIDDEN void pmurt_cache_name(const int cache[3], char out[64]);
 
-/* parse.c, for the perf side's event lists (perf/evparse.c): one event at
- * str[start, start + len) with offsets in messages counted in str; perf's
- * modifier letters alone; perf's generic and cache names without a
- * description (-ENOENT when name is neither, -EINVAL for an op perf
- * refuses). */
-PMURT_HIDDEN int pmurt_parse_event_at(const struct pmurt_pmu *pmu, const char *str, size_t start,
-				      size_t len, struct pmurt_event_spec *spec,
-				      struct pmurt_error *err);
-PMURT_HIDDEN int pmurt_parse_modifiers(const char *str, size_t start, size_t len,
-				       unsigned *exclude, int *precise, struct pmurt_error *err);
+/* parse.c, for pmurt_parse_event and the perf side's event lists
+ * (perf/evparse.c): the core PMU's meaning of the event ev, which
+ * pmu_grammar_event (evgrammar.h) read from str (offsets in messages
+ * counted in str); perf's generic and cache names without a description
+ * (-ENOENT when name is neither, -EINVAL for an op perf refuses). */
+struct pmu_event_syntax;
+PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *str,
+				     const struct pmu_event_syntax *ev,
+				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
 
 /* Every public function taking a pmurt_error clears it on entry, so a

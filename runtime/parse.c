@@ -1,14 +1,16 @@
 /*
- * parse.c - pmurt_parse_event: one parser for the event strings profilers
- * write, resolved against the description alone.  Event names, field names
- * and the generic and cache maps come from struct pmu_model; only perf's ABI
- * (type numbers, the generic and cache spellings and encodings) and the
- * DTrace cpc probe-name syntax are written down here.
+ * parse.c - pmurt_parse_event: the meaning of an event string for the core
+ * PMU, resolved against the description alone.  The grammar (which part is
+ * a name, a term list, modifiers or the cpc form) is evgrammar.c's; here
+ * are what the parts mean: event names, field names and the generic and
+ * cache maps come from struct pmu_model; only perf's ABI (type numbers, the
+ * generic and cache spellings and encodings) is written down here.
  *
- * Forms (one event per string; offsets in messages are 0-based bytes):
+ * Forms this side gives a meaning (one event per string; offsets in
+ * messages are 0-based bytes):
  *   NAME[:MODS]                 a named event (any case), a perf generic
  *                               event ("cycles") or cache event
- *                               ("L1-dcache-load-misses")
+ *                               ("L1-dcache-load-misses"), a PAPI preset
  *   0xHEX[:MODS]  rHEX[:MODS]   a raw code
  *   TERM,TERM...[:MODS]         terms: FIELD=N, event=N, config=N,
  *                               config1=N, period=N, name=S, an event name
@@ -30,23 +32,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evgrammar.h"
 #include "internal.h"
 #include "name_lookup.h"
 
 #define PARSE_MAX_LEN 1023  /* longest event string */
 #define NAME_MAX_LEN 255    /* longest name looked up */
-#define QUOTE_MAX 60        /* longest quoted part in a message */
-
-/* A part of the string being parsed. */
-struct span {
-	size_t off, len;
-};
 
 struct pctx {
 	const struct pmurt_pmu *pmu;
 	const char *s;   /* the whole string */
-	size_t start;    /* where the event begins in it (0 but for event lists) */
-	size_t len;      /* where it ends */
 	struct pmurt_error *err;
 	struct pmurt_event_spec out;
 };
@@ -112,17 +107,9 @@ static const char *pmu_label(const struct pctx *c)
 }
 
 /* A part of the string for a message: bounded, non-printing bytes as '?'. */
-static const char *quote(const struct pctx *c, struct span sp, char buf[QUOTE_MAX + 4])
+static const char *quote(const struct pctx *c, struct pmu_span sp, char buf[PMU_QUOTE_MAX + 4])
 {
-	size_t n = sp.len < QUOTE_MAX ? sp.len : QUOTE_MAX;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)c->s[sp.off + i];
-		buf[i] = isprint(ch) ? (char)ch : '?';
-	}
-	if (n < sp.len)
-		memcpy(buf + n, "...", 3), n += 3;
-	buf[n] = 0;
-	return buf;
+	return pmu_grammar_quote(c->s, sp, buf);
 }
 
 static int fail(struct pctx *c, int code, const char *fmt, ...)
@@ -151,78 +138,6 @@ static const char *did_you_mean(const struct pmurt_nearest *n, char *out, size_t
 	else
 		out[0] = 0;
 	return out;
-}
-
-/* --- numbers --------------------------------------------------------------- */
-
-static int hex_digit(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch = tolower(ch);
-	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
-/* Hex digits (no prefix): 0, -EINVAL (empty, not hex) or -ERANGE (> 64 bits). */
-static int parse_hex(const char *p, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-	if (!n)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		int d = hex_digit((unsigned char)p[i]);
-		if (d < 0)
-			return -EINVAL;
-		if (x >> 60)
-			return -ERANGE;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return 0;
-}
-
-static int parse_dec(const char *p, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-	if (!n)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -EINVAL;
-		unsigned d = (unsigned)(p[i] - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
-
-static bool has_hex_prefix(const char *p, size_t n)
-{
-	return n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
-}
-
-/* A term value: decimal or 0x hex. */
-static int parse_number(const char *p, size_t n, uint64_t *v)
-{
-	return has_hex_prefix(p, n) ? parse_hex(p + 2, n - 2, v) : parse_dec(p, n, v);
-}
-
-static bool all_digits(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	return n > 0;
-}
-
-static bool all_hex(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (hex_digit((unsigned char)p[i]) < 0)
-			return false;
-	return n > 0;
 }
 
 /* --- names ----------------------------------------------------------------- */
@@ -285,7 +200,7 @@ static void set_raw(struct resolved *r, uint64_t code)
 static int resolve_hex_code(const char *digits, size_t n, struct resolved *r)
 {
 	uint64_t v;
-	int rc = parse_hex(digits, n, &v);
+	int rc = pmu_grammar_hex(digits, n, &v);
 	if (rc == -ERANGE)
 		return RF_BIG;
 	if (rc)
@@ -499,21 +414,21 @@ static int resolve_preset(const struct pmurt_pmu *pmu, const char *name, struct 
  * "branch-misses" as PERF_TYPE_HARDWARE; the PMU's own event of that name is
  * "cpu/branch-misses/" or any other case ("BRANCH-MISSES").
  */
-static int resolve(const struct pctx *c, struct span sp, struct resolved *r)
+static int resolve(const struct pctx *c, struct pmu_span sp, struct resolved *r)
 {
 	char buf[NAME_MAX_LEN + 1];
 	if (sp.len > NAME_MAX_LEN)
 		return RF_NOTFOUND;
 	memcpy(buf, c->s + sp.off, sp.len);
 	buf[sp.len] = 0;
-	if (has_hex_prefix(buf, sp.len))
+	if (pmu_grammar_has_hex_prefix(buf, sp.len))
 		return resolve_hex_code(buf + 2, sp.len - 2, r);
 	int rc = resolve_generic(&c->pmu->model, buf, r);
 	if (rc == RF_NOT_MINE)
 		rc = resolve_cache(&c->pmu->model, buf, r);
 	if (rc == RF_NOT_MINE)
 		rc = resolve_event(c->pmu, buf, sp.len, r);
-	if (rc == RF_NOT_MINE && buf[0] == 'r' && all_hex(buf + 1, sp.len - 1))
+	if (rc == RF_NOT_MINE && buf[0] == 'r' && pmu_grammar_all_hex(buf + 1, sp.len - 1))
 		rc = resolve_hex_code(buf + 1, sp.len - 1, r);
 	if (rc == RF_NOT_MINE)
 		rc = resolve_preset(c->pmu, buf, r);
@@ -544,7 +459,7 @@ static void nearest_legacy(const struct pmu_model *m, struct pmurt_nearest *n)
 /* Suggestions for an unknown name: the description's events and the
  * generic and cache names it supports, searched for only when an error
  * object will carry them. */
-static void suggest_name(const struct pctx *c, struct span sp, struct pmurt_nearest *n)
+static void suggest_name(const struct pctx *c, struct pmu_span sp, struct pmurt_nearest *n)
 {
 	pmurt_nearest_init(n, c->s + sp.off, sp.len);
 	while (c->err && pmurt_nearest_pass(n)) {
@@ -575,9 +490,10 @@ static const char *firmware_only(const struct pmu_model *m, char *out, size_t le
 }
 
 /* Unknown name sp; whole: the cpc probe name it begins, or len 0. */
-static int report_unknown(struct pctx *c, struct span sp, struct span whole)
+static int report_unknown(struct pctx *c, struct pmu_span sp, struct pmu_span whole)
 {
-	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4], in[QUOTE_MAX + 32], hint[96], only[160];
+	char q[PMU_QUOTE_MAX + 4], q2[PMU_QUOTE_MAX + 4], in[PMU_QUOTE_MAX + 32], hint[96];
+	char only[160];
 	struct pmurt_nearest n;
 	suggest_name(c, sp, &n);
 	in[0] = 0;
@@ -588,9 +504,9 @@ static int report_unknown(struct pctx *c, struct span sp, struct span whole)
 		    did_you_mean(&n, hint, sizeof(hint)));
 }
 
-static int report_cache(struct pctx *c, struct span sp, const struct resolved *r, int why)
+static int report_cache(struct pctx *c, struct pmu_span sp, const struct resolved *r, int why)
 {
-	char q[QUOTE_MAX + 4];
+	char q[PMU_QUOTE_MAX + 4];
 	const char *what = quote(c, sp, q);
 	const char *cache = hw_cache[r->cache[0]][0];
 	if (why == RF_CACHE_PERF)
@@ -607,9 +523,9 @@ static int report_cache(struct pctx *c, struct span sp, const struct resolved *r
 }
 
 /* A derived preset where one event must go (perf_event_open, sampling). */
-static int report_derived(struct pctx *c, struct span sp, const struct resolved *r)
+static int report_derived(struct pctx *c, struct pmu_span sp, const struct resolved *r)
 {
-	char q[QUOTE_MAX + 4], formula[160];
+	char q[PMU_QUOTE_MAX + 4], formula[160];
 	const struct pmu_preset *p = &c->pmu->model.presets[r->preset];
 	pmu_preset_format(p, formula, sizeof(formula));
 	return fail(c, -EOPNOTSUPP, "preset '%s' at offset %zu is derived (%s): it is computed "
@@ -620,9 +536,9 @@ static int report_derived(struct pctx *c, struct span sp, const struct resolved 
 }
 
 /* The message for a name resolve() refused. */
-static int report_resolve(struct pctx *c, struct span sp, const struct resolved *r, int why)
+static int report_resolve(struct pctx *c, struct pmu_span sp, const struct resolved *r, int why)
 {
-	char q[QUOTE_MAX + 4];
+	char q[PMU_QUOTE_MAX + 4];
 	switch (why) {
 	case RF_BADHEX:
 		return fail(c, -EINVAL, "bad hexadecimal code '%s' at offset %zu", quote(c, sp, q),
@@ -642,7 +558,7 @@ static int report_resolve(struct pctx *c, struct span sp, const struct resolved 
 	case RF_DERIVED:
 		return report_derived(c, sp, r);
 	default:
-		return report_unknown(c, sp, (struct span){0, 0});
+		return report_unknown(c, sp, (struct pmu_span){0, 0});
 	}
 }
 
@@ -655,86 +571,6 @@ static void take_resolved(struct pctx *c, const struct resolved *r)
 	memcpy(c->out.name, r->name, sizeof(c->out.name));
 }
 
-/* --- modifiers ------------------------------------------------------------- */
-
-/* perf's modifier letters and their names in perf's messages
- * (parse-events.l modifiers(), struct parse_events_modifier). */
-static const char *perf_modifier_name(char ch)
-{
-	switch (ch) {
-	case 'u': return "user";
-	case 'k': return "kernel";
-	case 'h': return "hypervisor";
-	case 'I': return "non_idle";
-	case 'G': return "guest";
-	case 'H': return "host";
-	case 'P': return "precise_max";
-	case 'S': return "sample_read";
-	case 'D': return "pinned";
-	case 'W': return "weak";
-	case 'e': return "exclusive";
-	case 'b': return "bpf";
-	default: return NULL;
-	}
-}
-
-/*
- * perf's event modifiers.  The exclude bits follow get_event_modifier()
- * (tools/perf/util/parse-events.c, e.g. v4.18; parse_events__modifier_list()
- * since v6.10): the first of u, k, h sets exclude_user, exclude_kernel and
- * exclude_hv, and each of them clears its own, so ":u" excludes kernel and
- * hv, ":uk" hv only, ":ukh" nothing.  'I' sets exclude_idle; each 'p' adds
- * one to precise_ip, at most 3.  A repeated letter other than 'p' is an
- * error, as in perf's lexer (parse-events.l modifiers(), "Duplicate
- * modifier").  perf's other letters (G H P S D W e b) set what
- * pmurt_event_spec does not describe and are refused.
- */
-static int parse_modifiers(struct pctx *c, struct span sp)
-{
-	unsigned seen = 0;  /* bit per letter of "ukhI" */
-	int precise = 0;
-	if (!sp.len)
-		return fail(c, -EINVAL, "empty modifier list at offset %zu", sp.off);
-	for (size_t i = 0; i < sp.len; i++) {
-		char ch = c->s[sp.off + i];
-		size_t at = sp.off + i;
-		const char *letter = ch ? strchr("ukhI", ch) : NULL;
-		if (ch == 'p') {
-			if (++precise > 3)
-				return fail(c, -EINVAL, "maximum precise value is 3 (the 'p' at offset %zu)",
-					    at);
-		} else if (letter) {
-			unsigned bit = 1u << (letter - "ukhI");
-			if (seen & bit)
-				return fail(c, -EINVAL, "duplicate modifier '%c' (%s) at offset %zu", ch,
-					    perf_modifier_name(ch), at);
-			seen |= bit;
-		} else if (perf_modifier_name(ch)) {
-			return fail(c, -EOPNOTSUPP, "perf modifier '%c' (%s) at offset %zu is not "
-				    "supported (only u, k, h, I and p)", ch, perf_modifier_name(ch), at);
-		} else {
-			char q[QUOTE_MAX + 4];
-			return fail(c, -EINVAL, "unknown modifier '%s' at offset %zu",
-				    quote(c, (struct span){at, 1}, q), at);
-		}
-	}
-	unsigned ex = 0;
-	if (seen & 7u) {
-		ex = PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV;
-		if (seen & 1u)
-			ex &= ~PMURT_EXCLUDE_USER;
-		if (seen & 2u)
-			ex &= ~PMURT_EXCLUDE_KERNEL;
-		if (seen & 4u)
-			ex &= ~PMURT_EXCLUDE_HV;
-	}
-	if (seen & 8u)
-		ex |= PMURT_EXCLUDE_IDLE;
-	c->out.exclude = ex;
-	c->out.precise = precise;
-	return 0;
-}
-
 /* --- terms ----------------------------------------------------------------- */
 
 /* What a term list has said so far. */
@@ -744,23 +580,22 @@ struct terms {
 	bool have_code;             /* something named the event code */
 	bool code_terms;            /* a term that changes config or config1 */
 	int alias;                  /* the event named in the list, or -1 */
-	struct span alias_at;
+	struct pmu_span alias_at;
 	bool have_legacy;           /* a generic or cache event named */
 	struct resolved legacy;
 	uint64_t period;
-	struct span name;           /* name=, len 0 if none */
+	struct pmu_span name;           /* name=, len 0 if none */
 };
 
 static const char *const term_keywords[] = {"event", "config", "config1", "period", "name"};
 #define NKEYWORDS ((int)(sizeof(term_keywords) / sizeof(term_keywords[0])))
 
-static bool span_is(const struct pctx *c, struct span sp, const char *word)
+static bool span_is(const struct pctx *c, struct pmu_span sp, const char *word)
 {
-	const char *p = c->s + sp.off;
-	return sp.len && word[0] == p[0] && strncmp(word, p, sp.len) == 0 && !word[sp.len];
+	return pmu_grammar_span_is(c->s, sp, word);
 }
 
-static int find_field(const struct pctx *c, struct span key)
+static int find_field(const struct pctx *c, struct pmu_span key)
 {
 	const struct pmu_model *m = &c->pmu->model;
 	for (int i = 0; i < m->nfields; i++)
@@ -784,10 +619,10 @@ static uint64_t field_max(const struct pmu_field *f)
 	return pmu_bits_mask(f->lo, f->hi) >> f->lo;
 }
 
-static int unknown_term(struct pctx *c, struct span key, bool valueless)
+static int unknown_term(struct pctx *c, struct pmu_span key, bool valueless)
 {
 	const struct pmu_model *m = &c->pmu->model;
-	char q[QUOTE_MAX + 4], hint[96];
+	char q[PMU_QUOTE_MAX + 4], hint[96];
 	struct pmurt_nearest n;
 	pmurt_nearest_init(&n, c->s + key.off, key.len);
 	while (c->err && pmurt_nearest_pass(&n)) {
@@ -805,9 +640,9 @@ static int unknown_term(struct pctx *c, struct span key, bool valueless)
 
 /* A term without '=': an event of the description (the base code, perf's
  * PMU event alias), a field set to 1, or a generic or cache event alone. */
-static int term_flag(struct pctx *c, struct terms *t, struct span key)
+static int term_flag(struct pctx *c, struct terms *t, struct pmu_span key)
 {
-	char buf[NAME_MAX_LEN + 1], q[QUOTE_MAX + 4];
+	char buf[NAME_MAX_LEN + 1], q[PMU_QUOTE_MAX + 4];
 	struct resolved r;
 	if (key.len <= NAME_MAX_LEN) {
 		memcpy(buf, c->s + key.off, key.len);
@@ -846,9 +681,9 @@ static int term_flag(struct pctx *c, struct terms *t, struct span key)
 	return unknown_term(c, key, true);
 }
 
-static int term_name(struct pctx *c, struct terms *t, struct span key, struct span val)
+static int term_name(struct pctx *c, struct terms *t, struct pmu_span key, struct pmu_span val)
 {
-	char q[QUOTE_MAX + 4];
+	char q[PMU_QUOTE_MAX + 4];
 	bool ok = val.len > 0 && val.len < 64;
 	for (size_t i = 0; ok && i < val.len; i++) {
 		unsigned char ch = (unsigned char)c->s[val.off + i];
@@ -863,16 +698,16 @@ static int term_name(struct pctx *c, struct terms *t, struct span key, struct sp
 }
 
 /* KEY=VALUE with a numeric value. */
-static int term_value(struct pctx *c, struct terms *t, struct span key, struct span val)
+static int term_value(struct pctx *c, struct terms *t, struct pmu_span key, struct pmu_span val)
 {
-	char q[QUOTE_MAX + 4];
+	char q[PMU_QUOTE_MAX + 4];
 	uint64_t v;
 	int f = -1;
 	bool keyword = span_is(c, key, "event") || span_is(c, key, "config") ||
 		       span_is(c, key, "config1") || span_is(c, key, "period");
 	if (!keyword && (f = find_field(c, key)) < 0)
 		return unknown_term(c, key, false);
-	int rc = parse_number(c->s + val.off, val.len, &v);
+	int rc = pmu_grammar_number(c->s + val.off, val.len, &v);
 	if (rc == -ERANGE)
 		return fail(c, -EINVAL, "value '%s' for '%.*s' at offset %zu is larger than 64 bits",
 			    quote(c, val, q), (int)key.len, c->s + key.off, val.off);
@@ -898,29 +733,19 @@ static int term_value(struct pctx *c, struct terms *t, struct span key, struct s
 	return 0;
 }
 
-static int parse_term(struct pctx *c, struct terms *t, struct span term)
+static int parse_term(struct pctx *c, struct terms *t, const struct pmu_event_term *term)
 {
-	if (!term.len)
-		return fail(c, -EINVAL, "empty term at offset %zu", term.off);
-	const char *eq = memchr(c->s + term.off, '=', term.len);
-	if (!eq)
-		return term_flag(c, t, term);
-	struct span key = {term.off, (size_t)(eq - c->s) - term.off};
-	struct span val = {key.off + key.len + 1, term.len - key.len - 1};
-	if (!key.len)
-		return fail(c, -EINVAL, "term at offset %zu has no name", term.off);
-	if (!val.len)
-		return fail(c, -EINVAL, "term '%.*s' at offset %zu has no value", (int)key.len,
-			    c->s + key.off, key.off);
-	if (span_is(c, key, "name"))
-		return term_name(c, t, key, val);
-	return term_value(c, t, key, val);
+	if (!term->has_value)
+		return term_flag(c, t, term->key);
+	if (span_is(c, term->key, "name"))
+		return term_name(c, t, term->key, term->value);
+	return term_value(c, t, term->key, term->value);
 }
 
 /* The spec a term list describes. */
-static int finish_terms(struct pctx *c, struct terms *t, struct span sp)
+static int finish_terms(struct pctx *c, struct terms *t, struct pmu_span sp)
 {
-	char q[QUOTE_MAX + 4];
+	char q[PMU_QUOTE_MAX + 4];
 	if (t->have_legacy) {
 		if (t->code_terms)
 			return fail(c, -EINVAL, "terms in '%s' at offset %zu change the code of %s "
@@ -952,117 +777,24 @@ static int finish_terms(struct pctx *c, struct terms *t, struct span sp)
 /* TERM,TERM,...: perf's terms (tools/perf/util/parse-events.y event_config)
  * with the description's field names; field terms win over event=/config=
  * whatever their order, as perf applies format terms after config terms. */
-static int parse_terms(struct pctx *c, struct span sp)
+static int parse_terms(struct pctx *c, struct pmu_span sp)
 {
 	struct terms t = {.alias = -1};
+	struct pmu_term_cursor cur;
+	struct pmu_event_term term;
+	int rc;
 	if (!sp.len)
 		return fail(c, -EINVAL, "empty term list at offset %zu", sp.off);
-	size_t start = sp.off, end = sp.off + sp.len;
-	while (start <= end) {
-		const char *comma = memchr(c->s + start, ',', end - start);
-		size_t stop = comma ? (size_t)(comma - c->s) : end;
-		int rc = parse_term(c, &t, (struct span){start, stop - start});
-		if (rc)
+	pmu_terms_begin(&cur, c->s, sp);
+	while ((rc = pmu_terms_next(&cur, &term, c->err)) > 0)
+		if ((rc = parse_term(c, &t, &term)) != 0)
 			return rc;
-		start = stop + 1;
-	}
-	return finish_terms(c, &t, sp);
+	return rc ? rc : finish_terms(c, &t, sp);
 }
 
 /* --- the DTrace cpc form --------------------------------------------------- */
 
 #define NOT_CPC 1
-
-/* MODE of a cpc probe name, as Oracle Linux DTrace's decode_mode()
- * (libdtrace/dt_prov_cpc.c) sets perf_event_attr: user -> exclude_kernel,
- * kernel -> exclude_user, all -> neither (exclude_hv is left alone). */
-static int cpc_mode(const struct pctx *c, struct span sp, unsigned *exclude)
-{
-	if (span_is(c, sp, "user"))
-		*exclude = PMURT_EXCLUDE_KERNEL;
-	else if (span_is(c, sp, "kernel"))
-		*exclude = PMURT_EXCLUDE_USER;
-	else if (span_is(c, sp, "all"))
-		*exclude = 0;
-	else
-		return -1;
-	return 0;
-}
-
-/* The last '-' in [off, end), or SIZE_MAX. */
-static size_t last_dash(const struct pctx *c, size_t off, size_t end)
-{
-	while (end > off)
-		if (c->s[--end] == '-')
-			return end;
-	return SIZE_MAX;
-}
-
-struct cpc_parts {
-	struct span prefix, mode, mask, count;
-	bool has_mask;
-};
-
-/* Splits NAME-MODE[-MASK]-COUNT from the right; -1 if the shape differs,
- * 1 if only MODE is wrong (parts->mode holds the word, prefix before it). */
-static int cpc_split(const struct pctx *c, struct span body, struct cpc_parts *p)
-{
-	size_t end = body.off + body.len;
-	unsigned ex;
-	size_t d3 = last_dash(c, body.off, end);
-	if (d3 == SIZE_MAX || !all_digits(c->s + d3 + 1, end - d3 - 1))
-		return -1;
-	p->count = (struct span){d3 + 1, end - d3 - 1};
-	size_t d2 = last_dash(c, body.off, d3);
-	if (d2 == SIZE_MAX || d2 == body.off)
-		return -1;
-	struct span w2 = {d2 + 1, d3 - d2 - 1};
-	p->has_mask = false;
-	p->mode = w2;
-	p->prefix = (struct span){body.off, d2 - body.off};
-	if (cpc_mode(c, w2, &ex) == 0)
-		return 0;
-	size_t d1 = last_dash(c, body.off, d2);
-	bool hex = has_hex_prefix(c->s + w2.off, w2.len) ? all_hex(c->s + w2.off + 2, w2.len - 2)
-							  : all_hex(c->s + w2.off, w2.len);
-	if (hex && d1 != SIZE_MAX && d1 > body.off) {
-		struct span w1 = {d1 + 1, d2 - d1 - 1};
-		if (cpc_mode(c, w1, &ex) == 0) {
-			p->mode = w1;
-			p->mask = w2;
-			p->has_mask = true;
-			p->prefix = (struct span){body.off, d1 - body.off};
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static int cpc_numbers(struct pctx *c, const struct cpc_parts *p, const struct resolved *r)
-{
-	char q[QUOTE_MAX + 4];
-	uint64_t count, mask = 0;
-	if (parse_dec(c->s + p->count.off, p->count.len, &count))
-		return fail(c, -EINVAL, "cpc count '%s' at offset %zu is larger than 64 bits",
-			    quote(c, p->count, q), p->count.off);
-	if (!count)
-		return fail(c, -EINVAL, "cpc count '0' at offset %zu must be at least 1",
-			    p->count.off);
-	if (p->has_mask) {
-		size_t skip = has_hex_prefix(c->s + p->mask.off, p->mask.len) ? 2 : 0;
-		if (parse_hex(c->s + p->mask.off + skip, p->mask.len - skip, &mask))
-			return fail(c, -EINVAL, "cpc mask '%s' at offset %zu is larger than 64 bits",
-				    quote(c, p->mask, q), p->mask.off);
-		if (r->legacy)
-			return fail(c, -EINVAL, "cpc mask '%s' at offset %zu: only the PMU's own events "
-				    "take a mask, not %s event '%s'", quote(c, p->mask, q),
-				    p->mask.off, r->type == PERF_TYPE_HARDWARE ? "generic" : "cache",
-				    r->name);
-	}
-	c->out.sample_period = count;
-	c->out.config1 = mask;
-	return 0;
-}
 
 /*
  * cpc:::NAME-MODE[-MASK]-COUNT (Oracle DTrace cpc provider): COUNT the
@@ -1074,12 +806,12 @@ static int cpc_numbers(struct pctx *c, const struct cpc_parts *p, const struct r
  * threshold compare), and only the description's own events (named or raw)
  * take one.  Returns NOT_CPC when the string does not have that shape.
  */
-static int parse_cpc(struct pctx *c, struct span body, bool has_mods)
+static int parse_cpc(struct pctx *c, struct pmu_span body, bool has_mods)
 {
-	char q[QUOTE_MAX + 4];
-	struct cpc_parts p = {.has_mask = false};
+	char q[PMU_QUOTE_MAX + 4];
+	struct pmu_cpc_syntax p;
 	struct resolved r;
-	int shape = cpc_split(c, body, &p);
+	int shape = pmu_grammar_cpc(c->s, body, &p);
 	if (shape < 0)
 		return NOT_CPC;
 	int why = resolve(c, p.prefix, &r);
@@ -1094,15 +826,25 @@ static int parse_cpc(struct pctx *c, struct span body, bool has_mods)
 		return report_unknown(c, p.prefix, body);
 	if (why != RF_OK)
 		return report_resolve(c, p.prefix, &r, why);
+	uint64_t count, mask;
+	int rc = pmu_grammar_cpc_numbers(c->s, &p, &count, &mask, c->err);
+	if (rc)
+		return rc;
+	if (p.has_mask && r.legacy)
+		return fail(c, -EINVAL, "cpc mask '%s' at offset %zu: only the PMU's own events "
+			    "take a mask, not %s event '%s'", quote(c, p.mask, q), p.mask.off,
+			    r.type == PERF_TYPE_HARDWARE ? "generic" : "cache", r.name);
 	take_resolved(c, &r);
-	cpc_mode(c, p.mode, &c->out.exclude);
-	return cpc_numbers(c, &p, &r);
+	c->out.exclude = p.exclude;
+	c->out.sample_period = count;
+	c->out.config1 = mask;
+	return 0;
 }
 
 /* --- the string ------------------------------------------------------------ */
 
 /* The part before the modifiers: terms, a name, or the cpc form. */
-static int parse_body(struct pctx *c, struct span body, bool has_mods)
+static int parse_body(struct pctx *c, struct pmu_span body, bool has_mods)
 {
 	if (!body.len)
 		return fail(c, -EINVAL, "no event before ':' at offset %zu", body.off);
@@ -1123,46 +865,17 @@ static int parse_body(struct pctx *c, struct span body, bool has_mods)
 	return report_resolve(c, body, &r, why);
 }
 
-static bool pmu_name_char(unsigned char ch)
+static int parse_modifiers(struct pctx *c, struct pmu_span sp)
 {
-	return isalnum(ch) || ch == '_' || ch == '-' || ch == '.';
+	return pmu_grammar_modifiers(c->s, sp, &c->out.exclude, &c->out.precise, c->err);
 }
 
-/* PMU/TERMS/ followed by modifiers, with or without ':'. */
-static int parse_wrapped(struct pctx *c, size_t slash)
+/* The event evgrammar.c cut into its parts: a term list in perf's PMU
+ * wrapper (whatever the PMU's name), or the body before the modifiers. */
+static int parse_event(struct pctx *c, const struct pmu_event_syntax *ev)
 {
-	char q[QUOTE_MAX + 4];
-	struct span pmu = {c->start, slash - c->start};
-	if (!pmu.len)
-		return fail(c, -EINVAL, "no PMU name before the '/' at offset %zu", pmu.off);
-	for (size_t i = pmu.off; i < slash; i++)
-		if (!pmu_name_char((unsigned char)c->s[i]))
-			return fail(c, -EINVAL, "bad PMU name '%s' at offset %zu", quote(c, pmu, q),
-				    pmu.off);
-	const char *close = memchr(c->s + slash + 1, '/', c->len - slash - 1);
-	if (!close)
-		return fail(c, -EINVAL, "no closing '/' for the term list opened at offset %zu", slash);
-	size_t end = (size_t)(close - c->s);
-	int rc = parse_terms(c, (struct span){slash + 1, end - slash - 1});
-	if (rc || end + 1 == c->len)
-		return rc;
-	size_t mods = end + 1 + (c->s[end + 1] == ':');
-	return parse_modifiers(c, (struct span){mods, c->len - mods});
-}
-
-static int parse_string(struct pctx *c)
-{
-	const char *s = c->s + c->start;
-	size_t n = c->len - c->start;
-	const char *slash = memchr(s, '/', n);
-	if (slash)
-		return parse_wrapped(c, (size_t)(slash - c->s));
-	const char *colon = memchr(s, ':', n);
-	size_t body = colon ? (size_t)(colon - c->s) : c->len;
-	int rc = parse_body(c, (struct span){c->start, body - c->start}, colon != NULL);
-	if (rc || !colon)
-		return rc;
-	return parse_modifiers(c, (struct span){body + 1, c->len - body - 1});
+	int rc = ev->wrapped ? parse_terms(c, ev->body) : parse_body(c, ev->body, ev->has_mods);
+	return rc || !ev->has_mods ? rc : parse_modifiers(c, ev->mods);
 }
 
 /* --- the fast path: NAME or NAME:MODS -------------------------------------- */
@@ -1205,59 +918,6 @@ static bool perf_name_prefix(const char *s, size_t n)
 	return false;
 }
 
-/* perf's modifier letters as bits of plain_modifiers()'s set; 0 for any
- * other byte. */
-enum { MOD_U = 1, MOD_K = 2, MOD_H = 4, MOD_I = 8, MOD_P = 16 };
-static const unsigned char plain_modifier_bit[256] = {
-	['u'] = MOD_U, ['k'] = MOD_K, ['h'] = MOD_H, ['I'] = MOD_I, ['p'] = MOD_P,
-};
-
-/* The exclude bits of each set of u, k, h, I given (parse_modifiers()'s
- * rule: naming any of u, k, h excludes the other two; I excludes idle). */
-#define PLAIN_EXCLUDE_UKH(set)                                                   \
-	((set) & 7u ? (PMURT_EXCLUDE_USER | PMURT_EXCLUDE_KERNEL | PMURT_EXCLUDE_HV) & \
-			      ~(((set) & MOD_U ? PMURT_EXCLUDE_USER : 0) |                   \
-				((set) & MOD_K ? PMURT_EXCLUDE_KERNEL : 0) |                 \
-				((set) & MOD_H ? PMURT_EXCLUDE_HV : 0))                      \
-		    : 0)
-#define PLAIN_EXCLUDE(set) (PLAIN_EXCLUDE_UKH(set) | ((set) & MOD_I ? PMURT_EXCLUDE_IDLE : 0))
-static const unsigned plain_exclude[16] = {
-	PLAIN_EXCLUDE(0),  PLAIN_EXCLUDE(1),  PLAIN_EXCLUDE(2),  PLAIN_EXCLUDE(3),
-	PLAIN_EXCLUDE(4),  PLAIN_EXCLUDE(5),  PLAIN_EXCLUDE(6),  PLAIN_EXCLUDE(7),
-	PLAIN_EXCLUDE(8),  PLAIN_EXCLUDE(9),  PLAIN_EXCLUDE(10), PLAIN_EXCLUDE(11),
-	PLAIN_EXCLUDE(12), PLAIN_EXCLUDE(13), PLAIN_EXCLUDE(14), PLAIN_EXCLUDE(15),
-};
-
-/* perf's modifiers u, k, h, I and up to three p, each letter once, as
- * parse_modifiers() reads them; false for anything else (which the full
- * parser then reports).  One letter, the usual case, without the loop. */
-static inline bool plain_modifiers(const char *p, unsigned *exclude, int *precise)
-{
-	unsigned seen = plain_modifier_bit[(unsigned char)p[0]], bit;
-	int pcount = seen == MOD_P;
-	if (__builtin_expect(seen && !p[1], 1)) {
-		*exclude = plain_exclude[seen & 15u];
-		*precise = pcount;
-		return true;
-	}
-	if (!seen)
-		return false; /* "NAME:" or an unknown letter */
-	for (p++; *p; p++) {
-		if (!(bit = plain_modifier_bit[(unsigned char)*p]))
-			return false;
-		if (bit == MOD_P) {
-			if (++pcount > 3)
-				return false;
-		} else if (seen & bit) {
-			return false;
-		}
-		seen |= bit;
-	}
-	*exclude = plain_exclude[seen & 15u];
-	*precise = pcount;
-	return true;
-}
-
 /* The 8 <= n <= 63 bytes of a name into name[64], the rest zero, eight
  * bytes at a time as span_differs() read them. */
 static inline void copy_name_words(char dst[64], const char *src, size_t n)
@@ -1290,11 +950,12 @@ static inline void copy_event_name(char dst[64], const char *src, size_t n)
 /*
  * The common string, an event of the description with perf's privilege
  * modifiers ("PM_RUN_INST_CMPL:u"), in one pass over it: the same answer as
- * parse_string() gives, without its spans, copies and generic and cache
+ * parse_event() gives, without its spans, copies and generic and cache
  * look-ups, written into *o field by field (no block fill or struct copy,
  * whose wide stores a caller's narrow read of a field would wait for).
  * False (nothing written) when the string is anything else, an error
- * included; the full parser then reads it again.
+ * included; the full parser then reads it again.  The modifiers are read
+ * by the grammar's own scan (evgrammar.h), inline.
  *
  * With exact, the cheapest case only: a name of 8 to 63 bytes spelled as
  * the description spells it (lookup_span()'s exact look-up), for which the
@@ -1317,7 +978,9 @@ parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spe
 	int i = lookup_span(pmu, str, n, exact, &punct);
 	unsigned exclude = 0;
 	int precise = 0;
-	if (i < 0 || punct || (*end && !plain_modifiers(end + 1, &exclude, &precise)))
+	size_t at;
+	if (i < 0 || punct ||
+	    (*end && pmu_modifiers_scan(end + 1, SIZE_MAX, &exclude, &precise, &at) != PMU_MODS_OK))
 		return false; /* punct: the full parser reads it as terms or PMU/.../ */
 	const struct pmu_event *e = &pmu->model.events[i];
 	o->sz = sizeof(*o);
@@ -1336,18 +999,15 @@ parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spe
 	return true;
 }
 
-/* The event str[start, start + len): what pmurt_parse_event and the perf
- * side's event lists (perf/evparse.c) share, offsets counted in str. */
-int pmurt_parse_event_at(const struct pmurt_pmu *pmu, const char *str, size_t start,
-			 size_t len, struct pmurt_event_spec *spec, struct pmurt_error *err)
+int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *str,
+			const struct pmu_event_syntax *ev, struct pmurt_event_spec *spec,
+			struct pmurt_error *err)
 {
-	struct pctx c = {.pmu = pmu, .s = str, .start = start, .len = start + len, .err = err,
+	struct pctx c = {.pmu = pmu, .s = str, .err = err,
 			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
-	if (len > PARSE_MAX_LEN)
+	if (ev->whole.len > PARSE_MAX_LEN)
 		return fail(&c, -EINVAL, "event string longer than %d characters", PARSE_MAX_LEN);
-	if (!len)
-		return fail(&c, -EINVAL, "empty event string at offset %zu", start);
-	int rc = parse_string(&c);
+	int rc = parse_event(&c, ev);
 	if (rc)
 		return rc;
 	size_t sz = spec->sz < sizeof(*spec) ? spec->sz : sizeof(*spec);
@@ -1380,11 +1040,13 @@ static __attribute__((noinline)) int parse_event_slow(const struct pmurt_pmu *pm
 		return 0;
 	}
 	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
+	struct pmu_event_syntax ev;
 	if (!len) {
 		pmurt_set_error(err, -EINVAL, "empty event string");
 		return -EINVAL;
 	}
-	return pmurt_parse_event_at(pmu, str, 0, len, spec, err);
+	int rc = pmu_grammar_event(str, (struct pmu_span){0, len}, &ev, err);
+	return rc ? rc : pmurt_resolve_event(pmu, str, &ev, spec, err);
 }
 
 int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
@@ -1396,18 +1058,6 @@ int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 	    parse_plain(pmu, str, spec, true))
 		return 0;
 	return parse_event_slow(pmu, str, spec, err);
-}
-
-/* perf's modifiers str[start, start + len) (no leading ':'), for events of
- * other PMUs and groups in event lists. */
-int pmurt_parse_modifiers(const char *str, size_t start, size_t len, unsigned *exclude,
-			  int *precise, struct pmurt_error *err)
-{
-	struct pctx c = {.s = str, .start = start, .len = start + len, .err = err};
-	int rc = parse_modifiers(&c, (struct span){start, len});
-	*exclude = c.out.exclude;
-	*precise = c.out.precise;
-	return rc;
 }
 
 /* perf's generic hardware and cache names without a description: type

@@ -209,6 +209,44 @@ static void test_parse_errors(struct pmurt_host *h)
 	expect_error(h, "{task-clock}:q", -EINVAL, "unknown modifier 'q' at offset 13");
 }
 
+/* A term that is a bare name inside cpu/.../ and no event of the description
+ * is a sysfs alias of the cpu PMU, as perf reads it (parse-events.c): the
+ * fake LPAR's cpu/events/mem-stores is event=0x353c0401e0. */
+static void test_parse_cpu_alias(struct pmurt_host *h)
+{
+	struct pmu_evlist l = {0};
+	struct pmurt_error err;
+	int rc = pmu_evlist_parse(&l, &h->h, "cpu/mem-stores/u,{cpu/PM_CYC/,"
+				  "cpu/mem-stores,period=100000/}", &err);
+	CHECK(rc == 0 && l.n == 3, "cpu/mem-stores/: %d %s (%d events)", rc, err.message, l.n);
+	expect_event(&l, 0, PMU_EVSEL_SYSFS, 4, 0x353c0401e0ull, 0);
+	expect_event(&l, 1, PMU_EVSEL_CORE, PERF_TYPE_RAW, 0x100f0, 1);
+	expect_event(&l, 2, PMU_EVSEL_SYSFS, 4, 0x353c0401e0ull, 1);
+	if (l.n == 3) {
+		CHECK(strcmp(l.v[0].pmu, "cpu") == 0 && strcmp(l.v[0].name, "cpu/mem-stores/u") == 0,
+		      "pmu '%s', name '%s'", l.v[0].pmu, l.v[0].name);
+		CHECK(l.v[0].attr.exclude_kernel && !l.v[0].attr.exclude_user, "cpu/mem-stores/u");
+		CHECK(l.v[2].attr.sample_period == 100000 && l.v[1].group_size == 2, "period=, group");
+	}
+	pmu_evlist_free(&l);
+	/* neither the description nor sysfs knows it: the description's message */
+	expect_error(h, "cycles,cpu/mem-storez/", -ENOENT,
+		     "unknown event or term 'mem-storez' at offset 11");
+	expect_error(h, "cpu/mem-stores/x", -EINVAL, "unknown modifier 'x' at offset 15");
+	/* a tracepoint's own modifiers after its second ':' */
+	rc = pmu_evlist_parse(&l, &h->h, "sched:sched_switch:k", &err);
+	CHECK(rc == 0 && l.n == 1 && l.v[0].kind == PMU_EVSEL_TRACEPOINT &&
+	      l.v[0].attr.exclude_user && !l.v[0].attr.exclude_kernel, "sched:sched_switch:k: %s",
+	      err.message);
+	pmu_evlist_free(&l);
+	expect_error(h, "sched:sched_switch:x", -EINVAL, "unknown modifier 'x' at offset 19");
+	/* sysfs terms read numbers as perf's lexer does: 010 is decimal (num_dec) */
+	rc = pmu_evlist_parse(&l, &h->h, "splitpmu/umask=010/", &err);
+	CHECK(rc == 0 && l.n == 1 && l.v[0].attr.config == 0xa00, "umask=010: %d 0x%llx", rc,
+	      l.n ? (unsigned long long)l.v[0].attr.config : 0ull);
+	pmu_evlist_free(&l);
+}
+
 /* --- the description pick ----------------------------------------------------- */
 
 /* A device-tree directory (/proc/device-tree layout) written from a DTB. */
@@ -744,6 +782,7 @@ int main(int argc, char **argv)
 		test_parse_kinds(h);
 		test_parse_no_core();
 		test_parse_errors(h);
+		test_parse_cpu_alias(h);
 		test_pick(argv[2], argv[3]);
 		test_pick_power9(argv[2], argv[4]);
 		test_count(h, sim);

@@ -1,6 +1,7 @@
 /*
  * stat_events.c - pmutool stat's event list: the -e strings, each
- * top-level item parsed in turn (so that each event's index is known), and
+ * top-level item (pmu_list_item_end, runtime/evgrammar.c) parsed in turn
+ * (so that each event's index is known), and
  * the derived PAPI presets among them (pmurt_preset_find): such an item
  * counts its events as one group ({N0,N1}, with the item's modifiers) and
  * its value is computed from their counts with pmurt_preset_eval.
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgrammar.h"
 #include "perf_int.h"
 #include "stat.h"
 
@@ -32,34 +34,21 @@ static int append(struct strbuf *b, const char *s, size_t n)
 	return 0;
 }
 
-/* The end of the top-level item at p: a ',' outside {} and a PMU's //. */
-static const char *item_end(const char *p)
-{
-	int depth = 0;
-	bool in_terms = false;
-	for (; *p; p++) {
-		if (*p == '/')
-			in_terms = !in_terms;
-		else if (!in_terms && *p == '{')
-			depth++;
-		else if (!in_terms && *p == '}')
-			depth--;
-		else if (!in_terms && depth <= 0 && *p == ',')
-			break;
-	}
-	return p;
-}
-
 /* A derived preset's group "{N0,N1,...}[:MODS]" in out, or 0 when the item
- * is no derived preset. */
-static int preset_group(const struct pmurt_pmu *pmu, const char *item, size_t len,
+ * str[at, at + len) is no derived preset (NAME[:MODS] as the grammar,
+ * runtime/evgrammar.c, reads an event). */
+static int preset_group(const struct pmurt_pmu *pmu, const char *str, size_t at, size_t len,
 			struct pmurt_preset_info *info, struct strbuf *out)
 {
 	char name[128];
-	const char *colon = memchr(item, ':', len);
-	size_t n = colon ? (size_t)(colon - item) : len;
-	if (!pmu || n >= sizeof(name) || memchr(item, '/', len) || memchr(item, '{', len))
+	struct pmu_event_syntax ev;
+	const char *item = str + at;
+	if (!pmu || memchr(item, '{', len) ||
+	    pmu_grammar_event(str, (struct pmu_span){at, len}, &ev, NULL) || ev.wrapped ||
+	    ev.body.len >= sizeof(name))
 		return 0;
+	size_t n = ev.body.len;
+	const char *colon = ev.has_mods ? item + n : NULL;
 	memcpy(name, item, n);
 	name[n] = 0;
 	if (pmurt_preset_find(pmu, name, info, NULL) < 0 || !info->derived)
@@ -99,7 +88,7 @@ static int add_item(struct tool *t, const char *str, size_t at, size_t len,
 	struct pmurt_error err = {0};
 	size_t start = out->len;
 	int first = list->n;
-	int derived = preset_group(pmu, item, len, &info, out);
+	int derived = preset_group(pmu, str, at, len, &info, out);
 	if (derived < 0 || (!derived && append(out, item, len)))
 		return EXIT_INTERNAL;
 	int rc = derived ? pmu_evlist_parse(list, &t->host->h, out->s + start, &err)
@@ -122,15 +111,16 @@ int stat_events(struct tool *t, struct pmu_evlist *list, char **events, struct s
 	const char *const *strs = t->nevents ? t->events : defaults;
 	int nstrs = t->nevents ? t->nevents : 1, rc = EXIT_OK;
 	struct strbuf out = {0};
-	for (int i = 0; !rc && i < nstrs; i++)
-		for (const char *p = strs[i]; !rc; p++) {
-			const char *end = item_end(p);
-			rc = add_item(t, strs[i], (size_t)(p - strs[i]), (size_t)(end - p), list, &out,
-				      r);
-			if (!*end)
+	for (int i = 0; !rc && i < nstrs; i++) {
+		size_t n = strlen(strs[i]);
+		for (size_t at = 0; !rc; at++) {
+			size_t end = pmu_list_item_end(strs[i], at, n);
+			rc = add_item(t, strs[i], at, end - at, list, &out, r);
+			if (end == n)
 				break;
-			p = end;
+			at = end;
 		}
+	}
 	if (!rc && out.len)
 		out.s[--out.len] = 0; /* the last ',' */
 	if (rc) {
