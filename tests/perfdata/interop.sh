@@ -62,7 +62,7 @@ agree() {
 	perf report --stdio -i "$1" -g none --comm "$2" --sort dso,sym --percent-limit 1 \
 		-F overhead,sample,period,dso,sym >"$t/perf-comm.report" 2>"$t/perf.err" ||
 		{ cat "$t/perf.err" >&2; exit 1; }
-	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2"
+	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2" "$t/ours.json"
 }
 
 case $mode in
