@@ -133,7 +133,13 @@ static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *
 		return;
 	}
 	if (c->has_flag) {
-		r->differs = "its value is a flag; the RFC adds only the mask (cache-pmc4: for PMC4 events) and has the group rule hard-coded (CNST_CACHE_PMC4)";
+		/* The RFC would add this mask, with no value, to PMC4 events
+		 * alone; with its hard-coded group rule (CNST_CACHE_PMC4) that
+		 * refuses exactly the groups the rule is there to accept (an
+		 * L2/L3 event on PMC4).  Left out, the RFC lacks the rule. */
+		r->constraint_mask = 0;
+		r->constraint_shift = 0;
+		r->differs = "its value is a flag, which the RFC cannot read: it would add the mask alone to PMC4 events and, with its hard-coded group rule (CNST_CACHE_PMC4), refuse every L2/L3 group with an event on PMC4, so the tree gives it no constraint-mask and the RFC lacks the rule (an L2/L3 group needs one on PMC4)";
 		return;
 	}
 	if (c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE || width > 32) {

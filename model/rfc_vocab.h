@@ -58,7 +58,8 @@ struct pmu_rfc_cons {
 	uint32_t condition;              /* enum pmu_rfc_cond */
 	bool has_event;                  /* event-mask/event-shift written */
 	uint32_t event_mask, event_shift;
-	uint64_t constraint_mask;        /* FIELD: constraint-mask; NC: mask */
+	uint64_t constraint_mask;        /* FIELD: constraint-mask (0: none
+	                                    written, a flag); NC: mask */
 	uint32_t constraint_shift;       /* FIELD: constraint-shift; NC: shift */
 	uint32_t increment;              /* NC */
 	/* NULL when the RFC reads the node as the description means it; else

@@ -169,7 +169,7 @@ static const struct {
 	{ "thresh_cmp_invalid", "threshold compares (no is_thresh_cmp_valid)" },
 	{ NULL, "rules applied by condition (PMC5/6 events, L1 qualifier on units 6-9)" },
 	{ NULL, "the hard-coded alternatives table {0x600f4, 0x1001e}" },
-	{ NULL, "the PMC4 rule of L2/L3 groups (cache-pmc4 adds the mask only on PMC4)" },
+	{ NULL, "the PMC4 rule of L2/L3 groups, which the RFC cannot read" },
 };
 
 struct tally {
@@ -229,6 +229,12 @@ static void set_gap(struct rfc_pmu *rfc, enum gap g, bool on, struct check_ctx *
 	}
 }
 
+static void show_gap(const char *text)
+{
+	if (getenv("RFC_GROUPS_SHOW"))
+		fprintf(stderr, "  the RFC's gap: %s\n", text);
+}
+
 /* Which of the RFC's own gaps a disagreement comes from: the first whose
  * kernel rule, added to the model alone, turns the RFC's answer into the
  * kernel's; "several" when only the rules together do (every rule but the
@@ -248,6 +254,7 @@ static void classify(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_pm
 		set_gap(rfc, (enum gap)g, false, &ctx);
 		if (with_rule == res->ok) {
 			t->gap[g]++;
+			show_gap(gap_info[g].text);
 			return;
 		}
 	}
@@ -256,6 +263,7 @@ static void classify(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_pm
 		set_gap(&all, (enum gap)g, true, &ctx);
 		if (rfc_group_ok(&all, ev, n, true) == res->ok) {
 			t->several++;
+			show_gap("several");
 			return;
 		}
 	}
