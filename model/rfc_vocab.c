@@ -139,7 +139,7 @@ static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *
 		 * L2/L3 event on PMC4).  Left out, the RFC lacks the rule. */
 		r->constraint_mask = 0;
 		r->constraint_shift = 0;
-		r->differs = "its value is a flag, which the RFC cannot read: it would add the mask alone to PMC4 events and, with its hard-coded group rule (CNST_CACHE_PMC4), refuse every L2/L3 group with an event on PMC4, so the tree gives it no constraint-mask and the RFC lacks the rule (an L2/L3 group needs one on PMC4)";
+		r->differs = "its value is a flag, which the RFC cannot read (it adds the mask alone, to PMC4 events, and its hard-coded group rule CNST_CACHE_PMC4 then refuses every L2/L3 group with one on PMC4): the tree leaves constraint-mask out, so the RFC lacks the rule";
 		return;
 	}
 	if (c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE || width > 32) {
