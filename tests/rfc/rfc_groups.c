@@ -578,15 +578,23 @@ static int parse_member(const char *s, struct rfc_event *e)
 	return *end ? -1 : 0;
 }
 
+#define SHOW_REGS 5
+
+/* A group's codes, counters and registers (names lower-cased). */
 static void print_regs(const char *who, const int *pmc, int n, const uint64_t *final,
-		       uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t ra)
+		       const char *const *names, const uint64_t *regs)
 {
 	printf("%-6s codes", who);
 	for (int i = 0; i < n; i++)
 		printf(" 0x%llx@pmc%d", (unsigned long long)final[i], pmc[i]);
-	printf("\n       mmcr0 0x%llx mmcr1 0x%llx mmcr2 0x%llx mmcr3 0x%llx mmcra 0x%llx\n",
-	       (unsigned long long)r0, (unsigned long long)r1, (unsigned long long)r2,
-	       (unsigned long long)r3, (unsigned long long)ra);
+	printf("\n      ");
+	for (int i = 0; i < SHOW_REGS && names[i]; i++) {
+		printf(" ");
+		for (const char *c = names[i]; *c; c++)
+			putchar(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		printf(" 0x%llx", (unsigned long long)regs[i]);
+	}
+	printf("\n");
 }
 
 /* One group, both answers with the registers each would program. */
@@ -611,15 +619,23 @@ static int run_show(const char *dtb, const char *desc, int n, char **codes)
 		pmurt_pmu_close(pmu);
 		return 2;
 	}
-	pmurt_pmu_close(pmu);
-	if (res.ok)
-		print_regs("kernel", res.pmc, n, res.final_events, res.regs[0], res.regs[1],
-			   res.regs[2], res.regs[3], res.regs[4]);
-	else
+	if (res.ok) {
+		const char *names[SHOW_REGS + 1] = { NULL };
+
+		for (int i = 0; i < SHOW_REGS; i++)
+			names[i] = pmurt_register_name(pmu, i);
+		print_regs("kernel", res.pmc, n, res.final_events, names, res.regs);
+	} else {
 		printf("kernel refuses member %d: %s\n", res.reject_index, res.reason);
+	}
+	pmurt_pmu_close(pmu);
 	if (rfc_group_final(&rfc, ev, n, true, final)) {
+		static const char *const names[SHOW_REGS] = { "mmcr0", "mmcr1", "mmcr2", "mmcr3",
+								"mmcra" };
+
 		rfc_compute_mmcr(&rfc, final, n, &r);
-		print_regs("rfc", r.pmc, n, final, r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra);
+		print_regs("rfc", r.pmc, n, final, names,
+			   (const uint64_t[SHOW_REGS]){ r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra });
 	} else {
 		printf("rfc    refuses\n");
 	}
