@@ -1,22 +1,26 @@
 /*
  * rfc_groups.c - how the kernel RFC's parser would answer from pmugen's tree.
  *
+ * The RFC model runs at the description's ISA level (its version,
+ * "PowerISA 3.1" or later: cpu_has_feature(CPU_FTR_ARCH_31) true).
+ *
  *   rfc_groups groups TREE.dtb DESCRIPTION N MIN
- *       N POWER10 groups, generated deterministically (a fixed-seed
+ *       N groups, generated deterministically (a fixed-seed
  *       xorshift64*) from the description's events, some changed in their
  *       sampling, threshold, cache, radix and EBB fields, and some made up
  *       field by field; each is answered by the RFC model reading TREE
  *       (tests/rfc/rfc_parser.c) and by libpmurt's pmurt_group_check (the
  *       kernel's answer).  Prints how many agree, and the disagreements by
  *       the kernel's reason and by which of the RFC's own gaps explains
- *       them; fails below MIN or on a disagreement none explains.  MIN -1:
+ *       them (classify); fails below MIN or on a disagreement none explains.  MIN -1:
  *       a control tree, which must show such a disagreement.  With
  *       RFC_GROUPS_SHOW in the environment each disagreeing group is
  *       printed on standard error (CODE/CONFIG1 per member).
  *   rfc_groups vectors TREE.dtb DESCRIPTION VECTORS.json MIN
  *       the groups of a file of kernel-derived vectors
  *       (tests/data/kernel/p10_mmcr_sample.json: 500 of the issue's own
- *       6,000 groups, ids 8-5973), each answered by the RFC model and
+ *       6,000 groups, ids 8-5973; p9_mmcr_sample.json: 500 POWER9 DD2.2
+ *       groups), each answered by the RFC model and
  *       compared with the kernel's recorded answer ("result"); libpmurt
  *       must give that answer too.  Prints and fails as "groups" does.
  *   rfc_groups events TREE.dtb DESCRIPTION
