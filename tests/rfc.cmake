@@ -49,6 +49,19 @@ add_test(NAME rfc/power9-groups
                  trap 'rm -rf \"$t\"' EXIT
                  \"$1\" -q -f dtb -o \"$t/p9.dtb\" \"$3\" && \"$2\" groups \"$t/p9.dtb\" \"$3\" 6000 5690" sh
     ${PMUGEN} $<TARGET_FILE:rfc_groups> ${RFC_P9})
+# Control: the POWER9 tree without the pmc field's bit in cache-group's
+# event-mask (so bit 54 is in its mask with no value, as a tree saying the
+# rule on cache-pmc4 gets) loses 20 groups to the PMC4 rule, which the
+# classifier must find by adding the kernel's rule.
+add_test(NAME rfc/power9-pmc4-control
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmu-rfc.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 \"$1\" -q -o \"$t/orig.dts\" \"$3\" && grep -q 'event-mask = <0x400ff>;' \"$t/orig.dts\" &&
+                 sed 's/event-mask = <0x400ff>;/event-mask = <0xff>;/' \"$t/orig.dts\" > \"$t/p9.dts\" &&
+                 \"$5\" -q -I dts -O dtb -o \"$t/p9.dtb\" \"$t/p9.dts\" &&
+                 \"$2\" vectors \"$t/p9.dtb\" \"$3\" \"$4\" 0 > \"$t/out\" &&
+                 grep -E 'PMC4 rule of L2/L3 groups.* 20$' \"$t/out\"" sh
+    ${PMUGEN} $<TARGET_FILE:rfc_groups> ${RFC_P9} ${TESTDATA}/kernel/p9_mmcr_sample.json ${DTC})
 # --all-events: the firmware events come first, names unique in 31 characters.
 add_test(NAME rfc/power10-all-events-names
   COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmu-rfc.XXXXXX\") || exit 1

@@ -173,7 +173,7 @@ static const struct {
 	{ "thresh_cmp_invalid", "threshold compares (no is_thresh_cmp_valid)" },
 	{ NULL, "rules applied by condition (PMC5/6 events, L1 qualifier on units 6-9)" },
 	{ NULL, "the hard-coded alternatives table {0x600f4, 0x1001e}" },
-	{ NULL, "the PMC4 rule of L2/L3 groups, which the RFC cannot read" },
+	{ NULL, "the PMC4 rule of L2/L3 groups, not said (cache-pmc4 cannot)" },
 };
 
 struct tally {
