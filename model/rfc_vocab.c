@@ -166,14 +166,27 @@ static const struct pmu_constraint *named(const struct pmu_model *m, const char 
 	return NULL;
 }
 
+/* The same `when`, term by term. */
+static bool same_when(const struct pmu_condition *a, const struct pmu_condition *b)
+{
+	if (a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].field != b->terms[i].field ||
+		    a->terms[i].negate != b->terms[i].negate || a->terms[i].lo != b->terms[i].lo ||
+		    a->terms[i].hi != b->terms[i].hi)
+			return false;
+	return true;
+}
+
 /* cache-pmc4 as a one-bit flag "pmc is 4" with a group rule: the pmc
  * field's bit 2 (event_bit, absolute), or false. */
 static bool pmc4_flag(const struct pmu_model *m, const struct pmu_constraint *f,
 		      uint32_t *pmc_bit)
 {
-	const struct pmu_term *t = &f->flag.terms[0];
+	const struct pmu_term *t = f->flag.terms;
 
-	if (!f || !f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != f->slot_hi ||
+	if (!f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != f->slot_hi ||
 	    !f->group_reason || f->flag.nterms != 1 || t->field < 0 || t->field >= m->nfields ||
 	    m->fields[t->field].role != PMU_ROLE_PMC || !term_is(t, 4) ||
 	    m->fields[t->field].hi < m->fields[t->field].lo + 2)
@@ -232,6 +245,7 @@ static void rfc_layout(const struct pmu_model *m, struct rfc_layout *L)
 
 	memset(L, 0, sizeof(*L));
 	if (!g || !f || !pmc4_flag(m, f, &pmc_bit) || g->kind != PMU_CONS_EQUAL ||
+	    !same_when(&g->when, &f->when) || /* the flag applies where cache-group does */
 	    g->has_flag || g->source != PMU_SRC_CONFIG || g->transform != PMU_XF_NONE ||
 	    pmc_bit < g->src_lo || pmc_bit - g->src_lo >= 32 || f->slot_lo < pmc_bit - g->src_lo)
 		return;
