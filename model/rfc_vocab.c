@@ -179,14 +179,15 @@ static bool same_when(const struct pmu_condition *a, const struct pmu_condition 
 	return true;
 }
 
-/* cache-pmc4 as a one-bit flag "pmc is 4" with a group rule: the pmc
- * field's bit 2 (event_bit, absolute), or false. */
+/* cache-pmc4 as a flag "pmc is 4" on the RFC's group-rule bit, with a
+ * group rule: the pmc field's bit 2 (absolute), or false. */
 static bool pmc4_flag(const struct pmu_model *m, const struct pmu_constraint *f,
 		      uint32_t *pmc_bit)
 {
 	const struct pmu_term *t = f->flag.terms;
 
-	if (!f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != f->slot_hi ||
+	if (!f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != PMU_RFC_BIT_CACHE_PMC4 ||
+	    f->slot_hi != PMU_RFC_BIT_CACHE_PMC4 ||
 	    !f->group_reason || f->flag.nterms != 1 || t->field < 0 || t->field >= m->nfields ||
 	    m->fields[t->field].role != PMU_ROLE_PMC || !term_is(t, 4) ||
 	    m->fields[t->field].hi < m->fields[t->field].lo + 2)

@@ -84,4 +84,8 @@ bool pmu_rfc_bhrb_requires_ebb(const struct pmu_model *m);
 #define PMU_RFC_THRESH_HI 31
 #define PMU_RFC_BIT_MARK 8
 
+/* cpu_dts's group_constraint_mask/_val (CNST_CACHE_PMC4): the one bit of
+ * the constraint word whose group rule the RFC applies */
+#define PMU_RFC_BIT_CACHE_PMC4 54
+
 #endif /* PMU_RFC_VOCAB_H */
