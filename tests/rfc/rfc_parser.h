@@ -66,7 +66,14 @@ struct rfc_pmu {
 	/* the events it registers, in tree order */
 	int nevents;
 	struct { char name[RFC_NAME_LEN]; uint64_t code; } events[RFC_MAX_EVENTS];
-	bool arch31; /* cpu_has_feature(CPU_FTR_ARCH_31) on the machine */
+	/* cpu_has_feature(CPU_FTR_ARCH_31) on the machine (the description's
+	 * ISA level; cpu_dts's own PPMU_ARCH_31 flag changes no answer here).
+	 * The RFC (patch 3, isa207-common.c) tests it in three places, all
+	 * modelled: isa207_get_constraint_dts's l2l3-group or cache-group and
+	 * cache-pmc4 branch for units 6-9, constraint_enabled's DTS_COND_RADIX,
+	 * and compute_mmcr_dts's MMCR0_PMCCEXT (its MMCRA_BHRB_DISABLE is
+	 * overwritten, see schema/rfc-conformance.md section 1). */
+	bool arch31;
 	/* For classifying disagreements, not the RFC: each of the kernel's
 	 * rules the RFC lacks, switched on alone or together.
 	 * kernel_scope: apply the generic list where the kernel's
