@@ -122,18 +122,193 @@ static void set_condition(const struct pmu_model *m, const struct pmu_constraint
 	r->condition = (uint32_t)code;
 }
 
-static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *r)
+/* --- POWER9's PMC4 rule, said through cache-group ------------------------------
+ *
+ * isa207_get_constraint_dts adds cache-pmc4's mask, with no value, to PMC4
+ * events alone, so the node cannot carry the kernel's rule (the mask bit for
+ * every unit 6-9 event on PMC0-4, the value bit for one on PMC4, which the
+ * hard-coded group rule CNST_CACHE_PMC4 then requires).  cache-group, which
+ * it applies to exactly those events, can: among the counters 0-4 that
+ * reach that code (it sends PMC5/6 past it) only 4 has the pmc field's bit
+ * 2 set, so one extraction takes the selector and that bit when the bit
+ * lands on the flag's slot.  cache-group's value then sits flag_bit -
+ * (pmc_lo + 2 - src_lo) up, and the RFC nodes it covers there move to free
+ * bits of the RFC's word (widest first, lowest free run); the RFC keeps
+ * each node's own mask and shift, so only where the values sit changes,
+ * never which events agree.  The description's `slot`s, the kernel's
+ * layout, stay as they are. */
+
+#define RFC_MAX_MOVED 16
+
+struct rfc_layout {
+	const struct pmu_constraint *group, *flag; /* NULL: no merge */
+	uint32_t event_bit; /* the pmc field's bit 2, counted from group's src_lo */
+	uint32_t group_lo;  /* cache-group's place */
+	int nmoved;
+	const struct pmu_constraint *moved[RFC_MAX_MOVED];
+	uint32_t moved_lo[RFC_MAX_MOVED];
+};
+
+static uint64_t slot_mask(const struct pmu_model *m, const struct pmu_constraint *c)
+{
+	uint32_t hi = c->slot_hi;
+
+	if (c->kind == PMU_CONS_PER_PMC) /* one slot per counter, adjacent */
+		hi = c->slot_lo + (c->slot_hi - c->slot_lo + 1) * (uint32_t)m->ncounters - 1;
+	return hi < 64 ? pmu_bits_mask(c->slot_lo, hi) : ~0ull;
+}
+
+static const struct pmu_constraint *named(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nconstraints; i++)
+		if (m->constraints[i].name && strcmp(m->constraints[i].name, name) == 0)
+			return &m->constraints[i];
+	return NULL;
+}
+
+/* The same `when`, term by term. */
+static bool same_when(const struct pmu_condition *a, const struct pmu_condition *b)
+{
+	if (a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].field != b->terms[i].field ||
+		    a->terms[i].negate != b->terms[i].negate || a->terms[i].lo != b->terms[i].lo ||
+		    a->terms[i].hi != b->terms[i].hi)
+			return false;
+	return true;
+}
+
+/* cache-pmc4 as a flag "pmc is 4" on the RFC's group-rule bit, with a
+ * group rule: the pmc field's bit 2 (absolute), or false. */
+static bool pmc4_flag(const struct pmu_model *m, const struct pmu_constraint *f,
+		      uint32_t *pmc_bit)
+{
+	const struct pmu_term *t = f->flag.terms;
+
+	if (!f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != PMU_RFC_BIT_CACHE_PMC4 ||
+	    f->slot_hi != PMU_RFC_BIT_CACHE_PMC4 ||
+	    !f->group_reason || f->flag.nterms != 1 || t->field < 0 || t->field >= m->nfields ||
+	    m->fields[t->field].role != PMU_ROLE_PMC || !term_is(t, 4) ||
+	    m->fields[t->field].hi < m->fields[t->field].lo + 2)
+		return false;
+	*pmc_bit = m->fields[t->field].lo + 2;
+	return true;
+}
+
+/* Move the RFC field nodes cache-group's new place covers; false when
+ * they do not fit. */
+static bool move_covered(const struct pmu_model *m, struct rfc_layout *L, uint64_t used,
+			 uint64_t place)
+{
+	const struct pmu_constraint *todo[RFC_MAX_MOVED];
+	int n = 0;
+
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+		const struct pmu_rfc_node *nd = pmu_rfc_node(c->name);
+
+		if (c == L->group || c == L->flag || !nd || !(slot_mask(m, c) & place))
+			continue;
+		if (nd->form != PMU_RFC_FORM_FIELD || n >= RFC_MAX_MOVED)
+			return false;
+		todo[n++] = c;
+	}
+	for (int k = 0; k < n; k++) { /* widest first, in description order */
+		int best = -1;
+
+		for (int i = 0; i < n; i++)
+			if (todo[i] && (best < 0 || todo[i]->slot_hi - todo[i]->slot_lo >
+							    todo[best]->slot_hi - todo[best]->slot_lo))
+				best = i;
+		uint32_t w = todo[best]->slot_hi - todo[best]->slot_lo;
+		uint32_t lo = 0;
+
+		while (lo + w < 64 && (pmu_bits_mask(lo, lo + w) & used))
+			lo++;
+		if (lo + w >= 64)
+			return false;
+		used |= pmu_bits_mask(lo, lo + w);
+		L->moved[L->nmoved] = todo[best];
+		L->moved_lo[L->nmoved++] = lo;
+		todo[best] = NULL;
+	}
+	return true;
+}
+
+/* The RFC word's layout for m: L->group NULL when the PMC4 rule is not
+ * said through cache-group (no such rule, or it does not fit). */
+static void rfc_layout(const struct pmu_model *m, struct rfc_layout *L)
+{
+	const struct pmu_constraint *g = named(m, "cache-group"), *f = named(m, "cache-pmc4");
+	uint32_t pmc_bit, w;
+	uint64_t used = 0, place;
+
+	memset(L, 0, sizeof(*L));
+	if (!g || !f || !pmc4_flag(m, f, &pmc_bit) || g->kind != PMU_CONS_EQUAL ||
+	    !same_when(&g->when, &f->when) || /* the flag applies where cache-group does */
+	    g->has_flag || g->source != PMU_SRC_CONFIG || g->transform != PMU_XF_NONE ||
+	    pmc_bit < g->src_lo || pmc_bit - g->src_lo >= 32 || f->slot_lo < pmc_bit - g->src_lo)
+		return;
+	w = g->src_hi - g->src_lo;
+	L->group = g;
+	L->flag = f;
+	L->event_bit = pmc_bit - g->src_lo;
+	L->group_lo = f->slot_lo - L->event_bit;
+	if (w >= L->event_bit) /* the selector would reach the flag's bit */
+		goto none;
+	place = pmu_bits_mask(L->group_lo, L->group_lo + w);
+	for (int i = 0; i < m->nconstraints; i++) {
+		const struct pmu_constraint *c = &m->constraints[i];
+
+		if (c != g && c != f && pmu_rfc_node(c->name) && !(slot_mask(m, c) & place))
+			used |= slot_mask(m, c);
+	}
+	if (move_covered(m, L, used | place | 1ull << f->slot_lo, place))
+		return;
+none:
+	memset(L, 0, sizeof(*L));
+}
+
+/* Where constraint c's value sits in the RFC's word. */
+static uint32_t rfc_slot_lo(const struct rfc_layout *L, const struct pmu_constraint *c)
+{
+	if (c == L->group)
+		return L->group_lo;
+	for (int i = 0; i < L->nmoved; i++)
+		if (L->moved[i] == c)
+			return L->moved_lo[i];
+	return c->slot_lo;
+}
+
+static void set_field_form(const struct pmu_model *m, const struct pmu_constraint *c,
+			   struct pmu_rfc_cons *r)
 {
 	uint32_t width = c->src_hi - c->src_lo + 1;
+	struct rfc_layout L;
+	uint32_t lo;
 
-	r->constraint_mask = pmu_bits_mask(c->slot_lo, c->slot_hi);
-	r->constraint_shift = c->slot_lo;
+	rfc_layout(m, &L);
+	lo = rfc_slot_lo(&L, c);
+	r->constraint_mask = pmu_bits_mask(lo, lo + (c->slot_hi - c->slot_lo));
+	r->constraint_shift = lo;
 	if (c->kind != PMU_CONS_EQUAL) {
 		r->differs = "the RFC reads an equal constraint here";
 		return;
 	}
+	if (c == L.flag) { /* said by cache-group; no mask of its own */
+		r->constraint_mask = 0;
+		r->constraint_shift = 0;
+		return;
+	}
 	if (c->has_flag) {
-		r->differs = "its value is a flag; the RFC adds only the mask (cache-pmc4: for PMC4 events) and has the group rule hard-coded (CNST_CACHE_PMC4)";
+		/* The RFC would add this mask, with no value, to PMC4 events
+		 * alone; with its hard-coded group rule (CNST_CACHE_PMC4) that
+		 * refuses exactly the groups the rule is there to accept (an
+		 * L2/L3 event on PMC4).  Left out, the RFC lacks the rule. */
+		r->constraint_mask = 0;
+		r->constraint_shift = 0;
+		r->differs = "its value is a flag, which the RFC cannot read (it adds the mask alone, to PMC4 events, and its hard-coded group rule CNST_CACHE_PMC4 then refuses every L2/L3 group with one on PMC4): the tree leaves constraint-mask out, so the RFC lacks the rule";
 		return;
 	}
 	if (c->source != PMU_SRC_CONFIG || c->transform != PMU_XF_NONE || width > 32) {
@@ -145,6 +320,10 @@ static void set_field_form(const struct pmu_constraint *c, struct pmu_rfc_cons *
 	r->has_event = true;
 	r->event_mask = (uint32_t)pmu_bits_mask(0, width - 1);
 	r->event_shift = c->src_lo;
+	if (c == L.group) { /* and the PMC4 flag, on the flag's bit */
+		r->event_mask |= 1u << L.event_bit;
+		r->constraint_mask |= 1ull << L.flag->slot_lo;
+	}
 }
 
 /* ISA207's adder for the NC slot: 4 events in bits 12-15 (isa207-common.h
@@ -167,7 +346,7 @@ void pmu_rfc_constraint(const struct pmu_model *m, const struct pmu_constraint *
 		return;
 	switch (r->node->form) {
 	case PMU_RFC_FORM_FIELD:
-		set_field_form(c, r);
+		set_field_form(m, c, r);
 		set_condition(m, c, r);
 		break;
 	case PMU_RFC_FORM_NC:

@@ -58,7 +58,8 @@ struct pmu_rfc_cons {
 	uint32_t condition;              /* enum pmu_rfc_cond */
 	bool has_event;                  /* event-mask/event-shift written */
 	uint32_t event_mask, event_shift;
-	uint64_t constraint_mask;        /* FIELD: constraint-mask; NC: mask */
+	uint64_t constraint_mask;        /* FIELD: constraint-mask (0: none
+	                                    written, a flag); NC: mask */
 	uint32_t constraint_shift;       /* FIELD: constraint-shift; NC: shift */
 	uint32_t increment;              /* NC */
 	/* NULL when the RFC reads the node as the description means it; else
@@ -82,5 +83,9 @@ bool pmu_rfc_bhrb_requires_ebb(const struct pmu_model *m);
 #define PMU_RFC_THRESH_LO 29
 #define PMU_RFC_THRESH_HI 31
 #define PMU_RFC_BIT_MARK 8
+
+/* cpu_dts's group_constraint_mask/_val (CNST_CACHE_PMC4): the one bit of
+ * the constraint word whose group rule the RFC applies */
+#define PMU_RFC_BIT_CACHE_PMC4 54
 
 #endif /* PMU_RFC_VOCAB_H */

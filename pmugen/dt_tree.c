@@ -592,6 +592,8 @@ static int constraint_rfc(struct walk *w, const struct pmu_constraint *c,
 		TRY(u32p(w, "event-mask", r->event_mask, DT_HEX));
 		TRY(u32p(w, "event-shift", r->event_shift, DT_DEC));
 	}
+	if (!r->constraint_mask) /* a flag the RFC cannot read (rfc_vocab.c) */
+		return 0;
 	TRY(u64p(w, "constraint-mask", r->constraint_mask));
 	return u32p(w, "constraint-shift", r->constraint_shift, DT_DEC);
 }

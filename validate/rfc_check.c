@@ -113,6 +113,11 @@ static void check_check(struct rc *c, const struct pmu_check *k)
 		    ((pmu_rfc_ebb_requires_pmc(c->m) && strcmp(name, "ebb_without_pmc") == 0) ||
 		     (pmu_rfc_bhrb_requires_ebb(c->m) && strcmp(name, "bhrb_without_ebb") == 0)))
 			return; /* the ebb and bhrb flags say it */
+		if (strcmp(name, "thresh_cmp_invalid") == 0) {
+			warn(c, &k->pos, "check '%s' (%s): the RFC takes these events; isa207_get_constraint_dts has no is_thresh_cmp_valid",
+			     name, pmu_check_kind_name(k->kind));
+			return;
+		}
 		warn(c, &k->pos, "check '%s' (%s): the RFC takes these events; cpu_dts has no check_attr_config and isa207_get_constraint_dts no is_event_valid",
 		     name, pmu_check_kind_name(k->kind));
 		return;

@@ -1,22 +1,26 @@
 /*
  * rfc_groups.c - how the kernel RFC's parser would answer from pmugen's tree.
  *
+ * The RFC model runs at the description's ISA level (its version,
+ * "PowerISA 3.1" or later: cpu_has_feature(CPU_FTR_ARCH_31) true).
+ *
  *   rfc_groups groups TREE.dtb DESCRIPTION N MIN
- *       N POWER10 groups, generated deterministically (a fixed-seed
+ *       N groups, generated deterministically (a fixed-seed
  *       xorshift64*) from the description's events, some changed in their
  *       sampling, threshold, cache, radix and EBB fields, and some made up
  *       field by field; each is answered by the RFC model reading TREE
  *       (tests/rfc/rfc_parser.c) and by libpmurt's pmurt_group_check (the
  *       kernel's answer).  Prints how many agree, and the disagreements by
  *       the kernel's reason and by which of the RFC's own gaps explains
- *       them; fails below MIN or on a disagreement none explains.  MIN -1:
+ *       them (classify); fails below MIN or on a disagreement none explains.  MIN -1:
  *       a control tree, which must show such a disagreement.  With
  *       RFC_GROUPS_SHOW in the environment each disagreeing group is
  *       printed on standard error (CODE/CONFIG1 per member).
  *   rfc_groups vectors TREE.dtb DESCRIPTION VECTORS.json MIN
  *       the groups of a file of kernel-derived vectors
  *       (tests/data/kernel/p10_mmcr_sample.json: 500 of the issue's own
- *       6,000 groups, ids 8-5973), each answered by the RFC model and
+ *       6,000 groups, ids 8-5973; p9_mmcr_sample.json: 500 POWER9 DD2.2
+ *       groups), each answered by the RFC model and
  *       compared with the kernel's recorded answer ("result"); libpmurt
  *       must give that answer too.  Prints and fails as "groups" does.
  *   rfc_groups events TREE.dtb DESCRIPTION
@@ -144,9 +148,38 @@ static struct rfc_event gen_member(const uint64_t *pool, int npool,
 	return e;
 }
 
+/* The RFC's own gaps, each a kernel rule the model can add back
+ * (rfc_parser.h): the per-event checks it lacks (named by the reason the
+ * kernel's refusal reports), the scope of its generic list, its
+ * hard-coded alternatives, the PMC4 group rule of ISA 3.0. */
+enum gap {
+	GAP_ATTR_CONFIG,
+	GAP_EVENT_VALID,
+	GAP_BLACKLIST,
+	GAP_THRESH_CMP,
+	GAP_SCOPE,
+	GAP_ALTERNATIVES,
+	GAP_PMC4,
+	NGAPS
+};
+
+static const struct {
+	const char *reason; /* the per-event check's refusal, or NULL */
+	const char *text;
+} gap_info[NGAPS] = {
+	{ "attr_config_reserved_value", "reserved codes (no check_attr_config)" },
+	{ "invalid_event_bits", "bits outside the valid mask (no is_event_valid)" },
+	{ "blacklisted_event", "the revision's refused codes (no blacklist_ev)" },
+	{ "thresh_cmp_invalid", "threshold compares (no is_thresh_cmp_valid)" },
+	{ NULL, "rules applied by condition (PMC5/6 events, L1 qualifier on units 6-9)" },
+	{ NULL, "the hard-coded alternatives table {0x600f4, 0x1001e}" },
+	{ NULL, "the PMC4 rule of L2/L3 groups, not said (cache-pmc4 cannot)" },
+};
+
 struct tally {
 	int agree, total, rfc_only, kernel_only, kernel_ok;
-	int no_attr_check, scope, unexplained;
+	int gap[NGAPS], several, unexplained;
+	char pmu_name[64]; /* the description's, for the report */
 	int nreasons;
 	struct { char reason[48]; int count; } reasons[MAX_REASONS];
 };
@@ -165,28 +198,81 @@ static void count_reason(struct tally *t, const char *reason)
 	}
 }
 
-/* Which of the RFC's own gaps a disagreement comes from: no
- * check_attr_config/is_event_valid (the kernel refuses a reserved value the
- * RFC takes), or rules applied by condition where the kernel does not apply
- * them (PMC5/6 events, the L1 qualifier on units 6-9: the answer changes
- * with the kernel's scope); anything else is unexplained. */
-static void classify(struct tally *t, struct rfc_pmu *rfc, const struct rfc_event *ev,
-		     int n, const struct pmurt_group_result *res, bool rfc_ok)
-{
-	bool with_rule;
+static int kernel_answer(const struct pmurt_pmu *pmu, const struct rfc_event *ev, int n,
+			 struct pmurt_group_result *res);
 
-	if (rfc_ok && !res->ok && strcmp(res->reason, "attr_config_reserved_value") == 0) {
-		t->no_attr_check++;
-		return;
+/* A per-event check of the kernel's, as libpmurt answers the event opened
+ * alone: refused for the gap's reason. */
+struct check_ctx {
+	const struct pmurt_pmu *pmu;
+	const char *reason;
+};
+
+static bool check_refuses(void *ctx, uint64_t config, uint64_t config1)
+{
+	const struct check_ctx *c = ctx;
+	struct rfc_event e = { config, config1 };
+	struct pmurt_group_result res;
+
+	return kernel_answer(c->pmu, &e, 1, &res) == 0 && !res.ok &&
+	       strcmp(res.reason, c->reason) == 0;
+}
+
+/* Switch gap g's kernel rule on (or off) in the model. */
+static void set_gap(struct rfc_pmu *rfc, enum gap g, bool on, struct check_ctx *ctx)
+{
+	switch (g) {
+	case GAP_SCOPE: rfc->kernel_scope = on; break;
+	case GAP_ALTERNATIVES: rfc->kernel_alternatives = on; break;
+	case GAP_PMC4: rfc->kernel_pmc4 = on; break;
+	default:
+		rfc->refuses = on ? check_refuses : NULL;
+		rfc->refuses_ctx = ctx;
+		ctx->reason = gap_info[g].reason;
+		break;
 	}
-	rfc->kernel_scope = true;
-	with_rule = rfc_group_ok(rfc, ev, n, true);
-	rfc->kernel_scope = false;
-	if (with_rule == res->ok)
-		t->scope++;
-	else
-		t->unexplained++;
-	if (with_rule != res->ok && getenv("RFC_GROUPS_SHOW")) {
+}
+
+static void show_gap(const char *text)
+{
+	if (getenv("RFC_GROUPS_SHOW"))
+		fprintf(stderr, "  the RFC's gap: %s\n", text);
+}
+
+/* Which of the RFC's own gaps a disagreement comes from: the first whose
+ * kernel rule, added to the model alone, turns the RFC's answer into the
+ * kernel's; "several" when only the rules together do (every rule but the
+ * per-event checks, with each of those in turn); anything else is
+ * unexplained. */
+static void classify(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_pmu *pmu,
+		     const struct rfc_event *ev, int n, const struct pmurt_group_result *res)
+{
+	struct check_ctx ctx = { pmu, NULL };
+	struct rfc_pmu all = *rfc;
+
+	for (int g = 0; g < NGAPS; g++) {
+		bool with_rule;
+
+		set_gap(rfc, (enum gap)g, true, &ctx);
+		with_rule = rfc_group_ok(rfc, ev, n, true);
+		set_gap(rfc, (enum gap)g, false, &ctx);
+		if (with_rule == res->ok) {
+			t->gap[g]++;
+			show_gap(gap_info[g].text);
+			return;
+		}
+	}
+	all.kernel_scope = all.kernel_alternatives = all.kernel_pmc4 = true;
+	for (int g = GAP_ATTR_CONFIG; g <= GAP_THRESH_CMP; g++) {
+		set_gap(&all, (enum gap)g, true, &ctx);
+		if (rfc_group_ok(&all, ev, n, true) == res->ok) {
+			t->several++;
+			show_gap("several");
+			return;
+		}
+	}
+	t->unexplained++;
+	if (getenv("RFC_GROUPS_SHOW")) {
 		fprintf(stderr, "unexplained (%s):", res->ok ? "kernel accepts" : res->reason);
 		for (int i = 0; i < n; i++)
 			fprintf(stderr, " 0x%llx/0x%llx", (unsigned long long)ev[i].config,
@@ -218,29 +304,54 @@ static int kernel_answer(const struct pmurt_pmu *pmu, const struct rfc_event *ev
 	return 0;
 }
 
+/* cpu_has_feature(CPU_FTR_ARCH_31) on the machine the description is for:
+ * its ISA level ("PowerISA 3.1" and later; POWER9's "PowerISA 3.0" not). */
+static int isa_is_31(const struct pmurt_pmu *pmu, const char *desc, bool *arch31)
+{
+	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
+	unsigned major, minor;
+
+	if (pmurt_pmu_info(pmu, &info) || !info.version ||
+	    sscanf(info.version, "PowerISA %u.%u", &major, &minor) != 2) {
+		fprintf(stderr, "%s: no ISA level ('PowerISA X.Y') in the description's version\n",
+			desc);
+		return -1;
+	}
+	*arch31 = major > 3 || (major == 3 && minor >= 1);
+	return 0;
+}
+
 static int load(const char *dtb, const char *desc, struct rfc_pmu *rfc,
 		struct pmurt_pmu **pmu)
 {
 	size_t len = 0;
-	unsigned char *blob = read_file(dtb, &len);
+	unsigned char *blob;
 	struct pmurt_error err = { 0 };
 	char why[256];
+	bool arch31;
 
-	if (!blob) {
-		fprintf(stderr, "%s: cannot read the tree\n", dtb);
-		return -1;
-	}
-	if (rfc_probe(blob, true, rfc, why, sizeof(why))) {
-		fprintf(stderr, "%s: the RFC's probe fails: %s\n", dtb, why);
-		free(blob);
-		return -1;
-	}
-	free(blob);
 	if (pmurt_pmu_open(pmu, desc, NULL, &err)) {
 		fprintf(stderr, "%s: %s\n", desc, err.message);
 		return -1;
 	}
+	if (isa_is_31(*pmu, desc, &arch31))
+		goto fail;
+	blob = read_file(dtb, &len);
+	if (!blob) {
+		fprintf(stderr, "%s: cannot read the tree\n", dtb);
+		goto fail;
+	}
+	if (rfc_probe(blob, arch31, rfc, why, sizeof(why))) {
+		fprintf(stderr, "%s: the RFC's probe fails: %s\n", dtb, why);
+		free(blob);
+		goto fail;
+	}
+	free(blob);
 	return 0;
+fail:
+	pmurt_pmu_close(*pmu);
+	*pmu = NULL;
+	return -1;
 }
 
 /* One group: the kernel's answer (libpmurt's, which must equal the
@@ -277,26 +388,37 @@ static int tally_group(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_
 		t->rfc_only++;
 	else
 		t->kernel_only++;
-	classify(t, rfc, ev, n, &res, rfc_ok);
+	classify(t, rfc, pmu, ev, n, &res);
 	count_reason(t, res.ok ? "(kernel accepts)" : res.reason);
 	return 0;
+}
+
+static void name_tally(struct tally *t, const struct pmurt_pmu *pmu)
+{
+	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
+
+	snprintf(t->pmu_name, sizeof(t->pmu_name), "%s",
+		 pmurt_pmu_info(pmu, &info) == 0 && info.name ? info.name : "PMU");
 }
 
 /* The tally printed; fails below min_agree or on an unexplained
  * disagreement (min_agree < 0: a control, see run_groups). */
 static int report(const struct tally *t, const char *dtb, int min_agree)
 {
-	printf("the RFC reading %s answers %d of %d POWER10 groups as the kernel does\n",
-	       dtb, t->agree, t->total);
+	printf("the RFC reading %s answers %d of %d %s groups as the kernel does\n",
+	       dtb, t->agree, t->total, t->pmu_name);
 	printf("  the kernel accepts %d; RFC accepts, kernel refuses: %d; RFC refuses, kernel accepts: %d\n",
 	       t->kernel_ok, t->rfc_only, t->kernel_only);
 	for (int i = 0; i < t->nreasons; i++)
 		printf("  disagreements where the kernel says %-32s %d\n", t->reasons[i].reason,
 		       t->reasons[i].count);
-	printf("  of the disagreements: %d reserved codes (the RFC has no check_attr_config),\n"
-	       "  %d rules applied by condition to PMC5/6 events or the L1 qualifier to units 6-9,\n"
-	       "  %d unexplained\n",
-	       t->no_attr_check, t->scope, t->unexplained);
+	printf("  of the disagreements, the RFC's own gaps (each verified by adding the kernel's rule):\n");
+	for (int g = 0; g < NGAPS; g++)
+		if (t->gap[g])
+			printf("    %-72s %d\n", gap_info[g].text, t->gap[g]);
+	if (t->several)
+		printf("    %-72s %d\n", "several of these together", t->several);
+	printf("  %d unexplained\n", t->unexplained);
 	if (min_agree < 0) {
 		if (!t->unexplained) {
 			fprintf(stderr, "FAIL: the control tree is read as the description means\n");
@@ -316,7 +438,6 @@ static int report(const struct tally *t, const char *dtb, int min_agree)
 	return 0;
 }
 
-
 /* min_agree < 0: a control, which passes when some disagreements are not
  * the RFC's own computation (the tree is misread). */
 static int run_groups(const char *dtb, const char *desc, int ngroups, int min_agree)
@@ -330,6 +451,7 @@ static int run_groups(const char *dtb, const char *desc, int ngroups, int min_ag
 
 	if (load(dtb, desc, &rfc, &pmu) || pmurt_pmu_info(pmu, &info))
 		return 2;
+	name_tally(&t, pmu);
 	for (int i = 0; i < info.nevents && npool < MAX_POOL; i++) {
 		struct pmurt_event_info e = PMURT_OPTS_INIT(pmurt_event_info);
 
@@ -389,6 +511,7 @@ static int run_vectors(const char *dtb, const char *desc, const char *file, int 
 		json_decref(root);
 		return 2;
 	}
+	name_tally(&t, pmu);
 	json_array_foreach(json_object_get(root, "vectors"), i, v) {
 		struct rfc_event ev[RFC_MAX_GROUP];
 		const char *result = json_string_value(json_object_get(v, "result"));
@@ -459,15 +582,23 @@ static int parse_member(const char *s, struct rfc_event *e)
 	return *end ? -1 : 0;
 }
 
+#define SHOW_REGS 5
+
+/* A group's codes, counters and registers (names lower-cased). */
 static void print_regs(const char *who, const int *pmc, int n, const uint64_t *final,
-		       uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t ra)
+		       const char *const *names, const uint64_t *regs)
 {
 	printf("%-6s codes", who);
 	for (int i = 0; i < n; i++)
 		printf(" 0x%llx@pmc%d", (unsigned long long)final[i], pmc[i]);
-	printf("\n       mmcr0 0x%llx mmcr1 0x%llx mmcr2 0x%llx mmcr3 0x%llx mmcra 0x%llx\n",
-	       (unsigned long long)r0, (unsigned long long)r1, (unsigned long long)r2,
-	       (unsigned long long)r3, (unsigned long long)ra);
+	printf("\n      ");
+	for (int i = 0; i < SHOW_REGS && names[i]; i++) {
+		printf(" ");
+		for (const char *c = names[i]; *c; c++)
+			putchar(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		printf(" 0x%llx", (unsigned long long)regs[i]);
+	}
+	printf("\n");
 }
 
 /* One group, both answers with the registers each would program. */
@@ -492,15 +623,23 @@ static int run_show(const char *dtb, const char *desc, int n, char **codes)
 		pmurt_pmu_close(pmu);
 		return 2;
 	}
-	pmurt_pmu_close(pmu);
-	if (res.ok)
-		print_regs("kernel", res.pmc, n, res.final_events, res.regs[0], res.regs[1],
-			   res.regs[2], res.regs[3], res.regs[4]);
-	else
+	if (res.ok) {
+		const char *names[SHOW_REGS + 1] = { NULL };
+
+		for (int i = 0; i < SHOW_REGS; i++)
+			names[i] = pmurt_register_name(pmu, i);
+		print_regs("kernel", res.pmc, n, res.final_events, names, res.regs);
+	} else {
 		printf("kernel refuses member %d: %s\n", res.reject_index, res.reason);
+	}
+	pmurt_pmu_close(pmu);
 	if (rfc_group_final(&rfc, ev, n, true, final)) {
+		static const char *const names[SHOW_REGS] = { "mmcr0", "mmcr1", "mmcr2", "mmcr3",
+								"mmcra" };
+
 		rfc_compute_mmcr(&rfc, final, n, &r);
-		print_regs("rfc", r.pmc, n, final, r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra);
+		print_regs("rfc", r.pmc, n, final, names,
+			   (const uint64_t[SHOW_REGS]){ r.mmcr0, r.mmcr1, r.mmcr2, r.mmcr3, r.mmcra });
 	} else {
 		printf("rfc    refuses\n");
 	}

@@ -124,6 +124,28 @@ static void parse_pmc_constraints(const void *fdt, int cons, struct rfc_pmu *p)
 	p->num_restricted = i;
 }
 
+/* Not the RFC (which does not read this node): the [ext] alternatives
+ * table, for kernel_alternatives.  Each alt-N's codes are 2-cell values. */
+static void parse_ext_alternatives(const void *fdt, int node, struct rfc_pmu *p)
+{
+	int sub;
+
+	if (node < 0)
+		return;
+	fdt_for_each_subnode(sub, fdt, node) {
+		int len;
+		const fdt32_t *v = fdt_getprop(fdt, sub, "codes", &len);
+
+		if (!v || len < 16 || read_bool(fdt, sub, "per-task-only") ||
+		    p->nalt_rows >= RFC_MAX_ALT_ROWS)
+			continue;
+		for (int j = 0; j < len / 8 && j < RFC_MAX_ALT; j++)
+			p->alt_rows[p->nalt_rows][j] =
+				(uint64_t)fdt32_ld(&v[2 * j]) << 32 | fdt32_ld(&v[2 * j + 1]);
+		p->nalt_rows++;
+	}
+}
+
 static void parse_constraints(const void *fdt, int pmu, struct rfc_pmu *p)
 {
 	int cons = child_by_name(fdt, pmu, "constraints"), node;
@@ -159,6 +181,7 @@ static void parse_constraints(const void *fdt, int pmu, struct rfc_pmu *p)
 	parse_field(fdt, child_by_name(fdt, cons, "l1-qualifier"), &p->l1_qualifier, p);
 	parse_field(fdt, child_by_name(fdt, cons, "fab-match"), &p->fab_match, p);
 	parse_field(fdt, child_by_name(fdt, cons, "radix-scope"), &p->radix_scope, p);
+	parse_ext_alternatives(fdt, child_by_name(fdt, cons, "alternatives"), p);
 	node = child_by_name(fdt, cons, "nc");
 	if (node >= 0) {
 		read_u64(fdt, node, "mask", &p->nc.mask);
@@ -287,6 +310,9 @@ int rfc_probe(const void *fdt, bool arch31, struct rfc_pmu *p, char *err, size_t
 #define EV_LINUX_MASK 0xf000000000000000ull /* EBB, BHRB, IFM */
 #define CNST_PMC_VAL(pmc) (1ull << (((pmc) - 1) * 2))
 #define CNST_PMC_MASK(pmc) (2ull << (((pmc) - 1) * 2))
+/* cpu_dts's group_constraint_mask/val, power9-pmu.c's too */
+#define GRP_MASK (1ull << 54)             /* CNST_CACHE_PMC4_MASK */
+#define GRP_VAL (1ull << 54)              /* CNST_CACHE_PMC4_VAL */
 
 /* apply_constraint (a shift of 64 or more, undefined in C, taken as 0). */
 static void apply(uint64_t event, const struct rfc_field *f, uint64_t *mask, uint64_t *value)
@@ -356,6 +382,10 @@ int rfc_get_constraint(const struct rfc_pmu *p, uint64_t event, uint64_t *maskp,
 		if (unit >= 6 && unit <= 9) {
 			if (p->arch31) {
 				apply(event, &p->l2l3_group, &mask, &value);
+			} else if (p->kernel_pmc4) {
+				apply(event, &p->cache_group, &mask, &value);
+				mask |= GRP_MASK;
+				value |= pmc == 4 ? GRP_VAL : 0;
 			} else {
 				apply(event, &p->cache_group, &mask, &value);
 				if (pmc == 4)
@@ -378,24 +408,41 @@ int rfc_get_constraint(const struct rfc_pmu *p, uint64_t event, uint64_t *maskp,
 
 /* --- alternatives and the core-book3s group flow ------------------------------------- */
 
-#define MAX_ALT 8 /* MAX_EVENT_ALTERNATIVES */
+#define MAX_ALT RFC_MAX_ALT
 
-/* isa207_get_alternatives over dts_event_alternatives = {{0x600f4, 0x1001e}},
- * with PPMU_ONLY_COUNT_RUN's RUN equivalences for per-task events. */
-static int alternatives(uint64_t event, bool per_task, uint64_t alt[MAX_ALT])
+static const uint64_t rfc_alt_row[1][RFC_MAX_ALT] = { { 0x600f4, 0x1001e } };
+
+/* find_alternative: the row holding event in a table sorted by its first
+ * column, or -1. */
+static int find_alternative(uint64_t event, const uint64_t (*rows)[RFC_MAX_ALT], int nrows)
 {
-	static const uint64_t row[2] = { 0x600f4, 0x1001e };
-	int n = 0;
+	for (int i = 0; i < nrows; i++) {
+		if (event < rows[i][0])
+			break;
+		for (int j = 0; j < RFC_MAX_ALT && rows[i][j]; j++)
+			if (event == rows[i][j])
+				return i;
+	}
+	return -1;
+}
+
+/* isa207_get_alternatives over dts_event_alternatives = {{0x600f4, 0x1001e}}
+ * (kernel_alternatives: the tree's table), with PPMU_ONLY_COUNT_RUN's RUN
+ * equivalences for per-task events. */
+static int alternatives(const struct rfc_pmu *p, uint64_t event, bool per_task,
+			uint64_t alt[MAX_ALT])
+{
+	const uint64_t (*rows)[RFC_MAX_ALT] = p->kernel_alternatives ? p->alt_rows : rfc_alt_row;
+	int n = 0, i = find_alternative(event, rows, p->kernel_alternatives ? p->nalt_rows : 1);
 
 	alt[n++] = event;
-	if (event >= row[0] && (event == row[0] || event == row[1]))
-		for (int j = 0; j < 2; j++)
-			if (row[j] != event)
-				alt[n++] = row[j];
+	for (int j = 0; i >= 0 && j < MAX_ALT && n < MAX_ALT; j++)
+		if (rows[i][j] && rows[i][j] != event)
+			alt[n++] = rows[i][j];
 	if (per_task) {
 		int m = n;
 
-		for (int i = 0; i < n && m < MAX_ALT; i++) {
+		for (i = 0; i < n && m < MAX_ALT; i++) {
 			switch (alt[i]) {
 			case 0x1e: alt[m++] = 0x600f4; break;
 			case 0x600f4: alt[m++] = 0x1e; break;
@@ -411,8 +458,6 @@ static int alternatives(uint64_t event, bool per_task, uint64_t alt[MAX_ALT])
 #define ADD_FIELDS (CNST_PMC_VAL(1) | CNST_PMC_VAL(2) | CNST_PMC_VAL(3) | \
 		    CNST_PMC_VAL(4) | CNST_PMC_VAL(5) | CNST_PMC_VAL(6) | (1ull << 12))
 #define TEST_ADDER (3ull << 12)           /* ISA207_TEST_ADDER */
-#define GRP_MASK (1ull << 54)             /* CNST_CACHE_PMC4_MASK */
-#define GRP_VAL (1ull << 54)              /* CNST_CACHE_PMC4_VAL */
 
 static bool fits(uint64_t value, uint64_t mask, uint64_t am, uint64_t av, uint64_t *nv)
 {
@@ -447,7 +492,7 @@ static int check_constraints(const struct rfc_pmu *p, uint64_t ev[], int n, bool
 		return (value & mask & GRP_MASK) != (mask & GRP_VAL) ? -1 : 0;
 	for (i = 0; i < n; i++) {
 		choice[i] = 0;
-		nalt[i] = alternatives(ev[i], per_task, alt[i]);
+		nalt[i] = alternatives(p, ev[i], per_task, alt[i]);
 		alt_ok[i][0] = true;
 		/* the kernel ignores get_constraint's result here; an
 		 * alternative it refuses is left out instead of using stale words */
@@ -504,6 +549,8 @@ bool rfc_group_final(const struct rfc_pmu *p, const struct rfc_event *ev, int n,
 	if (n < 1 || n > RFC_MAX_GROUP)
 		return false;
 	for (int k = 0; k < n; k++) {
+		if (p->refuses && p->refuses(p->refuses_ctx, ev[k].config, ev[k].config1))
+			return false;
 		if (EV_EBB(ev[0].config) != EV_EBB(ev[k].config))
 			return false;
 		if (k + 1 > RFC_N_COUNTER)

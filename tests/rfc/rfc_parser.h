@@ -25,6 +25,8 @@
 #define RFC_MAX_GROUP 16
 
 #define RFC_MAX_FIELDS 17     /* MAX_FIELDS */
+#define RFC_MAX_ALT 8         /* MAX_EVENT_ALTERNATIVES */
+#define RFC_MAX_ALT_ROWS 16
 
 /* struct dts_field_map, as pmu_dts_probe fills it from evt_code_format */
 struct rfc_fmap {
@@ -64,12 +66,39 @@ struct rfc_pmu {
 	/* the events it registers, in tree order */
 	int nevents;
 	struct { char name[RFC_NAME_LEN]; uint64_t code; } events[RFC_MAX_EVENTS];
-	bool arch31; /* cpu_has_feature(CPU_FTR_ARCH_31) on the machine */
-	/* For classifying disagreements, not the RFC: apply the generic list
-	 * where the kernel's isa207_get_constraint applies the same rules
-	 * (PMC5/6 events get only ebb and bhrb; l1-qualifier only for units
-	 * other than 6-9), on top of each node's condition. */
+	/* cpu_has_feature(CPU_FTR_ARCH_31) on the machine (the description's
+	 * ISA level; cpu_dts's own PPMU_ARCH_31 flag changes no answer here).
+	 * The RFC (patch 3, isa207-common.c) tests it in three places, all
+	 * modelled: isa207_get_constraint_dts's l2l3-group or cache-group and
+	 * cache-pmc4 branch for units 6-9, constraint_enabled's DTS_COND_RADIX,
+	 * and compute_mmcr_dts's MMCR0_PMCCEXT (its MMCRA_BHRB_DISABLE is
+	 * overwritten, see schema/rfc-conformance.md section 1). */
+	bool arch31;
+	/* For classifying disagreements, not the RFC: each of the kernel's
+	 * rules the RFC lacks, switched on alone or together.
+	 * kernel_scope: apply the generic list where the kernel's
+	 * isa207_get_constraint applies the same rules (PMC5/6 events get
+	 * only ebb and bhrb; l1-qualifier only for units other than 6-9), on
+	 * top of each node's condition. */
 	bool kernel_scope;
+	/* kernel_alternatives: the alternatives table the tree carries in
+	 * its [ext] constraints/alternatives (rows without per-task-only;
+	 * the per-task RUN equivalences are isa207_get_alternatives' own)
+	 * instead of the RFC's one row. */
+	bool kernel_alternatives;
+	int nalt_rows;
+	uint64_t alt_rows[RFC_MAX_ALT_ROWS][RFC_MAX_ALT];
+	/* kernel_pmc4 (ISA 3.0): isa207_get_constraint's CNST_CACHE_PMC4,
+	 * the mask bit for every unit 6-9 event on PMC1-4 (or none) and the
+	 * value bit for one on PMC4, which power9-pmu.c's
+	 * group_constraint_mask/val then require in the group. */
+	bool kernel_pmc4;
+	/* refuses: a per-event check of the kernel's (power_pmu_event_init's
+	 * blacklist and check_attr_config, isa207_get_constraint's
+	 * is_event_valid and is_thresh_cmp_valid) the RFC lacks; true when
+	 * it refuses the event. */
+	bool (*refuses)(void *ctx, uint64_t config, uint64_t config1);
+	void *refuses_ctx;
 };
 
 /* Probe the first node with compatible "ibm,power-pmu": 0, or -1 where the
