@@ -12,6 +12,11 @@
  *   bench_mux [-v] [--seed N] [power10|power9 ...]
  *                    (-v: every metric's values, errors and share of the
  *                    time counted; N: the workload's seed, 18)
+ *   bench_mux --shares PMU MS EVENT...
+ *                    the simulated kernel alone: EVENTs (each a group of
+ *                    its own, opened in order) counted for MS ms; prints
+ *                    "EVENT,PERCENT" a line, the share of the time each
+ *                    ran, for tests/qemu to hold against a real kernel's
  *
  * The workload: 50 phases of 10 to 70 ms (2 s in all) whose per-event
  * rates are drawn from a fixed seed, by kind so that metric values are
@@ -870,18 +875,54 @@ static int bench_pmu(const char *spec, bool verbose, uint64_t seed)
 	return rc;
 }
 
+/* --shares: the share of the time each of the events ran on the simulated
+ * kernel's multiplexing, counted for ms milliseconds. */
+static int shares(const char *spec, const char *ms, int n, char **events)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = spec,
+						   .sysfs = "/nonexistent-sysfs");
+	struct bed b = {0};
+	struct plan pl = {.who = "--shares"};
+	uint64_t *scaled = calloc((size_t)n, sizeof(*scaled));
+	double *share = calloc((size_t)n, sizeof(*share));
+	int rc = scaled && share ? 0 : -ENOMEM;
+	if (!rc && pmurt_host_open(&b.host, &o, &err)) {
+		fprintf(stderr, "bench_mux: %s: %s\n", spec, err.message);
+		rc = -EINVAL;
+	}
+	if (!rc) {
+		b.pmu = pmurt_host_pmu(b.host);
+		b.total_ns = strtoull(ms, NULL, 10) * 1000000;
+		b.mux = (struct pmu_sim_mux){.fits = group_fits, .arg = &b};
+		rc = add_group(&pl, (const char *const *)events, n, true) < 0 ? -ENOMEM : 0;
+	}
+	if (!rc)
+		rc = count_plan(&b, &pl, scaled, share);
+	for (int i = 0; !rc && i < n; i++)
+		printf("%s,%.2f\n", events[i], 100 * share[i]);
+	plan_free(&pl);
+	free(scaled);
+	free(share);
+	pmurt_host_close(b.host);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0, first = 1;
 	bool verbose = false;
 	uint64_t seed = 18;
+	if (argc >= 5 && !strcmp(argv[1], "--shares"))
+		return shares(argv[2], argv[3], argc - 4, argv + 4);
 	for (; first < argc && argv[first][0] == '-'; first++) {
 		if (!strcmp(argv[first], "-v")) {
 			verbose = true;
 		} else if (!strcmp(argv[first], "--seed") && first + 1 < argc) {
 			seed = strtoull(argv[++first], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: bench_mux [-v] [--seed N] [power10|power9 ...]\n");
+			fprintf(stderr, "usage: bench_mux [-v] [--seed N] [power10|power9 ...]\n"
+					"       bench_mux --shares PMU MS EVENT...\n");
 			return 2;
 		}
 	}

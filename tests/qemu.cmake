@@ -24,7 +24,7 @@ if(PMU_QEMU)
     set(work ${CMAKE_CURRENT_BINARY_DIR}/qemu/${name})
     add_test(NAME qemu_${name} COMMAND bash ${PMU_QEMU_DIR}/${script} ${ARGN})
     set_tests_properties(qemu_${name} PROPERTIES LABELS qemu TIMEOUT 420 ENVIRONMENT
-      "PMU_QEMU_CACHE=${PMU_QEMU_CACHE};PMU_QEMU_BIN=${PMU_QEMU_BIN};PMU_QEMU_RUN=${PMU_QEMU_DIR}/run-guest.sh;PMU_QEMU_WORK=${work};PMU_HOST_PMUTOOL=$<TARGET_FILE:pmutool>;PMU_FAKESYS=${CMAKE_CURRENT_SOURCE_DIR}/fakesys")
+      "PMU_QEMU_CACHE=${PMU_QEMU_CACHE};PMU_QEMU_BIN=${PMU_QEMU_BIN};PMU_QEMU_RUN=${PMU_QEMU_DIR}/run-guest.sh;PMU_QEMU_WORK=${work};PMU_HOST_PMUTOOL=$<TARGET_FILE:pmutool>;PMU_HOST_BENCH_MUX=$<TARGET_FILE:bench_mux>;PMU_FAKESYS=${CMAKE_CURRENT_SOURCE_DIR}/fakesys")
   endfunction()
   # the harness itself: output, status, returned files, a failing /t/run, a timeout
   pmu_qemu_test(harness harness_test.sh)

@@ -8,6 +8,9 @@
 #  - stat refuses a group that cannot fit before any system call;
 #  - record -g of a software event writes a ppc64le perf.data that the host's pmutool
 #    report/script and Debian's perf read;
+#  - power10: three events that cannot all be on the PMU (two need PMC3) run for the shares
+#    of the time the simulated kernel's multiplexing (perf/sys_sim.c, bench_mux --shares)
+#    gives them: 2/3, 1/3, 2/3, as the first group that cannot go on stops the rest;
 #  - power10: stat --dry-run --json gives the same attrs as on the host with the fake tree,
 #    and the guest's sysfs (cpu, vpa_dtl, software, tracepoint, breakpoint) equals
 #    tests/fakesys/power10-lpar.sh's but for the differences listed below;
@@ -18,7 +21,7 @@
 #    bad config and an exclude bit are refused, each explained.
 # run-guest.sh fails the test when the kernel logs an Oops, BUG or UBSAN report.
 # Environment from tests/qemu.cmake: PMU_QEMU_CACHE, PMU_QEMU_BIN, PMU_QEMU_RUN,
-# PMU_QEMU_WORK, PMU_HOST_PMUTOOL, PMU_FAKESYS.
+# PMU_QEMU_WORK, PMU_HOST_PMUTOOL, PMU_HOST_BENCH_MUX, PMU_FAKESYS.
 set -euo pipefail
 kernel=$1 cpu=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +43,8 @@ case $cpu in
 power10) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 power9) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 esac
+# multiplexed: PM_LD_MISS_L1 (PMC3 only) twice, PM_CYC beside either
+mux_events='-e PM_LD_MISS_L1 -e PM_LD_MISS_L1 -e PM_CYC'
 {
 	echo '#!/bin/sh'
 	echo 'cd /t; o=/o'
@@ -53,6 +58,7 @@ esac
 	echo "run stat_group ./pmutool -x, stat -e '{PM_RUN_INST_CMPL,PM_CYC}' -- ./qemu_loop $loops"
 	echo "run stat_generic ./pmutool -x, stat -e instructions,cycles -- ./qemu_loop $loops"
 	echo "run stat_unfit ./pmutool stat -e '$unfit' -- ./qemu_loop 1"
+	[ "$cpu" = power10 ] && echo "run stat_mux ./pmutool -x, stat $mux_events -- ./qemu_loop 500000000"
 	echo "run record ./pmutool record -g -e cpu-clock -c 100000 -o \$o/perf.data -- ./qemu_loop 20000000"
 	printf 'run dry ./pmutool stat --dry-run --json'
 	printf " '%s'" "${dry_events[@]}"
@@ -134,6 +140,25 @@ plausible_insns stat_group PM_RUN_INST_CMPL
 nonzero_cycles stat_group PM_CYC
 plausible_insns stat_generic instructions
 nonzero_cycles stat_generic cycles
+
+# --- multiplexing: the real kernel's shares of the time against the simulated kernel's
+if [ "$cpu" = power10 ]; then
+	[ "$(rc_of stat_mux)" = 0 ] || { show stat_mux; fail "stat_mux exited $(rc_of stat_mux)"; }
+	# shellcheck disable=SC2086 # the events are words
+	sim=$("$PMU_HOST_BENCH_MUX" --shares power10 1200 ${mux_events//-e /} | cut -d, -f2 | tr '\n' ' ')
+	real=$(awk -F, 'NF >= 5 { printf "%s ", $5 }' "$o/stat_mux.err")
+	if python3 - "$sim" "$real" <<'PY'
+import sys
+sim, real = ([float(x) for x in a.split()] for a in sys.argv[1:])
+sys.exit(not (len(sim) == len(real) == 3 and all(abs(s - r) <= 8 for s, r in zip(sim, real))))
+PY
+	then
+		ok "multiplexing: shares of the time $real(%) on the kernel, $sim on the simulated kernel"
+	else
+		show stat_mux
+		fail "multiplexing: the kernel ran the events for shares $real(%), the simulated kernel $sim"
+	fi
+fi
 
 # --- an unfittable group is refused before the system call
 [ "$(rc_of stat_unfit)" = 1 ] && grep -q 'cannot be counted on .* (nothing was opened)' "$o/stat_unfit.err" ||
