@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frac.h"
 #include "pmu_model.h"
 
 #define METRIC_MAX_DEPTH 8     /* metrics nested by reference */
@@ -556,75 +557,30 @@ int pmu_metric_compile(const struct pmu_model *m, int index, struct pmu_metric_p
  * 64-bit fraction). */
 struct mval {
 	double d;
-	int64_t num, den; /* den > 0, reduced */
+	struct pmu_frac q;
 	bool exact;
 };
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a;
-	while (b) {
-		int64_t r = a % b;
-		a = b;
-		b = r;
-	}
-	return a ? a : 1;
-}
-
 static bool make(struct mval *v, int64_t num, int64_t den)
 {
-	if (den < 0) {
-		if (num == INT64_MIN || den == INT64_MIN)
-			return false;
-		num = -num;
-		den = -den;
-	}
-	if (num == INT64_MIN || den == 0)
-		return false;
-	int64_t g = gcd64(num, den);
-	v->num = num / g;
-	v->den = den / g;
-	return true;
+	return pmu_frac_make(&v->q, num, den) == 0;
 }
 
-static bool frac_add(struct mval *r, struct mval a, struct mval b, bool sub)
+static bool frac_op(struct mval *r, char op, struct mval a, struct mval b)
 {
-	int64_t g = gcd64(a.den, b.den), n1, n2, num, den;
-	if (__builtin_mul_overflow(a.num, b.den / g, &n1) ||
-	    __builtin_mul_overflow(b.num, a.den / g, &n2) ||
-	    (sub ? __builtin_sub_overflow(n1, n2, &num) : __builtin_add_overflow(n1, n2, &num)) ||
-	    __builtin_mul_overflow(a.den, b.den / g, &den))
-		return false;
-	return make(r, num, den);
-}
-
-static bool frac_mul(struct mval *r, struct mval a, struct mval b)
-{
-	int64_t g1 = gcd64(a.num, b.den), g2 = gcd64(b.num, a.den), num, den;
-	if (__builtin_mul_overflow(a.num / g1, b.num / g2, &num) ||
-	    __builtin_mul_overflow(a.den / g2, b.den / g1, &den))
-		return false;
-	return make(r, num, den);
-}
-
-/* a / b with b's fraction non-zero */
-static bool frac_div(struct mval *r, struct mval a, struct mval b)
-{
-	struct mval inv;
-	return make(&inv, b.den, b.num) && frac_mul(r, a, inv);
+	return pmu_frac_apply(op, a.q, b.q, &r->q) == 0;
 }
 
 static int cmp_frac(struct mval a, struct mval b, bool *ok)
 {
 	struct mval d;
-	*ok = frac_add(&d, a, b, true);
-	return d.num < 0 ? -1 : d.num > 0;
+	*ok = frac_op(&d, '-', a, b);
+	return d.q.num < 0 ? -1 : d.q.num > 0;
 }
 
 static struct mval of_int(int64_t v)
 {
-	return (struct mval){(double)v, v, 1, true};
+	return (struct mval){(double)v, {v, 1}, true};
 }
 
 static struct mval truth(bool t)
@@ -641,19 +597,19 @@ static struct mval binary(enum pmu_metric_opcode op, struct mval a, struct mval 
 	int c = both ? cmp_frac(a, b, &ok) : 0;
 
 	switch (op) {
-	case PMU_MOP_ADD: r.d = a.d + b.d; ok = both && frac_add(&r, a, b, false); break;
-	case PMU_MOP_SUB: r.d = a.d - b.d; ok = both && frac_add(&r, a, b, true); break;
-	case PMU_MOP_MUL: r.d = a.d * b.d; ok = both && frac_mul(&r, a, b); break;
+	case PMU_MOP_ADD: r.d = a.d + b.d; ok = both && frac_op(&r, '+', a, b); break;
+	case PMU_MOP_SUB: r.d = a.d - b.d; ok = both && frac_op(&r, '-', a, b); break;
+	case PMU_MOP_MUL: r.d = a.d * b.d; ok = both && frac_op(&r, '*', a, b); break;
 	case PMU_MOP_DIV:
 	case PMU_MOP_DRATIO:
 		if (zero)
-			return op == PMU_MOP_DIV ? (struct mval){NAN, 0, 1, false} : of_int(0);
+			return op == PMU_MOP_DIV ? (struct mval){NAN, {0, 1}, false} : of_int(0);
 		r.d = a.d / b.d;
-		ok = both && frac_div(&r, a, b);
+		ok = both && frac_op(&r, '/', a, b);
 		break;
 	case PMU_MOP_MOD:
 		if ((int64_t)b.d == 0)
-			return (struct mval){NAN, 0, 1, false};
+			return (struct mval){NAN, {0, 1}, false};
 		return of_int((int64_t)a.d % (int64_t)b.d);
 	case PMU_MOP_MIN: return (ok ? c <= 0 : a.d <= b.d) ? a : b;
 	case PMU_MOP_MAX: return (ok ? c >= 0 : a.d >= b.d) ? a : b;
@@ -670,14 +626,14 @@ static struct mval binary(enum pmu_metric_opcode op, struct mval a, struct mval 
 
 static struct mval number(const struct pmu_metric_ins *ins)
 {
-	struct mval v = {ins->value, 0, 1, false};
+	struct mval v = {ins->value, {0, 1}, false};
 	v.exact = ins->exact && make(&v, ins->num, ins->den);
 	return v;
 }
 
 static struct mval count(uint64_t c)
 {
-	return c > (uint64_t)INT64_MAX ? (struct mval){(double)c, 0, 1, false} : of_int((int64_t)c);
+	return c > (uint64_t)INT64_MAX ? (struct mval){(double)c, {0, 1}, false} : of_int((int64_t)c);
 }
 
 int pmu_metric_eval(const struct pmu_metric_prog *prog, const uint64_t *counts,
@@ -700,7 +656,7 @@ int pmu_metric_eval(const struct pmu_metric_prog *prog, const uint64_t *counts,
 			break;
 		case PMU_MOP_NEG:
 			st[n - 1].d = -st[n - 1].d;
-			st[n - 1].exact = st[n - 1].exact && make(&st[n - 1], -st[n - 1].num, st[n - 1].den);
+			st[n - 1].exact = st[n - 1].exact && make(&st[n - 1], -st[n - 1].q.num, st[n - 1].q.den);
 			break;
 		case PMU_MOP_NOT: st[n - 1] = truth(st[n - 1].d == 0); break;
 		case PMU_MOP_IF: /* then, cond, else */
@@ -716,7 +672,7 @@ int pmu_metric_eval(const struct pmu_metric_prog *prog, const uint64_t *counts,
 	}
 	out->value = st[0].d;
 	out->exact = st[0].exact && !isnan(st[0].d);
-	out->num = out->exact ? st[0].num : 0;
-	out->den = out->exact ? st[0].den : 1;
+	out->num = out->exact ? st[0].q.num : 0;
+	out->den = out->exact ? st[0].q.den : 1;
 	return isnan(st[0].d) ? -EDOM : out->exact ? 0 : -ERANGE;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frac.h"
 #include "pmu_model.h"
 
 #define POSTFIX_MAX_LEN 256   /* longest formula */
@@ -172,79 +173,17 @@ int pmu_postfix_check(const char *formula, int nevents, size_t *at, char *why,
 }
 
 /* --- exact evaluation ---------------------------------------------------------- */
-struct frac {
-	int64_t num, den; /* den > 0, gcd(|num|, den) = 1 */
-};
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a; /* callers never pass INT64_MIN */
-	while (b) {
-		int64_t r = a % b;
-		a = b;
-		b = r;
-	}
-	return a ? a : 1;
-}
-
-static int reduce(struct frac *f, int64_t num, int64_t den)
-{
-	if (den < 0) {
-		if (num == INT64_MIN || den == INT64_MIN)
-			return -ERANGE;
-		num = -num;
-		den = -den;
-	}
-	if (num == INT64_MIN)
-		return -ERANGE;
-	int64_t g = gcd64(num, den);
-	f->num = num / g;
-	f->den = den / g;
-	return 0;
-}
-
-/* a op b; -ERANGE on overflow, -EDOM on division by zero */
-static int apply(char op, struct frac a, struct frac b, struct frac *out)
-{
-	int64_t n1, n2, num, den;
-	int64_t g = gcd64(a.den, b.den);
-
-	switch (op) {
-	case '+':
-	case '-':
-		if (__builtin_mul_overflow(a.num, b.den / g, &n1) ||
-		    __builtin_mul_overflow(b.num, a.den / g, &n2) ||
-		    (op == '+' ? __builtin_add_overflow(n1, n2, &num)
-			       : __builtin_sub_overflow(n1, n2, &num)) ||
-		    __builtin_mul_overflow(a.den, b.den / g, &den))
-			return -ERANGE;
-		return reduce(out, num, den);
-	case '*': {
-		int64_t g1 = gcd64(a.num, b.den), g2 = gcd64(b.num, a.den);
-		if (__builtin_mul_overflow(a.num / g1, b.num / g2, &num) ||
-		    __builtin_mul_overflow(a.den / g2, b.den / g1, &den))
-			return -ERANGE;
-		return reduce(out, num, den);
-	}
-	default: /* '/' */
-		if (b.num == 0)
-			return -EDOM;
-		return apply('*', a, (struct frac){b.den, b.num}, out) == 0 ? 0 : -ERANGE;
-	}
-}
-
-static int member(const uint64_t *counts, int k, struct frac *out)
+static int member(const uint64_t *counts, int k, struct pmu_frac *out)
 {
 	if (counts[k] > (uint64_t)INT64_MAX)
 		return -ERANGE;
-	*out = (struct frac){(int64_t)counts[k], 1};
+	*out = (struct pmu_frac){(int64_t)counts[k], 1};
 	return 0;
 }
 
-static int eval_postfix(const struct pmu_preset *p, const uint64_t *counts, struct frac *out)
+static int eval_postfix(const struct pmu_preset *p, const uint64_t *counts, struct pmu_frac *out)
 {
-	struct frac stack[POSTFIX_MAX_DEPTH + 1];
+	struct pmu_frac stack[POSTFIX_MAX_DEPTH + 1];
 	size_t pos = 0, at;
 	struct token t;
 	int depth = 0, rc;
@@ -256,11 +195,11 @@ static int eval_postfix(const struct pmu_preset *p, const uint64_t *counts, stru
 		if (t.kind == TOK_OP) {
 			depth--;
 			/* b.den > 0 even for '/', whose zero b is refused */
-			rc = apply(t.op, stack[depth - 1], stack[depth], &stack[depth - 1]);
+			rc = pmu_frac_apply(t.op, stack[depth - 1], stack[depth], &stack[depth - 1]);
 		} else if (t.kind == TOK_EVENT) {
 			rc = member(counts, (int)t.value, &stack[depth++]);
 		} else {
-			stack[depth++] = (struct frac){t.value, 1};
+			stack[depth++] = (struct pmu_frac){t.value, 1};
 			rc = 0;
 		}
 		if (rc)
@@ -273,7 +212,7 @@ static int eval_postfix(const struct pmu_preset *p, const uint64_t *counts, stru
 int pmu_preset_eval(const struct pmu_preset *p, const uint64_t *counts, int64_t *num,
 		    int64_t *den)
 {
-	struct frac acc, next;
+	struct pmu_frac acc, next;
 	int rc;
 
 	if (p->nevents < 1 || p->nevents > PMU_PRESET_MAX_EVENTS)
@@ -287,7 +226,7 @@ int pmu_preset_eval(const struct pmu_preset *p, const uint64_t *counts, int64_t 
 		for (int k = 1; !rc && k < p->nevents; k++) {
 			rc = member(counts, k, &next);
 			if (!rc)
-				rc = apply(p->kind == PMU_PRESET_SUB ? '-' : '+', acc, next, &acc);
+				rc = pmu_frac_apply(p->kind == PMU_PRESET_SUB ? '-' : '+', acc, next, &acc);
 		}
 	}
 	if (rc)
