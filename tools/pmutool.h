@@ -120,6 +120,10 @@ const char *tool_reg_key(const struct pmurt_pmu *pmu, int i, char *buf, size_t l
 int tool_check_cpus(const struct tool *t, const char *what, const char *list, const int *cpus,
 		    int n);
 
+/* s as an unsigned number (decimal, 0x hex or 0 octal, as strtoull reads
+ * it), the whole of s, no sign: true with *v set. */
+bool tool_read_u64(const char *s, uint64_t *v);
+
 /* A ring's page count for option opt (-m, --aux-pages): a power of two up
  * to 1048576, as perf_mmap takes it (nr_pages a power of two).  EXIT_OK
  * with *pages set, or EXIT_USAGE naming the option ("what" prefixes the

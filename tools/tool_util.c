@@ -86,13 +86,22 @@ int tool_check_cpus(const struct tool *t, const char *what, const char *list, co
 	return EXIT_OK;
 }
 
-int tool_parse_pages(const struct tool *t, const char *what, const char *opt, const char *s,
-		     unsigned *pages)
+bool tool_read_u64(const char *s, uint64_t *v)
 {
 	char *end;
 	errno = 0;
 	unsigned long long n = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || n == 0 || n > (1u << 20) || (n & (n - 1))) {
+	if (errno || end == s || *end || *s == '-')
+		return false;
+	*v = n;
+	return true;
+}
+
+int tool_parse_pages(const struct tool *t, const char *what, const char *opt, const char *s,
+		     unsigned *pages)
+{
+	uint64_t n;
+	if (!tool_read_u64(s, &n) || n == 0 || n > (1u << 20) || (n & (n - 1))) {
 		tool_error(t, "%s%s: '%s' pages is not a power of two up to 1048576", what, opt, s);
 		return EXIT_USAGE;
 	}

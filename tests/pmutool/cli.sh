@@ -78,6 +78,9 @@ record-args)
 	run 2 dtl record -a --aux-pages 0 -o "$t/r.data"
 	has err "^pmutool: error: dtl record: --aux-pages: '0' pages is not a power of two up to 1048576$"
 	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
+	# a sign is no number (strtoull would read -2^63 as 2^63, a power of two)
+	run 2 dtl report --aux-size -9223372036854775808 /etc/passwd
+	has err "^pmutool: error: --aux-size '-9223372036854775808': not a power of two of at least 128$"
 	(umask 022 && "$pmutool" record -e cpu-clock -o "$t/r.data" -- true >"$t/out" 2>"$t/err") ||
 		fail "record failed"
 	mode=$(stat -c %a "$t/r.data")

@@ -440,14 +440,10 @@ static void dtl_usage(FILE *out)
 
 static int parse_size(const struct tool *t, const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 0);
-	if (errno || end == s || *end || n < 128 || (n & (n - 1))) {
+	if (!tool_read_u64(s, v) || *v < 128 || (*v & (*v - 1))) {
 		tool_error(t, "--aux-size '%s': not a power of two of at least 128", s);
 		return EXIT_USAGE;
 	}
-	*v = n;
 	return EXIT_OK;
 }
 

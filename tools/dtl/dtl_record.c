@@ -68,20 +68,16 @@ static void usage(FILE *out)
 
 static int parse_period(const struct tool *t, const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
+	if (!tool_read_u64(s, v)) {
 		tool_error(t, "dtl record: -c: '%s' is not a number of ns", s);
 		return EXIT_USAGE;
 	}
-	if (n < PMU_DTL_MIN_PERIOD_NS) {
+	if (*v < PMU_DTL_MIN_PERIOD_NS) {
 		tool_error(t, "dtl record: -c %llu: the poll interval is in ns and vpa_dtl polls "
 			   "at most every 1 ms (vpa-dtl.c: max(1 ms, sample_period)); give at least "
-			   "1000000", n);
+			   "1000000", (unsigned long long)*v);
 		return EXIT_USAGE;
 	}
-	*v = n;
 	return EXIT_OK;
 }
 

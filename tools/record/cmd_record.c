@@ -69,14 +69,10 @@ static void usage_record(FILE *out)
 
 static int parse_u64(const struct tool *t, const char *opt, const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
+	if (!tool_read_u64(s, v)) {
 		tool_error(t, "%s: '%s' is not a number", opt, s);
 		return EXIT_USAGE;
 	}
-	*v = x;
 	return EXIT_OK;
 }
 
