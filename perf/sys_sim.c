@@ -228,6 +228,12 @@ static int mux_list(struct pmu_sim *s, int c)
 	return n;
 }
 
+/* perf_event_mux_interval_ms of a pmu_sim_mux PMU, in ns. */
+static uint64_t mux_interval(const struct pmu_sim_pmu *p)
+{
+	return p->mux->interval_ns ? p->mux->interval_ns : SIM_MUX_INTERVAL_NS;
+}
+
 /* Whether the PMU takes these n events on together. */
 static bool mux_fits(const struct pmu_sim_pmu *p, const struct perf_event_attr *const *on, int n)
 {
@@ -279,8 +285,7 @@ static void mux_sched_in(struct pmu_sim *s, int c, uint64_t now)
 		x->rotate_necessary = true;
 		if (!x->timer_on) {
 			x->timer_on = true;
-			x->timer_at = now + (x->pmu->mux->interval_ns ? x->pmu->mux->interval_ns
-								      : SIM_MUX_INTERVAL_NS);
+			x->timer_at = now + mux_interval(x->pmu);
 		}
 	}
 }
@@ -324,7 +329,7 @@ static void mux_tick(struct pmu_sim *s, int c, uint64_t t)
 	if (pick >= 0)
 		s->ev[pick].group_index = ++s->group_seq;
 	mux_sched_in(s, c, t);
-	x->timer_at += x->pmu->mux->interval_ns ? x->pmu->mux->interval_ns : SIM_MUX_INTERVAL_NS;
+	x->timer_at += mux_interval(x->pmu);
 }
 
 /* [from, to) of context c: __perf_update_times (enabled while the event
