@@ -237,7 +237,10 @@ long pmu_ring_drain_spans(struct pmu_ring *ring, pmu_record_fn note, pmu_span_fn
 		r.end += h.size;
 		if (wraps)
 			r.start = r.end;
-		else {   /* the records after it, in place up to the ring's end */
+		else if ((r.end & (ring->size - 1)) != 0) {
+			/* the records after it, in place up to the ring's end; a
+			 * record that ended exactly there leaves the next one at
+			 * the ring's start, for the loop to flush the run first */
 			r.end += walk_in_place(ring, r.end, head, note, arg, &n, &rc, err);
 			if (rc < 0)
 				break;

@@ -16,13 +16,15 @@ endforeach()
 # On this machine's kernel, as root: cpu-clock on a workload (samples of its
 # pid, COMM/MMAP2/FORK/EXIT, callchains) and the tracepoint sched:sched_switch.
 add_executable(record_spin ${CMAKE_SOURCE_DIR}/bench/spin.c)
+# record/stress-real's workload: call chains of every depth
+add_executable(record_ladder_spin ${CMAKE_CURRENT_LIST_DIR}/record/ladder_spin.c)
 # the call-graph comparison's workload: PLT entries and the vdso on its path.
 # -fno-plt: no .plt of its own, where _init (size 0, its end fixed up to the
 # next symbol) and an entry overlap and perf's answer depends on the shape of
 # its symbol tree (gcc and clang builds differ); libc's own PLT stays on the path
 add_executable(record_plt_spin ${CMAKE_CURRENT_LIST_DIR}/record/plt_spin.c)
 target_compile_options(record_plt_spin PRIVATE -fno-plt)
-foreach(spin record_spin record_plt_spin)
+foreach(spin record_spin record_plt_spin record_ladder_spin)
   target_compile_options(${spin} PRIVATE -fno-omit-frame-pointer) # -g walks its frames
   # plain C without the sanitizer runtime, whose C++ symbols perf demangles and
   # pmutool script does not (as tests/perfdata.cmake builds pd_spin)
@@ -67,3 +69,20 @@ set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SE
 add_test(NAME record/report-period
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/report_period.sh $<TARGET_FILE:pmutool>
     $<TARGET_FILE:record_spin>)
+
+# Many recordings through one- and two-page rings on the simulated kernel,
+# each file read back whole (tests/record/stress_test.c)
+add_executable(record_stress_test ${CMAKE_CURRENT_LIST_DIR}/record/stress_test.c)
+target_include_directories(record_stress_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(record_stress_test PRIVATE pmurt_internal pmusim)
+add_test(NAME record/stress-sim
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-stress.XXXXXX\") || exit 1
+    trap 'rm -rf \"$t\"' EXIT
+    sh \"$1\" \"$t/sys\" >/dev/null && \"$2\" \"$t/sys\" \"$t\"" sh
+    ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh $<TARGET_FILE:record_stress_test>)
+
+# The same on this machine's kernel, each file read by pmutool and perf
+# (tests/record/stress_real.sh)
+add_test(NAME record/stress-real
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/stress_real.sh $<TARGET_FILE:pmutool>
+    $<TARGET_FILE:record_ladder_spin>)

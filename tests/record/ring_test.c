@@ -247,6 +247,28 @@ static void test_spans(struct mem_kernel *k)
 	CHECK(ring.ctl->data_tail == ring.ctl->data_head, "tail %llu head %llu",
 	      (unsigned long long)ring.ctl->data_tail, (unsigned long long)ring.ctl->data_head);
 
+	/* the drain's first record ends exactly at the ring's end, more follow
+	 * at its start: two spans, the first not running past the end (issue
+	 * 23 item 1: the run went on from the ring's start, its bytes read
+	 * from beyond the mapping) */
+	size_t filler = page - 64 - (ring.ctl->data_head & (page - 1));
+	want_len = 0;
+	put_records(ring.ctl, filler / 16, 16, PERF_RECORD_SAMPLE, want, &want_len);
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
+	CHECK(n == (long)(filler / 16) && (ring.ctl->data_tail & (page - 1)) == page - 64,
+	      "filler: %ld records, tail at %llu", n,
+	      (unsigned long long)(ring.ctl->data_tail & (page - 1)));
+	want_len = 0;
+	put_records(ring.ctl, 1, 64, PERF_RECORD_SAMPLE, want, &want_len);
+	put_records(ring.ctl, 2, 32, PERF_RECORD_MMAP2, want, &want_len);
+	sp = (struct spans){.refuse_at = -1};
+	n = pmu_ring_drain_spans(&ring, NULL, take_span, &sp, &err);
+	CHECK(n == 3 && sp.n == 2 && sp.lens[0] == 64 && sp.lens[1] == 64 && sp.len == 128 &&
+	      memcmp(sp.bytes, want, 128) == 0,
+	      "a record ending at the ring's end: %ld records, %d spans (%zu, %zu)", n, sp.n,
+	      sp.lens[0], sp.lens[1]);
+
 	/* a refused span stays in the ring, with what follows it */
 	want_len = 0;
 	put_records(ring.ctl, 3, 32, PERF_RECORD_SAMPLE, want, &want_len);
