@@ -119,14 +119,14 @@ static const char *const step_names[STEP_COUNT] = {
 	"load (YAML -> model)", "checks", "emit DTS", "emit DTB", "emit C", "emit JSON"};
 
 typedef int (*emitter)(const struct pmu_model *, const struct emit_options *, FILE *,
-		       struct pmu_error *);
+		       struct pmurt_error *);
 
 static int emit_to_memory(emitter emit, const struct pmu_model *m, const struct emit_options *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	int rc = f ? emit(m, o, f, &err) : -1;
 	if (f)
 		fclose(f);

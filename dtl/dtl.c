@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aux_filled.h"
-#include "internal.h"
+#include "errors.h"
 #include "pmurt.h"
 
 /* tools/perf/util/powerpc-vpadtl.c: dispatch_reasons[11], preempt_reasons[10] */

@@ -12,9 +12,11 @@
  *   a negative errno on failure, filling the caller's struct pmurt_error.
  *   -ENOMEM always means out of memory, whichever source was being read.
  * - err may be NULL wherever a function takes one.  Every function taking
- *   err clears it on entry (code 0, message ""), so a struct reused across
- *   calls reports the last call's outcome only; within one call the first
- *   error is the one reported.
+ *   err clears it on entry (code 0, message "", where PMURT_ERROR_NOWHERE),
+ *   so a struct reused across calls reports the last call's outcome only;
+ *   within one call the first error is the one reported.  An error about a
+ *   place says where: bytes of an event string, or a description's file,
+ *   line and column (struct pmurt_error).
  * - Option and result structs begin with their size (`sz`), set by the
  *   caller with PMURT_OPTS_INIT / sizeof, so the structs can grow without
  *   breaking callers built against an older header.  An array of them is
@@ -50,14 +52,29 @@ extern "C" {
 	((struct type){.sz = sizeof(struct type), __VA_ARGS__})
 
 /* --- errors ---------------------------------------------------------------- */
+/* Where an error is, when it is about a place (struct pmurt_error.where). */
+enum pmurt_error_where {
+	PMURT_ERROR_NOWHERE, /* no place (a system call, an argument, memory) */
+	PMURT_ERROR_STRING,  /* bytes of the event string given: offset, length */
+	PMURT_ERROR_FILE,    /* a description: source, line, column */
+};
+
 /* message is always NUL-terminated UTF-8 (as valid as the input it quotes).
  * A message too long for it (a long path or event name) is cut before the
  * last whole UTF-8 character that fits and ends with "...", so it is at most
- * 511 bytes and visibly shortened; the same holds for the reason and message
- * of struct pmurt_group_result. */
+ * 447 bytes and visibly shortened; the same holds for the reason and message
+ * of struct pmurt_group_result.  The message names the place too, for
+ * people; where and the fields after it give it to programs, as jansson's
+ * json_error_t does (0.5; the struct kept its size: a caller built against
+ * 0.4's header, whose message was 512 bytes, reads the same text). */
 struct pmurt_error {
 	int code;           /* negative errno, 0 when no error */
-	char message[512];  /* names the place (file:line:col, node path, event) */
+	char message[448];  /* names the place (file:line:col, node path, event) */
+	enum pmurt_error_where where;
+	int offset, length; /* STRING: the bytes at fault, 0-based */
+	int line, column;   /* FILE: 1-based, 0 when unknown (a DTB, a node) */
+	char source[44];    /* FILE: the file or device-tree path, its end kept
+	                       ("...pmus/power10.yaml") when too long */
 };
 
 /* --- loading a description ------------------------------------------------- */

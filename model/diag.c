@@ -90,13 +90,12 @@ static void print_line(const struct pmu_diag *d, enum pmu_severity sev, const ch
 		fprintf(d->out, "%s\n", line);
 }
 
-static void keep_first_error(struct pmu_diag *d, const char *line)
+/* The first error as library callers get it: the line, and its place. */
+static void keep_first_error(struct pmu_diag *d, const struct pmu_pos *pos, const char *line)
 {
-	size_t n = strlen(line);
-	if (n >= sizeof(d->first_error))
-		n = sizeof(d->first_error) - 1;
-	memcpy(d->first_error, line, n);
-	d->first_error[n] = '\0';
+	pmurt_set_error(&d->first, -EINVAL, "%s", line);
+	if (pos && pos->file)
+		pmurt_error_place(&d->first, pos->file, pos->line, pos->col);
 }
 
 static enum pmu_severity vreport(struct pmu_diag *d, int check,
@@ -115,7 +114,7 @@ static enum pmu_severity vreport(struct pmu_diag *d, int check,
 	snprintf(line, sizeof(line), "%s: %s: %s%s", place,
 		 sev == PMU_SEV_ERROR ? "error" : "warning", msg, tag);
 	if (sev == PMU_SEV_ERROR && d->nerrors == 1)
-		keep_first_error(d, line);
+		keep_first_error(d, pos, line);
 	print_line(d, sev, line);
 	return sev;
 }

@@ -3,7 +3,6 @@
  * description model (pmu_model.h).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,40 +144,6 @@ const char *pmu_model_intern(struct pmu_model *m, const char *s)
 		return NULL;
 	m->strings[m->nstrings++] = copy;
 	return copy;
-}
-
-void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
-		       va_list ap)
-{
-	if (*code)
-		return;
-	int n = vsnprintf(message, len, fmt, ap);
-	if (n >= 0 && (size_t)n >= len)
-		pmu_mark_truncated(message, len);
-	*code = c;
-}
-
-void pmu_mark_truncated(char *buf, size_t size)
-{
-	static const char mark[] = "...";
-	if (size < sizeof(mark))
-		return;
-	size_t cut = size - sizeof(mark); /* room for "..." and its NUL */
-	/* back off UTF-8 continuation bytes (10xxxxxx): the cut falls before
-	 * the whole character */
-	while (cut > 0 && ((unsigned char)buf[cut] & 0xc0) == 0x80)
-		cut--;
-	memcpy(buf + cut, mark, sizeof(mark));
-}
-
-void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)
-{
-	if (!err)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	pmu_error_vformat(&err->code, err->message, sizeof(err->message), code, fmt, ap);
-	va_end(ap);
 }
 
 /* --- look-ups ------------------------------------------------------------- */

@@ -51,7 +51,8 @@ struct pmu_diag {
 	int nerrors;
 	int nwarnings;
 	int max_shown;              /* per severity; 0: no limit (default PMU_DIAG_MAX_SHOWN) */
-	char first_error[512];      /* the first error, for library callers */
+	struct pmurt_error first;   /* the first error, for library callers: the
+	                               line printed, and its file, line, column */
 	bool out_of_memory;         /* an allocation failed (pmu_report_oom) */
 };
 
@@ -69,7 +70,7 @@ enum pmu_severity pmu_report_warning(struct pmu_diag *d,
 				     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Whether the next error would still be printed (or kept as first_error
+/* Whether the next error would still be printed (or kept as first
  * when nothing is printed): callers skip costly extras
  * ("did you mean" searches) for errors that are only counted. */
 bool pmu_diag_shows_errors(const struct pmu_diag *d);

@@ -18,8 +18,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdint.h>
+
+#include "errors.h"
 
 #define PMU_FORMAT_VERSION 1 /* "format: pmu-description/1" in YAML */
 
@@ -30,11 +31,6 @@ struct pmu_pos {
 	int col;          /* 1-based; 0 when unknown */
 };
 
-/* Caller-owned error/diagnostic object, filled by every fallible call. */
-struct pmu_error {
-	int code;          /* negative errno of the first error, 0 if none */
-	char message[512]; /* "file:line:col: error: text" or "path: error: text" */
-};
 
 /* --- conditions ------------------------------------------------------------
  * A condition is a conjunction of terms over event-code fields, written in the
@@ -611,21 +607,6 @@ const char *pmu_source_name(enum pmu_source s);
  * PERF_SAMPLE_BRANCH_*: the bit, or 0 for an unknown name; and back. */
 uint64_t pmu_branch_filter_bit(const char *name);
 const char *pmu_branch_filter_name(uint64_t bit);
-
-/* Format into an error's (code, message) unless it already holds an error:
- * the shared body of pmu_error_set and libpmurt's pmurt_set_error.  A
- * message longer than len is cut by pmu_mark_truncated. */
-void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
-		       va_list ap) __attribute__((format(printf, 5, 0)));
-
-/* A NUL-terminated string that snprintf cut to fit buf[size]: end it with
- * "..." before the last whole UTF-8 character that fits, so the text is
- * still valid UTF-8 and visibly shortened. */
-void pmu_mark_truncated(char *buf, size_t size);
-
-/* Printf into a pmu_error, keeping the first error's code. */
-void pmu_error_set(struct pmu_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Allocation helpers: abort-free, return NULL on failure. */
 char *pmu_strdup(const char *s);

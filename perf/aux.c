@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "aux.h"
-#include "internal.h"
+#include "errors.h"
 
 int pmu_aux_map(struct pmu_aux *aux, const struct pmu_ring *ring, unsigned aux_pages,
 		size_t page_size, uint32_t idx, int cpu, struct pmurt_error *err)

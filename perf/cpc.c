@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cpc.h"
-#include "internal.h"
+#include "errors.h"
 
 int pmu_cpc_check_periods(const struct pmu_evlist *list, uint64_t period,
 			  uint64_t min_period, struct pmurt_error *err)

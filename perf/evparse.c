@@ -38,8 +38,11 @@ struct ectx {
 	struct pmurt_error *err;
 };
 
-/* Sets the error (when the caller passed one) and gives its code. */
+/* Sets the error (when the caller passed one) and gives its code; fail_at
+ * about the bytes [off, off + len) of the string. */
 #define fail(c, code, ...) (pmurt_set_error((c)->err, (code), __VA_ARGS__), (code))
+#define fail_at(c, code, off, len, ...) \
+	(pmurt_set_error_at((c)->err, (code), (off), (len), __VA_ARGS__), (code))
 
 static void copy_span(const char *s, struct pmu_span sp, char *out, size_t size)
 {
@@ -172,9 +175,11 @@ static int software_cpc(struct ectx *c, const struct pmu_event_syntax *ev)
 	if (pmu_grammar_cpc(c->s, ev->body, &p) != 0 || !software_name(c->s, p.prefix))
 		return 1;
 	if (p.has_mask)
-		return fail(c, -EINVAL, "cpc mask '%.*s' at offset %zu: only the PMU's own events "
-			    "take a mask, not software event '%.*s'", (int)p.mask.len,
-			    c->s + p.mask.off, p.mask.off, (int)p.prefix.len, c->s + p.prefix.off);
+		return fail_at(c, -EINVAL, p.mask.off, p.mask.len,
+			       "cpc mask '%.*s' at offset %zu: only the PMU's own events "
+			       "take a mask, not software event '%.*s'", (int)p.mask.len,
+			       c->s + p.mask.off, p.mask.off, (int)p.prefix.len,
+			       c->s + p.prefix.off);
 	int rc = pmu_grammar_cpc_numbers(c->s, &p, &count, &mask, c->err);
 	if (rc)
 		return rc;
@@ -289,9 +294,10 @@ static int sysfs_value(struct ectx *c, const struct pmu_sysfs *pmu, struct sysfs
 	if (!f)
 		return -ENOENT;
 	if (pmu_format_apply(f, v, t->words))
-		return fail(c, -EINVAL, "value 0x%" PRIx64 " for '%s' at offset %zu does not fit "
-			    "%s's format %s (%d bits)", v, key, at, pmu->name, key,
-			    __builtin_popcountll(f->bits));
+		return fail_at(c, -EINVAL, at, strlen(key),
+			       "value 0x%" PRIx64 " for '%s' at offset %zu does not fit "
+			       "%s's format %s (%d bits)", v, key, at, pmu->name, key,
+			       __builtin_popcountll(f->bits));
 	t->set[f->word] |= f->bits;
 	return 0;
 }
@@ -304,8 +310,9 @@ static int sysfs_term(struct ectx *c, const struct pmu_sysfs *pmu, struct pmu_ev
 	size_t at = src.depth ? src.at : term->whole.off;
 	copy_span(src.text, term->value, value, sizeof(value));
 	if (term->key.len >= sizeof(key))
-		return fail(c, -EINVAL, "bad term '%.*s' at offset %zu", (int)term->whole.len,
-			    src.text + term->whole.off, at);
+		return fail_at(c, -EINVAL, at, src.depth ? 0 : term->whole.len,
+			       "bad term '%.*s' at offset %zu", (int)term->whole.len,
+			       src.text + term->whole.off, at);
 	copy_span(src.text, term->key, key, sizeof(key));
 	if (term->has_value && strcmp(key, "name") == 0) {
 		snprintf(e->name, sizeof(e->name), "%s", value);
@@ -313,26 +320,30 @@ static int sysfs_term(struct ectx *c, const struct pmu_sysfs *pmu, struct pmu_ev
 	}
 	uint64_t v = 1;
 	if (term->has_value && pmu_grammar_number(src.text + term->value.off, term->value.len, &v))
-		return fail(c, -EINVAL, "bad value '%s' for '%s' at offset %zu (decimal or 0x hex)",
-			    value, key, at + term->key.len + 1);
+		return fail_at(c, -EINVAL, at + term->key.len + 1, src.depth ? 0 : term->value.len,
+			       "bad value '%s' for '%s' at offset %zu (decimal or 0x hex)", value,
+			       key, at + term->key.len + 1);
 	int rc = sysfs_value(c, pmu, t, key, v, at);
 	if (rc == -ENOENT && !term->has_value && !src.depth)
 		rc = sysfs_alias_terms(c, pmu, e, t, key, at);
 	if (rc != -ENOENT || src.depth)
 		return rc;
-	return fail(c, -EINVAL, "unknown term '%s' at offset %zu for PMU %s (not a format term of "
-		    "%s/format, an event of %s/events, config, config1, config2, period or name)",
-		    key, at, pmu->name, pmu->name, pmu->name);
+	return fail_at(c, -EINVAL, at, strlen(key),
+		       "unknown term '%s' at offset %zu for PMU %s (not a format term of "
+		       "%s/format, an event of %s/events, config, config1, config2, period or "
+		       "name)", key, at, pmu->name, pmu->name, pmu->name);
 }
 
 static int load_pmu(struct ectx *c, const char *name, struct pmu_sysfs *pmu, size_t at)
 {
 	int rc = pmu_sysfs_load(c->host->sysfs, name, pmu, c->err);
 	if (rc == -ENOENT)
-		return fail(c, -ENOENT, "unknown PMU '%s' at offset %zu (no %s/bus/event_source/"
-			    "devices/%s)", name, at, c->host->sysfs, name);
+		return fail_at(c, -ENOENT, at, strlen(name),
+			       "unknown PMU '%s' at offset %zu (no %s/bus/event_source/"
+			       "devices/%s)", name, at, c->host->sysfs, name);
 	if (rc && !(c->err && c->err->code))
-		return fail(c, rc, "PMU '%s' at offset %zu: %s", name, at, strerror(-rc));
+		return fail_at(c, rc, at, strlen(name), "PMU '%s' at offset %zu: %s", name, at,
+			       strerror(-rc));
 	return rc;
 }
 
@@ -475,12 +486,15 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
 	copy_span(c->s, tp.name, name, sizeof(name));
 	if (!c->host->tracefs[0])
-		return fail(c, -ENOENT, "tracepoint '%s' at offset %zu: no tracefs (looked in "
-			    "/sys/kernel/tracing and /sys/kernel/debug/tracing; mount tracefs or "
-			    "give --tracefs)", pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "tracepoint '%s' at offset %zu: no tracefs (looked in "
+			       "/sys/kernel/tracing and /sys/kernel/debug/tracing; mount tracefs "
+			       "or give --tracefs)", pmu_grammar_quote(c->s, ev->whole, q),
+			       ev->whole.off);
 	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(c->host, sys, name))
-		return fail(c, -ENOENT, "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
-			    sys, name, ev->whole.off, c->host->tracefs, sys, name);
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
+			       sys, name, ev->whole.off, c->host->tracefs, sys, name);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", c->host->tracefs, sys, name);
 	uint64_t id;
 	int rc = pmu_read_small(path, text, sizeof(text));
@@ -541,8 +555,9 @@ static int legacy_event(struct ectx *c, const struct pmu_event_syntax *ev)
 		type = PERF_TYPE_RAW;
 	}
 	if (rc == -EINVAL)
-		return fail(c, -EINVAL, "cache event '%s' at offset %zu: perf accepts no such "
-			    "operation on this cache", name, ev->body.off);
+		return fail_at(c, -EINVAL, ev->body.off, ev->body.len,
+			       "cache event '%s' at offset %zu: perf accepts no such "
+			       "operation on this cache", name, ev->body.off);
 	if (rc)
 		return rc;
 	struct pmu_evsel *e = new_evsel(c, ev->whole, type == PERF_TYPE_HARDWARE ? PMU_EVSEL_HARDWARE
@@ -562,10 +577,11 @@ static int unknown_name(struct ectx *c, const struct pmu_event_syntax *ev)
 	char q[PMU_QUOTE_MAX + 4];
 	if (c->host->core)
 		return core_refusal(c, ev);
-	return fail(c, -ENOENT, "unknown event '%s' at offset %zu: not a software, generic, cache "
-		    "or sysfs event, and no core PMU description is loaded (%s)",
-		    pmu_grammar_quote(c->s, ev->body, q), ev->body.off,
-		    c->host->pick[0] ? c->host->pick : "give --pmu");
+	return fail_at(c, -ENOENT, ev->body.off, ev->body.len,
+		       "unknown event '%s' at offset %zu: not a software, generic, cache "
+		       "or sysfs event, and no core PMU description is loaded (%s)",
+		       pmu_grammar_quote(c->s, ev->body, q), ev->body.off,
+		       c->host->pick[0] ? c->host->pick : "give --pmu");
 }
 
 static int named_event(struct ectx *c, const struct pmu_event_syntax *ev)
@@ -622,8 +638,9 @@ static int close_group(struct ectx *c, int first, const struct pmu_list_item *en
 	unsigned ex;
 	int precise;
 	if (c->list->n - first > PMURT_MAX_GROUP)
-		return fail(c, -EINVAL, "group at offset %zu has %d events (at most %d)",
-			    end->group_off, c->list->n - first, PMURT_MAX_GROUP);
+		return fail_at(c, -EINVAL, end->group_off, 1,
+			       "group at offset %zu has %d events (at most %d)",
+			       end->group_off, c->list->n - first, PMURT_MAX_GROUP);
 	for (int i = first; i < c->list->n; i++)
 		c->list->v[i].leader = first;
 	c->list->v[first].group_size = c->list->n - first;

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "perf_int.h"
 #include "perfdata.h"
 #include "record.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "ring.h"
 
 /* include/uapi/linux/perf_event.h: "User-space reading the @data_head value

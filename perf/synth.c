@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "synth.h"
 
 #define NAME_MAX_BYTES 4096

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "sysfs.h"
 
 #define DEVICES "bus/event_source/devices"

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "workload.h"
 
 /* The child: wait for the go byte, exec, or report why it could not. */

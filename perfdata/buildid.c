@@ -22,12 +22,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "perfdata.h"
 
 #define NOTE_MAX (1u << 16)

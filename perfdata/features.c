@@ -17,7 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "perfdata.h"
 
 #define PD_NAME_ALIGN 64u   /* header.c NAME_ALIGN */

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "errors.h"
 #include "perfdata.h"
 
 #define PD_MAGIC 0x32454c4946524550ull     /* "PERFILE2" */

@@ -27,7 +27,7 @@ struct walk {
 	const struct pmu_model *m;
 	const struct emit_options *o;
 	const struct dt_sink *s;
-	struct pmu_error *err;
+	struct pmurt_error *err;
 };
 
 /* --- small helpers over the sink ----------------------------------------- */
@@ -44,14 +44,14 @@ static bool name_char_ok(char c)
 static int check_node_name(struct walk *w, const char *what, const char *name)
 {
 	if (!name || !*name) {
-		pmu_error_set(w->err, -EINVAL, "%s has no name", what);
+		pmurt_set_error(w->err, -EINVAL, "%s has no name", what);
 		return -EINVAL;
 	}
 	for (const char *p = name; *p; p++) {
 		if (!name_char_ok(*p)) {
-			pmu_error_set(w->err, -EINVAL,
-				      "%s name '%s' has a character a device-tree node name cannot hold ('%c')",
-				      what, name, *p);
+			pmurt_set_error(w->err, -EINVAL,
+					"%s name '%s' has a character a device-tree node name cannot hold ('%c')",
+					what, name, *p);
 			return -EINVAL;
 		}
 	}
@@ -131,8 +131,8 @@ static int lower_name(struct walk *w, const char *what, const char *name,
 	TRY(check_node_name(w, what, name));
 	for (i = 0; name[i]; i++) {
 		if (i + 1 >= len) {
-			pmu_error_set(w->err, -EINVAL, "%s name '%.40s...' is too long",
-				      what, name);
+			pmurt_set_error(w->err, -EINVAL, "%s name '%.40s...' is too long",
+					what, name);
 			return -EINVAL;
 		}
 		buf[i] = (name[i] >= 'A' && name[i] <= 'Z') ?
@@ -148,9 +148,9 @@ static int check_upper(struct walk *w, const char *what, const char *name)
 {
 	for (const char *p = name; p && *p; p++) {
 		if (*p >= 'a' && *p <= 'z') {
-			pmu_error_set(w->err, -EINVAL,
-				      "%s name '%s' must be upper case: the device tree stores it as a lower-case node name",
-				      what, name);
+			pmurt_set_error(w->err, -EINVAL,
+					"%s name '%s' must be upper case: the device tree stores it as a lower-case node name",
+					what, name);
 			return -EINVAL;
 		}
 	}
@@ -161,8 +161,8 @@ static int check_range(struct walk *w, const char *what, const char *name,
 		       uint32_t lo, uint32_t hi)
 {
 	if (lo > hi || hi > 63) {
-		pmu_error_set(w->err, -EINVAL, "%s '%s' has bit range %u..%u outside 0..63",
-			      what, name ? name : "?", lo, hi);
+		pmurt_set_error(w->err, -EINVAL, "%s '%s' has bit range %u..%u outside 0..63",
+				what, name ? name : "?", lo, hi);
 		return -EINVAL;
 	}
 	return 0;
@@ -181,8 +181,8 @@ static const struct pmu_reg_field *reg_field(struct walk *w, int reg, int field,
 		goto bad;
 	return &r->fields[field];
 bad:
-	pmu_error_set(w->err, -EINVAL, "%s refers to register %d field %d, which does not exist",
-		      what, reg, field);
+	pmurt_set_error(w->err, -EINVAL, "%s refers to register %d field %d, which does not exist",
+			what, reg, field);
 	return NULL;
 }
 
@@ -197,7 +197,7 @@ static int ref_string(struct walk *w, int reg, int field, const char *what,
 		return -EINVAL;
 	n = snprintf(buf, len, "%s.%s", w->m->registers[reg].name, f->name);
 	if (n < 0 || (size_t)n >= len) {
-		pmu_error_set(w->err, -EINVAL, "%s: register field name too long", what);
+		pmurt_set_error(w->err, -EINVAL, "%s: register field name too long", what);
 		return -EINVAL;
 	}
 	return 0;
@@ -223,20 +223,20 @@ static int condp(struct walk *w, const char *prop, const struct pmu_condition *c
 	if (c->nterms == 0 && !keep_always)
 		return 0;
 	if (c->nterms < 0 || c->nterms > PMU_MAX_TERMS) {
-		pmu_error_set(w->err, -EINVAL, "%s: condition has %d terms", what,
-			      c->nterms);
+		pmurt_set_error(w->err, -EINVAL, "%s: condition has %d terms", what,
+				c->nterms);
 		return -EINVAL;
 	}
 	for (int i = 0; i < c->nterms; i++) {
 		if (c->terms[i].field < 0 || c->terms[i].field >= w->m->nfields) {
-			pmu_error_set(w->err, -EINVAL, "%s: condition refers to a field that does not exist",
-				      what);
+			pmurt_set_error(w->err, -EINVAL, "%s: condition refers to a field that does not exist",
+					what);
 			return -EINVAL;
 		}
 	}
 	n = pmu_condition_format(w->m, c, buf, sizeof(buf));
 	if (n < 0 || (size_t)n >= sizeof(buf)) {
-		pmu_error_set(w->err, -EINVAL, "%s: condition too long", what);
+		pmurt_set_error(w->err, -EINVAL, "%s: condition too long", what);
 		return -EINVAL;
 	}
 	return strp(w, prop, buf);
@@ -254,7 +254,7 @@ static int codesp(struct walk *w, const char *name, const uint64_t *codes, int n
 	uint32_t *c = malloc((size_t)(n ? n : 1) * 2 * sizeof(*c));
 
 	if (!c) {
-		pmu_error_set(w->err, -ENOMEM, "out of memory");
+		pmurt_set_error(w->err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	for (int i = 0; i < n; i++) {
@@ -400,8 +400,8 @@ static int walk_field(struct walk *w, const struct pmu_field *f,
 	TRY(whenp(w, &f->when, f->name));
 	if (f->parent >= 0) {
 		if (f->parent >= w->m->nfields) {
-			pmu_error_set(w->err, -EINVAL, "field '%s' has a parent that does not exist",
-				      f->name);
+			pmurt_set_error(w->err, -EINVAL, "field '%s' has a parent that does not exist",
+					f->name);
 			return -EINVAL;
 		}
 		TRY(strp(w, "parent", w->m->fields[f->parent].name));
@@ -481,7 +481,7 @@ static int usage_node_name(struct walk *w, int i, char *buf, size_t len)
 		size_t n = strlen(buf);
 
 		if (snprintf(buf + n, len - n, "-%d", dups) >= (int)(len - n)) {
-			pmu_error_set(w->err, -EINVAL, "register field name too long");
+			pmurt_set_error(w->err, -EINVAL, "register field name too long");
 			return -EINVAL;
 		}
 	}
@@ -518,8 +518,8 @@ static int walk_usage(struct walk *w)
 		return 0;
 	for (int i = 0; i < w->m->nusage; i++) {
 		if (w->m->usage[i].counters & 1u) {
-			pmu_error_set(w->err, -EINVAL, "counter-usage %d names counter 0 (counters are 1-based)",
-				      i);
+			pmurt_set_error(w->err, -EINVAL, "counter-usage %d names counter 0 (counters are 1-based)",
+					i);
 			return -EINVAL;
 		}
 	}
@@ -624,9 +624,9 @@ static int check_constraint_name(struct walk *w, const struct pmu_constraint *c)
 
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
 		if (c->name && strcmp(c->name, reserved[i]) == 0) {
-			pmu_error_set(w->err, -EINVAL,
-				      "constraint name '%s' is reserved in the device-tree form",
-				      c->name);
+			pmurt_set_error(w->err, -EINVAL,
+					"constraint name '%s' is reserved in the device-tree form",
+					c->name);
 			return -EINVAL;
 		}
 	}
@@ -714,8 +714,8 @@ static int walk_alternatives(struct walk *w)
 		uint32_t c[8];
 
 		if (a->ncodes < 1 || a->ncodes > 4) {
-			pmu_error_set(w->err, -EINVAL, "alternative %d has %d codes (1..4 allowed)",
-				      i, a->ncodes);
+			pmurt_set_error(w->err, -EINVAL, "alternative %d has %d codes (1..4 allowed)",
+					i, a->ncodes);
 			return -EINVAL;
 		}
 		for (int j = 0; j < a->ncodes; j++) {
@@ -745,8 +745,8 @@ static int walk_check(struct walk *w, int i)
 		TRY(whenp(w, &c->when, c->name ? c->name : name));
 	if (c->kind == PMU_CHECK_GROUP_AGREE && c->field >= 0) {
 		if (c->field >= w->m->nfields) {
-			pmu_error_set(w->err, -EINVAL, "check %d refers to a field that does not exist",
-				      i);
+			pmurt_set_error(w->err, -EINVAL, "check %d refers to a field that does not exist",
+					i);
 			return -EINVAL;
 		}
 		TRY(strp(w, "field", w->m->fields[c->field].name));
@@ -948,7 +948,7 @@ static int event_names_build(struct walk *w, struct event_names *t)
 	t->index = malloc(sizeof(*t->index) * (size_t)(m->nevents ? m->nevents : 1));
 	t->node = malloc(sizeof(*t->node) * (size_t)(m->nevents ? m->nevents : 1));
 	if (!t->index || !t->node) {
-		pmu_error_set(w->err, -ENOMEM, "out of memory");
+		pmurt_set_error(w->err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -1007,8 +1007,8 @@ static int walk_preset(struct walk *w, const struct pmu_preset *p)
 	const char *events[PMU_PRESET_MAX_EVENTS];
 
 	if (p->nevents < 1 || p->nevents > PMU_PRESET_MAX_EVENTS) {
-		pmu_error_set(w->err, -EINVAL, "preset '%s' has %d events (1..%d allowed)",
-			      p->name ? p->name : "?", p->nevents, PMU_PRESET_MAX_EVENTS);
+		pmurt_set_error(w->err, -EINVAL, "preset '%s' has %d events (1..%d allowed)",
+				p->name ? p->name : "?", p->nevents, PMU_PRESET_MAX_EVENTS);
 		return -EINVAL;
 	}
 	for (int k = 0; k < p->nevents; k++) {
@@ -1103,7 +1103,7 @@ static int walk_pmu(struct walk *w)
 }
 
 int dt_tree_walk(const struct pmu_model *m, const struct emit_options *o,
-		 const struct dt_sink *sink, struct pmu_error *err)
+		 const struct dt_sink *sink, struct pmurt_error *err)
 {
 	struct walk w = { .m = m, .o = o, .s = sink, .err = err };
 

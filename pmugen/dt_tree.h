@@ -18,16 +18,16 @@ enum dt_radix { DT_DEC, DT_HEX };
 
 /* Every callback returns 0 or a negative errno (and fills err). */
 struct dt_sink_ops {
-	int (*begin_node)(void *ctx, const char *name, struct pmu_error *err);
-	int (*end_node)(void *ctx, struct pmu_error *err);
+	int (*begin_node)(void *ctx, const char *name, struct pmurt_error *err);
+	int (*end_node)(void *ctx, struct pmurt_error *err);
 	int (*prop_u32s)(void *ctx, const char *name, const uint32_t *cells,
-			 int ncells, enum dt_radix radix, struct pmu_error *err);
+			 int ncells, enum dt_radix radix, struct pmurt_error *err);
 	/* A string list: strs[0..n-1], each written NUL-terminated. */
 	int (*prop_strings)(void *ctx, const char *name,
 			    const char *const *strs, int n,
-			    struct pmu_error *err);
+			    struct pmurt_error *err);
 	/* An empty (boolean) property. */
-	int (*prop_flag)(void *ctx, const char *name, struct pmu_error *err);
+	int (*prop_flag)(void *ctx, const char *name, struct pmurt_error *err);
 };
 
 struct dt_sink {
@@ -39,6 +39,6 @@ struct dt_sink {
  * Checks what the tree form needs (node-name characters, reserved names,
  * indices in range) and fails with -EINVAL and a message in err. */
 int dt_tree_walk(const struct pmu_model *m, const struct emit_options *o,
-		 const struct dt_sink *sink, struct pmu_error *err);
+		 const struct dt_sink *sink, struct pmurt_error *err);
 
 #endif /* PMUGEN_DT_TREE_H */

@@ -20,17 +20,17 @@ struct emit_options {
 
 /* Device-tree source in the kernel RFC layout (see schema/dts-layout.md). */
 int emit_dts(const struct pmu_model *m, const struct emit_options *o,
-	     FILE *out, struct pmu_error *err);
+	     FILE *out, struct pmurt_error *err);
 /* The same tree as a DTB, byte-identical to `dtc -I dts -O dtb` of
  * emit_dts's output. */
 int emit_dtb(const struct pmu_model *m, const struct emit_options *o,
-	     FILE *out, struct pmu_error *err);
+	     FILE *out, struct pmurt_error *err);
 /* Data-only C tables for libpmurt (see schema/c-tables.md). */
 int emit_c(const struct pmu_model *m, const struct emit_options *o,
-	   FILE *out, struct pmu_error *err);
+	   FILE *out, struct pmurt_error *err);
 /* perf's pmu-events JSON form (an array of EventCode/EventName/...). */
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
-	      FILE *out, struct pmu_error *err);
+	      FILE *out, struct pmurt_error *err);
 
 /* v in decimal (base 10) or lower-case hex (base 16), as printf's %llu and
  * %llx spell it, without printf: for the emitters' per-event numbers,
@@ -49,6 +49,6 @@ static inline void emit_digits(FILE *out, uint64_t v, unsigned base)
 
 /* `pmugen import-perf-json DIR`: perf's pmu-events JSON directory to a YAML
  * events file (one entry per event, category = the file it came from). */
-int import_perf_json(const char *dir, FILE *out, struct pmu_error *err);
+int import_perf_json(const char *dir, FILE *out, struct pmurt_error *err);
 
 #endif /* PMUGEN_EMIT_H */

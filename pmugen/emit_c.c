@@ -899,7 +899,7 @@ static int emit_body(struct ctx *c, const char *ident)
 }
 
 int emit_c(const struct pmu_model *m, const struct emit_options *o,
-	   FILE *out, struct pmu_error *err)
+	   FILE *out, struct pmurt_error *err)
 {
 	struct ctx c = { .m = m };
 	char ident[64], *body = NULL;
@@ -909,7 +909,7 @@ int emit_c(const struct pmu_model *m, const struct emit_options *o,
 	platform_ident(m, ident, sizeof(ident));
 	c.out = open_memstream(&body, &body_len);
 	if (!c.out) {
-		pmu_error_set(err, -ENOMEM, "c: error: out of memory");
+		pmurt_set_error(err, -ENOMEM, "c: error: out of memory");
 		return -ENOMEM;
 	}
 	rc = emit_body(&c, ident);
@@ -923,9 +923,9 @@ int emit_c(const struct pmu_model *m, const struct emit_options *o,
 			rc = -EIO;
 	}
 	if (rc)
-		pmu_error_set(err, rc, "c: error: %s", rc == -EIO ?
-			      "write failed" : rc == -EOVERFLOW ?
-			      "string pool exceeds 4 GiB" : "out of memory");
+		pmurt_set_error(err, rc, "c: error: %s", rc == -EIO ?
+				"write failed" : rc == -EOVERFLOW ?
+				"string pool exceeds 4 GiB" : "out of memory");
 	free(body);
 	free(c.terms.t);
 	pool_free(&c.pool);

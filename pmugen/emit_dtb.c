@@ -123,10 +123,10 @@ struct dtb_sink {
 	struct name_memo memo;
 };
 
-static int no_room(struct pmu_error *err)
+static int no_room(struct pmurt_error *err)
 {
-	pmu_error_set(err, -ENOMEM, "out of memory for the DTB (or larger than %d bytes)",
-		      DTB_MAX_SIZE);
+	pmurt_set_error(err, -ENOMEM, "out of memory for the DTB (or larger than %d bytes)",
+			DTB_MAX_SIZE);
 	return -ENOMEM;
 }
 
@@ -146,7 +146,7 @@ static void put_padded(struct bytes *b, const void *p, size_t n)
 	b->len += padded;
 }
 
-static int dtb_begin(void *ctx, const char *name, struct pmu_error *err)
+static int dtb_begin(void *ctx, const char *name, struct pmurt_error *err)
 {
 	struct dtb_sink *s = ctx;
 	size_t n = strlen(name) + 1;
@@ -158,7 +158,7 @@ static int dtb_begin(void *ctx, const char *name, struct pmu_error *err)
 	return 0;
 }
 
-static int dtb_end(void *ctx, struct pmu_error *err)
+static int dtb_end(void *ctx, struct pmurt_error *err)
 {
 	struct dtb_sink *s = ctx;
 
@@ -171,7 +171,7 @@ static int dtb_end(void *ctx, struct pmu_error *err)
 /* The tag, length and name offset of a property whose len value bytes
  * follow (room for them included). */
 static int prop_head(struct dtb_sink *s, const char *name, size_t len,
-		     struct pmu_error *err)
+		     struct pmurt_error *err)
 {
 	if (len > DTB_MAX_SIZE)
 		return no_room(err);
@@ -186,13 +186,13 @@ static int prop_head(struct dtb_sink *s, const char *name, size_t len,
 }
 
 static int dtb_u32s(void *ctx, const char *name, const uint32_t *cells,
-		    int ncells, enum dt_radix radix, struct pmu_error *err)
+		    int ncells, enum dt_radix radix, struct pmurt_error *err)
 {
 	struct dtb_sink *s = ctx;
 
 	(void)radix;
 	if (ncells < 0 || ncells > 64) {
-		pmu_error_set(err, -EINVAL, "property %s: %d cells", name, ncells);
+		pmurt_set_error(err, -EINVAL, "property %s: %d cells", name, ncells);
 		return -EINVAL;
 	}
 	int rc = prop_head(s, name, (size_t)ncells * FDT_TAGSIZE, err);
@@ -202,7 +202,7 @@ static int dtb_u32s(void *ctx, const char *name, const uint32_t *cells,
 }
 
 static int dtb_strings(void *ctx, const char *name, const char *const *strs,
-		       int n, struct pmu_error *err)
+		       int n, struct pmurt_error *err)
 {
 	struct dtb_sink *s = ctx;
 	size_t len = 0, at = s->st.len + sizeof(struct fdt_property);
@@ -222,7 +222,7 @@ static int dtb_strings(void *ctx, const char *name, const char *const *strs,
 	return 0;
 }
 
-static int dtb_flag(void *ctx, const char *name, struct pmu_error *err)
+static int dtb_flag(void *ctx, const char *name, struct pmurt_error *err)
 {
 	return prop_head(ctx, name, 0, err);
 }
@@ -240,7 +240,7 @@ static const struct dt_sink_ops dtb_ops = {
 /* dtc flattree.c dt_to_blob: the header, the reserve map (one terminating
  * entry) at the header's size rounded up to 8, the structure block, then
  * the strings block. */
-static int write_blob(const struct dtb_sink *s, FILE *out, struct pmu_error *err)
+static int write_blob(const struct dtb_sink *s, FILE *out, struct pmurt_error *err)
 {
 	static const struct fdt_reserve_entry none;
 	uint32_t rsv = (sizeof(struct fdt_header) + 7u) & ~7u;
@@ -267,14 +267,14 @@ static int write_blob(const struct dtb_sink *s, FILE *out, struct pmu_error *err
 	    (s->strings.len &&
 	     fwrite(s->strings.data, 1, s->strings.len, out) != s->strings.len) ||
 	    fflush(out) != 0) {
-		pmu_error_set(err, -EIO, "cannot write the DTB output");
+		pmurt_set_error(err, -EIO, "cannot write the DTB output");
 		return -EIO;
 	}
 	return 0;
 }
 
 int emit_dtb(const struct pmu_model *m, const struct emit_options *o,
-	     FILE *out, struct pmu_error *err)
+	     FILE *out, struct pmurt_error *err)
 {
 	struct dtb_sink *s = calloc(1, sizeof(*s));
 	if (!s)

@@ -63,12 +63,12 @@ static void dts_string(struct outbuf *out, const char *str)
 	ob_putc(out, '"');
 }
 
-static int dts_begin(void *ctx, const char *name, struct pmu_error *err)
+static int dts_begin(void *ctx, const char *name, struct pmurt_error *err)
 {
 	struct dts_sink *s = ctx;
 
 	if (s->depth >= DTS_MAX_DEPTH) {
-		pmu_error_set(err, -EINVAL, "device tree nested too deeply");
+		pmurt_set_error(err, -EINVAL, "device tree nested too deeply");
 		return -EINVAL;
 	}
 	if (s->has_content[s->depth])
@@ -82,12 +82,12 @@ static int dts_begin(void *ctx, const char *name, struct pmu_error *err)
 	return 0;
 }
 
-static int dts_end(void *ctx, struct pmu_error *err)
+static int dts_end(void *ctx, struct pmurt_error *err)
 {
 	struct dts_sink *s = ctx;
 
 	if (s->depth == 0) {
-		pmu_error_set(err, -EINVAL, "unbalanced device-tree nodes");
+		pmurt_set_error(err, -EINVAL, "unbalanced device-tree nodes");
 		return -EINVAL;
 	}
 	s->depth--;
@@ -104,7 +104,7 @@ static void prop_start(struct dts_sink *s, const char *name)
 }
 
 static int dts_u32s(void *ctx, const char *name, const uint32_t *cells,
-		    int ncells, enum dt_radix radix, struct pmu_error *err)
+		    int ncells, enum dt_radix radix, struct pmurt_error *err)
 {
 	struct dts_sink *s = ctx;
 
@@ -123,7 +123,7 @@ static int dts_u32s(void *ctx, const char *name, const uint32_t *cells,
 }
 
 static int dts_strings(void *ctx, const char *name, const char *const *strs,
-		       int n, struct pmu_error *err)
+		       int n, struct pmurt_error *err)
 {
 	struct dts_sink *s = ctx;
 
@@ -139,7 +139,7 @@ static int dts_strings(void *ctx, const char *name, const char *const *strs,
 	return 0;
 }
 
-static int dts_flag(void *ctx, const char *name, struct pmu_error *err)
+static int dts_flag(void *ctx, const char *name, struct pmurt_error *err)
 {
 	struct dts_sink *s = ctx;
 
@@ -174,7 +174,7 @@ static void header(struct outbuf *out, const char *input)
 }
 
 int emit_dts(const struct pmu_model *m, const struct emit_options *o,
-	     FILE *out, struct pmu_error *err)
+	     FILE *out, struct pmurt_error *err)
 {
 	struct dts_sink s;
 	struct dt_sink sink = { .ops = &dts_ops, .ctx = &s };
@@ -184,13 +184,13 @@ int emit_dts(const struct pmu_model *m, const struct emit_options *o,
 	memset(&s, 0, sizeof(s));
 	s.out = ob_open(out);
 	if (!s.out) {
-		pmu_error_set(err, -ENOMEM, "out of memory for the DTS output");
+		pmurt_set_error(err, -ENOMEM, "out of memory for the DTS output");
 		return -ENOMEM;
 	}
 	header(s.out, input);
 	int rc = dt_tree_walk(m, o, &sink, err);
 	if (ob_close(s.out) && rc == 0) {
-		pmu_error_set(err, -EIO, "cannot write the DTS output");
+		pmurt_set_error(err, -EIO, "cannot write the DTS output");
 		rc = -EIO;
 	}
 	return rc < 0 ? rc : 0;

@@ -168,7 +168,7 @@ static bool put_metric(struct outbuf *b, const struct pmu_metric *mt, bool first
 }
 
 int emit_json(const struct pmu_model *m, const struct emit_options *o,
-	      FILE *out, struct pmu_error *err)
+	      FILE *out, struct pmurt_error *err)
 {
 	struct outbuf *b = ob_open(out);
 	bool first = true;
@@ -176,7 +176,7 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 
 	(void)o; /* see the comment atop: every perf event, always */
 	if (!b) {
-		pmu_error_set(err, -ENOMEM, "json: error: out of memory");
+		pmurt_set_error(err, -ENOMEM, "json: error: out of memory");
 		return -ENOMEM;
 	}
 	ob_put(b, "[", 1);
@@ -186,24 +186,24 @@ int emit_json(const struct pmu_model *m, const struct emit_options *o,
 			continue;
 		if (!put_event(b, e, first)) {
 			rc = -EINVAL;
-			pmu_error_set(err, rc, "%s: error: event %s: name or description is "
-				      "not valid UTF-8", m->source ? m->source : "json",
-				      e->name ? e->name : "(unnamed)");
+			pmurt_set_error(err, rc, "%s: error: event %s: name or description is "
+					"not valid UTF-8", m->source ? m->source : "json",
+					e->name ? e->name : "(unnamed)");
 		}
 		first = false;
 	}
 	for (int i = 0; i < m->nmetrics && !rc; i++) {
 		if (!put_metric(b, &m->metrics[i], first)) {
 			rc = -EINVAL;
-			pmu_error_set(err, rc, "%s: error: metric %s: a string is not valid UTF-8",
-				      m->source ? m->source : "json", m->metrics[i].name);
+			pmurt_set_error(err, rc, "%s: error: metric %s: a string is not valid UTF-8",
+					m->source ? m->source : "json", m->metrics[i].name);
 		}
 		first = false;
 	}
 	ob_puts(b, first ? "]\n" : "\n]\n");
 	if (ob_close(b) && !rc) {
 		rc = -EIO;
-		pmu_error_set(err, rc, "json: error: write failed");
+		pmurt_set_error(err, rc, "json: error: write failed");
 	}
 	return rc;
 }

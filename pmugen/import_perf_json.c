@@ -93,7 +93,7 @@ static char *join_path(const char *dir, const char *name)
 
 /* The regular *.json files of dir, sorted by name (strcmp: byte order). */
 static int list_json_files(const char *dir, struct name_list *out,
-			   struct pmu_error *err)
+			   struct pmurt_error *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -101,7 +101,7 @@ static int list_json_files(const char *dir, struct name_list *out,
 
 	if (!d) {
 		rc = -errno;
-		pmu_error_set(err, rc, "%s: error: %s", dir, strerror(errno));
+		pmurt_set_error(err, rc, "%s: error: %s", dir, strerror(errno));
 		return rc;
 	}
 	while (rc == 0 && (de = readdir(d)) != NULL) {
@@ -121,7 +121,7 @@ static int list_json_files(const char *dir, struct name_list *out,
 	}
 	closedir(d);
 	if (rc) {
-		pmu_error_set(err, rc, "%s: error: out of memory", dir);
+		pmurt_set_error(err, rc, "%s: error: out of memory", dir);
 		return rc;
 	}
 	if (out->n)
@@ -130,7 +130,7 @@ static int list_json_files(const char *dir, struct name_list *out,
 }
 
 static int read_whole_file(const char *path, char **buf, size_t *len,
-			   struct pmu_error *err)
+			   struct pmurt_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *p = NULL;
@@ -139,7 +139,7 @@ static int read_whole_file(const char *path, char **buf, size_t *len,
 
 	if (!f) {
 		rc = -errno;
-		pmu_error_set(err, rc, "%s: error: %s", path, strerror(errno));
+		pmurt_set_error(err, rc, "%s: error: %s", path, strerror(errno));
 		return rc;
 	}
 	for (;;) {
@@ -148,7 +148,7 @@ static int read_whole_file(const char *path, char **buf, size_t *len,
 
 			if (!q) {
 				rc = -ENOMEM;
-				pmu_error_set(err, rc, "%s: error: out of memory", path);
+				pmurt_set_error(err, rc, "%s: error: out of memory", path);
 				break;
 			}
 			p = q;
@@ -162,7 +162,7 @@ static int read_whole_file(const char *path, char **buf, size_t *len,
 	}
 	if (rc == 0 && ferror(f)) {
 		rc = -EIO;
-		pmu_error_set(err, rc, "%s: error: read failed", path);
+		pmurt_set_error(err, rc, "%s: error: read failed", path);
 	}
 	fclose(f);
 	if (rc) {
@@ -359,10 +359,10 @@ struct entry_ctx {
 	size_t len, index;
 };
 
-static int entry_error(const struct entry_ctx *c, struct pmu_error *err,
+static int entry_error(const struct entry_ctx *c, struct pmurt_error *err,
 		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int entry_error(const struct entry_ctx *c, struct pmu_error *err,
+static int entry_error(const struct entry_ctx *c, struct pmurt_error *err,
 		       const char *fmt, ...)
 {
 	char msg[384];
@@ -373,15 +373,15 @@ static int entry_error(const struct entry_ctx *c, struct pmu_error *err,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	element_position(c->buf, c->len, c->index, &line, &col);
-	pmu_error_set(err, -EINVAL, "%s:%d:%d: error: entry %zu: %s", c->path,
-		      line, col, c->index + 1, msg);
+	pmurt_set_error(err, -EINVAL, "%s:%d:%d: error: entry %zu: %s", c->path,
+			line, col, c->index + 1, msg);
 	return -EINVAL;
 }
 
 /* A string member; NULL when absent, or when not a string (*rc set). */
 static const char *get_string(const struct entry_ctx *c, json_t *entry,
 			      const char *key, bool required, int *rc,
-			      struct pmu_error *err)
+			      struct pmurt_error *err)
 {
 	json_t *v = json_object_get(entry, key);
 
@@ -404,7 +404,7 @@ struct import_event {
 
 /* Check one entry of the top-level array; 1 = metric (skip), 0 = event. */
 static int check_entry(const struct entry_ctx *c, json_t *entry,
-		       struct import_event *ev, struct pmu_error *err)
+		       struct import_event *ev, struct pmurt_error *err)
 {
 	int rc = 0;
 
@@ -485,7 +485,7 @@ static void qualified_pmus(const char *expr, char *buf, size_t len)
 
 /* One metric entry as a `metrics` item; every key must be one we keep. */
 static int write_metric(const struct entry_ctx *c, json_t *entry, FILE *out,
-			struct pmu_error *err)
+			struct pmurt_error *err)
 {
 	const char *key, *v[NMETRIC_KEYS] = {0};
 	json_t *val;
@@ -527,7 +527,7 @@ static int write_metric(const struct entry_ctx *c, json_t *entry, FILE *out,
 
 /* Parse one JSON file and write its events; *nevents counts them. */
 static int import_file(const char *path, const char *category, FILE *out,
-		       FILE *metrics, size_t *nevents, struct pmu_error *err)
+		       FILE *metrics, size_t *nevents, struct pmurt_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0, i;
@@ -539,15 +539,15 @@ static int import_file(const char *path, const char *category, FILE *out,
 		return rc;
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		pmu_error_set(err, -EINVAL, "%s:%d:%d: error: %s", path,
-			      jerr.line > 0 ? jerr.line : 1,
-			      jerr.column > 0 ? jerr.column : 1, jerr.text);
+		pmurt_set_error(err, -EINVAL, "%s:%d:%d: error: %s", path,
+				jerr.line > 0 ? jerr.line : 1,
+				jerr.column > 0 ? jerr.column : 1, jerr.text);
 		free(buf);
 		return -EINVAL;
 	}
 	if (!json_is_array(root)) {
-		pmu_error_set(err, -EINVAL,
-			      "%s:1:1: error: top level is not an array", path);
+		pmurt_set_error(err, -EINVAL,
+				"%s:1:1: error: top level is not an array", path);
 		rc = -EINVAL;
 	}
 	json_array_foreach(root, i, entry) {
@@ -595,7 +595,7 @@ static void write_header(FILE *out, const char *dir)
 	fputs("format: pmu-description/1\nevents:\n", out);
 }
 
-int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
+int import_perf_json(const char *dir, FILE *out, struct pmurt_error *err)
 {
 	struct name_list files = {0};
 	size_t nevents = 0, mlen = 0;
@@ -608,11 +608,11 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 	metrics = open_memstream(&mtext, &mlen);
 	if (!metrics) {
 		name_list_free(&files);
-		pmu_error_set(err, -ENOMEM, "%s: error: out of memory", dir);
+		pmurt_set_error(err, -ENOMEM, "%s: error: out of memory", dir);
 		return -ENOMEM;
 	}
 	if (files.n == 0) {
-		pmu_error_set(err, -ENOENT, "%s: error: no *.json files", dir);
+		pmurt_set_error(err, -ENOENT, "%s: error: no *.json files", dir);
 		return -ENOENT;
 	}
 	write_header(out, dir);
@@ -621,7 +621,7 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 
 		if (!path) {
 			rc = -ENOMEM;
-			pmu_error_set(err, rc, "%s: error: out of memory", dir);
+			pmurt_set_error(err, rc, "%s: error: out of memory", dir);
 			break;
 		}
 		files.names[i][strlen(files.names[i]) - 5] = '\0'; /* stem */
@@ -631,7 +631,7 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 	name_list_free(&files);
 	if (fclose(metrics) != 0 && rc == 0) {
 		rc = -ENOMEM;
-		pmu_error_set(err, rc, "%s: error: out of memory", dir);
+		pmurt_set_error(err, rc, "%s: error: out of memory", dir);
 	}
 	if (rc == 0 && mlen) {
 		fputs("metrics:\n", out);
@@ -640,12 +640,12 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 	free(mtext);
 	if (rc == 0 && nevents == 0) {
 		rc = -ENOENT;
-		pmu_error_set(err, rc, "%s: error: no events (only metrics?)",
-			      dir);
+		pmurt_set_error(err, rc, "%s: error: no events (only metrics?)",
+				dir);
 	}
 	if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
 		rc = -EIO;
-		pmu_error_set(err, rc, "%s: error: write failed", dir);
+		pmurt_set_error(err, rc, "%s: error: write failed", dir);
 	}
 	return rc;
 }

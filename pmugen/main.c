@@ -219,7 +219,7 @@ static void output_path(const struct cli *c, enum format f, char *buf, size_t le
 }
 
 typedef int (*emitter)(const struct pmu_model *, const struct emit_options *, FILE *,
-		       struct pmu_error *);
+		       struct pmurt_error *);
 
 static emitter emitter_for(enum format f)
 {
@@ -229,19 +229,19 @@ static emitter emitter_for(enum format f)
 
 /* Something that writes one whole output to a stream. */
 struct writer {
-	int (*write)(const struct writer *w, FILE *out, struct pmu_error *err);
+	int (*write)(const struct writer *w, FILE *out, struct pmurt_error *err);
 	emitter emit;                  /* for write_model */
 	const struct pmu_model *model;
 	const struct emit_options *options;
 	const char *dir;               /* for write_import */
 };
 
-static int write_model(const struct writer *w, FILE *out, struct pmu_error *err)
+static int write_model(const struct writer *w, FILE *out, struct pmurt_error *err)
 {
 	return w->emit(w->model, w->options, out, err);
 }
 
-static int write_import(const struct writer *w, FILE *out, struct pmu_error *err)
+static int write_import(const struct writer *w, FILE *out, struct pmurt_error *err)
 {
 	return import_perf_json(w->dir, out, err);
 }
@@ -254,14 +254,14 @@ struct staged {
 
 /* Write the whole output to a new temporary file next to s->path; on failure
  * the temporary file is removed and nothing else is touched. */
-static int stage(struct staged *s, const struct writer *w, struct pmu_error *err)
+static int stage(struct staged *s, const struct writer *w, struct pmurt_error *err)
 {
 	snprintf(s->tmp, sizeof(s->tmp), "%s.tmpXXXXXX", s->path);
 	int fd = mkstemp(s->tmp);
 	if (fd < 0) {
 		int rc = -errno;
-		pmu_error_set(err, rc, "%s: cannot create temporary file: %s", s->path,
-			      strerror(-rc));
+		pmurt_set_error(err, rc, "%s: cannot create temporary file: %s", s->path,
+				strerror(-rc));
 		return rc;
 	}
 	/* mkstemp creates the file 0600; give it the mode a plain open would */
@@ -271,7 +271,7 @@ static int stage(struct staged *s, const struct writer *w, struct pmu_error *err
 	if (!f) {
 		close(fd);
 		unlink(s->tmp);
-		pmu_error_set(err, -EIO, "%s: cannot open temporary file", s->path);
+		pmurt_set_error(err, -EIO, "%s: cannot open temporary file", s->path);
 		return -EIO;
 	}
 	/* outputs are hundreds of KiB: fewer, larger writes, through a buffer
@@ -290,24 +290,24 @@ static int stage(struct staged *s, const struct writer *w, struct pmu_error *err
 	if (rc) {
 		unlink(s->tmp);
 		if (!err->message[0])
-			pmu_error_set(err, rc, "%s: %s", s->path, strerror(-rc));
+			pmurt_set_error(err, rc, "%s: %s", s->path, strerror(-rc));
 	}
 	return rc;
 }
 
-static int commit(const struct staged *s, struct pmu_error *err)
+static int commit(const struct staged *s, struct pmurt_error *err)
 {
 	if (rename(s->tmp, s->path) == 0)
 		return 0;
 	int rc = -errno;
 	unlink(s->tmp);
-	pmu_error_set(err, rc, "%s: %s", s->path, strerror(-rc));
+	pmurt_set_error(err, rc, "%s: %s", s->path, strerror(-rc));
 	return rc;
 }
 
 /* One output, atomically ('-': standard output). */
 static int write_atomically(const char *path, const struct writer *w,
-			    struct pmu_error *err)
+			    struct pmurt_error *err)
 {
 	if (strcmp(path, "-") == 0) {
 		int rc = w->write(w, stdout, err);
@@ -320,7 +320,7 @@ static int write_atomically(const char *path, const struct writer *w,
 }
 
 /* Emitter and importer messages may already read "file:line:col: error: ..." */
-static void report_write_error(const struct pmu_error *err, int rc)
+static void report_write_error(const struct pmurt_error *err, int rc)
 {
 	const char *msg = err->message[0] ? err->message : strerror(-rc);
 	if (strstr(msg, ": error: "))
@@ -352,7 +352,7 @@ static void discard(const struct staged *s, int n)
  * directory, the disk went read-only) leaves the outputs renamed before it,
  * each complete, and the other targets as they were. */
 static int write_outputs(const struct cli *c, const struct pmu_model *m,
-			 const struct emit_options *o, struct pmu_error *err)
+			 const struct emit_options *o, struct pmurt_error *err)
 {
 	struct staged staged[FMT_COUNT];
 	enum format which[FMT_COUNT];
@@ -400,7 +400,7 @@ static int run_generate(struct cli *c)
 	char input_copy[4096];
 	snprintf(input_copy, sizeof(input_copy), "%s", c->input);
 	struct emit_options o = {c->all_events, basename(input_copy)};
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	rc = write_outputs(c, &m, &o, &err);
 	if (rc)
 		report_write_error(&err, rc);
@@ -424,23 +424,23 @@ static void import_usage(FILE *out)
 
 /* Without -o: the YAML into memory first, so that an error (a bad file in
  * DIR) leaves standard output empty rather than holding a partial header. */
-static int import_to_stdout(const struct writer *w, struct pmu_error *err)
+static int import_to_stdout(const struct writer *w, struct pmurt_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem) {
-		pmu_error_set(err, -ENOMEM, "out of memory");
+		pmurt_set_error(err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	int rc = w->write(w, mem, err);
 	if (fclose(mem) != 0 && !rc) {
 		rc = -ENOMEM;
-		pmu_error_set(err, rc, "out of memory");
+		pmurt_set_error(err, rc, "out of memory");
 	}
 	if (!rc && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
 		rc = -EIO;
-		pmu_error_set(err, rc, "writing standard output failed");
+		pmurt_set_error(err, rc, "writing standard output failed");
 	}
 	free(buf);
 	return rc;
@@ -469,7 +469,7 @@ static int run_import(int argc, char **argv)
 			"(see pmugen import-perf-json --help)\n");
 		return 2;
 	}
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	struct writer w = {write_import, NULL, NULL, NULL, dir};
 	int rc = strcmp(out, "-") == 0 ? import_to_stdout(&w, &err)
 				       : write_atomically(out, &w, &err);

@@ -204,24 +204,27 @@ int pmu_grammar_modifiers(const char *s, struct pmu_span sp, unsigned *exclude, 
 	case PMU_MODS_OK:
 		return 0;
 	case PMU_MODS_EMPTY:
-		pmurt_set_error(err, -EINVAL, "empty modifier list at offset %zu", sp.off);
+		pmurt_set_error_at(err, -EINVAL, sp.off, 0, "empty modifier list at offset %zu",
+				   sp.off);
 		return -EINVAL;
 	case PMU_MODS_PRECISE:
-		pmurt_set_error(err, -EINVAL, "maximum precise value is 3 (the 'p' at offset %zu)",
-				sp.off + i);
+		pmurt_set_error_at(err, -EINVAL, sp.off + i, 1,
+				   "maximum precise value is 3 (the 'p' at offset %zu)", sp.off + i);
 		return -EINVAL;
 	case PMU_MODS_DUPLICATE:
-		pmurt_set_error(err, -EINVAL, "duplicate modifier '%c' (%s) at offset %zu",
-				s[sp.off + i], modifier_name(s[sp.off + i]), sp.off + i);
+		pmurt_set_error_at(err, -EINVAL, sp.off + i, 1,
+				   "duplicate modifier '%c' (%s) at offset %zu", s[sp.off + i],
+				   modifier_name(s[sp.off + i]), sp.off + i);
 		return -EINVAL;
 	case PMU_MODS_PERF_ONLY:
-		pmurt_set_error(err, -EOPNOTSUPP, "perf modifier '%c' (%s) at offset %zu is not "
-				"supported (only u, k, h, I and p)", s[sp.off + i],
-				modifier_name(s[sp.off + i]), sp.off + i);
+		pmurt_set_error_at(err, -EOPNOTSUPP, sp.off + i, 1, "perf modifier '%c' (%s) at "
+				   "offset %zu is not supported (only u, k, h, I and p)",
+				   s[sp.off + i], modifier_name(s[sp.off + i]), sp.off + i);
 		return -EOPNOTSUPP;
 	default:
-		pmurt_set_error(err, -EINVAL, "unknown modifier '%s' at offset %zu",
-				pmu_grammar_quote(s, (struct pmu_span){sp.off + i, 1}, q), sp.off + i);
+		pmurt_set_error_at(err, -EINVAL, sp.off + i, 1, "unknown modifier '%s' at offset %zu",
+				   pmu_grammar_quote(s, (struct pmu_span){sp.off + i, 1}, q),
+				   sp.off + i);
 		return -EINVAL;
 	}
 }
@@ -249,19 +252,21 @@ static int wrapped_event(const char *s, struct pmu_span sp, size_t slash,
 	size_t end = sp.off + sp.len;
 	ev->pmu = (struct pmu_span){sp.off, slash - sp.off};
 	if (!ev->pmu.len) {
-		pmurt_set_error(err, -EINVAL, "no PMU name before the '/' at offset %zu", slash);
+		pmurt_set_error_at(err, -EINVAL, slash, 1, "no PMU name before the '/' at offset %zu",
+				   slash);
 		return -EINVAL;
 	}
 	for (size_t i = sp.off; i < slash; i++)
 		if (!pmu_name_char((unsigned char)s[i])) {
-			pmurt_set_error(err, -EINVAL, "bad PMU name '%s' at offset %zu",
-					pmu_grammar_quote(s, ev->pmu, q), sp.off);
+			pmurt_set_error_at(err, -EINVAL, ev->pmu.off, ev->pmu.len,
+					   "bad PMU name '%s' at offset %zu",
+					   pmu_grammar_quote(s, ev->pmu, q), sp.off);
 			return -EINVAL;
 		}
 	const char *close = memchr(s + slash + 1, '/', end - slash - 1);
 	if (!close) {
-		pmurt_set_error(err, -EINVAL, "no closing '/' for the term list opened at offset %zu",
-				slash);
+		pmurt_set_error_at(err, -EINVAL, slash, end - slash,
+				   "no closing '/' for the term list opened at offset %zu", slash);
 		return -EINVAL;
 	}
 	size_t after = (size_t)(close - s) + 1;
@@ -323,7 +328,8 @@ int pmu_terms_next(struct pmu_term_cursor *c, struct pmu_event_term *t, struct p
 	c->done = !comma;
 	c->pos = stop + 1;
 	if (!t->whole.len) {
-		pmurt_set_error(err, -EINVAL, "empty term at offset %zu", t->whole.off);
+		pmurt_set_error_at(err, -EINVAL, t->whole.off, 0, "empty term at offset %zu",
+				   t->whole.off);
 		return -EINVAL;
 	}
 	const char *eq = memchr(c->s + t->whole.off, '=', t->whole.len);
@@ -336,12 +342,14 @@ int pmu_terms_next(struct pmu_term_cursor *c, struct pmu_event_term *t, struct p
 	t->key = (struct pmu_span){t->whole.off, (size_t)(eq - c->s) - t->whole.off};
 	t->value = (struct pmu_span){t->key.off + t->key.len + 1, t->whole.len - t->key.len - 1};
 	if (!t->key.len) {
-		pmurt_set_error(err, -EINVAL, "term at offset %zu has no name", t->whole.off);
+		pmurt_set_error_at(err, -EINVAL, t->whole.off, t->whole.len,
+				   "term at offset %zu has no name", t->whole.off);
 		return -EINVAL;
 	}
 	if (!t->value.len) {
-		pmurt_set_error(err, -EINVAL, "term '%.*s' at offset %zu has no value",
-				(int)t->key.len, c->s + t->key.off, t->key.off);
+		pmurt_set_error_at(err, -EINVAL, t->whole.off, t->whole.len,
+				   "term '%.*s' at offset %zu has no value", (int)t->key.len,
+				   c->s + t->key.off, t->key.off);
 		return -EINVAL;
 	}
 	return 1;
@@ -413,21 +421,23 @@ int pmu_grammar_cpc_numbers(const char *s, const struct pmu_cpc_syntax *p, uint6
 	char q[PMU_QUOTE_MAX + 4];
 	*mask = 0;
 	if (pmu_grammar_dec(s + p->count.off, p->count.len, count)) {
-		pmurt_set_error(err, -EINVAL, "cpc count '%s' at offset %zu is larger than 64 bits",
-				pmu_grammar_quote(s, p->count, q), p->count.off);
+		pmurt_set_error_at(err, -EINVAL, p->count.off, p->count.len,
+				   "cpc count '%s' at offset %zu is larger than 64 bits",
+				   pmu_grammar_quote(s, p->count, q), p->count.off);
 		return -EINVAL;
 	}
 	if (!*count) {
-		pmurt_set_error(err, -EINVAL, "cpc count '0' at offset %zu must be at least 1",
-				p->count.off);
+		pmurt_set_error_at(err, -EINVAL, p->count.off, p->count.len,
+				   "cpc count '0' at offset %zu must be at least 1", p->count.off);
 		return -EINVAL;
 	}
 	if (!p->has_mask)
 		return 0;
 	size_t skip = pmu_grammar_has_hex_prefix(s + p->mask.off, p->mask.len) ? 2 : 0;
 	if (pmu_grammar_hex(s + p->mask.off + skip, p->mask.len - skip, mask)) {
-		pmurt_set_error(err, -EINVAL, "cpc mask '%s' at offset %zu is larger than 64 bits",
-				pmu_grammar_quote(s, p->mask, q), p->mask.off);
+		pmurt_set_error_at(err, -EINVAL, p->mask.off, p->mask.len,
+				   "cpc mask '%s' at offset %zu is larger than 64 bits",
+				   pmu_grammar_quote(s, p->mask, q), p->mask.off);
 		return -EINVAL;
 	}
 	return 0;
@@ -481,11 +491,13 @@ size_t pmu_list_item_end(const char *s, size_t off, size_t end)
 	return scan_end(s, off, end, true);
 }
 
-static int list_fail(struct pmurt_error *err, const char *fmt, size_t at)
+/* -EINVAL with a message about the len bytes at offset at (0: an empty
+ * event there). */
+static int list_fail(struct pmurt_error *err, const char *fmt, size_t at, size_t len)
 	__attribute__((format(printf, 2, 0)));
-static int list_fail(struct pmurt_error *err, const char *fmt, size_t at)
+static int list_fail(struct pmurt_error *err, const char *fmt, size_t at, size_t len)
 {
-	pmurt_set_error(err, -EINVAL, fmt, at);
+	pmurt_set_error_at(err, -EINVAL, at, len, fmt, at);
 	return -EINVAL;
 }
 
@@ -497,10 +509,11 @@ static int event_item(struct pmu_list_cursor *c, size_t end, struct pmu_list_ite
 	char q[PMU_QUOTE_MAX + 4];
 	struct pmu_span sp = {c->pos, end - c->pos};
 	if (!sp.len)
-		return list_fail(err, "empty event at offset %zu", sp.off);
+		return list_fail(err, "empty event at offset %zu", sp.off, 0);
 	if (isspace((unsigned char)c->s[sp.off]) || isspace((unsigned char)c->s[end - 1])) {
-		pmurt_set_error(err, -EINVAL, "blank around the event '%s' at offset %zu",
-				pmu_grammar_quote(c->s, sp, q), sp.off);
+		pmurt_set_error_at(err, -EINVAL, sp.off, sp.len,
+				   "blank around the event '%s' at offset %zu",
+				   pmu_grammar_quote(c->s, sp, q), sp.off);
 		return -EINVAL;
 	}
 	it->token = PMU_LIST_EVENT;
@@ -524,9 +537,10 @@ static int next_event(struct pmu_list_cursor *c, struct pmu_list_item *it,
 	}
 	size_t end = event_end(c, c->pos);
 	if (end < c->end && c->in_group && c->s[end] == '{')
-		return list_fail(err, "group inside a group at offset %zu", end);
+		return list_fail(err, "group inside a group at offset %zu", end, 1);
 	if (end < c->end && !c->in_group && c->s[end] != ',') {
-		pmurt_set_error(err, -EINVAL, "unexpected '%c' at offset %zu", c->s[end], end);
+		pmurt_set_error_at(err, -EINVAL, end, 1, "unexpected '%c' at offset %zu",
+				   c->s[end], end);
 		return -EINVAL;
 	}
 	return event_item(c, end, it, err);
@@ -557,16 +571,17 @@ int pmu_list_next(struct pmu_list_cursor *c, struct pmu_list_item *it, struct pm
 		return next_event(c, it, err);
 	if (c->pos == c->end) {
 		if (c->in_group)
-			return list_fail(err, "no '}' for the group opened at offset %zu", c->group_off);
+			return list_fail(err, "no '}' for the group opened at offset %zu",
+					 c->group_off, 1);
 		return 0;
 	}
 	char ch = c->s[c->pos];
 	if (c->in_group && ch == '}')
 		return group_end(c, it);
 	if (ch != ',')
-		return list_fail(err, "expected ',' at offset %zu", c->pos);
+		return list_fail(err, "expected ',' at offset %zu", c->pos, 1);
 	c->pos++;
 	if (!c->in_group && c->pos == c->end)
-		return list_fail(err, "empty event at offset %zu", c->pos);
+		return list_fail(err, "empty event at offset %zu", c->pos, 0);
 	return next_event(c, it, err);
 }

@@ -14,8 +14,6 @@
 #include "pmurt.h"
 #include "sched.h"
 
-#define PMURT_HIDDEN __attribute__((visibility("hidden")))
-
 struct pmurt_pmu {
 	struct pmu_model model;
 	/* event-name index (pmu_tables.h layout): the built-in table's own,
@@ -89,22 +87,5 @@ PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *st
 				     const struct pmu_event_syntax *ev,
 				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
-
-/* Every public function taking a pmurt_error clears it on entry, so a
- * reused struct never reports an earlier call's error. */
-static inline void pmurt_clear_error(struct pmurt_error *err)
-{
-	/* two stores, not the whole message: cheap enough for per-record calls
-	 * (pmurt_dtl_next, pmurt_perf_next) */
-	if (err) {
-		err->code = 0;
-		err->message[0] = '\0';
-	}
-}
-
-/* Printf into a pmurt_error (within one call the first error wins; a long
- * message ends with "..."). */
-PMURT_HIDDEN void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif /* PMURT_INTERNAL_H */

@@ -112,12 +112,12 @@ static const char *quote(const struct pctx *c, struct pmu_span sp, char buf[PMU_
 	return pmu_grammar_quote(c->s, sp, buf);
 }
 
-static int fail(struct pctx *c, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(struct pctx *c, int code, struct pmu_span at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-/* Without an error object no message is formatted (nor, by the callers,
- * any suggestion searched for). */
-static int fail(struct pctx *c, int code, const char *fmt, ...)
+/* The error about the bytes at of the string.  Without an error object no
+ * message is formatted (nor, by the callers, any suggestion searched for). */
+static int fail(struct pctx *c, int code, struct pmu_span at, const char *fmt, ...)
 {
 	if (!c->err)
 		return code;
@@ -126,7 +126,7 @@ static int fail(struct pctx *c, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pmurt_set_error(c->err, code, "%s", msg);
+	pmurt_set_error_at(c->err, code, at.off, at.len, "%s", msg);
 	return code;
 }
 
@@ -499,8 +499,8 @@ static int report_unknown(struct pctx *c, struct pmu_span sp, struct pmu_span wh
 	in[0] = 0;
 	if (whole.len)
 		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
-	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s%s", quote(c, sp, q), sp.off,
-		    in, firmware_only(&c->pmu->model, only, sizeof(only)),
+	return fail(c, -ENOENT, sp, "unknown event '%s' at offset %zu%s%s%s", quote(c, sp, q),
+		    sp.off, in, firmware_only(&c->pmu->model, only, sizeof(only)),
 		    did_you_mean(&n, hint, sizeof(hint)));
 }
 
@@ -510,14 +510,14 @@ static int report_cache(struct pctx *c, struct pmu_span sp, const struct resolve
 	const char *what = quote(c, sp, q);
 	const char *cache = hw_cache[r->cache[0]][0];
 	if (why == RF_CACHE_PERF)
-		return fail(c, -EINVAL, "cache event '%s' at offset %zu: perf accepts no %s "
+		return fail(c, -EINVAL, sp, "cache event '%s' at offset %zu: perf accepts no %s "
 			    "operation on %s", what, sp.off, hw_cache_op[r->cache[1]][0], cache);
 	if (why == RF_NO_CACHE_MAP)
-		return fail(c, -EINVAL, "cache event '%s' at offset %zu: %s has no cache event map",
-			    what, sp.off, pmu_label(c));
-	return fail(c, map_state_errno(r->state), "cache event '%s' at offset %zu (%s %s %s) %s %s",
-		    what, sp.off, cache, pmu_cache_op_name(r->cache[1]),
-		    pmu_cache_result_name(r->cache[2]),
+		return fail(c, -EINVAL, sp, "cache event '%s' at offset %zu: %s has no cache event "
+			    "map", what, sp.off, pmu_label(c));
+	return fail(c, map_state_errno(r->state), sp,
+		    "cache event '%s' at offset %zu (%s %s %s) %s %s", what, sp.off, cache,
+		    pmu_cache_op_name(r->cache[1]), pmu_cache_result_name(r->cache[2]),
 		    r->state == PMU_MAP_INVALID ? "is invalid on" : "is not supported by",
 		    pmu_label(c));
 }
@@ -528,7 +528,7 @@ static int report_derived(struct pctx *c, struct pmu_span sp, const struct resol
 	char q[PMU_QUOTE_MAX + 4], formula[160];
 	const struct pmu_preset *p = &c->pmu->model.presets[r->preset];
 	pmu_preset_format(p, formula, sizeof(formula));
-	return fail(c, -EOPNOTSUPP, "preset '%s' at offset %zu is derived (%s): it is computed "
+	return fail(c, -EOPNOTSUPP, sp, "preset '%s' at offset %zu is derived (%s): it is computed "
 		    "from %d counts, so it cannot be opened or sampled as one event (record "
 		    "takes only a preset of one event); count its events and combine them "
 		    "(pmutool stat, pmurt_preset_eval)", quote(c, sp, q), sp.off, formula,
@@ -541,14 +541,14 @@ static int report_resolve(struct pctx *c, struct pmu_span sp, const struct resol
 	char q[PMU_QUOTE_MAX + 4];
 	switch (why) {
 	case RF_BADHEX:
-		return fail(c, -EINVAL, "bad hexadecimal code '%s' at offset %zu", quote(c, sp, q),
-			    sp.off);
+		return fail(c, -EINVAL, sp, "bad hexadecimal code '%s' at offset %zu",
+			    quote(c, sp, q), sp.off);
 	case RF_BIG:
-		return fail(c, -EINVAL, "code '%s' at offset %zu is larger than 64 bits",
+		return fail(c, -EINVAL, sp, "code '%s' at offset %zu is larger than 64 bits",
 			    quote(c, sp, q), sp.off);
 	case RF_GENERIC:
-		return fail(c, map_state_errno(r->state), "generic event '%s' at offset %zu %s %s",
-			    quote(c, sp, q), sp.off,
+		return fail(c, map_state_errno(r->state), sp,
+			    "generic event '%s' at offset %zu %s %s", quote(c, sp, q), sp.off,
 			    r->state == PMU_MAP_INVALID ? "is invalid on" : "is not supported by",
 			    pmu_label(c));
 	case RF_CACHE_PERF:
@@ -633,7 +633,7 @@ static int unknown_term(struct pctx *c, struct pmu_span key, bool valueless)
 		if (valueless)
 			pmurt_nearest_events(&n, &c->pmu->model);
 	}
-	return fail(c, valueless ? -ENOENT : -EINVAL, "unknown %s '%s' at offset %zu%s",
+	return fail(c, valueless ? -ENOENT : -EINVAL, key, "unknown %s '%s' at offset %zu%s",
 		    valueless ? "event or term" : "term", quote(c, key, q), key.off,
 		    did_you_mean(&n, hint, sizeof(hint)));
 }
@@ -649,8 +649,8 @@ static int term_flag(struct pctx *c, struct terms *t, struct pmu_span key)
 		buf[key.len] = 0;
 		if (resolve_event(c->pmu, buf, key.len, &r) == RF_OK) {
 			if (t->alias >= 0 || t->have_legacy)
-				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
-					    quote(c, key, q), key.off);
+				return fail(c, -EINVAL, key, "second event '%s' at offset %zu in one "
+					    "term list", quote(c, key, q), key.off);
 			t->alias = r.event_index;
 			t->alias_at = key;
 			t->base[0] = r.code;
@@ -671,8 +671,8 @@ static int term_flag(struct pctx *c, struct terms *t, struct pmu_span key)
 			return report_resolve(c, key, &r, rc);
 		if (rc == RF_OK) {
 			if (t->alias >= 0 || t->have_legacy)
-				return fail(c, -EINVAL, "second event '%s' at offset %zu in one term list",
-					    quote(c, key, q), key.off);
+				return fail(c, -EINVAL, key, "second event '%s' at offset %zu in one "
+					    "term list", quote(c, key, q), key.off);
 			t->have_legacy = true;
 			t->legacy = r;
 			return 0;
@@ -690,7 +690,7 @@ static int term_name(struct pctx *c, struct terms *t, struct pmu_span key, struc
 		ok = isgraph(ch) && ch != ',' && ch != '/' && ch != '=';
 	}
 	if (!ok)
-		return fail(c, -EINVAL, "bad value '%s' for '%.*s' at offset %zu (1 to 63 "
+		return fail(c, -EINVAL, val, "bad value '%s' for '%.*s' at offset %zu (1 to 63 "
 			    "printing characters)", quote(c, val, q), (int)key.len, c->s + key.off,
 			    val.off);
 	t->name = val;
@@ -709,17 +709,17 @@ static int term_value(struct pctx *c, struct terms *t, struct pmu_span key, stru
 		return unknown_term(c, key, false);
 	int rc = pmu_grammar_number(c->s + val.off, val.len, &v);
 	if (rc == -ERANGE)
-		return fail(c, -EINVAL, "value '%s' for '%.*s' at offset %zu is larger than 64 bits",
-			    quote(c, val, q), (int)key.len, c->s + key.off, val.off);
+		return fail(c, -EINVAL, val, "value '%s' for '%.*s' at offset %zu is larger than 64 "
+			    "bits", quote(c, val, q), (int)key.len, c->s + key.off, val.off);
 	if (rc)
-		return fail(c, -EINVAL, "bad value '%s' for '%.*s' at offset %zu (decimal or 0x hex)",
-			    quote(c, val, q), (int)key.len, c->s + key.off, val.off);
+		return fail(c, -EINVAL, val, "bad value '%s' for '%.*s' at offset %zu (decimal or 0x "
+			    "hex)", quote(c, val, q), (int)key.len, c->s + key.off, val.off);
 	if (f >= 0) {
 		const struct pmu_field *fd = &c->pmu->model.fields[f];
 		if (v > field_max(fd))
-			return fail(c, -EINVAL, "value '%s' for '%s' at offset %zu does not fit its %u "
-				    "bits (at most 0x%" PRIx64 ")", quote(c, val, q), fd->name, val.off,
-				    fd->hi - fd->lo + 1, field_max(fd));
+			return fail(c, -EINVAL, val, "value '%s' for '%s' at offset %zu does not fit "
+				    "its %u bits (at most 0x%" PRIx64 ")", quote(c, val, q), fd->name,
+				    val.off, fd->hi - fd->lo + 1, field_max(fd));
 		set_field(t, fd, v);
 	} else if (span_is(c, key, "period")) {
 		t->period = v;
@@ -748,15 +748,16 @@ static int finish_terms(struct pctx *c, struct terms *t, struct pmu_span sp)
 	char q[PMU_QUOTE_MAX + 4];
 	if (t->have_legacy) {
 		if (t->code_terms)
-			return fail(c, -EINVAL, "terms in '%s' at offset %zu change the code of %s "
-				    "event '%s'", quote(c, sp, q), sp.off,
+			return fail(c, -EINVAL, sp, "terms in '%s' at offset %zu change the code of "
+				    "%s event '%s'", quote(c, sp, q), sp.off,
 				    t->legacy.type == PERF_TYPE_HARDWARE ? "generic" : "cache",
 				    t->legacy.name);
 		take_resolved(c, &t->legacy);
 	} else {
 		if (!t->have_code)
-			return fail(c, -EINVAL, "terms '%s' at offset %zu name no event (give an event "
-				    "name, event=, config= or a field)", quote(c, sp, q), sp.off);
+			return fail(c, -EINVAL, sp, "terms '%s' at offset %zu name no event (give an "
+				    "event name, event=, config= or a field)", quote(c, sp, q),
+				    sp.off);
 		uint64_t code = (t->base[0] & ~t->set[0]) | t->val[0];
 		struct resolved r;
 		set_raw(&r, code);
@@ -784,7 +785,7 @@ static int parse_terms(struct pctx *c, struct pmu_span sp)
 	struct pmu_event_term term;
 	int rc;
 	if (!sp.len)
-		return fail(c, -EINVAL, "empty term list at offset %zu", sp.off);
+		return fail(c, -EINVAL, sp, "empty term list at offset %zu", sp.off);
 	pmu_terms_begin(&cur, c->s, sp);
 	while ((rc = pmu_terms_next(&cur, &term, c->err)) > 0)
 		if ((rc = parse_term(c, &t, &term)) != 0)
@@ -816,12 +817,12 @@ static int parse_cpc(struct pctx *c, struct pmu_span body, bool has_mods)
 		return NOT_CPC;
 	int why = resolve(c, p.prefix, &r);
 	if (shape == 1)
-		return why == RF_OK ? fail(c, -EINVAL, "cpc mode '%s' at offset %zu must be user, "
-					   "kernel or all", quote(c, p.mode, q), p.mode.off)
+		return why == RF_OK ? fail(c, -EINVAL, p.mode, "cpc mode '%s' at offset %zu must be "
+					   "user, kernel or all", quote(c, p.mode, q), p.mode.off)
 				    : NOT_CPC;
 	if (has_mods)
-		return fail(c, -EINVAL, "perf modifiers cannot follow the cpc form '%s' at offset %zu",
-			    quote(c, body, q), body.off);
+		return fail(c, -EINVAL, body, "perf modifiers cannot follow the cpc form '%s' at "
+			    "offset %zu", quote(c, body, q), body.off);
 	if (why == RF_NOTFOUND)
 		return report_unknown(c, p.prefix, body);
 	if (why != RF_OK)
@@ -831,8 +832,8 @@ static int parse_cpc(struct pctx *c, struct pmu_span body, bool has_mods)
 	if (rc)
 		return rc;
 	if (p.has_mask && r.legacy)
-		return fail(c, -EINVAL, "cpc mask '%s' at offset %zu: only the PMU's own events "
-			    "take a mask, not %s event '%s'", quote(c, p.mask, q), p.mask.off,
+		return fail(c, -EINVAL, p.mask, "cpc mask '%s' at offset %zu: only the PMU's own "
+			    "events take a mask, not %s event '%s'", quote(c, p.mask, q), p.mask.off,
 			    r.type == PERF_TYPE_HARDWARE ? "generic" : "cache", r.name);
 	take_resolved(c, &r);
 	c->out.exclude = p.exclude;
@@ -847,7 +848,7 @@ static int parse_cpc(struct pctx *c, struct pmu_span body, bool has_mods)
 static int parse_body(struct pctx *c, struct pmu_span body, bool has_mods)
 {
 	if (!body.len)
-		return fail(c, -EINVAL, "no event before ':' at offset %zu", body.off);
+		return fail(c, -EINVAL, body, "no event before ':' at offset %zu", body.off);
 	const char *p = c->s + body.off;
 	if (memchr(p, '=', body.len) || memchr(p, ',', body.len))
 		return parse_terms(c, body);
@@ -1006,7 +1007,8 @@ int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *str,
 	struct pctx c = {.pmu = pmu, .s = str, .err = err,
 			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
 	if (ev->whole.len > PARSE_MAX_LEN)
-		return fail(&c, -EINVAL, "event string longer than %d characters", PARSE_MAX_LEN);
+		return fail(&c, -EINVAL, ev->whole, "event string longer than %d characters",
+			    PARSE_MAX_LEN);
 	int rc = parse_event(&c, ev);
 	if (rc)
 		return rc;
@@ -1042,7 +1044,7 @@ static __attribute__((noinline)) int parse_event_slow(const struct pmurt_pmu *pm
 	size_t len = strnlen(str, PARSE_MAX_LEN + 1);
 	struct pmu_event_syntax ev;
 	if (!len) {
-		pmurt_set_error(err, -EINVAL, "empty event string");
+		pmurt_set_error_at(err, -EINVAL, 0, 0, "empty event string");
 		return -EINVAL;
 	}
 	int rc = pmu_grammar_event(str, (struct pmu_span){0, len}, &ev, err);

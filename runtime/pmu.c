@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +26,6 @@ static const struct builtin builtins[] = {
 };
 
 #define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))
-
-void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
-{
-	if (!err)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	pmu_error_vformat(&err->code, err->message, sizeof(err->message), code, fmt, ap);
-	va_end(ap);
-}
 
 const char *pmurt_builtin_name(int i)
 {
@@ -75,13 +64,13 @@ static int finish_open(struct pmurt_pmu *pmu, bool check, struct pmurt_error *er
 		d.level[PMU_CHK_KERNEL_LIMITS] = PMU_SEV_OFF;
 		if (pmu_check_model(&pmu->model, &d, true)) {
 			int rc = pmu_diag_rc(&d, -EINVAL);
-			pmurt_set_error(err, rc, "%s", d.first_error);
+			pmurt_set_error_from(err, rc, &d.first);
 			return rc;
 		}
 	}
-	struct pmu_error e = {0};
+	struct pmurt_error e = {0};
 	if (pmu_engine_init(&pmu->engine, &pmu->model, &e)) {
-		pmurt_set_error(err, e.code, "%s", e.message);
+		pmurt_set_error_from(err, e.code, &e);
 		return e.code;
 	}
 	int rc = pmu->name_index ? 0 : pmurt_build_name_index(pmu);
@@ -114,8 +103,8 @@ static int load_with_diag(struct pmurt_pmu *pmu, const char *spec, bool dtb,
 	pmu_diag_init(&d, NULL);
 	int rc = dtb ? pmu_load_dtb(&pmu->model, spec, blob, size, &d)
 		     : pmu_load_yaml_file(&pmu->model, spec, &d);
-	if (rc && d.first_error[0])
-		pmurt_set_error(err, rc, "%s", d.first_error);
+	if (rc && d.first.code)
+		pmurt_set_error_from(err, rc, &d.first);
 	else if (rc)
 		pmurt_set_error(err, rc, "%s: %s", spec,
 				rc == -ENOMEM ? "out of memory" : strerror(-rc));

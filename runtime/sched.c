@@ -32,13 +32,13 @@ static int role_field(const struct pmu_model *m, enum pmu_field_role role)
  * bias that makes the slot's top bit flip once more than `limit` events add
  * one each (the kernel's CNST_NC_* with test_adder 3 << 12, CNST_PMC_*). */
 static int add_adder_slot(struct pmu_engine *e, const struct pmu_constraint *c,
-			  uint32_t lo, struct pmu_error *err)
+			  uint32_t lo, struct pmurt_error *err)
 {
 	uint32_t width = c->slot_hi - c->slot_lo + 1;
 	if (width < 2 || width > 16 || lo + width > 64 ||
 	    (uint64_t)c->limit + 1 > (1ULL << (width - 1))) {
-		pmu_error_set(err, -EINVAL, "constraint '%s': a %u-bit slot cannot count to %u",
-			      c->name, width, c->limit);
+		pmurt_set_error(err, -EINVAL, "constraint '%s': a %u-bit slot cannot count to %u",
+				c->name, width, c->limit);
 		return -EINVAL;
 	}
 	uint64_t bias = (1ULL << (width - 1)) - 1 - c->limit;
@@ -69,11 +69,11 @@ static struct pmu_creg_bits compile_ref(const struct pmu_model *m, struct pmu_re
 	return b;
 }
 
-static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
+static int compile_constraints(struct pmu_engine *e, struct pmurt_error *err)
 {
 	const struct pmu_model *m = e->m;
 	if (m->nconstraints > PMU_SCHED_MAX_CONS) {
-		pmu_error_set(err, -E2BIG, "%s: more than %d constraints", m->name, PMU_SCHED_MAX_CONS);
+		pmurt_set_error(err, -E2BIG, "%s: more than %d constraints", m->name, PMU_SCHED_MAX_CONS);
 		return -E2BIG;
 	}
 	for (int i = 0; i < m->nconstraints; i++) {
@@ -95,8 +95,8 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 		k->flag = -1;
 		if (c->has_flag) {
 			if (e->nflags == PMU_SCHED_MAX_FLAGS) {
-				pmu_error_set(err, -E2BIG, "%s: more than %d flag constraints",
-					      m->name, PMU_SCHED_MAX_FLAGS);
+				pmurt_set_error(err, -E2BIG, "%s: more than %d flag constraints",
+						m->name, PMU_SCHED_MAX_FLAGS);
 				return -E2BIG;
 			}
 			k->flag = e->nflags;
@@ -117,7 +117,7 @@ static int compile_constraints(struct pmu_engine *e, struct pmu_error *err)
 	return 0;
 }
 
-static int compile_placements(struct pmu_engine *e, struct pmu_error *err)
+static int compile_placements(struct pmu_engine *e, struct pmurt_error *err)
 {
 	const struct pmu_model *m = e->m;
 	for (int i = 0; i < m->nfields; i++) {
@@ -125,8 +125,8 @@ static int compile_placements(struct pmu_engine *e, struct pmu_error *err)
 		if (f->target_reg < 0 && f->clear_reg < 0)
 			continue;
 		if (e->nplaced == PMU_SCHED_MAX_PLACED) {
-			pmu_error_set(err, -E2BIG, "%s: more than %d placed fields", m->name,
-				      PMU_SCHED_MAX_PLACED);
+			pmurt_set_error(err, -E2BIG, "%s: more than %d placed fields", m->name,
+					PMU_SCHED_MAX_PLACED);
 			return -E2BIG;
 		}
 		struct pmu_cplace *p = &e->placed[e->nplaced++];
@@ -160,22 +160,22 @@ static void compile_registers(struct pmu_engine *e)
 }
 
 int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
-		    struct pmu_error *err)
+		    struct pmurt_error *err)
 {
 	memset(e, 0, sizeof(*e));
 	e->m = m;
 	e->pmc_field = role_field(m, PMU_ROLE_PMC);
 	e->mark_field = role_field(m, PMU_ROLE_MARK);
 	if (e->pmc_field < 0) {
-		pmu_error_set(err, -EINVAL, "%s: no field has role pmc", m->name);
+		pmurt_set_error(err, -EINVAL, "%s: no field has role pmc", m->name);
 		return -EINVAL;
 	}
 	if (m->nregisters > PMU_SCHED_MAX_REGS || m->ncounters > PMU_SCHED_MAX_PMC ||
 	    m->max_group == 0 || m->max_group > PMU_SCHED_MAX_EVENTS ||
 	    pmu_check_ctx_init(&e->checks, m)) {
-		pmu_error_set(err, -EINVAL, "%s: %d registers, %d counters, groups of %u, %d checks: "
-			      "beyond what the scheduler handles", m->name, m->nregisters,
-			      m->ncounters, m->max_group, m->nchecks);
+		pmurt_set_error(err, -EINVAL, "%s: %d registers, %d counters, groups of %u, %d checks: "
+				"beyond what the scheduler handles", m->name, m->nregisters,
+				m->ncounters, m->max_group, m->nchecks);
 		return -EINVAL;
 	}
 	e->pmc = pmu_field_extract(&m->fields[e->pmc_field]);

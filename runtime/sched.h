@@ -144,7 +144,7 @@ int pmu_engine_branch_filter(const struct pmu_engine *e, uint64_t branch_sample_
 
 /* Compile a model; 0 or -EINVAL when it lacks what scheduling needs. */
 int pmu_engine_init(struct pmu_engine *e, const struct pmu_model *m,
-		    struct pmu_error *err);
+		    struct pmurt_error *err);
 
 /* The kernel's (mask, value) constraint words for one event. */
 void pmu_engine_constraint(const struct pmu_engine *e, uint64_t config,

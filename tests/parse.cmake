@@ -24,5 +24,5 @@ add_executable(suggest_test ${CMAKE_CURRENT_LIST_DIR}/parse/suggest_test.c ${SUG
 target_compile_definitions(suggest_test PRIVATE PMURT_COUNT_SUGGESTIONS)
 target_include_directories(suggest_test PRIVATE ${CMAKE_SOURCE_DIR}/include
   ${CMAKE_SOURCE_DIR}/runtime)
-target_link_libraries(suggest_test PRIVATE pmumodel_obj pmutables_obj)
+target_link_libraries(suggest_test PRIVATE pmuerrors_obj pmumodel_obj pmutables_obj)
 add_test(NAME parse/suggestions COMMAND suggest_test)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "pmurt.h"
@@ -130,14 +131,16 @@ static void test_element_size_errors(struct pmurt_pmu *pmu)
 }
 
 /* --- errors ------------------------------------------------------------------ */
-static const struct pmurt_error stale = {.code = -EIO, .message = "stale: an earlier call"};
+static const struct pmurt_error stale = {.code = -EIO, .message = "stale: an earlier call",
+					 .where = PMURT_ERROR_FILE, .line = 9};
 
 /* After a call that succeeded: the stale error is gone. */
 static void check_cleared(const char *call, int rc, const struct pmurt_error *err)
 {
-	CHECK(rc >= 0 && err->code == 0 && err->message[0] == '\0',
-	      "%s on a reused error: rc %d, code %d, message '%s'", call, rc, err->code,
-	      err->message);
+	CHECK(rc >= 0 && err->code == 0 && err->message[0] == '\0' &&
+	      err->where == PMURT_ERROR_NOWHERE,
+	      "%s on a reused error: rc %d, code %d, message '%s', where %d", call, rc, err->code,
+	      err->message, (int)err->where);
 }
 
 /* After a call that failed: this call's code and message, not the stale ones. */
@@ -219,6 +222,65 @@ static void test_calls_reset(struct pmurt_pmu *pmu)
 	check_replaced("pmurt_group_check", pmurt_group_check(pmu, ev, 0, sizeof(ev[0]), NULL, &res,
 							      &err),
 		       &err, "1 to 16 events");
+}
+
+/* --- where an error is ---------------------------------------------------------- */
+/* An event string's error gives the bytes at fault. */
+static void check_string_place(struct pmurt_pmu *pmu, const char *str, int offset, int length)
+{
+	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
+	struct pmurt_error err = stale;
+	int rc = pmurt_parse_event(pmu, str, &spec, &err);
+	CHECK(rc < 0 && err.where == PMURT_ERROR_STRING && err.offset == offset &&
+	      err.length == length, "'%s': rc %d, where %d, offset %d, length %d (want %d, %d): %s",
+	      str, rc, (int)err.where, err.offset, err.length, offset, length, err.message);
+}
+
+/* A description's error gives its file, line and column, and a long path
+ * keeps its end. */
+static void check_file_place(const char *dir, const char *name)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL, "cannot write %s", path);
+	if (!f)
+		return;
+	fputs("format: pmu-description/1\nname: [unclosed\n", f);
+	fclose(f);
+	struct pmurt_pmu *pmu = NULL;
+	struct pmurt_error err = stale;
+	int rc = pmurt_pmu_open(&pmu, path, NULL, &err);
+	size_t n = strlen(err.source), want = strlen(path);
+	bool tail = want < sizeof(err.source)
+		? strcmp(err.source, path) == 0
+		: n == sizeof(err.source) - 1 && strncmp(err.source, "...", 3) == 0 &&
+		  strcmp(err.source + 3, path + want - (n - 3)) == 0;
+	char prefix[80];
+	snprintf(prefix, sizeof(prefix), ":%d:%d: error", err.line, err.column);
+	CHECK(rc == -EINVAL && err.where == PMURT_ERROR_FILE && err.line == 3 && err.column == 1 &&
+	      tail && strstr(err.message, prefix), "%s: rc %d, where %d, source '%s', line %d, "
+	      "column %d: %s", path, rc, (int)err.where, err.source, err.line, err.column,
+	      err.message);
+	remove(path);
+}
+
+static void test_error_places(struct pmurt_pmu *pmu)
+{
+	check_string_place(pmu, "PM_LD_MISS_L1:uu", 15, 1);
+	check_string_place(pmu, "cpu/event=0x1,nosuch=3/", 14, 6);
+	check_string_place(pmu, "PM_LD_MISS_LX", 0, 13);
+	check_string_place(pmu, "", 0, 0);
+	char dir[] = "/tmp/pmurt-api.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	check_file_place(dir, "bad.yaml");
+	check_file_place(dir, "a-description-whose-name-is-longer-than-the-source-field.yaml");
+	rmdir(dir);
+	/* a system call's error has no place */
+	struct pmurt_pmu *none = NULL;
+	struct pmurt_error err = stale;
+	pmurt_pmu_open(&none, "/nonexistent/x.yaml", NULL, &err);
+	CHECK(err.where == PMURT_ERROR_NOWHERE, "missing file: where %d", (int)err.where);
 }
 
 /* --- truncation ---------------------------------------------------------------- */
@@ -374,6 +436,7 @@ int main(int argc, char **argv)
 	test_open_resets(argv[1]);
 	test_calls_reset(pmu);
 	test_truncation(pmu);
+	test_error_places(pmu);
 	test_no_count_constraint(argv[2]);
 	test_reschedule();
 	pmurt_pmu_close(pmu);

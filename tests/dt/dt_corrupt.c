@@ -41,7 +41,7 @@ static int load(const void *buf, size_t len, char *first_error, size_t elen)
 		      "failed load left a model behind");
 	}
 	if (first_error)
-		snprintf(first_error, elen, "%s", d.first_error);
+		snprintf(first_error, elen, "%s", d.first.message);
 	return rc;
 }
 
@@ -311,8 +311,8 @@ static void files(const char *yaml_path)
 	      "missing file");
 	pmu_diag_init(&d, NULL);
 	CHECK(pmu_load_dtb_file(&m, yaml_path, &d) != 0 &&
-	      strstr(d.first_error, "not a valid DTB"),
-	      "YAML read as DTB: %s", d.first_error);
+	      strstr(d.first.message, "not a valid DTB"),
+	      "YAML read as DTB: %s", d.first.message);
 	pmu_diag_init(&d, NULL);
 	CHECK(pmu_load_dtb(&m, NULL, NULL, 0, &d) != 0 && d.nerrors == 1, "no blob");
 	CHECK(pmu_load_dtb(&m, "x", "", 0, NULL) != 0, "no diag object");

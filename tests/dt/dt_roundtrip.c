@@ -27,7 +27,7 @@ static int load_blob(struct pmu_model *m, const char *name, const char *buf,
 
 	pmu_diag_init(&d, stderr);
 	rc = pmu_load_dtb(m, name, buf, len, &d);
-	CHECK(rc == 0, "pmu_load_dtb(%s) = %d: %s", name, rc, d.first_error);
+	CHECK(rc == 0, "pmu_load_dtb(%s) = %d: %s", name, rc, d.first.message);
 	CHECK(d.nerrors == 0 && d.nwarnings == 0, "%d errors, %d warnings",
 	      d.nerrors, d.nwarnings);
 	return rc;

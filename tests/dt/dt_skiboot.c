@@ -109,7 +109,7 @@ static void check_reemit(const struct pmu_model *m)
 	}
 	pmu_diag_init(&d, stderr);
 	CHECK(pmu_load_dtb(&back, "again.dtb", dtb, len, &d) == 0, "reload: %s",
-	      d.first_error);
+	      d.first.message);
 	if (d.nerrors == 0) {
 		CHECK(pmu_model_equal(m, &back, diff, sizeof(diff)), "differs: %s", diff);
 		pmu_model_free(&back);

@@ -17,18 +17,18 @@ int dt_load_yaml(struct pmu_model *m, const char *path)
 	pmu_diag_init(&d, NULL); /* kernel-limits warnings are expected */
 	rc = pmu_load_yaml_file(m, path, &d);
 	if (rc)
-		fprintf(stderr, "cannot load %s: %s\n", path, d.first_error);
+		fprintf(stderr, "cannot load %s: %s\n", path, d.first.message);
 	return rc;
 }
 
 typedef int (*emitter)(const struct pmu_model *, const struct emit_options *,
-		       FILE *, struct pmu_error *);
+		       FILE *, struct pmurt_error *);
 
 static int emit_mem(emitter fn, const struct pmu_model *m, bool all_events,
 		    bool quiet, char **buf, size_t *len)
 {
 	struct emit_options o = { .all_events = all_events, .input_name = "test" };
-	struct pmu_error err = { 0 };
+	struct pmurt_error err = { 0 };
 	FILE *f;
 	int rc;
 

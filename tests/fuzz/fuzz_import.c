@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *out = fopen("/dev/null", "w");
 	if (!out)
 		return 0;
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	import_perf_json(dir, out, &err);
 	fclose(out);
 	return 0;

@@ -79,7 +79,7 @@ static int load_src(const char *dir, struct src *s)
 
 static char *import_text(const char *dir, size_t *len)
 {
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 	int rc;
@@ -142,7 +142,7 @@ static void check_model(const struct src *s, const struct pmu_model *m,
 static void check_json(const struct src *s, const struct pmu_model *m,
 		       int *fails)
 {
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	struct emit_options o = { .all_events = true };
 	char *buf = NULL;
 	size_t len = 0, i;
@@ -258,7 +258,7 @@ static bool pool_has(const char *pool, size_t n, const char *s)
 static void check_c(const struct src *s, const struct pmu_model *m,
 		    const char *out_path, int *fails)
 {
-	struct pmu_error err = {0};
+	struct pmurt_error err = {0};
 	struct emit_options o = { .all_events = true };
 	char *buf = NULL, *pool;
 	size_t len = 0, n;
