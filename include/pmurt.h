@@ -19,10 +19,20 @@
  *   line and column (struct pmurt_error).
  * - Option and result structs begin with their size (`sz`), set by the
  *   caller with PMURT_OPTS_INIT / sizeof, so the structs can grow without
- *   breaking callers built against an older header.  An array of them is
- *   passed with its element size (pmurt_group_check), as libbpf passes
- *   func_info_rec_size, never indexed at this library's sizeof.
- * - Strings returned by the library live as long as the pmurt_pmu handle.
+ *   breaking callers built against an older header.  Every function checks
+ *   an options struct as libbpf's OPTS_VALID does: a smaller one (an older
+ *   header's) is taken with its missing fields at their defaults, a larger
+ *   one (a newer header's) only when the bytes this library does not know
+ *   are zero, else -EINVAL.  An array of them is passed with its element
+ *   size (pmurt_group_check), as libbpf passes func_info_rec_size, never
+ *   indexed at this library's sizeof.
+ * - Ownership: what a function hands out through a pointer to a pointer
+ *   (a pmurt_pmu, host, counter, pack, ...) is the caller's, released with
+ *   its close or free function.  Whatever it takes by a plain pointer is
+ *   borrowed and must outlive it: a counter and a DTL capture borrow their
+ *   host, a pack its pmurt_pmu.  pmurt_host_pmu() lends the host's own
+ *   description.  Strings and structs a handle hands out (names, specs,
+ *   results) live as long as that handle.
  * - No global state: handles are independent and may be used from different
  *   threads; one handle is not safe for concurrent use.
  */
@@ -37,15 +47,27 @@
 extern "C" {
 #endif
 
+/* The version of this header; pmurt_version() gives the library's. */
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 4
+#define PMURT_VERSION_MINOR 5
 #define PMURT_VERSION_PATCH 0
+#define PMURT_VERSION_CODE(major, minor, patch) \
+	((uint32_t)(major) << 16 | (uint32_t)(minor) << 8 | (uint32_t)(patch))
+#define PMURT_VERSION \
+	PMURT_VERSION_CODE(PMURT_VERSION_MAJOR, PMURT_VERSION_MINOR, PMURT_VERSION_PATCH)
 
 #if defined(__GNUC__)
 #define PMURT_API __attribute__((visibility("default")))
 #else
 #define PMURT_API
 #endif
+
+/* The library's version (since 0.5), PMURT_VERSION_CODE(major, minor,
+ * patch): the one linked, or loaded by the dynamic linker, which may be
+ * newer than the header a program was built against.  Each minor release
+ * is a version node of libpmurt.so.0's symbols (PMURT_0.5), so a program
+ * using a function runs only with a library that has it. */
+PMURT_API uint32_t pmurt_version(void);
 
 /* Zero an options/result struct and set its size. */
 #define PMURT_OPTS_INIT(type, ...) \

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "opts.h"
 #include "perf_int.h"
 #include "sysfs.h"
 
@@ -143,18 +144,11 @@ static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opt
 	return 0;
 }
 
-/* The size of 0.3.0's struct, which lacked skip_unsupported. */
-#define COUNTER_OPTS_SIZE_0_3_0 offsetof(struct pmurt_counter_opts, skip_unsupported)
-/* And of its struct pmurt_count, which lacked skipped. */
+/* The size of 0.3.0's struct pmurt_count, which lacked skipped. */
 #define COUNT_SIZE_0_3_0 offsetof(struct pmurt_count, skipped)
 
 static int check_opts(const struct pmurt_counter_opts *o, struct pmurt_error *err)
 {
-	if (o->sz < COUNTER_OPTS_SIZE_0_3_0) {
-		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: opts->sz is %zu; set it with "
-				"PMURT_OPTS_INIT", o->sz);
-		return -EINVAL;
-	}
 	if (o->cpus && o->ncpus < 1) {
 		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: cpus given with ncpus %d", o->ncpus);
 		return -EINVAL;
@@ -252,11 +246,13 @@ int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, cons
 	}
 	*out = NULL;
 	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts);
-	if (opts && check_opts(opts, err))
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_counter_opts, skip_unsupported),
+			   "pmurt_counter_open", err))
 		return -EINVAL;
-	if (opts)   /* a smaller, older struct: the fields it lacks keep their defaults */
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	o.sz = sizeof(o);
+	/* a smaller, older struct: the fields it lacks keep their defaults */
+	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_counter_opts, skip_unsupported), opts);
+	if (check_opts(&o, err))
+		return -EINVAL;
 	struct pmurt_counter *c = calloc(1, sizeof(*c));
 	if (!c) {
 		pmurt_set_error(err, -ENOMEM, "pmurt_counter_open: out of memory");

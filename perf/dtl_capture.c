@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "opts.h"
 #include "perf_int.h"
 #include "record.h"
 
@@ -25,9 +26,7 @@ struct pmurt_dtl_capture {
 static int check_opts(const struct pmurt_dtl_capture_opts *o, struct pmurt_error *err)
 {
 	const char *why = NULL;
-	if (o->sz < sizeof(*o))
-		why = "opts->sz is too small; set it with PMURT_OPTS_INIT";
-	else if (o->cpus && o->ncpus < 1)
+	if (o->cpus && o->ncpus < 1)
 		why = "cpus given with ncpus below 1";
 	else if (!pmu_dtl_config_valid(o->config))
 		why = "config must be " PMU_DTL_CONFIGS ": vpa_dtl_event_init refuses any other "
@@ -46,10 +45,7 @@ static struct pmurt_dtl_capture_opts defaults(const struct pmurt_dtl_capture_opt
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct pmurt_dtl_capture_opts o = PMURT_OPTS_INIT(pmurt_dtl_capture_opts);
-	if (opts && opts->sz >= sizeof(o))
-		o = *opts;
-	else if (opts)
-		o.sz = opts->sz; /* refused by check_opts */
+	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_dtl_capture_opts, data_pages), opts);
 	o.config = o.config ? o.config : 7;
 	o.period_ns = o.period_ns ? o.period_ns : PMU_DTL_DEFAULT_PERIOD_NS;
 	if (!o.aux_pages)
@@ -87,6 +83,9 @@ int pmurt_dtl_capture_open(struct pmurt_dtl_capture **out, struct pmurt_host *ho
 		return -EINVAL;
 	}
 	*out = NULL;
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_dtl_capture_opts, data_pages),
+			   "pmurt_dtl_capture_open", err))
+		return -EINVAL;
 	struct pmurt_dtl_capture_opts o = defaults(opts);
 	int rc = check_opts(&o, err);
 	if (rc)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "opts.h"
 #include "perf_int.h"
 #include "sysfs.h"
 
@@ -211,10 +212,10 @@ static int set_root(char *dst, size_t size, const char *src, const char *what,
 
 static int load_core(struct pmurt_host *h, const struct pmurt_host_opts *o, struct pmurt_error *err)
 {
-	if (o && o->pmu)
+	if (o->pmu)
 		return pmurt_pmu_open(&h->owned, o->pmu, NULL, err);
 	const char *at = (const char *)getauxval(AT_PLATFORM);
-	struct pmu_pick_inputs in = {.sysfs = h->h.sysfs, .devtree = o ? o->devtree : NULL,
+	struct pmu_pick_inputs in = {.sysfs = h->h.sysfs, .devtree = o->devtree,
 				     .at_platform = at, .cpuinfo = "/proc/cpuinfo"};
 	int rc = pmu_host_pick(&in, &h->owned, h->h.pick, sizeof(h->h.pick), err);
 	return rc > 0 ? 0 : rc;
@@ -229,21 +230,20 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 		return -EINVAL;
 	}
 	*host = NULL;
-	const struct pmurt_host_opts *o = opts && opts->sz >= sizeof(*opts) ? opts : NULL;
-	if (opts && !o) {
-		pmurt_set_error(err, -EINVAL, "pmurt_host_open: opts->sz is %zu; set it with "
-				"PMURT_OPTS_INIT", opts->sz);
+	struct pmurt_host_opts taken = PMURT_OPTS_INIT(pmurt_host_opts);
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_host_opts, devtree), "pmurt_host_open", err))
 		return -EINVAL;
-	}
+	pmu_opts_take(&taken, PMU_OPTS_KNOWN(pmurt_host_opts, devtree), opts);
+	const struct pmurt_host_opts *o = &taken;
 	struct pmurt_host *h = calloc(1, sizeof(*h));
 	if (!h) {
 		pmurt_set_error(err, -ENOMEM, "pmurt_host_open: out of memory");
 		return -ENOMEM;
 	}
-	const char *sysfs = o && o->sysfs ? o->sysfs : getenv("PMURT_SYSFS");
+	const char *sysfs = o->sysfs ? o->sysfs : getenv("PMURT_SYSFS");
 	int rc = set_root(h->h.sysfs, sizeof(h->h.sysfs), sysfs && *sysfs ? sysfs : "/sys",
 			  "sysfs", err);
-	if (!rc && o && o->tracefs)
+	if (!rc && o->tracefs)
 		rc = set_root(h->h.tracefs, sizeof(h->h.tracefs), o->tracefs, "tracefs", err);
 	else if (!rc)
 		default_tracefs(h->h.sysfs, h->h.tracefs, sizeof(h->h.tracefs));

@@ -9,16 +9,15 @@
 #include <string.h>
 
 #include "internal.h"
+#include "opts.h"
 
 static struct pmu_sched_options sched_options(const struct pmurt_check_opts *opts)
 {
-	struct pmu_sched_options o = {.per_task = true, .hv_mode = false, .lpar = true};
-	if (opts && opts->sz >= offsetof(struct pmurt_check_opts, lpar) + sizeof(opts->lpar)) {
-		o.per_task = opts->per_task;
-		o.hv_mode = opts->hv_mode;
-		o.lpar = opts->lpar;
-	}
-	return o;
+	struct pmurt_check_opts c = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true,
+						    .lpar = true);
+	pmu_opts_take(&c, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), opts);
+	return (struct pmu_sched_options){.per_task = c.per_task, .hv_mode = c.hv_mode,
+					  .lpar = c.lpar};
 }
 
 /* src into dst[size]; a longer text ends with "..." (pmu_mark_truncated). */
@@ -139,6 +138,8 @@ int pmurt_group_check(const struct pmurt_pmu *pmu, const struct pmurt_event_spec
 				PMURT_MAX_GROUP, n);
 		return -EINVAL;
 	}
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), "pmurt_group_check", err))
+		return -EINVAL;
 	struct pmu_sched_event ev[PMURT_MAX_GROUP];
 	struct pmurt_event_spec spec[PMURT_MAX_GROUP]; /* ev[i].name points here */
 	int rc = read_group(events, n, event_sz, ev, spec, err);

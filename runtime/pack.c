@@ -38,6 +38,7 @@
 
 #include "internal.h"
 #include "metrics.h"
+#include "opts.h"
 
 #define PACK_MAX_PMC 8 /* counters tracked by the quick test (PMC1..PMC8) */
 #define PACK_TRIALS 4 /* orders tried */
@@ -987,14 +988,16 @@ int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
 		pmurt_set_error(err, -EINVAL, "pmurt_pack: missing argument");
 		return -EINVAL;
 	}
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), "pmurt_pack", err))
+		return -EINVAL;
 	struct pmurt_pack *pk = calloc(1, sizeof(*pk));
 	if (!pk) {
 		pmurt_set_error(err, -ENOMEM, "pmurt_pack: out of memory");
 		return -ENOMEM;
 	}
 	pk->pmu = pmu;
-	pk->opts = opts ? *opts : (struct pmurt_check_opts){.sz = sizeof(pk->opts),
-		.per_task = true, .lpar = true};
+	pk->opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true);
+	pmu_opts_take(&pk->opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), opts);
 	pk->maxg = pmu->model.max_group < PMURT_MAX_GROUP ? (int)pmu->model.max_group
 							  : PMURT_MAX_GROUP;
 	pk->nprog = count_programmable(&pmu->model);

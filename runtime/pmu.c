@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "opts.h"
 #include "pmu_checks.h"
 #include "pmu_load.h"
 
@@ -269,17 +270,17 @@ int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 		pmurt_set_error(err, -EINVAL, "pmurt_pmu_open: no description named");
 		return -EINVAL;
 	}
-	enum pmurt_source src = PMURT_SOURCE_AUTO;
-	if (opts && opts->sz >= offsetof(struct pmurt_open_opts, source) + sizeof(opts->source))
-		src = opts->source;
+	struct pmurt_open_opts o = PMURT_OPTS_INIT(pmurt_open_opts);
+	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_open_opts, pvr), "pmurt_pmu_open", err))
+		return -EINVAL;
+	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_open_opts, pvr), opts);
 	struct pmurt_pmu *pmu = pmu_alloc();
 	if (!pmu) {
 		pmurt_set_error(err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
-	if (opts && opts->sz >= offsetof(struct pmurt_open_opts, pvr) + sizeof(opts->pvr))
-		pmu->pvr = opts->pvr;
-	int rc = open_source(pmu, spec, src, err);
+	pmu->pvr = o.pvr;
+	int rc = open_source(pmu, spec, o.source, err);
 	if (rc) {
 		pmurt_pmu_close(pmu);
 		return rc;

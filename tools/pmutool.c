@@ -377,8 +377,10 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
 		case 'h': t->help = true; break;
 		case 'V':
-			printf("pmutool %s (libpmurt %d.%d.%d)\n", PMUTOOL_VERSION,
-			       PMURT_VERSION_MAJOR, PMURT_VERSION_MINOR, PMURT_VERSION_PATCH);
+			printf("pmutool %s (libpmurt %u.%u.%u)\n", PMUTOOL_VERSION,
+			       (unsigned)(pmurt_version() >> 16),
+			       (unsigned)(pmurt_version() >> 8 & 0xff),
+			       (unsigned)(pmurt_version() & 0xff));
 			*done = true;
 			return EXIT_OK;
 		case ':':

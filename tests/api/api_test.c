@@ -283,6 +283,65 @@ static void test_error_places(struct pmurt_pmu *pmu)
 	CHECK(err.where == PMURT_ERROR_NOWHERE, "missing file: where %d", (int)err.where);
 }
 
+/* --- sized options, the library's version ------------------------------------------ */
+/* Options structs as libbpf's OPTS_VALID takes them: a smaller one (an
+ * older header's) with its missing fields at their defaults, a larger one
+ * (a newer header's) when the bytes this library does not know are zero;
+ * any other refused with -EINVAL naming the function. */
+static void test_opts_sizes(struct pmurt_pmu *pmu)
+{
+	struct {
+		struct pmurt_open_opts o;
+		uint64_t newer;
+	} open = {PMURT_OPTS_INIT(pmurt_open_opts, .pvr = 0x00800200), 0};
+	struct pmurt_pmu *p = NULL;
+	struct pmurt_error err = stale;
+	open.o.sz = sizeof(open);
+	check_cleared("pmurt_pmu_open (newer opts, zero)", pmurt_pmu_open(&p, "power10", &open.o,
+									   &err), &err);
+	pmurt_pmu_close(p);
+	open.newer = 1;
+	err = stale;
+	check_replaced("pmurt_pmu_open (newer opts)", pmurt_pmu_open(&p, "power10", &open.o, &err),
+		       &err, "pmurt_pmu_open: opts (24 bytes) sets fields past the 16");
+	CHECK(p == NULL, "refused open leaves *pmu %p", (void *)p);
+	open.o.sz = offsetof(struct pmurt_open_opts, source); /* sz alone: every default */
+	err = stale;
+	check_cleared("pmurt_pmu_open (sz only)", pmurt_pmu_open(&p, "power10", &open.o, &err),
+		      &err);
+	pmurt_pmu_close(p);
+	open.o.sz = 4;
+	err = stale;
+	check_replaced("pmurt_pmu_open (sz 4)", pmurt_pmu_open(&p, "power10", &open.o, &err), &err,
+		       "opts->sz is 4");
+
+	struct {
+		struct pmurt_check_opts o;
+		uint32_t newer;
+	} check = {PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true), 7};
+	check.o.sz = sizeof(check);
+	struct pmurt_event_spec ev[1] = {raw(0x100f0)};
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	err = stale;
+	check_replaced("pmurt_group_check (newer opts)",
+		       pmurt_group_check(pmu, ev, 1, sizeof(ev[0]), &check.o, &res, &err), &err,
+		       "pmurt_group_check: opts");
+	struct pmurt_pack *pack = NULL;
+	const char *names[] = {"PM_RUN_CYC"};
+	err = stale;
+	check_replaced("pmurt_pack (newer opts)", pmurt_pack(pmu, names, 1, &check.o, &pack, &err),
+		       &err, "pmurt_pack: opts");
+	CHECK(pack == NULL, "refused pack %p", (void *)pack);
+}
+
+static void test_version(void)
+{
+	uint32_t v = pmurt_version();
+	CHECK(v == PMURT_VERSION && v >> 16 == PMURT_VERSION_MAJOR &&
+	      (v >> 8 & 0xff) == PMURT_VERSION_MINOR && (v & 0xff) == PMURT_VERSION_PATCH,
+	      "pmurt_version() 0x%x, header 0x%x", (unsigned)v, (unsigned)PMURT_VERSION);
+}
+
 /* --- truncation ---------------------------------------------------------------- */
 /* Well-formed UTF-8: each lead byte followed by its continuation bytes. */
 static bool valid_utf8(const char *s)
@@ -437,6 +496,8 @@ int main(int argc, char **argv)
 	test_calls_reset(pmu);
 	test_truncation(pmu);
 	test_error_places(pmu);
+	test_opts_sizes(pmu);
+	test_version();
 	test_no_count_constraint(argv[2]);
 	test_reschedule();
 	pmurt_pmu_close(pmu);

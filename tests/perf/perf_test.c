@@ -620,9 +620,27 @@ static void test_api(struct pmurt_host *h)
 	struct pmurt_host *h2 = (struct pmurt_host *)&err;
 	CHECK(pmurt_counter_open(&c, h, "task-clock,nope/x/", NULL, &err) == -ENOENT && !c,
 	      "failed open: *c NULL");
-	struct pmurt_counter_opts small = {.sz = 8};
+	/* opts as libbpf's OPTS_VALID takes them: any size from the sz member
+	 * up, the fields a smaller struct lacks at their defaults; unknown
+	 * non-zero bytes of a larger one refused */
+	struct pmurt_counter_opts small = {.sz = sizeof(size_t)};
+	CHECK(pmurt_counter_open(&c, h, "task-clock", &small, &err) == 0 && c, "opts->sz 8: %s",
+	      err.message);
+	pmurt_counter_close(c);
+	small.sz = 4;
 	CHECK(pmurt_counter_open(&c, h, "task-clock", &small, &err) == -EINVAL && !c, "opts->sz");
-	CONTAINS(err.message, "opts->sz is 8");
+	CONTAINS(err.message, "opts->sz is 4");
+	struct {
+		struct pmurt_counter_opts o;
+		uint64_t newer;
+	} big = {PMURT_OPTS_INIT(pmurt_counter_opts), 0};
+	big.o.sz = sizeof(big);
+	CHECK(pmurt_counter_open(&c, h, "task-clock", &big.o, &err) == 0 && c, "newer, zero: %s",
+	      err.message);
+	pmurt_counter_close(c);
+	big.newer = 1;
+	CHECK(pmurt_counter_open(&c, h, "task-clock", &big.o, &err) == -EINVAL && !c, "newer");
+	CONTAINS(err.message, "sets fields past");
 	struct pmurt_host_opts bad = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = "/nonexistent.dtb");
 	CHECK(pmurt_host_open(&h2, &bad, &err) < 0 && !h2 && err.message[0], "bad description");
 	c = open_counter(h, "task-clock", NULL, 0, &err);
