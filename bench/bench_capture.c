@@ -1,7 +1,7 @@
 /*
  * bench_capture.c - the vpa_dtl capture against its baseline, measured in
  * the same run (issue 8, section 6): the AUX area of the simulated kernel
- * (perf/sys_sim.c), filled by the vpa_dtl driver model (perf/sim_dtl.c) to
+ * (tests/support/sys_sim.c), filled by the vpa_dtl driver model (tests/support/sim_dtl.c) to
  * just below full (128 KiB, perf's default for vpa_dtl: 32 expiries of 84
  * entries), drained as `pmutool dtl record` drains it (the data ring's
  * PERF_RECORD_AUX records, then pmu_aux_drain's AUXTRACE records, into a

@@ -23,30 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
 #include "perf_int.h"
 
 #define GROUP "{task-clock,cpu-clock,page-faults,context-switches,cpu-migrations,minor-faults}"
 #define BATCH 2000
 #define MAX_ROUNDS 201
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 static volatile uint64_t sink;
 

@@ -1,7 +1,7 @@
 /*
  * bench_dtl_loss.c - what the vpa_dtl driver loses, by its poll interval and
  * AUX area size, captured by libpmurt (pmurt_dtl_capture_*) from the
- * simulated driver (perf/sim_dtl.c, which follows arch/powerpc/perf/
+ * simulated driver (tests/support/sim_dtl.c, which follows arch/powerpc/perf/
  * vpa-dtl.c line for line; tests/dtl/check_driver_model.py).  One CPU
  * logs RATE dispatches a second, evenly; the driver polls every PERIOD ms
  * (its hrtimer: each expiry brings the dispatches since the last); the

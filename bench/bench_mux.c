@@ -1,6 +1,6 @@
 /*
  * bench_mux.c - the metrics' error from multiplexing, our packing against
- * perf's grouping, counted by the simulated kernel (perf/sys_sim.c with
+ * perf's grouping, counted by the simulated kernel (tests/support/sys_sim.c with
  * struct pmu_sim_mux: groups scheduled in list order, none after the first
  * that cannot go on, each accepted by pmurt_group_check over every event
  * on the PMU as power_pmu_commit_txn checks them, the first group on

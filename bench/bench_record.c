@@ -6,7 +6,7 @@
  *      pd_writer_add_noted_span) against one raw write() of the
  *      same bytes to a file: the throughput ratio (goal: at least 0.5); and
  *      the per-record path (pmu_ring_drain, one pd_writer_add each).  The
- *      ring is the simulated kernel's (perf/sys_sim.c, which writes records
+ *      ring is the simulated kernel's (tests/support/sys_sim.c, which writes records
  *      as the kernel does), 128 data pages filled with 56-byte samples (IP,
  *      TID, TIME, CPU, PERIOD, IDENTIFIER) and again with 256-byte ones (the
  *      same with a 24-frame callchain, as -g writes), so records wrap its end;

@@ -51,6 +51,8 @@
 #include <perfmon/pfmlib.h>
 #include <pmurt.h>
 
+#include "bench_stats.h"
+
 #ifdef PMU_HAVE_CALLGRIND_H
 #include <valgrind/callgrind.h>
 #else
@@ -75,12 +77,6 @@ static const uint64_t alt_group[GROUP_SIZE] = {0x100fc, 0x200fa, 0x300fc,
 /* In-process work is timed in the thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
  * so that the time this thread spends descheduled on a shared machine does
  * not count; whole processes (e.) in wall time (CLOCK_MONOTONIC). */
-static double now(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* --- timing --------------------------------------------------------------- */
 typedef int (*work_fn)(void *ctx);
@@ -93,27 +89,15 @@ struct work {
 	double median;   /* seconds per item */
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	return v[n / 2];
-}
-
 /* Calls per round, so that one round lasts about ROUND_SECONDS; -1 if fn fails. */
 static int calibrate(struct work *w, clockid_t clock)
 {
 	for (w->reps = 1;; w->reps *= 2) {
-		double t0 = now(clock);
+		double t0 = clock_seconds(clock);
 		for (long i = 0; i < w->reps; i++)
 			if (w->fn(w->ctx))
 				return -1;
-		if (now(clock) - t0 >= ROUND_SECONDS / 4 || w->reps > (1L << 30))
+		if (clock_seconds(clock) - t0 >= ROUND_SECONDS / 4 || w->reps > (1L << 30))
 			break;
 	}
 	w->reps *= 4;
@@ -122,10 +106,10 @@ static int calibrate(struct work *w, clockid_t clock)
 
 static double time_round(const struct work *w, clockid_t clock)
 {
-	double t0 = now(clock);
+	double t0 = clock_seconds(clock);
 	for (long i = 0; i < w->reps; i++)
 		w->fn(w->ctx);
-	return (now(clock) - t0) / (double)w->reps / (double)w->items;
+	return (clock_seconds(clock) - t0) / (double)w->reps / (double)w->items;
 }
 
 /* Each round runs every work back to back, so a slower or faster phase of

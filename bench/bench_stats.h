@@ -1,6 +1,7 @@
 /*
- * bench_stats.h - what the benchmarks share: a monotonic clock in seconds
- * and the median of a sample (sorted in place).
+ * bench_stats.h - what the benchmarks share, once: a clock in seconds
+ * (monotonic, or any clock_gettime(2) clock) and the median of a sample
+ * (sorted in place; the mean of the middle two for an even count).
  */
 #ifndef PMU_BENCH_STATS_H
 #define PMU_BENCH_STATS_H
@@ -8,11 +9,16 @@
 #include <stdlib.h>
 #include <time.h>
 
-static inline double now(void)
+static inline double clock_seconds(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double now(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
 }
 
 static inline int cmp_double(const void *a, const void *b)

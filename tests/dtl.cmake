@@ -9,7 +9,7 @@ set(DTL_OUT ${CMAKE_CURRENT_BINARY_DIR}/dtl)
 file(MAKE_DIRECTORY ${DTL_OUT})
 add_executable(dtl_test ${DTL_TESTS}/dtl_test.c)
 target_include_directories(dtl_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(dtl_test PRIVATE pmurt_internal)
+target_link_libraries(dtl_test PRIVATE pmurt_internal pmusim)
 set(DTL_TEST $<TARGET_FILE:dtl_test>)
 set(PMUTOOL $<TARGET_FILE:pmutool>)
 
@@ -62,7 +62,7 @@ endif()
 add_test(NAME dtl/perfdata COMMAND ${Python3_EXECUTABLE} ${DTL_TESTS}/check_perfdata.py
   ${PMUTOOL} ${PERF_TOOL} ${DTL_OUT})
 
-# capture: every entry the simulated vpa_dtl driver (perf/sim_dtl.c) wrote
+# capture: every entry the simulated vpa_dtl driver (tests/support/sim_dtl.c) wrote
 # is delivered in the recorded file or counted lost, across seeds, wraps,
 # bursts and slow readers (tests/dtl/capture_test.c)
 add_executable(dtl_capture_test ${DTL_TESTS}/capture_test.c)

@@ -7,7 +7,7 @@
  * bytes a writer racing the drain overwrote while they were read (a sink
  * that moves aux_head on by more than the area) counted as torn.  Then a
  * recording session on CPU 1 alone (mmap index 0) of the simulated
- * driver (perf/sim_dtl.c) on the fake LPAR sysfs: its AUXTRACE records say
+ * driver (tests/support/sim_dtl.c) on the fake LPAR sysfs: its AUXTRACE records say
  * CPU 1 and index 0.
  *
  * usage: dtl_aux_records_test SYSFS   (the fake LPAR tree)

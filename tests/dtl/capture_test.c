@@ -1,7 +1,7 @@
 /*
  * capture_test.c - the vpa_dtl capture (perf/aux.c through the recording
  * session, perf/record.c) against the simulated kernel's driver model
- * (perf/sim_dtl.c) on the fake POWER10 LPAR sysfs.
+ * (tests/support/sim_dtl.c) on the fake POWER10 LPAR sysfs.
  *
  * Accounting: for many seeds, AUX sizes and reader speeds (bursts larger
  * than the area, the hypervisor buffer overflowing, wraps with stale tails

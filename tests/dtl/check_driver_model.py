@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The simulated vpa_dtl driver (perf/sim_dtl.c) against a model of the
+"""The simulated vpa_dtl driver (tests/support/sim_dtl.c) against a model of the
 driver written here, separately, from arch/powerpc/perf/vpa-dtl.c (the
 version with the (aux_size - 32) / 48 threshold): vpa_dtl_dump_sample_data,
 vpa_dtl_capture_aux, and perf_aux_output_end's aux_head.

@@ -5,7 +5,7 @@ usage: check_record.py PMUTOOL PMUTOOL_SIM PERF LPAR_SH TMPDIR
 
 On the fake POWER10 LPAR sysfs (tests/fakesys/power10-lpar.sh) with the
 simulated kernel (PMUTOOL_SIM, a test program: pmutool's code on
-perf/sys_sim.c and the vpa_dtl driver perf/sim_dtl.c; the recording ends by
+tests/support/sys_sim.c and the vpa_dtl driver tests/support/sim_dtl.c; the recording ends by
 the SIGINT it raises after its last poll, so SIGINT's flush is what is
 checked):
 - the file as perf writes it for vpa_dtl: AUXTRACE_INFO (type 7, priv[0]

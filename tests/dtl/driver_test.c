@@ -1,6 +1,6 @@
 /*
- * driver_test.c - the simulated vpa_dtl driver (perf/sim_dtl.c) and kernel
- * (perf/sys_sim.c) are the real ones' behaviour, point by point
+ * driver_test.c - the simulated vpa_dtl driver (tests/support/sim_dtl.c) and kernel
+ * (tests/support/sys_sim.c) are the real ones' behaviour, point by point
  * (arch/powerpc/perf/vpa-dtl.c, kernel/events/core.c, ring_buffer.c), and
  * libpmurt's answers to them:
  *   1. at a wrap the driver loses a poll's entries and says nothing: with a

@@ -1,7 +1,7 @@
 /*
  * dtl_test.c - the DTL decoder (pmurt_dtl_*) against payloads built here
  * from the documented layout (shared/reference/vpa-dtl.md, lppaca.h's
- * struct dtl_entry), and against the generator (dtl/dtl_gen.h):
+ * struct dtl_entry), and against the generator (tests/support/dtl_gen.h):
  *   dtl_test             run the checks
  *   dtl_test sample FILE write the small documented sample the pmutool
  *                        golden tests decode

@@ -1,6 +1,6 @@
 /*
  * pmutool_sim.c - pmutool's own code (pmutool_main, tools/) on the simulated
- * kernel with the vpa_dtl driver (perf/sys_sim.c, perf/sim_dtl.c), for the
+ * kernel with the vpa_dtl driver (tests/support/sys_sim.c, tests/support/sim_dtl.c), for the
  * tests of `pmutool dtl record` (tests/dtl/check_record.py).  A test
  * program, never installed: the shipped pmutool links no simulator.
  *

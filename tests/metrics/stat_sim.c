@@ -1,6 +1,6 @@
 /*
  * stat_sim.c - pmutool's own code (pmutool_main, tools/) on the simulated
- * kernel (perf/sys_sim.c) with a core PMU of perf type 4 (PERF_TYPE_RAW)
+ * kernel (tests/support/sys_sim.c) with a core PMU of perf type 4 (PERF_TYPE_RAW)
  * whose every event counts 1000 a millisecond of running time and which
  * multiplexes past 6 enabled events, for the test of `stat -M`'s counting
  * path (tests/metrics/pmutool_metrics.sh).  Events opened enable_on_exec

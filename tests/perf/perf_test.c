@@ -1,7 +1,7 @@
 /*
  * perf_test.c - libpmurt's perf side on a fake POWER10 LPAR sysfs tree
  * (tests/fakesys/power10-lpar.sh --test-pmu) and the simulated kernel
- * (perf/sys_sim.c): sysfs formats and aliases, event lists of every kind
+ * (tests/support/sys_sim.c): sysfs formats and aliases, event lists of every kind
  * with their errors, the host description pick, counting (groups,
  * multiplexing, CPUs, the group check before any system call) and the
  * explanation of each errno, injected.

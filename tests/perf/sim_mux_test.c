@@ -1,6 +1,6 @@
 /*
  * sim_mux_test.c - the simulated kernel's multiplexing for a PMU with
- * struct pmu_sim_mux (perf/sys_sim.c), on small hand-made cases whose
+ * struct pmu_sim_mux (tests/support/sys_sim.c), on small hand-made cases whose
  * times are derived by hand from kernel/events/core.c's rules: groups
  * scheduled in list order, none after the first that cannot go on
  * (merge_sched_in, group_can_go_on), a group accepted by the PMU together

@@ -9,7 +9,7 @@
 #  - record -g of a software event writes a ppc64le perf.data that the host's pmutool
 #    report/script and Debian's perf read;
 #  - power10: three events that cannot all be on the PMU (two need PMC3) run for the shares
-#    of the time the simulated kernel's multiplexing (perf/sys_sim.c, bench_mux --shares)
+#    of the time the simulated kernel's multiplexing (tests/support/sys_sim.c, bench_mux --shares)
 #    gives them: 2/3, 1/3, 2/3, as the first group that cannot go on stops the rest;
 #  - power10: stat --dry-run --json gives the same attrs as on the host with the fake tree,
 #    and the guest's sysfs (cpu, vpa_dtl, software, tracepoint, breakpoint) equals

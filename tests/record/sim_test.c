@@ -1,6 +1,6 @@
 /*
  * sim_test.c - recording POWER10 core events on this x86 machine, through
- * the simulated kernel (perf/sys_sim.c) and a fake POWER10 LPAR sysfs tree
+ * the simulated kernel (tests/support/sys_sim.c) and a fake POWER10 LPAR sysfs tree
  * (tests/fakesys/power10-lpar.sh): the event list of cpc probe names and a
  * group, the cpc rules before opening, the attrs the kernel is handed
  * (config, exclude bits, period, sample_type), every event of a CPU written

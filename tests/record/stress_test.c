@@ -1,6 +1,6 @@
 /*
  * stress_test.c - many recordings through tiny rings on the simulated kernel
- * (perf/sys_sim.c), each written as pmutool record writes it (the session's
+ * (tests/support/sys_sim.c), each written as pmutool record writes it (the session's
  * span drain into the perf.data writer) and read back whole.
  *
  * Two CPUs' one-page (then two-page) rings take samples of random sizes, as

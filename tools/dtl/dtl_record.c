@@ -17,7 +17,7 @@
  *
  * The kernel is tool->sys: the real one in the installed pmutool; the test
  * program tests/dtl/pmutool_sim.c runs this same code on the simulated
- * vpa_dtl driver (perf/sim_dtl.c).
+ * vpa_dtl driver (tests/support/sim_dtl.c).
  */
 #include <errno.h>
 #include <getopt.h>

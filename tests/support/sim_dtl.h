@@ -3,7 +3,7 @@
  * arch/powerpc/perf/vpa-dtl.c does it (the version with the
  * (aux_size - 32) / 48 threshold), on each hrtimer expiry of every enabled
  * vpa_dtl event:
- *   - the hypervisor logs entries (from the generator, dtl/dtl_gen.h) into
+ *   - the hypervisor logs entries (from the generator, tests/support/dtl_gen.h) into
  *     the 85-slot DTL buffer registered at vpa_dtl_event_add, lppaca's
  *     dtl_idx counting them; nothing is logged while no event is enabled;
  *   - vpa_dtl_dump_sample_data: last_idx + 85 <= cur_idx keeps the last 84
