@@ -1,5 +1,5 @@
 /*
- * bench_pack.c - packing metrics' events into groups (runtime/pack.c)
+ * bench_pack.c - packing metrics' events into groups (events/pack.c)
  * against perf's grouping, on the built-in POWER10 and POWER9 tables.
  *
  *   bench_pack [power10|power9 ...]

@@ -13,6 +13,7 @@
 
 #include "evlist.h"
 #include "internal.h"
+#include "sys.h"
 
 /* The public host handle: the contract's struct pmu_host and the
  * description it owns. */

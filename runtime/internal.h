@@ -78,7 +78,7 @@ PMURT_HIDDEN int pmurt_nearest_events(struct pmurt_nearest *n, const struct pmu_
 PMURT_HIDDEN void pmurt_cache_name(const int cache[3], char out[64]);
 
 /* parse.c, for pmurt_parse_event and the perf side's event lists
- * (perf/evparse.c): the core PMU's meaning of the event ev, which
+ * (events/evparse.c): the core PMU's meaning of the event ev, which
  * pmu_grammar_event (evgrammar.h) read from str (offsets in messages
  * counted in str); perf's generic and cache names without a description
  * (-ENOENT when name is neither, -EINVAL for an op perf refuses). */

@@ -1,4 +1,4 @@
-# Event-string parser (runtime/parse.c): a table-driven test over the
+# Event-string parser (events/parse.c): a table-driven test over the
 # built-in POWER10 description and a toy one, and its seed corpus (also the
 # fuzz_parse seeds, see fuzz.cmake).
 add_executable(parse_test ${CMAKE_CURRENT_LIST_DIR}/parse/parse_test.c)
@@ -17,12 +17,14 @@ add_test(NAME parse/name-match COMMAND name_match_test)
 # which counts nearest-name searches, to show that a miss without an error
 # object searches for none; and every suggestion checked against an
 # exhaustive edit-distance search.
-set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c attr.c evgrammar.c
-  parse.c)
+set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c)
 list(TRANSFORM SUGGEST_RUNTIME PREPEND ${CMAKE_SOURCE_DIR}/runtime/)
-add_executable(suggest_test ${CMAKE_CURRENT_LIST_DIR}/parse/suggest_test.c ${SUGGEST_RUNTIME})
+set(SUGGEST_EVENTS attr.c evgrammar.c parse.c)
+list(TRANSFORM SUGGEST_EVENTS PREPEND ${CMAKE_SOURCE_DIR}/events/)
+add_executable(suggest_test ${CMAKE_CURRENT_LIST_DIR}/parse/suggest_test.c ${SUGGEST_RUNTIME}
+  ${SUGGEST_EVENTS})
 target_compile_definitions(suggest_test PRIVATE PMURT_COUNT_SUGGESTIONS)
 target_include_directories(suggest_test PRIVATE ${CMAKE_SOURCE_DIR}/include
-  ${CMAKE_SOURCE_DIR}/runtime)
+  ${CMAKE_SOURCE_DIR}/runtime ${CMAKE_SOURCE_DIR}/events)
 target_link_libraries(suggest_test PRIVATE pmuerrors_obj pmumodel_obj pmutables_obj)
 add_test(NAME parse/suggestions COMMAND suggest_test)

@@ -6,5 +6,6 @@
 set(SUPPORT ${CMAKE_CURRENT_LIST_DIR}/support)
 add_library(pmusim STATIC ${SUPPORT}/sys_sim.c ${SUPPORT}/sim_dtl.c ${SUPPORT}/dtl_gen.c)
 target_include_directories(pmusim PUBLIC ${SUPPORT} ${CMAKE_SOURCE_DIR}/perf
+  ${CMAKE_SOURCE_DIR}/events
   ${CMAKE_SOURCE_DIR}/include)
 target_link_libraries(pmusim PUBLIC pmurt_internal)

@@ -1,6 +1,6 @@
 /*
  * stat_events.c - pmutool stat's event list: the -e strings, each
- * top-level item (pmu_list_item_end, runtime/evgrammar.c) parsed in turn
+ * top-level item (pmu_list_item_end, events/evgrammar.c) parsed in turn
  * (so that each event's index is known), and
  * the derived PAPI presets among them (pmurt_preset_find): such an item
  * counts its events as one group ({N0,N1}, with the item's modifiers) and
@@ -36,7 +36,7 @@ static int append(struct strbuf *b, const char *s, size_t n)
 
 /* A derived preset's group "{N0,N1,...}[:MODS]" in out, or 0 when the item
  * str[at, at + len) is no derived preset (NAME[:MODS] as the grammar,
- * runtime/evgrammar.c, reads an event). */
+ * events/evgrammar.c, reads an event). */
 static int preset_group(const struct pmurt_pmu *pmu, const char *str, size_t at, size_t len,
 			struct pmurt_preset_info *info, struct strbuf *out)
 {

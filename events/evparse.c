@@ -1,12 +1,12 @@
 /*
  * evparse.c - pmu_evlist_parse (evlist.h): what perf's -e strings mean for
  * every PMU.  The grammar (lists, groups, PMU/TERMS/MODS, terms, modifiers,
- * the cpc form) is runtime/evgrammar.c's, written down there; here each
+ * the cpc form) is events/evgrammar.c's, written down there; here each
  * event it gives is resolved to its PMU and attr:
  *
  *   {A,B,C}[:MODS]   one group, A leading (perf's parse-events.y group rule)
  *   cpu/TERMS/MODS   the core PMU through the loaded description
- *                    (runtime/parse.c), else the cpu PMU's sysfs aliases
+ *                    (events/parse.c), else the cpu PMU's sysfs aliases
  *                    (cpu/mem-stores/)
  *   NAME[:MODS]      software, perf's generic/cache names, the description's
  *                    events, raw rHEX / 0xHEX, a sysfs alias of any PMU
@@ -14,7 +14,7 @@
  *                    period=, name=, its event aliases (msr/tsc/)
  *   SYS:NAME         a tracepoint (its id from tracefs)
  *   NAME-MODE-COUNT  a DTrace cpc probe name of a software event (of the
- *                    core PMU's events: runtime/parse.c)
+ *                    core PMU's events: events/parse.c)
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
@@ -28,7 +28,6 @@
 #include "evgrammar.h"
 #include "evlist.h"
 #include "internal.h"
-#include "perf_int.h"
 #include "sysfs.h"
 
 struct ectx {
@@ -164,7 +163,7 @@ static bool software_name(const char *s, struct pmu_span sp)
 }
 
 /* The DTrace cpc probe form on a software event, NAME-MODE-COUNT
- * (cpu-clock-user-20000; the core PMU's events are runtime/parse.c's):
+ * (cpu-clock-user-20000; the core PMU's events are events/parse.c's):
  * COUNT the sample period, MODE the exclude bits.  A MASK has nowhere to
  * go on a software event and is refused.  1 when ev is not that form. */
 static int software_cpc(struct ectx *c, const struct pmu_event_syntax *ev)

@@ -4,7 +4,7 @@
  * cpc probe form and numbers, read into spans of the string.  What a name,
  * field or PMU means is the readers' business: the core PMU's description
  * (parse.c) and the perf side's software, sysfs and tracepoint events
- * (perf/evparse.c).  Private to libpmurt.
+ * (events/evparse.c).  Private to libpmurt.
  */
 #ifndef PMURT_EVGRAMMAR_H
 #define PMURT_EVGRAMMAR_H

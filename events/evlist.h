@@ -17,7 +17,8 @@
 #include <sys/types.h>
 
 #include "pmurt.h"
-#include "sys.h"
+
+struct pmu_sys;   /* the syscall layer (perf/sys.h) */
 
 /* Where the kernel side lives: the sysfs and tracefs roots (tests point them
  * at trees they build), the syscall layer, and the core PMU's description. */

@@ -1,6 +1,6 @@
 /*
  * evgrammar.c - the grammar of event strings, in one place: what `-e`
- * lists (perf/evparse.c) and pmurt_parse_event (parse.c) accept, read into
+ * lists (events/evparse.c) and pmurt_parse_event (parse.c) accept, read into
  * spans of the string.  The readers give the parts their meaning; nothing
  * here knows an event, a field or a PMU.
  *
@@ -46,7 +46,7 @@
  * pmu_grammar_cpc reads the cpc form; pmu_grammar_tracepoint reads NAME:X
  * as SYS:TPNAME[:MODS] when the perf side says it is one.  parse.c
  * resolves the core PMU's names, fields and presets (and reads NAME:MODS on
- * a fast path with the same modifier scan); perf/evparse.c resolves
+ * a fast path with the same modifier scan); events/evparse.c resolves
  * software events, sysfs PMUs, their aliases and tracepoints, and sets
  * groups' leaders and modifiers.
  *
