@@ -5,7 +5,10 @@
  * taken, its missing fields keeping their defaults; a larger one from a
  * newer header is taken when the bytes this library does not know are
  * zero, and refused otherwise (a field the caller set would be ignored).
- * Not installed.
+ * "What this library knows" is its sizeof of the struct, padding included:
+ * a caller's padding need not be zero (a compound literal leaves it as it
+ * was), so a field is only ever added past the struct's size in the
+ * release before, never in its padding.  Not installed.
  */
 #ifndef PMU_OPTS_H
 #define PMU_OPTS_H
@@ -14,12 +17,6 @@
 #include <stddef.h>
 
 #include "errors.h"
-
-/* The size of a struct up to the end of its last field as this library
- * knows it (its padding after that field left out, as libbpf's
- * offsetofend). */
-#define PMU_OPTS_KNOWN(type, last) \
-	(offsetof(struct type, last) + sizeof(((struct type *)0)->last))
 
 /* opts (NULL, or a struct whose first member is its size) as fn may take
  * it: 0, or -EINVAL with err naming fn and what is wrong (a size smaller

@@ -457,38 +457,19 @@ int pmu_list_begin(struct pmu_list_cursor *c, const char *s, size_t start, size_
 	return 0;
 }
 
-/* The end of what begins at s[off] (end: the list's): an event ends at
- * the first ',', '{' or '}' outside a PMU's term list ("cpu/a=1,b=2/"); an
- * item (whole_groups) at the first ',' outside a term list and braces. */
-static size_t scan_end(const char *s, size_t off, size_t end, bool whole_groups)
-{
-	bool in_terms = false;
-	int depth = 0;
-	for (size_t i = off; i < end; i++) {
-		char ch = s[i];
-		if (ch == '/')
-			in_terms = !in_terms;
-		else if (in_terms)
-			continue;
-		else if (ch == ',' && depth <= 0)
-			return i;
-		else if (ch == '{' || ch == '}') {
-			if (!whole_groups)
-				return i;
-			depth += ch == '{' ? 1 : -1;
-		}
-	}
-	return end;
-}
-
+/* The end of the event that begins at s[off] (end: the list's): the first
+ * ',', '{' or '}' outside a PMU's term list ("cpu/a=1,b=2/"). */
 static size_t event_end(const struct pmu_list_cursor *c, size_t off)
 {
-	return scan_end(c->s, off, c->end, false);
-}
-
-size_t pmu_list_item_end(const char *s, size_t off, size_t end)
-{
-	return scan_end(s, off, end, true);
+	bool in_terms = false;
+	for (size_t i = off; i < c->end; i++) {
+		char ch = c->s[i];
+		if (ch == '/')
+			in_terms = !in_terms;
+		else if (!in_terms && (ch == ',' || ch == '{' || ch == '}'))
+			return i;
+	}
+	return c->end;
 }
 
 /* -EINVAL with a message about the len bytes at offset at (0: an empty

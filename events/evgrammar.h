@@ -177,12 +177,6 @@ PMURT_HIDDEN int pmu_grammar_cpc_numbers(const char *s, const struct pmu_cpc_syn
 
 #define PMU_LIST_MAX_LEN 4095
 
-/* The end of the list's top-level item at s[off] (an event, or a group
- * with its modifiers), end being the list's: its first ',' outside a term
- * list and braces.  A malformed item runs to a ',' at depth 0 or the end,
- * for pmu_list_next to say what is wrong with it. */
-PMURT_HIDDEN size_t pmu_list_item_end(const char *s, size_t off, size_t end);
-
 enum pmu_list_token {
 	PMU_LIST_EVENT = 1,    /* an event: item.span; item.group_first when it opens a group */
 	PMU_LIST_GROUP_END,    /* a '}': item.span the group modifiers, when item.has_mods */

@@ -1,12 +1,14 @@
 /*
- * evlist.h - libpmurt's perf side: what an event list means to the kernel.
+ * evlist.h - what an event list means to the kernel, inside libpmurt.
  *
- * An event list is what `-e` strings resolve to: one struct pmu_evsel per
- * event, each with the perf_event_attr it is opened with, its PMU (the core
- * PMU of the loaded description, a sysfs PMU, software, hardware, cache,
- * tracepoint) and its group.  This header is the contract between the parts
- * of the perf side: parsing (evparse.c), counting (count.c), sampling
- * (record.c) and the tools.  Not installed.
+ * An event list is what `-e` strings resolve to, parsed once: one struct
+ * pmu_evsel per event, each with the perf_event_attr it is opened with, its
+ * PMU (the core PMU of the loaded description, a sysfs PMU, software,
+ * hardware, cache, tracepoint), its group and where it came from.  The
+ * public struct pmurt_evlist (evlist.c) is one with the host it was parsed
+ * on.  This header is the contract between parsing (evparse.c), the public
+ * list (evlist.c), counting (perf/count.c) and sampling (perf/record.c).
+ * Not installed.
  */
 #ifndef PMU_EVLIST_H
 #define PMU_EVLIST_H
@@ -29,6 +31,13 @@ struct pmu_host {
 	const struct pmurt_pmu *core;  /* may be NULL: no core events */
 	char pick[320];     /* without core: what the description pick looked
 	                       for (host.c), for messages */
+};
+
+/* The public host handle: the contract's struct pmu_host and the
+ * description it owns (perf/host.c opens it). */
+struct pmurt_host {
+	struct pmu_host h;
+	struct pmurt_pmu *owned;
 };
 
 enum pmu_evsel_kind {
@@ -54,11 +63,25 @@ struct pmu_evsel {
 	char cpumask[128];    /* that cpumask ("0", "0-7"), "" when none: counted
 	                         CPU-wide on these CPUs only, as perf does */
 	struct pmurt_event_spec spec;  /* PMU_EVSEL_CORE: the parsed event */
+	/* where it came from */
+	int string;           /* the string added (0, 1, ...), -1: a pack */
+	size_t offset, length; /* its bytes in that string */
+	int preset;           /* a derived preset's index whose event it is, -1 */
+	int pack_group;       /* the pmurt_pack group it came from, -1 */
 };
 
 struct pmu_evlist {
 	struct pmu_evsel *v;
 	int n, cap;
+	int nstrings;         /* strings parsed onto it */
+	bool derived_presets; /* a derived preset alone is its events' group */
+};
+
+/* The public list: the events and the host they were parsed on (which it
+ * borrows). */
+struct pmurt_evlist {
+	struct pmu_evlist l;
+	struct pmurt_host *host;
 };
 
 /* The vpa_dtl PMU, by the name its driver registers (arch/powerpc/perf/
@@ -81,15 +104,24 @@ static inline bool pmu_attr_excludes_any(const struct perf_event_attr *a)
 }
 
 /* Parse one -e string ("A,B", "{A,B,C}", "cpu/event=0x1e/u", "msr/tsc/",
- * "sched:sched_switch", "cycles:k", ...) and append its events to list.
- * Returns 0 or a negative errno with err naming the part of the string at
- * fault and its offset. */
+ * "sched:sched_switch", "cycles:k", ...) and append its events to list (a
+ * derived PAPI preset alone as the group of its events when
+ * list->derived_presets).  Returns 0, or a negative errno with err naming
+ * the part of the string at fault and its offset (the list unchanged). */
 int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host,
 		     const char *str, struct pmurt_error *err);
-/* The same for the list str[start, start + len) (a part of a longer
- * string), offsets in messages counted in str. */
-int pmu_evlist_parse_at(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
-			size_t start, size_t len, struct pmurt_error *err);
 void pmu_evlist_free(struct pmu_evlist *list);
+
+/* The spec of core event e with the exclude bits its attr ended with
+ * (group modifiers set them after parsing). */
+struct pmurt_event_spec pmu_evsel_spec(const struct pmu_evsel *e);
+/* Whether e counts on the host's core PMU (the group check's business). */
+bool pmu_evsel_is_core(const struct pmu_host *host, const struct pmu_evsel *e);
+/* The core events of the group led by list->v[leader] through
+ * pmurt_group_check with opts; 0 with res filled (res->n 0 and no reason
+ * when the group has no core events), or a negative errno. */
+int pmu_evlist_group_check(const struct pmu_host *host, const struct pmu_evlist *list, int leader,
+			   const struct pmurt_check_opts *opts, struct pmurt_group_result *res,
+			   struct pmurt_error *err);
 
 #endif /* PMU_EVLIST_H */

@@ -70,6 +70,11 @@ static struct pmu_evsel *new_evsel(struct ectx *c, struct pmu_span sp, enum pmu_
 	e->scale = 1.0;
 	copy_span(c->s, sp, e->name, sizeof(e->name));
 	snprintf(e->pmu, sizeof(e->pmu), "%s", pmu);
+	e->string = l->nstrings;
+	e->offset = sp.off;
+	e->length = sp.len;
+	e->preset = -1;
+	e->pack_group = -1;
 	return e;
 }
 
@@ -647,44 +652,104 @@ static int close_group(struct ectx *c, int first, const struct pmu_list_item *en
 		return 0;
 	int rc = pmu_grammar_modifiers(c->s, end->span, &ex, &precise, c->err);
 	for (int i = first; !rc && i < c->list->n; i++) {
-		struct perf_event_attr *a = &c->list->v[i].attr;
+		struct pmu_evsel *e = &c->list->v[i];
+		struct perf_event_attr *a = &e->attr;
 		if (!a->exclude_user && !a->exclude_kernel && !a->exclude_hv && !a->exclude_idle)
 			set_exclude(a, ex, a->precise_ip > (unsigned)precise ? (int)a->precise_ip
 									     : precise);
+		e->spec = pmu_evsel_spec(e); /* a core event's spec says what its attr does */
 	}
 	return rc;
 }
 
-int pmu_evlist_parse_at(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
-			size_t start, size_t len, struct pmurt_error *err)
+static int top_event(struct ectx *c, struct pmu_span sp);
+
+/* Every item of c->s[0, len) onto the list. */
+static int parse_items(struct ectx *c, size_t len)
 {
-	pmurt_clear_error(err);
-	struct ectx c = {.list = list, .host = host, .s = str, .err = err};
 	struct pmu_list_cursor cur;
 	struct pmu_list_item it;
-	if (!list || !host || !str)
-		return fail(&c, -EINVAL, "pmu_evlist_parse: missing argument");
-	int before = list->n, first = list->n;
-	int rc = pmu_list_begin(&cur, str, start, len, err);
-	while (!rc && (rc = pmu_list_next(&cur, &it, err)) > 0) {
+	int first = c->list->n;
+	int rc = pmu_list_begin(&cur, c->s, 0, len, c->err);
+	while (!rc && (rc = pmu_list_next(&cur, &it, c->err)) > 0) {
 		if (it.token == PMU_LIST_GROUP_END) {
-			rc = close_group(&c, first, &it);
+			rc = close_group(c, first, &it);
 			continue;
 		}
 		if (it.group_first)
-			first = list->n;
-		rc = one_event(&c, it.span);
+			first = c->list->n;
+		rc = cur.in_group || !c->list->derived_presets ? one_event(c, it.span)
+							       : top_event(c, it.span);
 	}
-	if (rc)
-		list->n = before;
 	return rc;
 }
+
+/* --- derived presets ------------------------------------------------------------------ */
+
+/* The derived preset info (index) written at sp as NAME[:MODS] (ev): the
+ * group of its events, {N0,N1,...}[:MODS], each event marked with the
+ * preset and the item's place, as pmutool stat counts such a preset. */
+static int preset_group(struct ectx *c, struct pmu_span sp, const struct pmu_event_syntax *ev,
+			int index, const struct pmurt_preset_info *info)
+{
+	char text[PMU_LIST_MAX_LEN + 1];
+	unsigned ex;
+	int precise, first = c->list->n;
+	if (ev->has_mods && pmu_grammar_modifiers(c->s, ev->mods, &ex, &precise, c->err))
+		return -EINVAL;
+	size_t n = 0;
+	for (int k = 0; k < info->nevents && n < sizeof(text); k++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", k ? "," : "{",
+				      info->events[k]);
+	if (n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "}%s%.*s", ev->has_mods ? ":" : "",
+				      (int)ev->mods.len, c->s + ev->mods.off);
+	if (n >= sizeof(text))
+		return fail_at(c, -E2BIG, sp.off, sp.len, "preset '%s' at offset %zu has too long "
+			       "an event list", info->name, sp.off);
+	struct ectx group = *c;
+	group.s = text;
+	int rc = parse_items(&group, n);
+	for (int i = first; !rc && i < c->list->n; i++) {
+		c->list->v[i].preset = index;
+		c->list->v[i].offset = sp.off;
+		c->list->v[i].length = sp.len;
+	}
+	return rc;
+}
+
+/* A top-level event; a derived PAPI preset there is its events' group. */
+static int top_event(struct ectx *c, struct pmu_span sp)
+{
+	struct pmu_event_syntax ev;
+	struct pmurt_preset_info info = PMURT_OPTS_INIT(pmurt_preset_info);
+	char name[128];
+	if (!c->host->core || pmu_grammar_event(c->s, sp, &ev, NULL) || ev.wrapped ||
+	    ev.body.len >= sizeof(name))
+		return one_event(c, sp);
+	copy_span(c->s, ev.body, name, sizeof(name));
+	int index = pmurt_preset_find(c->host->core, name, &info, NULL);
+	if (index < 0 || !info.derived)
+		return one_event(c, sp);
+	return preset_group(c, sp, &ev, index, &info);
+}
+
+/* --- the list ---------------------------------------------------------------------------- */
 
 int pmu_evlist_parse(struct pmu_evlist *list, const struct pmu_host *host, const char *str,
 		     struct pmurt_error *err)
 {
-	return pmu_evlist_parse_at(list, host, str, 0, str ? strnlen(str, PMU_LIST_MAX_LEN + 1) : 0,
-				   err);
+	pmurt_clear_error(err);
+	struct ectx c = {.list = list, .host = host, .s = str, .err = err};
+	if (!list || !host || !str)
+		return fail(&c, -EINVAL, "pmu_evlist_parse: missing argument");
+	int before = list->n;
+	int rc = parse_items(&c, strnlen(str, PMU_LIST_MAX_LEN + 1));
+	if (rc)
+		list->n = before;
+	else
+		list->nstrings++;
+	return rc;
 }
 
 void pmu_evlist_free(struct pmu_evlist *list)

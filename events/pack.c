@@ -988,7 +988,7 @@ int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
 		pmurt_set_error(err, -EINVAL, "pmurt_pack: missing argument");
 		return -EINVAL;
 	}
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), "pmurt_pack", err))
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_check_opts), "pmurt_pack", err))
 		return -EINVAL;
 	struct pmurt_pack *pk = calloc(1, sizeof(*pk));
 	if (!pk) {
@@ -997,7 +997,7 @@ int pmurt_pack(const struct pmurt_pmu *pmu, const char *const *names, int n,
 	}
 	pk->pmu = pmu;
 	pk->opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true);
-	pmu_opts_take(&pk->opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), opts);
+	pmu_opts_take(&pk->opts, sizeof(struct pmurt_check_opts), opts);
 	pk->maxg = pmu->model.max_group < PMURT_MAX_GROUP ? (int)pmu->model.max_group
 							  : PMURT_MAX_GROUP;
 	pk->nprog = count_programmable(&pmu->model);

@@ -636,6 +636,109 @@ PMURT_API int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_
 PMURT_API const struct pmurt_pmu *pmurt_host_pmu(const struct pmurt_host *host);
 PMURT_API void pmurt_host_close(struct pmurt_host *host);
 
+/* --- event lists: a string parsed once (PMURT_0.5) ----------------------------
+ * An event list is perf's evlist: the events of one or more -e strings, each
+ * with its PMU, its struct perf_event_attr and its group, parsed once on a
+ * host.  A profiler inspects it (pmurt_evlist_event), adjusts it
+ * (pmurt_evlist_set_period), checks its groups (pmurt_evlist_group_check)
+ * and opens it as often as it needs (pmurt_counter_open_list,
+ * pmurt_record_open): libbpf's open, then load.  The list borrows its host;
+ * what is opened from it borrows the list.  The string forms
+ * (pmurt_counter_open) parse a list of their own.
+ */
+struct pmurt_evlist;
+
+struct pmurt_evlist_opts {
+	size_t sz;
+	bool derived_presets; /* a derived PAPI preset written alone as an item
+	                         ("PAPI_L1_TCM:u") is the group of its events
+	                         ({N0,N1}:u), whose counts pmurt_preset_eval
+	                         combines (pmurt_evsel_info.preset); without it
+	                         such a preset is refused (-EOPNOTSUPP), as by
+	                         pmurt_parse_event */
+};
+
+/* An empty list on host; *list NULL on failure. */
+PMURT_API int pmurt_evlist_new(struct pmurt_evlist **list, struct pmurt_host *host,
+			       const struct pmurt_evlist_opts *opts, struct pmurt_error *err);
+/* Parse str, perf's -e syntax (see the counting section below: "A,B",
+ * groups "{A,B}:u", "PMU/TERMS/", tracepoints, the description's names and
+ * codes, generic and cache names, software events, modifiers), and append
+ * its events: 0, or a negative errno with err naming the bytes of str at
+ * fault (where PMURT_ERROR_STRING), the list as it was. */
+PMURT_API int pmurt_evlist_add(struct pmurt_evlist *list, const char *str,
+			       struct pmurt_error *err);
+/* pmurt_evlist_new and pmurt_evlist_add. */
+PMURT_API int pmurt_evlist_parse(struct pmurt_evlist **list, struct pmurt_host *host,
+				 const char *str, const struct pmurt_evlist_opts *opts,
+				 struct pmurt_error *err);
+/* A pack's groups (pmurt_pack, of the host's description), each a group of
+ * the list, as pmutool stat -M counts metrics. */
+PMURT_API int pmurt_evlist_add_pack(struct pmurt_evlist *list, const struct pmurt_pack *pack,
+				    struct pmurt_error *err);
+/* pmurt_evlist_free(NULL) does nothing. */
+PMURT_API void pmurt_evlist_free(struct pmurt_evlist *list);
+PMURT_API int pmurt_evlist_nevents(const struct pmurt_evlist *list);
+
+enum pmurt_evsel_kind {
+	PMURT_EVSEL_CORE,       /* an event of the description (name, code, cpu/.../) */
+	PMURT_EVSEL_HARDWARE,   /* perf's generic hardware events ("cycles") */
+	PMURT_EVSEL_CACHE,      /* perf's generic cache events */
+	PMURT_EVSEL_SOFTWARE,   /* "task-clock", "page-faults", ... */
+	PMURT_EVSEL_TRACEPOINT, /* "sched:sched_switch" */
+	PMURT_EVSEL_SYSFS,      /* another sysfs PMU's event ("msr/tsc/") */
+};
+
+struct perf_event_attr; /* <linux/perf_event.h> */
+
+/* Event i of a list.  Pointers live until the list changes or is freed. */
+struct pmurt_evsel_info {
+	size_t sz;
+	const char *name;       /* as written ("PM_LD_MISS_L1:u"), or its name= */
+	const char *pmu;        /* "cpu", "software", "tracepoint", "msr", ... */
+	enum pmurt_evsel_kind kind;
+	const struct perf_event_attr *attr; /* as parsed: type, config, config1,
+	                           config2, exclude bits, precise_ip and the
+	                           event's own sample period; what counting or
+	                           recording adds is pmurt_counter_attr's */
+	uint32_t attr_size;     /* the library's sizeof(struct perf_event_attr) */
+	int leader;             /* its group's leader (itself when it leads) */
+	int group_size;         /* its group's events, itself included; 1 alone */
+	unsigned exclude;       /* its modifiers, the group's included:
+	                           PMURT_EXCLUDE_* bits ... */
+	int precise;            /* ... and the precise level (:p, :pp, :ppp) */
+	double scale;           /* count * scale is in unit (sysfs .scale; the
+	                           clocks' ns in msec) */
+	const char *unit;       /* sysfs .unit or "msec", "" for none */
+	bool per_cpu_only;      /* its PMU counts CPUs only (a cpumask, vpa_dtl) */
+	const char *cpumask;    /* that cpumask ("0-7"), "" when none */
+	int string;             /* the pmurt_evlist_add call it came from, 0 for
+	                           the first; -1 for a pack's group */
+	int offset, length;     /* its bytes in that string (a preset's group:
+	                           the preset's) */
+	int preset;             /* the derived preset whose event it is
+	                           (pmurt_preset_get's index), else -1 */
+	int pack_group;         /* the pack's group it counts (pmurt_pack_group),
+	                           else -1 */
+	const struct pmurt_event_spec *spec; /* an event the description resolved
+	                           (kind CORE, HARDWARE or CACHE on a host with
+	                           one): its spec as pmurt_group_check takes it,
+	                           else NULL */
+};
+/* 0, -ENOENT past the end, -EINVAL for a bad argument. */
+PMURT_API int pmurt_evlist_event(const struct pmurt_evlist *list, int i,
+				 struct pmurt_evsel_info *info);
+/* Sample event i every period events (its attr's sample_period, freq off),
+ * for sampling (pmurt_record_open) when the string could not say it. */
+PMURT_API int pmurt_evlist_set_period(struct pmurt_evlist *list, int i, uint64_t period);
+/* The group led by event leader as the kernel checks it before opening:
+ * its events of the host's description through pmurt_group_check with
+ * opts; res->n 0 and no reason when it has none.  0 when the check ran
+ * (res->ok tells), -EINVAL when leader leads no group. */
+PMURT_API int pmurt_evlist_group_check(const struct pmurt_evlist *list, int leader,
+				       const struct pmurt_check_opts *opts,
+				       struct pmurt_group_result *res, struct pmurt_error *err);
+
 struct pmurt_counter;
 
 struct pmurt_counter_opts {
@@ -655,17 +758,31 @@ struct pmurt_counter_opts {
 	                          sz short of this field) means false. */
 };
 
-/* Parse events and open them (each group's leader disabled until
- * pmurt_counter_enable, or the task's exec with enable_on_exec).  A group
- * of core events goes through pmurt_group_check first: one that cannot fit
- * is refused (-EINVAL) with the check's reason before any system call.  A
+/* Open a list's events (each group's leader disabled until
+ * pmurt_counter_enable, or the task's exec with enable_on_exec); the
+ * counter borrows the list, which must outlive it, and may be opened from
+ * it again (each run of a command, each thread of a process).  A group of
+ * core events goes through pmurt_group_check first: one that cannot fit is
+ * refused (-EINVAL) with the check's reason before any system call.  A
  * failed perf_event_open is returned as its negative errno with a message
  * saying what to do about it (perf_event_paranoid, CAP_PERFMON, a PMU the
  * host lacks, per-CPU-only PMUs, groups spanning PMUs, sampling, EBUSY,
- * exclude bits).  *c NULL on failure. */
+ * exclude bits).  *c NULL on failure.  (PMURT_0.5) */
+PMURT_API int pmurt_counter_open_list(struct pmurt_counter **c, const struct pmurt_evlist *list,
+				      const struct pmurt_counter_opts *opts,
+				      struct pmurt_error *err);
+/* The string form: events parsed into a list the counter owns, then
+ * opened as pmurt_counter_open_list does. */
 PMURT_API int pmurt_counter_open(struct pmurt_counter **c, struct pmurt_host *host,
 				 const char *events, const struct pmurt_counter_opts *opts,
 				 struct pmurt_error *err);
+/* The attr pmurt_counter_open_list opens event i with under opts (NULL:
+ * the defaults), into attr (attr_size bytes, the caller's
+ * sizeof(struct perf_event_attr); a larger one zero past the library's),
+ * for a dry run.  0 or -EINVAL.  (PMURT_0.5) */
+PMURT_API int pmurt_counter_attr(const struct pmurt_evlist *list, int i,
+				 const struct pmurt_counter_opts *opts, struct perf_event_attr *attr,
+				 size_t attr_size);
 PMURT_API int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err);
 PMURT_API int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err);
 PMURT_API int pmurt_counter_reset(struct pmurt_counter *c, struct pmurt_error *err);

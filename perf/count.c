@@ -14,52 +14,14 @@
 #include "perf_int.h"
 #include "sysfs.h"
 
-static bool is_core(const struct pmu_host *host, const struct pmu_evsel *e)
-{
-	return host->core && (e->kind == PMU_EVSEL_CORE || e->kind == PMU_EVSEL_HARDWARE ||
-			      e->kind == PMU_EVSEL_CACHE);
-}
-
-/* The spec of a core event with the exclude bits its attr ended with
- * (group modifiers set them after parsing). */
-static struct pmurt_event_spec core_spec(const struct pmu_evsel *e)
-{
-	struct pmurt_event_spec s = e->spec;
-	const struct perf_event_attr *a = &e->attr;
-	s.exclude = (a->exclude_user ? PMURT_EXCLUDE_USER : 0) |
-		    (a->exclude_kernel ? PMURT_EXCLUDE_KERNEL : 0) |
-		    (a->exclude_hv ? PMURT_EXCLUDE_HV : 0) | (a->exclude_idle ? PMURT_EXCLUDE_IDLE : 0);
-	s.precise = (int)a->precise_ip;
-	s.sample_period = a->sample_period;
-	return s;
-}
-
-/* The kernel's power_pmu group checks see only the group's events of the
- * core PMU (core-book3s.c collect_events skips the others). */
-int pmu_group_check(const struct pmu_host *host, const struct pmu_evlist *list, int leader,
-		    bool per_task, struct pmurt_group_result *res, struct pmurt_error *err)
-{
-	struct pmurt_event_spec specs[PMURT_MAX_GROUP];
-	int n = 0;
-	for (int i = leader; i < leader + list->v[leader].group_size; i++)
-		if (is_core(host, &list->v[i]) && n < PMURT_MAX_GROUP)
-			specs[n++] = core_spec(&list->v[i]);
-	size_t sz = res->sz;
-	memset(res, 0, sizeof(*res));
-	res->sz = sz;
-	if (!n)
-		return 0;
-	struct pmurt_check_opts opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
-						       .lpar = true);
-	return pmurt_group_check(host->core, specs, n, sizeof(specs[0]), &opts, res, err);
-}
-
 static int check_groups(const struct pmu_host *host, const struct pmu_evlist *list,
 			bool per_task, struct pmurt_error *err)
 {
+	struct pmurt_check_opts opts = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
+						       .lpar = true);
 	for (int i = 0; i < list->n; i += list->v[i].group_size) {
 		struct pmurt_group_result res = {.sz = sizeof(res)};
-		int rc = pmu_group_check(host, list, i, per_task, &res, err);
+		int rc = pmu_evlist_group_check(host, list, i, &opts, &res, err);
 		if (rc)
 			return rc;
 		if (!res.ok && res.reason[0]) { /* checked (it had core events) and refused */
@@ -88,7 +50,7 @@ void pmu_count_attr(const struct pmu_evlist *list, int i, bool per_task, bool in
 
 static void close_all(struct pmurt_counter *c)
 {
-	for (int k = 0; c->fds && k < c->ncpus * c->list.n; k++)
+	for (int k = 0; c->fds && k < c->ncpus * c->list->n; k++)
 		if (c->fds[k] >= 0)
 			c->host->sys->close(c->host->sys->ctx, c->fds[k]);
 }
@@ -97,20 +59,20 @@ static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pm
 		    struct pmurt_error *err)
 {
 	const struct pmu_sys *sys = c->host->sys;
-	const struct pmu_evsel *e = &c->list.v[i];
-	int cpu = c->cpus[cpu_idx], base = cpu_idx * c->list.n;
-	const char *mask = c->list.v[e->leader].cpumask;
+	const struct pmu_evsel *e = &c->list->v[i];
+	int cpu = c->cpus[cpu_idx], base = cpu_idx * c->list->n;
+	const char *mask = c->list->v[e->leader].cpumask;
 	if (cpu >= 0 && mask[0] && !pmu_cpulist_has(mask, cpu))
 		return 0; /* not one of its PMU's CPUs: the group stays closed there */
 	if (c->skipped[i])
 		return 0;
 	struct perf_event_attr attr;
-	pmu_count_attr(&c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
+	pmu_count_attr(c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
 	int group_fd = e->leader == i ? -1 : c->fds[base + e->leader];
 	int fd = sys->event_open(sys->ctx, &attr, cpu < 0 ? c->pid : -1, cpu, group_fd,
 				 PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		pmu_explain_open(c->host, &c->list, i, cpu < 0 ? c->pid : -1, cpu, fd, err);
+		pmu_explain_open(c->host, c->list, i, cpu < 0 ? c->pid : -1, cpu, fd, err);
 		return fd;
 	}
 	c->fds[base + i] = fd;
@@ -123,18 +85,18 @@ static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pm
 static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opts *o)
 {
 	c->ncpus = o->cpus ? o->ncpus : 1;
-	size_t nfd = (size_t)c->ncpus * (size_t)c->list.n;
+	size_t nfd = (size_t)c->ncpus * (size_t)c->list->n;
 	int biggest = 1;
-	for (int i = 0; i < c->list.n; i++)
-		if (c->list.v[i].group_size > biggest)
-			biggest = c->list.v[i].group_size;
+	for (int i = 0; i < c->list->n; i++)
+		if (c->list->v[i].group_size > biggest)
+			biggest = c->list->v[i].group_size;
 	c->buf_len = (3 + 2 * (size_t)biggest) * sizeof(uint64_t);
 	c->cpus = malloc((size_t)c->ncpus * sizeof(int));
 	c->fds = malloc(nfd * sizeof(int));
 	c->ids = calloc(nfd, sizeof(uint64_t));
 	c->buf = malloc(c->buf_len);
-	c->sum = calloc((size_t)c->list.n, sizeof(*c->sum));
-	c->skipped = calloc((size_t)c->list.n, sizeof(*c->skipped));
+	c->sum = calloc((size_t)c->list->n, sizeof(*c->sum));
+	c->skipped = calloc((size_t)c->list->n, sizeof(*c->skipped));
 	if (!c->cpus || !c->fds || !c->ids || !c->buf || !c->sum || !c->skipped)
 		return -ENOMEM;
 	for (size_t k = 0; k < nfd; k++)
@@ -147,15 +109,15 @@ static int alloc_counter(struct pmurt_counter *c, const struct pmurt_counter_opt
 /* The size of 0.3.0's struct pmurt_count, which lacked skipped. */
 #define COUNT_SIZE_0_3_0 offsetof(struct pmurt_count, skipped)
 
-static int check_opts(const struct pmurt_counter_opts *o, struct pmurt_error *err)
+static int check_opts(const struct pmurt_counter_opts *o, const char *fn, struct pmurt_error *err)
 {
 	if (o->cpus && o->ncpus < 1) {
-		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: cpus given with ncpus %d", o->ncpus);
+		pmurt_set_error(err, -EINVAL, "%s: cpus given with ncpus %d", fn, o->ncpus);
 		return -EINVAL;
 	}
 	if (o->cpus && (o->inherit || o->enable_on_exec || o->pid)) {
-		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: CPU-wide counting takes no pid, "
-				"inherit or enable_on_exec");
+		pmurt_set_error(err, -EINVAL, "%s: CPU-wide counting takes no pid, inherit or "
+				"enable_on_exec", fn);
 		return -EINVAL;
 	}
 	return 0;
@@ -173,9 +135,9 @@ static bool not_supported(int rc)
 static void skip_event(struct pmurt_counter *c, int i, int rc)
 {
 	c->skipped[i] = -rc;
-	if (c->list.v[i].leader != i)
+	if (c->list->v[i].leader != i)
 		return;
-	for (int m = i + 1; m < i + c->list.v[i].group_size; m++)
+	for (int m = i + 1; m < i + c->list->v[i].group_size; m++)
 		c->skipped[m] = ECANCELED;
 }
 
@@ -185,9 +147,9 @@ static void skip_event(struct pmurt_counter *c, int i, int rc)
 static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			       struct pmurt_error *err)
 {
-	for (int i = 0; !o->cpus && i < c->list.n; i++)
-		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
-			pmu_explain_open(c->host, &c->list, i, o->pid, -1, -EINVAL, err);
+	for (int i = 0; !o->cpus && i < c->list->n; i++)
+		if (pmu_is_vpa_dtl(c->list->v[i].pmu)) {
+			pmu_explain_open(c->host, c->list, i, o->pid, -1, -EINVAL, err);
 			return -EINVAL;
 		}
 	return 0;
@@ -200,10 +162,10 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 	int rc = refuse_dtl_per_task(c, o, err);
 	if (rc)
 		return rc;
-	rc = pmu_refuse_foreign_core(c->host, &c->list, err);
+	rc = pmu_refuse_foreign_core(c->host, c->list, err);
 	if (rc)
 		return rc;
-	rc = check_groups(c->host, &c->list, o->cpus == NULL, err);
+	rc = check_groups(c->host, c->list, o->cpus == NULL, err);
 	if (rc)
 		return rc;
 	if (alloc_counter(c, o)) {
@@ -214,7 +176,7 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 	struct pmurt_error first = {0};   /* the first event left out: why */
 	int first_rc = 0, left_out = 0;
 	for (int k = 0; k < c->ncpus && !rc; k++)
-		for (int i = 0; i < c->list.n && !rc; i++) {
+		for (int i = 0; i < c->list->n && !rc; i++) {
 			rc = open_one(c, k, i, o, err);
 			if (rc < 0 && o->skip_unsupported && not_supported(rc)) {
 				if (!first_rc && err)
@@ -224,9 +186,9 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 				rc = 0;
 			}
 		}
-	for (int i = 0; i < c->list.n; i++)
+	for (int i = 0; i < c->list->n; i++)
 		left_out += c->skipped[i] != 0;
-	if (!rc && left_out == c->list.n) {
+	if (!rc && left_out == c->list->n) {
 		if (err)
 			*err = first;
 		rc = first_rc;
@@ -234,6 +196,62 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 	if (!rc)
 		pmurt_clear_error(err);
 	return rc;
+}
+
+/* The options as the opening functions take them (fn names the caller). */
+static int take_opts(struct pmurt_counter_opts *o, const struct pmurt_counter_opts *opts,
+		     const char *fn, struct pmurt_error *err)
+{
+	*o = PMURT_OPTS_INIT(pmurt_counter_opts);
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_counter_opts), fn, err))
+		return -EINVAL;
+	/* a smaller, older struct: the fields it lacks keep their defaults */
+	pmu_opts_take(o, sizeof(struct pmurt_counter_opts), opts);
+	return check_opts(o, fn, err);
+}
+
+/* A counter over list (owned when the string form parsed it), opened. */
+static int open_counter(struct pmurt_counter **out, const struct pmurt_evlist *list,
+			struct pmurt_evlist *owned, const struct pmurt_counter_opts *o,
+			const char *fn, struct pmurt_error *err)
+{
+	struct pmurt_counter *c = calloc(1, sizeof(*c));
+	if (!c) {
+		pmurt_evlist_free(owned);
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", fn);
+		return -ENOMEM;
+	}
+	c->host = &list->host->h;
+	c->list = &list->l;
+	c->owned = owned;
+	int rc = 0;
+	if (!c->list->n) {
+		pmurt_set_error(err, -EINVAL, "%s: no events", fn);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = counter_open_list(c, o, err);
+	if (rc) {
+		pmurt_counter_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int pmurt_counter_open_list(struct pmurt_counter **out, const struct pmurt_evlist *list,
+			    const struct pmurt_counter_opts *opts, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!out || !list) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_open_list: missing argument");
+		return -EINVAL;
+	}
+	*out = NULL;
+	struct pmurt_counter_opts o;
+	if (take_opts(&o, opts, "pmurt_counter_open_list", err))
+		return -EINVAL;
+	return open_counter(out, list, NULL, &o, "pmurt_counter_open_list", err);
 }
 
 int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, const char *events,
@@ -245,32 +263,27 @@ int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, cons
 		return -EINVAL;
 	}
 	*out = NULL;
-	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts);
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_counter_opts, skip_unsupported),
-			   "pmurt_counter_open", err))
+	struct pmurt_counter_opts o;
+	struct pmurt_evlist *list = NULL;
+	if (take_opts(&o, opts, "pmurt_counter_open", err))
 		return -EINVAL;
-	/* a smaller, older struct: the fields it lacks keep their defaults */
-	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_counter_opts, skip_unsupported), opts);
-	if (check_opts(&o, err))
+	int rc = pmurt_evlist_parse(&list, host, events, NULL, err);
+	return rc ? rc : open_counter(out, list, list, &o, "pmurt_counter_open", err);
+}
+
+int pmurt_counter_attr(const struct pmurt_evlist *list, int i,
+		       const struct pmurt_counter_opts *opts, struct perf_event_attr *attr,
+		       size_t attr_size)
+{
+	struct pmurt_counter_opts o;
+	struct perf_event_attr a;
+	if (!list || !attr || i < 0 || i >= list->l.n || attr_size < PERF_ATTR_SIZE_VER0 ||
+	    take_opts(&o, opts, "pmurt_counter_attr", NULL))
 		return -EINVAL;
-	struct pmurt_counter *c = calloc(1, sizeof(*c));
-	if (!c) {
-		pmurt_set_error(err, -ENOMEM, "pmurt_counter_open: out of memory");
-		return -ENOMEM;
-	}
-	c->host = &host->h;
-	int rc = pmu_evlist_parse(&c->list, &host->h, events, err);
-	if (!rc && !c->list.n) {
-		pmurt_set_error(err, -EINVAL, "pmurt_counter_open: no events");
-		rc = -EINVAL;
-	}
-	if (!rc)
-		rc = counter_open_list(c, &o, err);
-	if (rc) {
-		pmurt_counter_close(c);
-		return rc;
-	}
-	*out = c;
+	pmu_count_attr(&list->l, i, !o.cpus, o.inherit, o.enable_on_exec, &a);
+	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
+	if (attr_size > sizeof(a))
+		memset((char *)attr + sizeof(a), 0, attr_size - sizeof(a));
 	return 0;
 }
 
@@ -285,13 +298,13 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 	}
 	const struct pmu_sys *sys = c->host->sys;
 	for (int k = 0; k < c->ncpus; k++)
-		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
-			if (c->fds[k * c->list.n + i] < 0)
+		for (int i = 0; i < c->list->n; i += c->list->v[i].group_size) {
+			if (c->fds[k * c->list->n + i] < 0)
 				continue; /* not on this CPU (its PMU's cpumask) */
-			int rc = sys->ioctl(sys->ctx, c->fds[k * c->list.n + i], request,
+			int rc = sys->ioctl(sys->ctx, c->fds[k * c->list->n + i], request,
 					    PERF_IOC_FLAG_GROUP);
 			if (rc < 0) {
-				pmurt_set_error(err, rc, "%s '%s': %s", what, c->list.v[i].name,
+				pmurt_set_error(err, rc, "%s '%s': %s", what, c->list->v[i].name,
 						strerror(-rc));
 				return rc;
 			}
@@ -305,12 +318,12 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
  * pmu_is_vpa_dtl). */
 static int refuse_dtl_again(const struct pmurt_counter *c, struct pmurt_error *err)
 {
-	for (int i = 0; c && c->dtl_disabled && i < c->list.n; i++)
-		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
+	for (int i = 0; c && c->dtl_disabled && i < c->list->n; i++)
+		if (pmu_is_vpa_dtl(c->list->v[i].pmu)) {
 			pmurt_set_error(err, -EOPNOTSUPP, "pmurt_counter_enable: '%s' was disabled: "
 					"vpa_dtl is never enabled again (the kernel would crash in "
 					"vpa_dtl_event_add); close the counter and open a new one",
-					c->list.v[i].name);
+					c->list->v[i].name);
 			return -EOPNOTSUPP;
 		}
 	return 0;
@@ -349,7 +362,7 @@ uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running)
 static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_error *err)
 {
 	const struct pmu_sys *sys = c->host->sys;
-	int n = c->list.n, size = c->list.v[leader].group_size, opened = 0;
+	int n = c->list->n, size = c->list->v[leader].group_size, opened = 0;
 	for (int m = leader; m < leader + size; m++)
 		opened += c->fds[k * n + m] >= 0;   /* members left out are not read */
 	ssize_t got = sys->read(sys->ctx, c->fds[k * n + leader], c->buf, c->buf_len);
@@ -357,7 +370,7 @@ static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_e
 	if (got < 0 || got < 3 * 8 || b[0] != (uint64_t)opened ||
 	    (size_t)got < (3 + 2 * (size_t)opened) * 8) {
 		int rc = got < 0 ? (int)got : -EIO;
-		pmurt_set_error(err, rc, "reading the group led by '%s': %s", c->list.v[leader].name,
+		pmurt_set_error(err, rc, "reading the group led by '%s': %s", c->list->v[leader].name,
 				got < 0 ? strerror(-rc) : "short or malformed read");
 		return rc;
 	}
@@ -370,7 +383,7 @@ static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_e
 				m = s;
 		if (m < 0) {
 			pmurt_set_error(err, -EIO, "group led by '%s': unknown event id %llu",
-					c->list.v[leader].name, (unsigned long long)id);
+					c->list->v[leader].name, (unsigned long long)id);
 			return -EIO;
 		}
 		c->sum[leader + m].value += value;
@@ -388,17 +401,17 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 		pmurt_set_error(err, -EINVAL, "pmurt_counter_read: bad argument");
 		return -EINVAL;
 	}
-	memset(c->sum, 0, (size_t)c->list.n * sizeof(*c->sum));
+	memset(c->sum, 0, (size_t)c->list->n * sizeof(*c->sum));
 	for (int k = 0; k < c->ncpus; k++)
-		for (int i = 0; i < c->list.n; i += c->list.v[i].group_size) {
-			if (c->fds[k * c->list.n + i] < 0)
+		for (int i = 0; i < c->list->n; i += c->list->v[i].group_size) {
+			if (c->fds[k * c->list->n + i] < 0)
 				continue;
 			int rc = read_group(c, k, i, err);
 			if (rc)
 				return rc;
 		}
-	for (int i = 0; i < n && i < c->list.n; i++) {
-		const struct pmu_evsel *e = &c->list.v[i];
+	for (int i = 0; i < n && i < c->list->n; i++) {
+		const struct pmu_evsel *e = &c->list->v[i];
 		struct pmurt_count v = {
 			.sz = sizeof(v), .name = e->name, .pmu = e->pmu, .unit = e->unit,
 			.scale = e->scale, .leader = e->leader, .value = c->sum[i].value,
@@ -411,12 +424,12 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 		v.sz = sz;
 		memcpy((char *)counts + (size_t)i * count_sz, &v, sz);
 	}
-	return c->list.n;
+	return c->list->n;
 }
 
 int pmurt_counter_nevents(const struct pmurt_counter *c)
 {
-	return c ? c->list.n : -EINVAL;
+	return c ? c->list->n : -EINVAL;
 }
 
 void pmurt_counter_close(struct pmurt_counter *c)
@@ -424,7 +437,7 @@ void pmurt_counter_close(struct pmurt_counter *c)
 	if (!c)
 		return;
 	close_all(c);
-	pmu_evlist_free(&c->list);
+	pmurt_evlist_free(c->owned);
 	free(c->cpus);
 	free(c->fds);
 	free(c->ids);

@@ -45,7 +45,7 @@ static struct pmurt_dtl_capture_opts defaults(const struct pmurt_dtl_capture_opt
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct pmurt_dtl_capture_opts o = PMURT_OPTS_INIT(pmurt_dtl_capture_opts);
-	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_dtl_capture_opts, data_pages), opts);
+	pmu_opts_take(&o, sizeof(struct pmurt_dtl_capture_opts), opts);
 	o.config = o.config ? o.config : 7;
 	o.period_ns = o.period_ns ? o.period_ns : PMU_DTL_DEFAULT_PERIOD_NS;
 	if (!o.aux_pages)
@@ -83,7 +83,7 @@ int pmurt_dtl_capture_open(struct pmurt_dtl_capture **out, struct pmurt_host *ho
 		return -EINVAL;
 	}
 	*out = NULL;
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_dtl_capture_opts, data_pages),
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_dtl_capture_opts),
 			   "pmurt_dtl_capture_open", err))
 		return -EINVAL;
 	struct pmurt_dtl_capture_opts o = defaults(opts);

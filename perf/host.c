@@ -231,9 +231,9 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 	}
 	*host = NULL;
 	struct pmurt_host_opts taken = PMURT_OPTS_INIT(pmurt_host_opts);
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_host_opts, devtree), "pmurt_host_open", err))
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_host_opts), "pmurt_host_open", err))
 		return -EINVAL;
-	pmu_opts_take(&taken, PMU_OPTS_KNOWN(pmurt_host_opts, devtree), opts);
+	pmu_opts_take(&taken, sizeof(struct pmurt_host_opts), opts);
 	const struct pmurt_host_opts *o = &taken;
 	struct pmurt_host *h = calloc(1, sizeof(*h));
 	if (!h) {

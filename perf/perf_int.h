@@ -1,8 +1,7 @@
 /*
  * perf_int.h - what the perf side's files share beyond the evlist.h
  * contract: the host and its description pick (host.c), counting
- * (count.c), the group check of core events (groupcheck.c) and errno
- * explanations (explain.c).  Not installed.
+ * (count.c) and errno explanations (explain.c).  Not installed.
  */
 #ifndef PMU_PERF_INT_H
 #define PMU_PERF_INT_H
@@ -14,13 +13,6 @@
 #include "evlist.h"
 #include "internal.h"
 #include "sys.h"
-
-/* The public host handle: the contract's struct pmu_host and the
- * description it owns. */
-struct pmurt_host {
-	struct pmu_host h;
-	struct pmurt_pmu *owned;
-};
 
 /* What the description pick reads (host.c): each may be NULL. */
 struct pmu_pick_inputs {
@@ -47,13 +39,6 @@ PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pm
  * count the code as its own event.  0 otherwise. */
 PMURT_HIDDEN int pmu_refuse_foreign_core(const struct pmu_host *host,
 					 const struct pmu_evlist *list, struct pmurt_error *err);
-
-/* The core events of the group led by list->v[leader] through
- * pmurt_group_check; 0 with res filled (res->n 0 when the group has no
- * core events), or a negative errno. */
-PMURT_HIDDEN int pmu_group_check(const struct pmu_host *host, const struct pmu_evlist *list,
-				 int leader, bool per_task, struct pmurt_group_result *res,
-				 struct pmurt_error *err);
 
 /* Why perf_event_open(attr of list->v[i], pid, cpu) failed with -errno
  * code, in words a user can act on, into err (code kept). */
@@ -87,7 +72,8 @@ PMURT_HIDDEN void pmu_explain_dtl_missing(const struct pmu_host *host, struct pm
 /* An open event list (count.c): fds[cpu * n + i], cpu index into cpus. */
 struct pmurt_counter {
 	const struct pmu_host *host;
-	struct pmu_evlist list;
+	const struct pmu_evlist *list;  /* borrowed: the caller's list, or owned */
+	struct pmurt_evlist *owned;     /* the string form's (pmurt_counter_open) */
 	pid_t pid;
 	int ncpus;
 	int *cpus;          /* {-1} when counting a task */

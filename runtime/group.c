@@ -15,7 +15,7 @@ static struct pmu_sched_options sched_options(const struct pmurt_check_opts *opt
 {
 	struct pmurt_check_opts c = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true,
 						    .lpar = true);
-	pmu_opts_take(&c, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), opts);
+	pmu_opts_take(&c, sizeof(struct pmurt_check_opts), opts);
 	return (struct pmu_sched_options){.per_task = c.per_task, .hv_mode = c.hv_mode,
 					  .lpar = c.lpar};
 }
@@ -138,7 +138,7 @@ int pmurt_group_check(const struct pmurt_pmu *pmu, const struct pmurt_event_spec
 				PMURT_MAX_GROUP, n);
 		return -EINVAL;
 	}
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_check_opts, lpar), "pmurt_group_check", err))
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_check_opts), "pmurt_group_check", err))
 		return -EINVAL;
 	struct pmu_sched_event ev[PMURT_MAX_GROUP];
 	struct pmurt_event_spec spec[PMURT_MAX_GROUP]; /* ev[i].name points here */

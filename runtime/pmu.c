@@ -271,9 +271,9 @@ int pmurt_pmu_open(struct pmurt_pmu **out, const char *spec,
 		return -EINVAL;
 	}
 	struct pmurt_open_opts o = PMURT_OPTS_INIT(pmurt_open_opts);
-	if (pmu_opts_valid(opts, PMU_OPTS_KNOWN(pmurt_open_opts, pvr), "pmurt_pmu_open", err))
+	if (pmu_opts_valid(opts, sizeof(struct pmurt_open_opts), "pmurt_pmu_open", err))
 		return -EINVAL;
-	pmu_opts_take(&o, PMU_OPTS_KNOWN(pmurt_open_opts, pvr), opts);
+	pmu_opts_take(&o, sizeof(struct pmurt_open_opts), opts);
 	struct pmurt_pmu *pmu = pmu_alloc();
 	if (!pmu) {
 		pmurt_set_error(err, -ENOMEM, "out of memory");

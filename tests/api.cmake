@@ -12,3 +12,17 @@ add_test(NAME api/contract
                  \"$2\" \"$t/power10.dtb\" \"$4\"" sh
     ${PMUGEN} $<TARGET_FILE:api_test> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
     ${CMAKE_CURRENT_LIST_DIR}/api/no-count.yaml)
+
+# The public event list (tests/api/evlist_test.c): strings parsed once on
+# a fake POWER10 LPAR's sysfs, every event's information, a failed add,
+# derived presets, a pack's groups, the period and the group check between
+# parsing and opening, and counters opened again and again from one list
+# (software events of this machine's kernel).
+add_executable(evlist_test ${CMAKE_CURRENT_LIST_DIR}/api/evlist_test.c)
+target_include_directories(evlist_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(evlist_test PRIVATE pmurt)
+add_test(NAME api/evlist
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-evlist.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$2\" \"$t/sys\" >/dev/null && \"$1\" \"$t/sys\"" sh
+    $<TARGET_FILE:evlist_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)

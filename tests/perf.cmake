@@ -52,7 +52,8 @@ endif()
 # software events on this machine never are.
 add_executable(stat_print_test ${PERF_TESTS}/stat_print_test.c ${CMAKE_SOURCE_DIR}/tools/stat/stat_print.c
   ${CMAKE_SOURCE_DIR}/tools/stat/stat_shadow.c
-  ${CMAKE_SOURCE_DIR}/tools/stat/stat_events.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
+  ${CMAKE_SOURCE_DIR}/tools/stat/stat_events.c ${CMAKE_SOURCE_DIR}/tools/stat/stat_metrics.c
+  ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
 target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)
 target_link_libraries(stat_print_test PRIVATE pmurt_internal PkgConfig::JANSSON PkgConfig::YAML

@@ -6,13 +6,13 @@
  * presets: an -e list naming one becomes its events' group, and its value
  * is computed from their counts (pmurt_preset_eval) and printed.
  */
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "perf_int.h"
 #include "stat/stat.h"
 
 static int failures;
@@ -46,16 +46,28 @@ static void test_derived(void)
 	const char *ev[] = {"task-clock,PAPI_L1_DCM:u", "papi_l1_dcr"};
 	t.events = ev;
 	t.nevents = 2;
-	struct pmu_evlist list = {0};
+	struct pmurt_evlist *list = NULL;
 	double elapsed = 0.1;
 	struct stat_report r = {.runs = 1, .command = "x", .elapsed = &elapsed};
-	char *events = NULL;
-	CHECK(stat_events(&t, &list, &events, &r) == 0 && events, "stat_events");
-	CHECK(events && strcmp(events, "task-clock,{PM_LD_DEMAND_MISS_L1_FIN,PM_ST_MISS_L1}:u,"
-			   "{PM_LD_REF_L1,PM_LD_DEMAND_MISS_L1_FIN}") == 0, "%s", events);
-	CHECK(list.n == 5 && r.nderived == 2 && r.derived[0].first == 1 && r.derived[0].n == 2 &&
-	      r.derived[1].first == 3 && list.v[1].group_size == 2 && list.v[2].attr.exclude_kernel,
-	      "%d events, %d derived", list.n, r.nderived);
+	CHECK(stat_events(&t, &list, &r) == 0 && list, "stat_events");
+	/* the list as it would be opened: each preset its events' group */
+	static const char *const names[] = {"task-clock", "PM_LD_DEMAND_MISS_L1_FIN",
+					    "PM_ST_MISS_L1", "PM_LD_REF_L1",
+					    "PM_LD_DEMAND_MISS_L1_FIN"};
+	static const int leaders[] = {0, 1, 1, 3, 3}, presets[] = {-1, 0, 0, 1, 1};
+	int n = pmurt_evlist_nevents(list);
+	CHECK(n == 5, "%d events", n);
+	for (int i = 0; i < n && i < 5; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+		CHECK(pmurt_evlist_event(list, i, &e) == 0 && strcmp(e.name, names[i]) == 0 &&
+		      e.leader == leaders[i] && (e.preset >= 0) == (presets[i] >= 0) &&
+		      e.string == (i < 3 ? 0 : 1) &&
+		      (e.exclude & PMURT_EXCLUDE_KERNEL) == (i == 1 || i == 2 ? PMURT_EXCLUDE_KERNEL : 0),
+		      "event %d: %s, leader %d, preset %d, string %d, exclude %#x", i, e.name,
+		      e.leader, e.preset, e.string, e.exclude);
+	}
+	CHECK(r.nderived == 2 && r.derived[0].first == 1 && r.derived[0].n == 2 &&
+	      r.derived[1].first == 3, "%d derived", r.nderived);
 	struct pmurt_count counts[5] = {{.scaled = 9}, {.scaled = 100}, {.scaled = 23},
 					{.scaled = 500}, {.scaled = 120}};
 	stat_compute_derived(&t, &r, counts, 0);
@@ -73,8 +85,7 @@ static void test_derived(void)
 	for (int i = 0; i < r.nderived; i++)
 		free(r.derived[i].values);
 	free(r.derived);
-	free(events);
-	pmu_evlist_free(&list);
+	pmurt_evlist_free(list);
 	pmurt_host_close(t.host);
 }
 

@@ -124,8 +124,8 @@ static int *cpu_list(const struct tool *t, int *n)
 	return cpus;
 }
 
-static int open_counters(struct tool *t, const char *events, pid_t pid, const int *cpus, int ncpus,
-			 struct stat_counters *c)
+static int open_counters(struct tool *t, const struct pmurt_evlist *list, pid_t pid,
+			 const int *cpus, int ncpus, struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
 	struct pmurt_counter *set = NULL;
@@ -134,7 +134,7 @@ static int open_counters(struct tool *t, const char *events, pid_t pid, const in
 						      .inherit = !cpus, .cpus = cpus,
 						      .ncpus = ncpus, .enable_on_exec = !cpus,
 						      .skip_unsupported = true);
-	int rc = pmurt_counter_open(&set, t->host, events, &o, &err);
+	int rc = pmurt_counter_open_list(&set, list, &o, &err);
 	if (rc == 0)
 		rc = stat_counters_add(t, c, set) ? -ENOMEM : 0;
 	if (rc == 0 && cpus)
@@ -205,7 +205,7 @@ static int wait_run(const struct tool *t, const struct stat_report *r, struct wa
 }
 
 struct run_state {
-	const char *events;
+	const struct pmurt_evlist *list;
 	char **argv;
 	int *cpus, ncpus;
 	struct pmurt_count *now, *prev;
@@ -219,8 +219,8 @@ static int open_run(struct tool *t, struct run_state *s, struct workload *w,
 {
 	if (t->nargs && spawn(t, s->argv, w))
 		return EXIT_INTERNAL;
-	int rc = t->pid ? stat_attach(t, s->events, c)
-			: open_counters(t, s->events, w->pid, s->cpus, s->ncpus, c);
+	int rc = t->pid ? stat_attach(t, s->list, c)
+			: open_counters(t, s->list, w->pid, s->cpus, s->ncpus, c);
 	if (rc && w->pid)
 		abandon(w);
 	return rc;
@@ -328,15 +328,16 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 }
 
 /* Names and units of the events, from their parse. */
-static int describe_events(const struct pmu_evlist *list, struct stat_report *r)
+static int describe_events(const struct pmurt_evlist *list, struct stat_report *r)
 {
-	r->nevents = list->n;
-	r->ev = calloc((size_t)list->n + 1, sizeof(*r->ev));
-	for (int i = 0; r->ev && i < list->n; i++) {
-		r->ev[i] = (struct stat_event){.name = list->v[i].name, .unit = list->v[i].unit,
-					       .pmu = list->v[i].pmu, .scale = list->v[i].scale,
-					       .type = list->v[i].attr.type,
-					       .config = list->v[i].attr.config,
+	r->nevents = pmurt_evlist_nevents(list);
+	r->ev = calloc((size_t)r->nevents + 1, sizeof(*r->ev));
+	for (int i = 0; r->ev && i < r->nevents; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+		pmurt_evlist_event(list, i, &e);
+		r->ev[i] = (struct stat_event){.name = e.name, .unit = e.unit, .pmu = e.pmu,
+					       .scale = e.scale, .type = e.attr->type,
+					       .config = e.attr->config,
 					       .values = calloc((size_t)r->runs, sizeof(double))};
 		if (!r->ev[i].values)
 			return EXIT_INTERNAL;
@@ -382,9 +383,9 @@ static void print_report(struct tool *t, struct stat_report *r, json_t *interval
 	}
 }
 
-static int run_all(struct tool *t, const char *events, struct stat_report *r)
+static int run_all(struct tool *t, const struct pmurt_evlist *list, struct stat_report *r)
 {
-	struct run_state s = {.events = events, .argv = t->args};
+	struct run_state s = {.list = list, .argv = t->args};
 	int rc = EXIT_OK;
 	s.now = calloc((size_t)r->nevents, sizeof(*s.now));
 	s.prev = calloc((size_t)r->nevents, sizeof(*s.prev));
@@ -436,24 +437,10 @@ static int close_output(struct tool *t, int rc)
 	return rc;
 }
 
-/* -M's groups after -e's events (t->events grows by one string). */
-static int add_metric_events(struct tool *t, const struct stat_report *r)
-{
-	const char **v = realloc(t->events, (size_t)(t->nevents + 1) * sizeof(*v));
-	if (!v) {
-		tool_error(t, "out of memory");
-		return EXIT_INTERNAL;
-	}
-	t->events = v;
-	t->events[t->nevents++] = stat_metrics_events(r);
-	return EXIT_OK;
-}
-
 int cmd_stat(struct tool *t)
 {
-	struct pmu_evlist list = {0};
+	struct pmurt_evlist *list = NULL;
 	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
-	char *events = NULL;
 	int rc = EXIT_OK;
 	if (t->sys)
 		t->host->h.sys = t->sys; /* a test program's simulated kernel */
@@ -461,19 +448,17 @@ int cmd_stat(struct tool *t)
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
-	if (!rc && t->metric_names && !(rc = stat_metrics_plan(t, &r)))
-		rc = add_metric_events(t, &r);
+	if (!rc && t->metric_names)
+		rc = stat_metrics_plan(t, &r);
 	if (!rc)
-		rc = stat_events(t, &list, &events, &r);
-	if (!rc) {
-		stat_metrics_located(&r, list.n);
-		rc = describe_events(&list, &r);
-	}
+		rc = stat_events(t, &list, &r);
+	if (!rc)
+		rc = describe_events(list, &r);
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
 		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
 				    EXIT_USAGE)
-			      : stat_dry_run(t, &list, &r);
+			      : stat_dry_run(t, list, &r);
 	} else if (!rc && !t->nargs && !t->pid) {
 		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, or -p PID)");
 		rc = EXIT_USAGE;
@@ -485,7 +470,7 @@ int cmd_stat(struct tool *t)
 		r.command = t->nargs ? command_line(t->args, t->nargs) : NULL;
 		r.pid = t->pid;
 		r.elapsed = calloc((size_t)r.runs, sizeof(double));
-		rc = (r.command || !t->nargs) && r.elapsed ? run_all(t, events, &r) : EXIT_INTERNAL;
+		rc = (r.command || !t->nargs) && r.elapsed ? run_all(t, list, &r) : EXIT_INTERNAL;
 		rc = close_output(t, rc);
 	}
 	for (int i = 0; r.ev && i < r.nevents; i++)
@@ -497,7 +482,6 @@ int cmd_stat(struct tool *t)
 	stat_metrics_free(&r);
 	free(r.elapsed);
 	free((char *)r.command);
-	pmu_evlist_free(&list);
-	free(events);
+	pmurt_evlist_free(list);
 	return rc;
 }

@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "evlist.h"
 #include "pmutool.h"
 
 /* The "version" key of stat's JSON: bumped when a key changes meaning. */
@@ -96,21 +95,20 @@ void stat_print_interval(const struct tool *t, const struct stat_report *r, int 
 /* Prints o (taking it) indented, with a newline. */
 void stat_print_json(json_t *o, FILE *out);
 
-/* The -e strings parsed onto list (each top-level item in turn, a derived
- * preset as the group of its events, recorded in r->derived); *events the
- * list to open, malloc'd.  Returns an exit code. */
-int stat_events(struct tool *t, struct pmu_evlist *list, char **events, struct stat_report *r);
-int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct stat_report *r);
+/* The -e strings and -M's groups (r->metrics) parsed once into *list (a
+ * derived preset as the group of its events, recorded in r->derived).
+ * Returns an exit code. */
+int stat_events(struct tool *t, struct pmurt_evlist **list, struct stat_report *r);
+int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct stat_report *r);
 /* The derived presets' values of run from the events' counts. */
 void stat_compute_derived(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *counts, int run);
 
-/* stat_metrics.c: -M's metrics packed into groups (their event string,
- * after -e's), computed from each run's counts and printed. */
+/* stat_metrics.c: -M's metrics packed into groups (after -e's events in
+ * the list), computed from each run's counts and printed. */
 int stat_metrics_plan(struct tool *t, struct stat_report *r);
-const char *stat_metrics_events(const struct stat_report *r);
-/* The evlist's nevents, the plan's events last. */
-void stat_metrics_located(struct stat_report *r, int nevents);
+/* The plan's groups onto list (pmurt_evlist_add_pack); 0 or -errno. */
+int stat_metrics_add(struct stat_report *r, struct pmurt_evlist *list, struct pmurt_error *err);
 void stat_metrics_compute(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *now, int run);
 void stat_metrics_print(const struct tool *t, const struct stat_report *r);
@@ -134,7 +132,7 @@ int stat_counters_add(const struct tool *t, struct stat_counters *c, struct pmur
 int stat_counters_read(const struct tool *t, struct stat_counters *c, struct pmurt_count *out);
 void stat_counters_close(struct stat_counters *c);
 /* -p: every thread of t->pid, counters open and enabled; an exit code. */
-int stat_attach(struct tool *t, const char *events, struct stat_counters *c);
+int stat_attach(struct tool *t, const struct pmurt_evlist *list, struct stat_counters *c);
 /* A pidfd of pid, readable once it ends; -1 (said) on failure. */
 int stat_pidfd(const struct tool *t, pid_t pid);
 /* The message of a failed pmurt_counter_open or enable, and its exit code. */

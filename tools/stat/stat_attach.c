@@ -92,13 +92,14 @@ void stat_counters_close(struct stat_counters *c)
 
 /* Opens and enables the events on one thread: EXIT_OK, -1 when the thread
  * ended since it was listed, or an exit code (said). */
-static int attach_thread(struct tool *t, const char *events, int tid, struct stat_counters *c)
+static int attach_thread(struct tool *t, const struct pmurt_evlist *list, int tid,
+			 struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
 	struct pmurt_counter *set = NULL;
 	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = tid,
 						      .inherit = true, .skip_unsupported = true);
-	int rc = pmurt_counter_open(&set, t->host, events, &o, &err);
+	int rc = pmurt_counter_open_list(&set, list, &o, &err);
 	if (rc == -ESRCH)
 		return -1;
 	if (rc == 0) {
@@ -110,7 +111,7 @@ static int attach_thread(struct tool *t, const char *events, int tid, struct sta
 	return rc < 0 ? stat_open_error(t, rc, &err) : EXIT_OK;
 }
 
-int stat_attach(struct tool *t, const char *events, struct stat_counters *c)
+int stat_attach(struct tool *t, const struct pmurt_evlist *list, struct stat_counters *c)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
@@ -127,7 +128,7 @@ int stat_attach(struct tool *t, const char *events, struct stat_counters *c)
 		long tid = strtol(e->d_name, &end, 10);
 		if (*end || tid <= 0)
 			continue;   /* "." and ".." */
-		int got = attach_thread(t, events, (int)tid, c);
+		int got = attach_thread(t, list, (int)tid, c);
 		rc = got < 0 ? EXIT_OK : got;
 	}
 	closedir(d);

@@ -1,24 +1,24 @@
 /*
  * stat_dry.c - `pmutool stat --dry-run`: the perf_event_attr each event
- * would be opened with (exactly what stat opens: pmu_count_attr) and, for
+ * would be opened with (exactly what stat opens: pmurt_counter_attr) and, for
  * groups of core events, the group check's counters and control registers
  * or its reason; the derived presets and the events they are computed
  * from.  Opens nothing.
  */
 #include <inttypes.h>
 #include <jansson.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "perf_int.h"
 #include "pmutool.h"
 #include "stat.h"
 
-static const char *kind_name(enum pmu_evsel_kind k)
+static const char *kind_name(enum pmurt_evsel_kind k)
 {
 	static const char *const names[] = {"core", "hardware", "cache", "software", "tracepoint",
 					    "sysfs"};
-	return names[k];
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
 static json_t *hex(uint64_t v)
@@ -75,15 +75,18 @@ json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_re
 }
 
 /* The names of the group's events, leader first. */
-static json_t *group_names(const struct pmu_evlist *list, int leader)
+static json_t *group_names(const struct pmurt_evlist *list, int leader, int size)
 {
 	json_t *a = json_array();
-	for (int i = leader; i < leader + list->v[leader].group_size; i++)
-		json_array_append_new(a, json_string(list->v[i].name));
+	for (int i = leader; i < leader + size; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+		pmurt_evlist_event(list, i, &e);
+		json_array_append_new(a, json_string(e.name));
+	}
 	return a;
 }
 
-static void print_text(const struct pmu_evsel *e, int i, const struct perf_event_attr *a)
+static void print_text(const struct pmurt_evsel_info *e, int i, const struct perf_event_attr *a)
 {
 	tool_line("%d %s (%s): type=%u config=0x%" PRIx64 " config1=0x%" PRIx64 " config2=0x%" PRIx64
 		  " exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_idle=%d precise_ip=%d"
@@ -123,29 +126,43 @@ static json_t *derived_json(const struct stat_report *r)
 	return a;
 }
 
-int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct stat_report *report)
+/* The counters' options of a run: on the command (per task) or on CPUs;
+ * for the attrs, which CPUs does not matter. */
+static struct pmurt_counter_opts run_opts(bool per_task)
 {
-	const struct pmu_host *host = &t->host->h;
+	static const int any_cpu[1] = {0};
+	return per_task ? PMURT_OPTS_INIT(pmurt_counter_opts, .inherit = true,
+					  .enable_on_exec = true)
+			: PMURT_OPTS_INIT(pmurt_counter_opts, .cpus = any_cpu, .ncpus = 1);
+}
+
+int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct stat_report *report)
+{
+	const struct pmurt_pmu *core = pmurt_host_pmu(t->host);
 	bool per_task = !t->all_cpus && !t->cpu_list;
+	struct pmurt_counter_opts run = run_opts(per_task);
+	struct pmurt_check_opts check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
+							.lpar = true);
 	json_t *events = json_array(), *groups = json_array();
-	int rc = EXIT_OK;
-	for (int i = 0; i < list->n; i++) {
-		const struct pmu_evsel *e = &list->v[i];
+	int rc = EXIT_OK, n = pmurt_evlist_nevents(list);
+	for (int i = 0; i < n; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
 		struct perf_event_attr a;
-		pmu_count_attr(list, i, per_task, per_task, per_task, &a);
+		pmurt_evlist_event(list, i, &e);
+		pmurt_counter_attr(list, i, &run, &a, sizeof(a));
 		if (t->json)
 			json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:b}",
-				"name", e->name, "pmu", e->pmu, "kind", kind_name(e->kind), "attr",
-				attr_json(&a, e->leader), "scale", e->scale, "unit", e->unit,
-				"per_cpu_only", e->per_cpu_only));
+				"name", e.name, "pmu", e.pmu, "kind", kind_name(e.kind), "attr",
+				attr_json(&a, e.leader), "scale", e.scale, "unit", e.unit,
+				"per_cpu_only", e.per_cpu_only));
 		else
-			print_text(e, i, &a);
-		int leader = e->leader;
-		if (i != leader + list->v[leader].group_size - 1)
+			print_text(&e, i, &a);
+		int leader = e.leader;
+		if (i != leader + e.group_size - 1)
 			continue; /* the check follows the group's last event */
 		struct pmurt_group_result r = {.sz = sizeof(r)};
 		struct pmurt_error err = {0};
-		if (pmu_group_check(host, list, leader, per_task, &r, &err) < 0) {
+		if (pmurt_evlist_group_check(list, leader, &check, &r, &err) < 0) {
 			tool_error(t, "%s", err.message);
 			rc = EXIT_INTERNAL;
 			break;
@@ -156,10 +173,10 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 			rc = EXIT_REJECTED;
 		if (t->json)
 			json_array_append_new(groups, json_pack("{s:i, s:i, s:o, s:o}", "leader", leader,
-				"size", list->v[leader].group_size, "events", group_names(list, leader),
-				"check", stat_check_json(host->core, &r)));
+				"size", e.group_size, "events", group_names(list, leader, e.group_size),
+				"check", stat_check_json(core, &r)));
 		else
-			print_check_text(host->core, leader, &r);
+			print_check_text(core, leader, &r);
 	}
 	for (int i = 0; !t->json && i < report->nderived; i++)
 		tool_line("%s = %s (events %d-%d)", report->derived[i].name, report->derived[i].formula,

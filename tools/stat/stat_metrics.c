@@ -1,7 +1,8 @@
 /*
  * stat_metrics.c - `pmutool stat -M NAME[,NAME...]`: metrics, metric groups
  * or events (any case) packed by pmurt_pack into the fewest groups the PMU
- * accepts, opened as those groups ("{A,B,C},{D,E}" after any -e events),
+ * accepts, opened as those groups (pmurt_evlist_add_pack, after any -e
+ * events),
  * and each metric computed from the counts of the group that measures it
  * (pmurt_metric_eval, in perf's doubles, ScaleUnit applied) with its unit
  * and multiplexing share (the least time_running / time_enabled among its
@@ -16,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_int.h"
 #include "pmutool.h"
 #include "stat.h"
 
@@ -38,9 +38,7 @@ struct stat_metric {
 
 struct stat_metrics {
 	struct pmurt_pack *pack;
-	char *events;           /* the groups as an event string */
 	int first;              /* the plan's first event in the evlist */
-	int total;
 	int ngroups;
 	int *group_first;       /* each group's first event in the plan */
 	int n;
@@ -63,33 +61,17 @@ static int split_names(const char *list, char **copy, const char ***names)
 	return n;
 }
 
-/* "{A,B},{C}" from the pack's groups */
-static int build_events(struct stat_metrics *sm)
+/* Each group's first event in the plan (ngroups + 1 of them). */
+static int count_groups(struct stat_metrics *sm)
 {
-	size_t len = 1;
-	for (int g = 0; g < sm->ngroups; g++) {
-		const struct pmurt_event_spec *ev;
-		int n;
-		pmurt_pack_group(sm->pack, g, &ev, &n, NULL);
-		for (int i = 0; i < n; i++)
-			len += strlen(ev[i].name) + 4;
-	}
-	sm->events = malloc(len);
 	sm->group_first = calloc((size_t)sm->ngroups + 1, sizeof(int));
-	if (!sm->events || !sm->group_first)
+	if (!sm->group_first)
 		return -1;
-	size_t at = 0;
 	for (int g = 0; g < sm->ngroups; g++) {
 		const struct pmurt_event_spec *ev;
 		int n;
 		pmurt_pack_group(sm->pack, g, &ev, &n, NULL);
-		sm->group_first[g] = sm->total;
-		sm->total += n;
-		at += (size_t)snprintf(sm->events + at, len - at, "%s{", g ? "," : "");
-		for (int i = 0; i < n; i++)
-			at += (size_t)snprintf(sm->events + at, len - at, "%s%s", i ? "," : "",
-					       ev[i].name);
-		at += (size_t)snprintf(sm->events + at, len - at, "}");
+		sm->group_first[g + 1] = sm->group_first[g] + n;
 	}
 	return 0;
 }
@@ -164,7 +146,7 @@ int stat_metrics_plan(struct tool *t, struct stat_report *r)
 		goto out;
 	}
 	sm->m = calloc((size_t)info.nmetrics + 1, sizeof(*sm->m));
-	if (!sm->m || build_events(sm))
+	if (!sm->m || count_groups(sm))
 		goto out;
 	for (int i = 0; i < info.nmetrics; i++) {
 		struct pmurt_pack_metric pm = {.sz = sizeof(pm)};
@@ -178,15 +160,11 @@ out:
 	return rc;
 }
 
-const char *stat_metrics_events(const struct stat_report *r)
+int stat_metrics_add(struct stat_report *r, struct pmurt_evlist *list, struct pmurt_error *err)
 {
-	return r->metrics ? r->metrics->events : NULL;
-}
-
-void stat_metrics_located(struct stat_report *r, int nevents)
-{
-	if (r->metrics)
-		r->metrics->first = nevents - r->metrics->total;
+	struct stat_metrics *sm = r->metrics;
+	sm->first = pmurt_evlist_nevents(list);
+	return pmurt_evlist_add_pack(list, sm->pack, err);
 }
 
 void stat_metrics_free(struct stat_report *r)
@@ -197,7 +175,6 @@ void stat_metrics_free(struct stat_report *r)
 	for (int i = 0; i < sm->n; i++)
 		free(sm->m[i].values);
 	free(sm->m);
-	free(sm->events);
 	free(sm->group_first);
 	pmurt_pack_free(sm->pack);
 	free(sm);
