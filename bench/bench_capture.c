@@ -67,7 +67,7 @@ static int setup(struct bench *b, struct pmurt_error *err)
 	struct pmu_sim_dtl_opts o = {.seed = 1};
 	if (pmu_sim_new(&b->sim, &dtl, 1) < 0 || pmu_sim_dtl_new(&b->drv, b->sim, DTL_TYPE, &o) < 0)
 		return -ENOMEM;
-	const struct pmu_sys *sys = pmu_sim_sys(b->sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(b->sim);
 	b->attr = (struct perf_event_attr){.size = sizeof b->attr, .type = DTL_TYPE, .config = 7,
 					   .sample_period = 10000000, .sample_id_all = 1,
 					   .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |

@@ -102,9 +102,9 @@ int main(int argc, char **argv)
 	       "%.2fx, paired %.2fx (goal <= 1.1x)\n", l, b, l / b, median(ratio, rounds));
 	if (read(c->fds[0], canned, sizeof(canned)) != (ssize_t)sizeof(canned))
 		return 1;
-	struct pmu_sys replay = *h->h.sys;
+	struct pmurt_sys replay = *h->h.sys;
 	replay.read = canned_read;
-	const struct pmu_sys *real = h->h.sys;
+	const struct pmurt_sys *real = h->h.sys;
 	h->h.sys = &replay;
 	double own[MAX_ROUNDS];
 	for (int r = 0; r < rounds; r++)

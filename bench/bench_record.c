@@ -231,7 +231,7 @@ static int bench_drain(int rounds, const char *dir, size_t size)
 	struct drain_bench b = {.id = 1000, .size = size};
 	if (pmu_sim_new(&b.sim, &software, 1) < 0)
 		return 1;
-	const struct pmu_sys *sys = pmu_sim_sys(b.sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(b.sim);
 	struct perf_event_attr attr = {.size = sizeof attr, .type = PERF_TYPE_SOFTWARE,
 				       .sample_period = 100000, .sample_id_all = 1,
 				       .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |

@@ -20,17 +20,17 @@
 
 #include "pmurt.h"
 
-struct pmu_sys;   /* the syscall layer (perf/sys.h) */
+struct pmurt_sys;   /* the syscall layer (perf/sys.h) */
 
 /* Where the kernel side lives: the sysfs and tracefs roots (tests point them
  * at trees they build), the syscall layer, and the core PMU's description. */
 struct pmu_host {
 	char sysfs[256];    /* stands for /sys: DIR/bus/event_source/devices */
 	char tracefs[256];  /* stands for /sys/kernel/tracing */
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 	const struct pmurt_pmu *core;  /* may be NULL: no core events */
-	char pick[320];     /* without core: what the description pick looked
-	                       for (host.c), for messages */
+	char pick[320];     /* what picked the core description, or without
+	                       one what the pick looked for (host.c) */
 };
 
 /* The public host handle: the contract's struct pmu_host and the

@@ -1,6 +1,7 @@
 /*
  * sysfs.c - reads a PMU's sysfs directory (sysfs.h): type, format terms,
- * event aliases, cpumask, caps.  The formats follow the kernel's
+ * event aliases, cpumask, caps; and the kernel's CPU lists (cpumask files,
+ * -C, pmurt_cpulist_parse).  The formats follow the kernel's
  * PMU_FORMAT_ATTR strings ("config:0-7,32-35", "config1:0-17", "config:5"),
  * as perf's pmu.y parses them.
  */
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "pmurt_tool.h"
 #include "sysfs.h"
 
 #define DEVICES "bus/event_source/devices"
@@ -232,6 +234,46 @@ const char *pmu_sysfs_cap(const struct pmu_sysfs *pmu, const char *name)
 		if (strcmp(pmu->caps[i].name, name) == 0)
 			return pmu->caps[i].value;
 	return NULL;
+}
+
+int pmurt_cpulist_parse(const char *text, int **cpus, int *ncpus, struct pmurt_error *err)
+{
+	const char *p = text;
+	pmurt_clear_error(err);
+	*cpus = NULL;
+	*ncpus = 0;
+	while (*p && *p != '\n') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p || lo < 0 || lo > 65535)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo || hi > 65535)
+				goto bad;
+		}
+		if (*end != ',' && *end != '\n' && *end)
+			goto bad;
+		for (long c = lo; c <= hi; c++) {
+			int *v = realloc(*cpus, sizeof(int) * (size_t)(*ncpus + 1));
+			if (!v) {
+				pmurt_set_error(err, -ENOMEM, "CPU list '%s': out of memory", text);
+				return -ENOMEM;
+			}
+			*cpus = v;
+			(*cpus)[(*ncpus)++] = (int)c;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	if (*ncpus > 0)
+		return 0;
+bad:
+	free(*cpus);
+	*cpus = NULL;
+	*ncpus = 0;
+	pmurt_set_error(err, -EINVAL, "'%s' is not a CPU list (such as 0-3,8)", text);
+	return -EINVAL;
 }
 
 bool pmu_cpulist_has(const char *list, int cpu)

@@ -613,6 +613,7 @@ PMURT_API int pmurt_pack_metric_get(const struct pmurt_pack *pack, int i,
  * cache names, tracepoints ("sched:sched_switch") and perf's modifiers.
  */
 struct pmurt_host;
+struct pmurt_sys; /* pmurt_tool.h */
 
 struct pmurt_host_opts {
 	size_t sz;
@@ -625,6 +626,14 @@ struct pmurt_host_opts {
 	                         AT_PLATFORM, the cpu PMU's pmu_name or the
 	                         PVR); none on other hosts */
 	const char *devtree;  /* NULL: /proc/device-tree (for the pick) */
+	/* 0.5 */
+	uint32_t pvr;         /* the processor revision choosing the core
+	                         description's revision-dependent checks, as
+	                         pmurt_open_opts.pvr; 0: the host's
+	                         (/proc/cpuinfo) */
+	const struct pmurt_sys *sys; /* the kernel it talks to (pmurt_tool.h):
+	                         NULL, the real one; a tool's tests hand in a
+	                         simulated one */
 };
 
 /* *host NULL on failure (a description that does not load).  A host whose
@@ -635,6 +644,19 @@ PMURT_API int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_
 /* The core description, or NULL; it lives as long as the host. */
 PMURT_API const struct pmurt_pmu *pmurt_host_pmu(const struct pmurt_host *host);
 PMURT_API void pmurt_host_close(struct pmurt_host *host);
+
+struct pmurt_host_info {
+	size_t sz;
+	const char *sysfs;    /* the roots in use */
+	const char *tracefs;  /* "" when none was found */
+	const char *picked;   /* what picked the core description ("AT_PLATFORM
+	                         'power10'", "the device tree's pmus node
+	                         (...)"), or without one what was looked for;
+	                         "" when pmurt_host_opts.pmu named it */
+};
+/* Where the host's parts came from; strings live as long as the host.
+ * (PMURT_0.5) */
+PMURT_API int pmurt_host_info(const struct pmurt_host *host, struct pmurt_host_info *info);
 
 /* --- event lists: a string parsed once (PMURT_0.5) ----------------------------
  * An event list is perf's evlist: the events of one or more -e strings, each

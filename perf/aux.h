@@ -90,7 +90,7 @@ struct pmu_aux_stats {
 #define PMU_DTL_MAX_PER_POLL 84
 
 struct pmu_aux {
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 	int fd;
 	struct perf_event_mmap_page *ctl;
 	const unsigned char *data;

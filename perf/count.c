@@ -58,7 +58,7 @@ static void close_all(struct pmurt_counter *c)
 static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pmurt_counter_opts *o,
 		    struct pmurt_error *err)
 {
-	const struct pmu_sys *sys = c->host->sys;
+	const struct pmurt_sys *sys = c->host->sys;
 	const struct pmu_evsel *e = &c->list->v[i];
 	int cpu = c->cpus[cpu_idx], base = cpu_idx * c->list->n;
 	const char *mask = c->list->v[e->leader].cpumask;
@@ -296,7 +296,7 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 		pmurt_set_error(err, -EINVAL, "pmurt_counter_%s: missing argument", what);
 		return -EINVAL;
 	}
-	const struct pmu_sys *sys = c->host->sys;
+	const struct pmurt_sys *sys = c->host->sys;
 	for (int k = 0; k < c->ncpus; k++)
 		for (int i = 0; i < c->list->n; i += c->list->v[i].group_size) {
 			if (c->fds[k * c->list->n + i] < 0)
@@ -361,7 +361,7 @@ uint64_t pmurt_count_scale(uint64_t value, uint64_t enabled, uint64_t running)
  * (perf_event_open(2), PERF_FORMAT_GROUP), added to the sums. */
 static int read_group(struct pmurt_counter *c, int k, int leader, struct pmurt_error *err)
 {
-	const struct pmu_sys *sys = c->host->sys;
+	const struct pmurt_sys *sys = c->host->sys;
 	int n = c->list->n, size = c->list->v[leader].group_size, opened = 0;
 	for (int m = leader; m < leader + size; m++)
 		opened += c->fds[k * n + m] >= 0;   /* members left out are not read */

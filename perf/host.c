@@ -9,12 +9,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "opts.h"
 #include "perf_int.h"
@@ -37,21 +39,25 @@ static void lower(char *s)
  * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
 static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
 {
-	FILE *f = cpuinfo ? fopen(cpuinfo, "re") : NULL;
-	char line[256];
+	/* the first CPU's "revision : 2.0 (pvr 0080 0200)" comes in the file's
+	 * first lines on POWER; other machines have none in the first 16 KiB
+	 * either, which one read() takes */
+	char buf[16384];
+	int fd = cpuinfo ? open(cpuinfo, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 	unsigned version = 0, revision = 0;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
 	text[0] = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "(pvr ");
-		if (p && sscanf(p, "(pvr %x %x)", &version, &revision) == 2 &&
-		    version <= 0xffff && revision <= 0xffff) {
+	for (const char *p = buf; (p = strstr(p, "(pvr ")) != NULL; p++) {
+		if (sscanf(p, "(pvr %x %x)", &version, &revision) == 2 && version <= 0xffff &&
+		    revision <= 0xffff) {
 			snprintf(text, len, "%04x %04x", version, revision);
 			break;
 		}
 		version = 0;
 	}
-	if (f)
-		fclose(f);
 	*value = version << 16 | revision;
 	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
 }
@@ -184,18 +190,25 @@ int pmu_refuse_foreign_core(const struct pmu_host *host, const struct pmu_evlist
 	return -ENOENT;
 }
 
+/* SYSFS/kernel/tracing, else SYSFS/kernel/debug/tracing, the first with
+ * an events directory; "" for neither.  sysfs fits out (set_root). */
 static void default_tracefs(const char *sysfs, char *out, size_t len)
 {
-	static const char *const places[] = {"kernel/tracing", "kernel/debug/tracing"};
-	char path[600];
-	out[0] = 0;
+	static const char *const places[] = {"/kernel/tracing", "/kernel/debug/tracing"};
+	size_t n = strlen(sysfs);
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s/events", sysfs, places[i]);
-		if (is_dir(path)) {
-			snprintf(out, len, "%s/%s", sysfs, places[i]);
+		size_t p = strlen(places[i]);
+		if (n + p + sizeof("/events") > len)
+			break;
+		memcpy(out, sysfs, n);
+		memcpy(out + n, places[i], p);
+		memcpy(out + n + p, "/events", sizeof("/events"));
+		if (is_dir(out)) {
+			out[n + p] = 0;
 			return;
 		}
 	}
+	out[0] = 0;
 }
 
 static int set_root(char *dst, size_t size, const char *src, const char *what,
@@ -213,10 +226,11 @@ static int set_root(char *dst, size_t size, const char *src, const char *what,
 static int load_core(struct pmurt_host *h, const struct pmurt_host_opts *o, struct pmurt_error *err)
 {
 	if (o->pmu)
-		return pmurt_pmu_open(&h->owned, o->pmu, NULL, err);
+		return pmurt_pmu_open(&h->owned, o->pmu,
+				      &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = o->pvr), err);
 	const char *at = (const char *)getauxval(AT_PLATFORM);
 	struct pmu_pick_inputs in = {.sysfs = h->h.sysfs, .devtree = o->devtree,
-				     .at_platform = at, .cpuinfo = "/proc/cpuinfo"};
+				     .at_platform = at, .cpuinfo = "/proc/cpuinfo", .pvr = o->pvr};
 	int rc = pmu_host_pick(&in, &h->owned, h->h.pick, sizeof(h->h.pick), err);
 	return rc > 0 ? 0 : rc;
 }
@@ -247,7 +261,7 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 		rc = set_root(h->h.tracefs, sizeof(h->h.tracefs), o->tracefs, "tracefs", err);
 	else if (!rc)
 		default_tracefs(h->h.sysfs, h->h.tracefs, sizeof(h->h.tracefs));
-	h->h.sys = pmu_sys_real();
+	h->h.sys = o->sys ? o->sys : pmu_sys_real();
 	if (!rc)
 		rc = load_core(h, o, err);
 	if (rc) {
@@ -262,6 +276,16 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 const struct pmurt_pmu *pmurt_host_pmu(const struct pmurt_host *host)
 {
 	return host ? host->h.core : NULL;
+}
+
+int pmurt_host_info(const struct pmurt_host *host, struct pmurt_host_info *info)
+{
+	if (!host || !info || info->sz < sizeof(info->sz))
+		return -EINVAL;
+	struct pmurt_host_info full = {.sz = sizeof(full), .sysfs = host->h.sysfs,
+				       .tracefs = host->h.tracefs, .picked = host->h.pick};
+	pmu_opts_give(info, &full, sizeof(full));
+	return 0;
 }
 
 void pmurt_host_close(struct pmurt_host *host)

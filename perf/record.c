@@ -28,7 +28,7 @@
 
 struct pmu_session {
 	const struct pmu_host *host;
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 	const struct pmu_evlist *list;
 	struct pmu_record_opts opts;
 	int *cpus;
@@ -87,45 +87,6 @@ static int *fd_at(const struct pmu_session *s, int ev, int cpu, int thread)
 
 /* --- targets ----------------------------------------------------------------- */
 
-int pmu_cpulist_parse(const char *text, int **cpus, int *ncpus, struct pmurt_error *err)
-{
-	const char *p = text;
-	*cpus = NULL;
-	*ncpus = 0;
-	while (*p && *p != '\n') {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p || lo < 0 || lo > 65535)
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo || hi > 65535)
-				goto bad;
-		}
-		if (*end != ',' && *end != '\n' && *end)
-			goto bad;
-		for (long c = lo; c <= hi; c++) {
-			int *v = realloc(*cpus, sizeof(int) * (size_t)(*ncpus + 1));
-			if (!v) {
-				pmurt_set_error(err, -ENOMEM, "CPU list '%s': out of memory", text);
-				return -ENOMEM;
-			}
-			*cpus = v;
-			(*cpus)[(*ncpus)++] = (int)c;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	if (*ncpus > 0)
-		return 0;
-bad:
-	free(*cpus);
-	*cpus = NULL;
-	*ncpus = 0;
-	pmurt_set_error(err, -EINVAL, "'%s' is not a CPU list (such as 0-3,8)", text);
-	return -EINVAL;
-}
-
 static int online_cpus(struct pmu_session *s, struct pmurt_error *err)
 {
 	char path[512], buf[4096];
@@ -140,7 +101,7 @@ static int online_cpus(struct pmu_session *s, struct pmurt_error *err)
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	int rc = pmu_cpulist_parse(buf, &s->cpus, &s->ncpus, err);
+	int rc = pmurt_cpulist_parse(buf, &s->cpus, &s->ncpus, err);
 	if (rc == -EINVAL) {
 		buf[strcspn(buf, "\n")] = '\0';
 		pmurt_clear_error(err);

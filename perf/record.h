@@ -76,9 +76,6 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 
 struct pmu_session;
 
-/* The kernel's CPU list format ("0-3,8,10-11"), as -C and
- * /sys/devices/system/cpu/online write it, into a malloc'd array. */
-int pmu_cpulist_parse(const char *text, int **cpus, int *ncpus, struct pmurt_error *err);
 
 /* Opens and maps every event (disabled; a workload's start at its exec).
  * list must outlive the session.  Returns 0 or a negative errno, err naming

@@ -35,7 +35,7 @@ void pmu_ring_copy(void *dst, const unsigned char *ring, uint64_t size,
 		memcpy((unsigned char *)dst + first, ring, len - first);
 }
 
-int pmu_ring_map(struct pmu_ring *ring, const struct pmu_sys *sys, int fd,
+int pmu_ring_map(struct pmu_ring *ring, const struct pmurt_sys *sys, int fd,
 		 unsigned data_pages, size_t page_size, struct pmurt_error *err)
 {
 	pmurt_clear_error(err);

@@ -33,7 +33,7 @@ void pmu_ring_copy(void *dst, const unsigned char *ring, uint64_t size,
 		   uint64_t pos, size_t len);
 
 struct pmu_ring {
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 	int fd;
 	void *base;           /* the mapping: control page, then the data */
 	size_t map_len;
@@ -46,7 +46,7 @@ struct pmu_ring {
 
 /* Map fd's ring: one control page and data_pages (a power of two) pages of
  * page_size bytes.  Returns 0 or a negative errno, err naming the cause. */
-int pmu_ring_map(struct pmu_ring *ring, const struct pmu_sys *sys, int fd,
+int pmu_ring_map(struct pmu_ring *ring, const struct pmurt_sys *sys, int fd,
 		 unsigned data_pages, size_t page_size, struct pmurt_error *err);
 void pmu_ring_unmap(struct pmu_ring *ring);
 

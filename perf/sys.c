@@ -1,5 +1,5 @@
 /*
- * sys.c - the real kernel behind struct pmu_sys (sys.h): thin wrappers that
+ * sys.c - the real kernel behind struct pmurt_sys (sys.h): thin wrappers that
  * turn -1/errno into a negative errno.
  */
 #include <errno.h>
@@ -66,7 +66,7 @@ static int real_poll(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms)
 	return n < 0 ? -errno : n;
 }
 
-static const struct pmu_sys real_sys = {
+static const struct pmurt_sys real_sys = {
 	.event_open = real_event_open,
 	.ioctl = real_ioctl,
 	.read = real_read,
@@ -76,7 +76,7 @@ static const struct pmu_sys real_sys = {
 	.poll = real_poll,
 };
 
-const struct pmu_sys *pmu_sys_real(void)
+const struct pmurt_sys *pmu_sys_real(void)
 {
 	return &real_sys;
 }

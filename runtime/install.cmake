@@ -1,5 +1,5 @@
 # install.cmake - installing libpmurt (included by runtime/CMakeLists.txt):
-#   include/pmurt.h
+#   include/pmurt.h, include/pmurt_tool.h
 #   lib/libpmurt.so.0.5.0, libpmurt.so.0 (Runtime), libpmurt.so, libpmurt.a
 #   lib/pkgconfig/pmurt.pc
 #   lib/cmake/pmurt/ pmurtConfig.cmake, pmurtConfigVersion.cmake and the
@@ -14,7 +14,7 @@ install(TARGETS pmurt pmurt_static EXPORT pmurtTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime
     NAMELINK_COMPONENT Development
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
-install(FILES ${PROJECT_SOURCE_DIR}/include/pmurt.h
+install(FILES ${PROJECT_SOURCE_DIR}/include/pmurt.h ${PROJECT_SOURCE_DIR}/include/pmurt_tool.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT Development)
 
 # --- CMake package -------------------------------------------------------------

@@ -15,7 +15,7 @@ add_test(NAME install/consumer
 add_test(NAME install/symbols
   COMMAND sh ${INSTALL_TESTS}/symbols_test.sh $<TARGET_FILE:pmurt>
     ${CMAKE_SOURCE_DIR}/include/pmurt.h $<TARGET_FILE:pmurt_static>
-    ${CMAKE_SOURCE_DIR}/runtime/libpmurt.map)
+    ${CMAKE_SOURCE_DIR}/runtime/libpmurt.map ${CMAKE_SOURCE_DIR}/include/pmurt_tool.h)
 # the README's plain `cmake -S . -B build` must give an optimised build
 add_test(NAME install/default-build-type
   COMMAND sh ${INSTALL_TESTS}/build_type_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_COMMAND}

@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 
-#include "perf_int.h"
 #include "pmutool.h"
 
 #ifndef PMUTOOL_VERSION
@@ -407,7 +405,8 @@ int tool_open_host(struct tool *t)
 	struct pmurt_error err = {0};
 	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = t->sysfs,
 						   .tracefs = t->tracefs,
-						   .pmu = t->pmu_given ? t->pmu_spec : NULL);
+						   .pmu = t->pmu_given ? t->pmu_spec : NULL,
+						   .sys = t->sys);
 	int rc = pmurt_host_open(&t->host, &o, &err);
 	if (rc < 0) {
 		tool_error(t, "cannot open the host: %s", err.message[0] ? err.message : strerror(-rc));
@@ -447,21 +446,26 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 }
 
 /* Without --pmu, the host's description as stat's host picks it
- * (perf/host.c: the device tree's pmus node, AT_PLATFORM, the cpu PMU's
+ * (pmurt_host_open: the device tree's pmus node, AT_PLATFORM, the cpu PMU's
  * pmu_name, the PVR; sysfs from $PMURT_SYSFS), else the built-in power10
- * (a host that is not POWER).  0 with t->pmu set, or a negative errno. */
+ * (a host that is not POWER).  0 with t->pmu set (the host's, which
+ * t->host keeps, or t->own_pmu), or a negative errno. */
 static int pick_pmu(struct tool *t, struct pmurt_error *err)
 {
-	const char *sysfs = getenv("PMURT_SYSFS");
-	struct pmu_pick_inputs in = {.sysfs = sysfs && *sysfs ? sysfs : "/sys",
-				     .at_platform = (const char *)getauxval(AT_PLATFORM),
-				     .cpuinfo = "/proc/cpuinfo", .pvr = t->pvr};
-	int rc = pmu_host_pick(&in, &t->pmu, t->picked, sizeof(t->picked), err);
-	if (rc > 0) {
-		rc = pmurt_pmu_open(&t->pmu, t->pmu_spec,
-				    &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr), err);
-		snprintf(t->picked, sizeof(t->picked), "the default (the host offers none)");
+	struct pmurt_host_info info = PMURT_OPTS_INIT(pmurt_host_info);
+	int rc = pmurt_host_open(&t->host, &PMURT_OPTS_INIT(pmurt_host_opts, .pvr = t->pvr), err);
+	if (rc)
+		return rc;
+	t->pmu = pmurt_host_pmu(t->host);
+	pmurt_host_info(t->host, &info);
+	if (t->pmu) {
+		snprintf(t->picked, sizeof(t->picked), "%s", info.picked);
+		return 0;
 	}
+	rc = pmurt_pmu_open(&t->own_pmu, t->pmu_spec,
+			    &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr), err);
+	t->pmu = t->own_pmu;
+	snprintf(t->picked, sizeof(t->picked), "the default (the host offers none)");
 	return rc;
 }
 
@@ -478,10 +482,12 @@ static void show_pick(const struct tool *t)
 static int open_pmu(struct tool *t)
 {
 	struct pmurt_error err = {0};
-	int rc = t->pmu_given ? pmurt_pmu_open(&t->pmu, t->pmu_spec,
+	int rc = t->pmu_given ? pmurt_pmu_open(&t->own_pmu, t->pmu_spec,
 					       &PMURT_OPTS_INIT(pmurt_open_opts, .pvr = t->pvr),
 					       &err)
 			      : pick_pmu(t, &err);
+	if (t->pmu_given)
+		t->pmu = t->own_pmu;
 	if (rc < 0) {
 		if (err.message[0])
 			tool_error(t, "cannot load the PMU description: %s", err.message);
@@ -665,7 +671,7 @@ static int dispatch(struct tool *t)
 	return EXIT_USAGE;
 }
 
-int pmutool_main(int argc, char **argv, const struct pmu_sys *sys)
+int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 {
 	struct tool t = {
 		.prog = base_name(argc > 0 ? argv[0] : "pmutool"),
@@ -690,7 +696,7 @@ int pmutool_main(int argc, char **argv, const struct pmu_sys *sys)
 		return rc;
 	}
 	rc = dispatch(&t);
-	pmurt_pmu_close(t.pmu);
+	pmurt_pmu_close(t.own_pmu);
 	pmurt_host_close(t.host);
 	free(t.events);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "pmurt.h"
+#include "pmurt_tool.h"
 
 /* Exit codes, as pmutool(1) documents them. */
 enum {
@@ -27,7 +28,8 @@ struct tool {
 	bool show_pick;             /* --show-pick */
 	char picked[320];           /* without --pmu: what picked the description */
 	uint32_t pvr;               /* --pvr, 0: the description's own */
-	struct pmurt_pmu *pmu;
+	const struct pmurt_pmu *pmu; /* list, describe, check: the description */
+	struct pmurt_pmu *own_pmu;  /* ... when not the host's */
 	bool json;                  /* --json */
 	const char *batch;          /* --batch FILE ('-' = standard input) */
 	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
@@ -69,12 +71,11 @@ struct tool {
 	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 	/* the kernel dtl record opens vpa_dtl on: NULL, the real one; a test
 	 * program's simulated one (tests/dtl/pmutool_sim.c, not installed) */
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 };
 
-struct pmu_sys;
 /* pmutool itself (main.c calls it with the real kernel): an exit code. */
-int pmutool_main(int argc, char **argv, const struct pmu_sys *sys);
+int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys);
 
 /* Subcommands: each returns an exit code. */
 int cmd_list(struct tool *t);

@@ -8,7 +8,8 @@
  * spec), a failed add leaving the list as it was with the bytes at fault,
  * the sample period set between parsing and opening, each group's check,
  * the attrs a counter opens, and counters opened again and again from the
- * one list on this machine's kernel (software events).
+ * one list on this machine's kernel (software events); and pmurt_tool.h's
+ * kernel interface (a host on a kernel of the test's own) and CPU lists.
  *
  * usage: evlist_test SYSFS
  */
@@ -21,6 +22,7 @@
 
 #include "check.h"
 #include "pmurt.h"
+#include "pmurt_tool.h"
 
 static int failures;
 
@@ -253,6 +255,45 @@ static void test_open(struct pmurt_host *host)
 	pmurt_counter_close(c);
 }
 
+/* A kernel that has no perf events: every open fails with ENOENT. */
+static int no_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+			 int group_fd, unsigned long flags)
+{
+	(void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
+	++*(int *)ctx;
+	return -ENOENT;
+}
+
+/* The host's parts, a host on the test's own kernel, CPU lists. */
+static void test_tool_header(const char *sysfs)
+{
+	int opens = 0;
+	struct pmurt_sys sys = {.event_open = no_event_open, .ctx = &opens};
+	struct pmurt_host *host = NULL;
+	struct pmurt_error err;
+	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = sysfs, .pmu = "power10",
+						   .sys = &sys);
+	CHECK(pmurt_host_open(&host, &o, &err) == 0, "%s", err.message);
+	struct pmurt_host_info info = PMURT_OPTS_INIT(pmurt_host_info);
+	char tracefs[600];
+	snprintf(tracefs, sizeof(tracefs), "%s/kernel/tracing", sysfs);
+	CHECK(pmurt_host_info(host, &info) == 0 && strcmp(info.sysfs, sysfs) == 0 &&
+	      strcmp(info.tracefs, tracefs) == 0 && strcmp(info.picked, "") == 0,
+	      "info: %s %s '%s'", info.sysfs, info.tracefs, info.picked);
+	struct pmurt_counter *c = NULL;
+	struct pmurt_counter_opts co = PMURT_OPTS_INIT(pmurt_counter_opts, .skip_unsupported = true);
+	CHECK(pmurt_counter_open(&c, host, "task-clock,page-faults", &co, &err) == -ENOENT && !c &&
+	      opens == 2, "on the test's kernel: %d opens, %s", opens, err.message);
+	pmurt_host_close(host);
+
+	int *cpus = NULL, n = 0;
+	CHECK(pmurt_cpulist_parse("0-2,5\n", &cpus, &n, &err) == 0 && n == 4 && cpus[0] == 0 &&
+	      cpus[2] == 2 && cpus[3] == 5, "0-2,5: %d cpus", n);
+	free(cpus);
+	CHECK(pmurt_cpulist_parse("3-1", &cpus, &n, &err) == -EINVAL && !cpus && n == 0 &&
+	      strstr(err.message, "'3-1' is not a CPU list"), "3-1: %s", err.message);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -273,6 +314,7 @@ int main(int argc, char **argv)
 	test_adjust_and_check(host);
 	test_open(host);
 	pmurt_host_close(host);
+	test_tool_header(argv[1]);
 	if (failures)
 		fprintf(stderr, "evlist_test: %d check(s) failed\n", failures);
 	return failures ? 1 : 0;

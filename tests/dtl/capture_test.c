@@ -493,7 +493,7 @@ static void test_flags_and_wakeup(struct pmurt_host *host)
 	      st->aux_partial == 8 && st->aux_collision == 8, "flags counted");
 	CHECK(pmu_session_enable(s, &err) == 0, "%s", err.message);
 	/* 8 KiB area: the mark is 4096 bytes, 86 slots with the header */
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(sim);
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
 	pmu_sim_dtl_tick(drv, 80);
 	CHECK(pmu_session_drain(s, ignore, NULL, &err) == 0, "%s", err.message);
@@ -642,7 +642,7 @@ static void test_public_api(struct pmurt_host *host)
  * an offset off by a page gives EINVAL. */
 static void test_real_aux_map(void)
 {
-	const struct pmu_sys *sys = pmu_sys_real();
+	const struct pmurt_sys *sys = pmu_sys_real();
 	struct perf_event_attr a = {.size = sizeof a, .type = PERF_TYPE_SOFTWARE,
 				    .config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = 1000000,
 				    .disabled = 1, .exclude_kernel = 1};

@@ -177,7 +177,7 @@ static void test_wakeup(struct pmurt_host *host)
 	struct rig r;
 	struct pmurt_error err = {0};
 	rig_open(&r, host, 2);
-	const struct pmu_sys *sys = pmu_sim_sys(r.sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(r.sim);
 	int fds[2];
 	pmu_sim_fds_of(r.sim, DTL_TYPE, fds, 2);
 	struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
@@ -263,7 +263,7 @@ static void test_refusals(struct pmurt_host *host)
 	/* a task on a given CPU: the core's EINVAL after event_init, harmless */
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(sim);
 	CHECK(sys->event_open(sys->ctx, &a, getpid(), 0, -1, 0) == -EINVAL, "task on CPU 0");
 	/* the counting API, given a sampling vpa_dtl (a period term), enables it
 	 * once: after a disable it refuses (the simulated kernel would abort) */
@@ -278,7 +278,7 @@ static void test_refusals(struct pmurt_host *host)
 }
 
 /* The simulated kernel dies where Linux 7.2 dies: a child process tries. */
-static int crashes(int (*fn)(const struct pmu_sys *sys))
+static int crashes(int (*fn)(const struct pmurt_sys *sys))
 {
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -292,7 +292,7 @@ static int crashes(int (*fn)(const struct pmu_sys *sys))
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
-static int per_task_open(const struct pmu_sys *sys)
+static int per_task_open(const struct pmurt_sys *sys)
 {
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
@@ -300,7 +300,7 @@ static int per_task_open(const struct pmu_sys *sys)
 	return 0;
 }
 
-static int enable_again(const struct pmu_sys *sys)
+static int enable_again(const struct pmurt_sys *sys)
 {
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
@@ -313,7 +313,7 @@ static int enable_again(const struct pmu_sys *sys)
 	return 0;
 }
 
-static int enable_disable(const struct pmu_sys *sys)
+static int enable_disable(const struct pmurt_sys *sys)
 {
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
@@ -325,7 +325,7 @@ static int enable_disable(const struct pmu_sys *sys)
 
 /* The data ring and a 2-page AUX area of a vpa_dtl event on CPU 0, enabled
  * (and disabled again when disable_first), then the AUX area unmapped. */
-static int unmap_aux(const struct pmu_sys *sys, bool disable_first)
+static int unmap_aux(const struct pmurt_sys *sys, bool disable_first)
 {
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
@@ -346,12 +346,12 @@ static int unmap_aux(const struct pmu_sys *sys, bool disable_first)
 	return 0;
 }
 
-static int unmap_enabled(const struct pmu_sys *sys)
+static int unmap_enabled(const struct pmurt_sys *sys)
 {
 	return unmap_aux(sys, false);
 }
 
-static int unmap_disabled(const struct pmu_sys *sys)
+static int unmap_disabled(const struct pmurt_sys *sys)
 {
 	return unmap_aux(sys, true);
 }
@@ -375,7 +375,7 @@ static int dump_outputs(uint64_t aux_size)
 	struct pmu_sim_dtl_opts o = {.seed = 1, .on_output = on_output, .arg = &out};
 	if (pmu_sim_new(&sim, &dtl_pmu, 1) < 0 || pmu_sim_dtl_new(&drv, sim, DTL_TYPE, &o) < 0)
 		return 1;
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(sim);
 	struct perf_event_attr a = {.size = sizeof a, .type = DTL_TYPE, .config = 7,
 				    .sample_period = 1000000, .disabled = 1};
 	int fd = sys->event_open(sys->ctx, &a, -1, 0, -1, 0), e = 0;

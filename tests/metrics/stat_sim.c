@@ -16,8 +16,8 @@
 #include "sys_sim.h"
 
 struct wrap {
-	struct pmu_sys sys;      /* the simulator's, read wrapped */
-	const struct pmu_sys *inner;
+	struct pmurt_sys sys;      /* the simulator's, read wrapped */
+	const struct pmurt_sys *inner;
 	struct pmu_sim *sim;
 	int advanced;
 };

@@ -574,7 +574,7 @@ static void test_explain_unprivileged(struct pmurt_host *h, struct pmu_sim *sim)
  * reader has not made room. */
 static void test_sim_ring(struct pmu_sim *sim)
 {
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(sim);
 	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
 				    .sample_period = 1000};
 	int fd = sys->event_open(sys->ctx, &a, 0, -1, -1, 0), e;

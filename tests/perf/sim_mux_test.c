@@ -67,7 +67,7 @@ struct bed {
 	struct toy toy;
 	struct pmu_sim_mux mux;
 	struct pmu_sim *sim;
-	const struct pmu_sys *sys;
+	const struct pmurt_sys *sys;
 };
 
 static void bed_open(struct bed *b, int max)

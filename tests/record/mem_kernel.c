@@ -95,7 +95,7 @@ static int mem_close(void *ctx, int fd)
 void mem_kernel_init(struct mem_kernel *k)
 {
 	memset(k, 0, sizeof *k);
-	k->sys = (struct pmu_sys){.event_open = mem_open, .ioctl = mem_ioctl, .read = mem_read,
+	k->sys = (struct pmurt_sys){.event_open = mem_open, .ioctl = mem_ioctl, .read = mem_read,
 				  .mmap = mem_mmap, .munmap = mem_munmap, .close = mem_close,
 				  .ctx = k};
 }

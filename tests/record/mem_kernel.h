@@ -17,7 +17,7 @@
 #define MEM_MAX_FDS 64
 
 struct mem_kernel {
-	struct pmu_sys sys;
+	struct pmurt_sys sys;
 	int nfds;
 	struct perf_event_attr attr[MEM_MAX_FDS];
 	pid_t pid[MEM_MAX_FDS];

@@ -127,7 +127,7 @@ static int keep_size(void *arg, const struct perf_event_header *h, struct pmurt_
  * writes it. */
 static void test_ring(struct pmu_sim *sim)
 {
-	const struct pmu_sys *sys = pmu_sim_sys(sim);
+	const struct pmurt_sys *sys = pmu_sim_sys(sim);
 	struct perf_event_attr a = {.size = sizeof a, .type = PERF_TYPE_SOFTWARE,
 				    .sample_period = 10000};
 	int fd = sys->event_open(sys->ctx, &a, -1, 0, -1, 0);

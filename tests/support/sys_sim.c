@@ -65,7 +65,7 @@ struct sim_ctx {
 };
 
 struct pmu_sim {
-	struct pmu_sys sys;
+	struct pmurt_sys sys;
 	struct pmu_sim_pmu *pmus;
 	int npmus;
 	struct sim_event ev[SIM_MAX_FDS];
@@ -620,7 +620,7 @@ int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus)
 	}
 	memcpy(s->pmus, pmus, (size_t)npmus * sizeof(*pmus));
 	s->npmus = npmus;
-	s->sys = (struct pmu_sys){.event_open = sim_open, .ioctl = sim_ioctl, .read = sim_read,
+	s->sys = (struct pmurt_sys){.event_open = sim_open, .ioctl = sim_ioctl, .read = sim_read,
 				  .mmap = sim_mmap, .munmap = sim_munmap, .close = sim_close,
 				  .poll = sim_poll, .ctx = s};
 	*sim = s;
@@ -639,7 +639,7 @@ void pmu_sim_free(struct pmu_sim *sim)
 	free(sim);
 }
 
-const struct pmu_sys *pmu_sim_sys(struct pmu_sim *sim)
+const struct pmurt_sys *pmu_sim_sys(struct pmu_sim *sim)
 {
 	return &sim->sys;
 }

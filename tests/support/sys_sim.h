@@ -1,5 +1,5 @@
 /*
- * sys_sim.h - a simulated kernel behind struct pmu_sys (sys.h), for tests and
+ * sys_sim.h - a simulated kernel behind struct pmurt_sys (sys.h), for tests and
  * benches: PMUs from a table (with the kernel's refusals: unknown types,
  * per-CPU-only PMUs opened per task, exclude bits, sampling, groups spanning
  * PMUs), errnos injected into the next open, counts and times that advance
@@ -82,7 +82,7 @@ struct pmu_sim;
 
 int pmu_sim_new(struct pmu_sim **sim, const struct pmu_sim_pmu *pmus, int npmus);
 void pmu_sim_free(struct pmu_sim *sim);
-const struct pmu_sys *pmu_sim_sys(struct pmu_sim *sim);
+const struct pmurt_sys *pmu_sim_sys(struct pmu_sim *sim);
 
 /* The next perf_event_open of an event of that type (or any) fails with the
  * negative errno code, once. */

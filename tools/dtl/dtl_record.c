@@ -210,8 +210,6 @@ static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmu
 		return EXIT_OPEN_FAILED;
 	}
 	struct pmu_evlist list = {0};
-	if (t->sys)
-		host.sys = t->sys;   /* a test program's simulated kernel */
 	int rc = build_list(t, a, &host, &list);
 	if (rc == EXIT_OK) {
 		a->r.auxtrace_pmu = list.v[0].attr.type;
@@ -230,8 +228,9 @@ int dtl_record(const struct tool *t, int argc, char **argv)
 		return rc;
 	struct pmurt_host *host = NULL;
 	struct pmurt_error err = {0};
+	/* t->sys: a test program's simulated kernel, else the real one */
 	struct pmurt_host_opts ho = PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = a.sysfs,
-						    .tracefs = a.tracefs);
+						    .tracefs = a.tracefs, .sys = t->sys);
 	if (pmurt_host_open(&host, &ho, &err) < 0) {
 		tool_error(t, "dtl record: cannot open the host: %s", err.message);
 		return EXIT_NOPMU;

@@ -412,7 +412,7 @@ static int session_opts(const struct tool *t, const struct record_args *a, pid_t
 				      .aux_pages = a->aux_pages, .no_inherit = a->no_inherit};
 	if (a->cpu_list) {
 		struct pmurt_error err = {0};
-		int rc = pmu_cpulist_parse(a->cpu_list, cpus, &o->ncpus, &err);
+		int rc = pmurt_cpulist_parse(a->cpu_list, cpus, &o->ncpus, &err);
 		if (rc < 0) {
 			tool_error(t, "record: -C: %s", err.message);
 			return EXIT_USAGE;

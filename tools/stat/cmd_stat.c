@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf_int.h"
-#include "record.h"
 #include "stat.h"
 
 /* A forked command waiting for "go" (builtin-stat.c's workload). */
@@ -98,7 +96,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* "0,2-3" (pmu_cpulist_parse) or every configured CPU for -a; *n CPUs in a
+/* "0,2-3" (pmurt_cpulist_parse) or every configured CPU for -a; *n CPUs in a
  * malloc'd array, each below the number of configured CPUs. */
 static int *cpu_list(const struct tool *t, int *n)
 {
@@ -112,7 +110,7 @@ static int *cpu_list(const struct tool *t, int *n)
 		return cpus;
 	}
 	struct pmurt_error err = {0};
-	if (pmu_cpulist_parse(t->cpu_list, &cpus, n, &err) < 0) {
+	if (pmurt_cpulist_parse(t->cpu_list, &cpus, n, &err) < 0) {
 		tool_error(t, "-C: %s", err.message);
 		return NULL;
 	}
@@ -442,8 +440,6 @@ int cmd_stat(struct tool *t)
 	struct pmurt_evlist *list = NULL;
 	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
 	int rc = EXIT_OK;
-	if (t->sys)
-		t->host->h.sys = t->sys; /* a test program's simulated kernel */
 	if (t->metric_only && !t->metric_names) {
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
