@@ -305,7 +305,7 @@ static int open_writer(const struct tool *t, const char *path, const struct pmu_
 	int rc = pd_writer_open(w, path, ev, list->n, &err);
 	free(ev);
 	/* perf reads tracepoint samples only with their formats */
-	if (rc == 0 && (rc = pd_writer_add_tracing(*w, host->tracefs, &err)) < 0) {
+	if (rc == 0 && (rc = pd_writer_add_tracing(*w, pmu_host_tracefs(host, NULL), &err)) < 0) {
 		pd_writer_finish(*w, NULL);
 		*w = NULL;
 	}
