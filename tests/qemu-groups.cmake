@@ -56,6 +56,6 @@ if(PMU_QEMU)
       --gen $<TARGET_FILE:qg_gen> --compare $<TARGET_FILE:qg_compare> --probe ${QG_PROBE}
       --reader ${QG_DIR}/qg_mmcr_read.py --run-guest ${QG_DIR}/../run-guest.sh
       --min-pvr-dependent ${pvr_dependent} --cache ${PMU_QEMU_CACHE} --work ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/${kernel}-${cpu})
-    set_tests_properties(${name} PROPERTIES LABELS qemu TIMEOUT 400)
+    set_tests_properties(${name} PROPERTIES LABELS qemu TIMEOUT 1800)
   endforeach()
 endif()
