@@ -24,6 +24,7 @@ struct builtin {
 static const struct builtin builtins[] = {
 	{"power10", &pmu_tables_power10},
 	{"power9", &pmu_tables_power9},
+	{"power8", &pmu_tables_power8},
 };
 
 #define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))
@@ -214,7 +215,7 @@ static enum pmurt_source detect_source(const char *spec, const struct builtin **
 	return has_dtb_magic(spec) ? PMURT_SOURCE_DTB : PMURT_SOURCE_YAML;
 }
 
-/* "power10, power9": the built-in descriptions, for messages. */
+/* "power10, power9, power8": the built-in descriptions, for messages. */
 static void builtin_names(char *buf, size_t len)
 {
 	size_t n = 0;

@@ -21,3 +21,9 @@ add_test(NAME sources/same-model-power9
                  \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power9.dtb\" \"$3\" &&
                  \"$2\" \"$t\" \"$t/power9.dtb\" \"$3\" power9" sh
     ${PMUGEN} $<TARGET_FILE:sources_test> ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+add_test(NAME sources/same-model-power8
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-sources.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power8.dtb\" \"$3\" &&
+                 \"$2\" \"$t\" \"$t/power8.dtb\" \"$3\" power8" sh
+    ${PMUGEN} $<TARGET_FILE:sources_test> ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
