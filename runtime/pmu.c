@@ -44,6 +44,11 @@ const char *pmurt_builtin_name(int i)
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
 }
 
+const struct pmu_tables *pmurt_builtin_tables(int i)
+{
+	return i >= 0 && i < NBUILTINS ? builtins[i].tables : NULL;
+}
+
 /* The engine, set in full by pmu_engine_init before any use, is not zeroed
  * here: it is most of the handle. */
 static struct pmurt_pmu *pmu_alloc(void)

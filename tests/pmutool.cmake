@@ -76,6 +76,24 @@ add_test(NAME pmutool/p9-libpfm4-codes
 add_test(NAME pmutool/p9-revisions
   COMMAND sh ${PMUTOOL_TESTS}/p9_revisions.sh ${PMUTOOL} ${P9_YAML})
 
+# (1c) POWER8 cases derived by hand (kernel_cases_power8.txt), one or more per
+#      way POWER8's driver differs, from the built-in tables, the YAML and a
+#      DTB.  POWER8 has no MMCR3 either.  (No vectors: QEMU's stage holds
+#      POWER8's groups and MMCRs against the real kernels.)
+set(P8_YAML ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
+set(P8_DTB ${PMUTOOL_OUT}/power8-all.dtb)
+set(P8_CASES ${PMUTOOL_TESTS}/kernel_cases_power8.txt)
+add_test(NAME pmutool/p8-make-dtb
+  COMMAND ${PMUGEN} -q --all-events -W no-kernel-limits -f dtb -o ${P8_DTB} ${P8_YAML})
+set_tests_properties(pmutool/p8-make-dtb PROPERTIES FIXTURES_SETUP p8_dtb)
+add_test(NAME pmutool/p8-kernel-cases
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P8_CASES} --absent=mmcr3 --pmu power8)
+add_test(NAME pmutool/p8-kernel-cases-yaml
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P8_CASES} --absent=mmcr3 --pmu ${P8_YAML})
+add_test(NAME pmutool/p8-kernel-cases-dtb
+  COMMAND ${VECTORS} cases ${PMUTOOL} ${P8_CASES} --absent=mmcr3 --pmu ${P8_DTB})
+set_tests_properties(pmutool/p8-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED p8_dtb)
+
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested
 #     (it checks MMCR0 PMAO/PMAE, set at interrupt time, not by compute_mmcr)

@@ -42,6 +42,7 @@ dry_events=(-e PM_RUN_INST_CMPL,cycles -e '{PM_RUN_INST_CMPL,PM_CYC}:u' -e task-
 case $cpu in
 power10) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 power9) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
+power8) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 esac
 # multiplexed: PM_LD_MISS_L1 (PMC3 only) twice, PM_CYC beside either
 mux_events='-e PM_LD_MISS_L1 -e PM_LD_MISS_L1 -e PM_CYC'
@@ -96,12 +97,12 @@ grep -qx "pmutool: description $cpu from $cpu.yaml, picked by AT_PLATFORM '$cpu'
 	fail "list's pick: $(cat "$o/list.err")"
 upper=${cpu^^}
 grep -qx "cpu/caps/pmu_name=$upper" "$o/sysfs.txt" || fail "the guest's pmu_name is not $upper"
-case $cpu in power10) pvr='0080 0200' ;; power9) pvr='004e 1200' ;; esac
+case $cpu in power10) pvr='0080 0200' ;; power9) pvr='004e 1200' ;; power8) pvr='004d 0200' ;; esac
 grep -q "(pvr $pvr)" "$o/cpuinfo.txt" || fail "the guest's PVR: $(cat "$o/cpuinfo.txt")"
 # PM_BACK_BR_CMPL is POWER9's only: list finds it there (0) and not on POWER10 (1)
 want_list=$([ "$cpu" = power9 ] && echo 0 || echo 1)
 [ "$(rc_of list)" = "$want_list" ] || fail "list PM_BACK_BR_CMPL exited $(rc_of list), not $want_list"
-# PM_RUN_INST_CMPL is 0x400fa in POWER9's description, 0x500fa in POWER10's
+# PM_RUN_INST_CMPL is 0x400fa in POWER9's description, 0x500fa in POWER10's and POWER8's
 want_code=$([ "$cpu" = power9 ] && echo 0x400fa || echo 0x500fa)
 head -n 1 "$o/describe.out" | grep -q "^PM_RUN_INST_CMPL  $want_code " ||
 	fail "describe PM_RUN_INST_CMPL: $(head -n 1 "$o/describe.out")"
