@@ -77,6 +77,8 @@ static int term_condition(const struct pmu_model *m, const struct pmu_term *t)
 		return PMU_RFC_THRESHOLD;
 	if (field_is_bits(m, t->field, PMU_RFC_BIT_BHRB, PMU_RFC_BIT_BHRB) && term_is(t, 1))
 		return PMU_RFC_BHRB;
+	if (field_is_bits(m, t->field, PMU_RFC_BIT_L1, PMU_RFC_BIT_L1) && term_is(t, 1))
+		return PMU_RFC_L1;
 	return -1;
 }
 
