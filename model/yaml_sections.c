@@ -262,31 +262,43 @@ static int read_register(struct yctx *c, const struct ynode *n)
 
 /* --- code classes ----------------------------------------------------------
  * Read before the fields: their conditions may name a class. */
-static int read_class_codes(struct yctx *c, const struct ynode *n, struct pmu_code_class *k)
+/* A list of 1 to max u64 codes at key "codes" of n into *codes (*ncodes
+ * counts them); what names the list in the message. */
+static int read_code_list(struct yctx *c, const struct ynode *n, int max, const char *what,
+			  uint64_t **codes, int *ncodes)
 {
-	struct ynode codes = y_get(n, "codes");
-	int len = y_seq_len(&codes);
-	if (y_expect_seq(c, &codes, "codes") || len < 1 || len > PMU_MAX_CLASS_CODES) {
-		struct pmu_pos p = y_pos(&codes);
-		pmu_report(c->d, -1, &p, "a code class lists 1 to %d codes", PMU_MAX_CLASS_CODES);
+	struct ynode list = y_get(n, "codes");
+	int len = y_seq_len(&list);
+	if (y_expect_seq(c, &list, "codes") || len < 1 || len > max) {
+		struct pmu_pos p = y_pos(&list);
+		pmu_report(c->d, -1, &p, "%s lists 1 to %d codes", what, max);
 		return -EINVAL;
 	}
-	k->codes = calloc((size_t)len, sizeof(*k->codes));
-	if (!k->codes)
+	*codes = calloc((size_t)len, sizeof(**codes));
+	if (!*codes)
 		return oom(c);
 	int rc = 0;
 	for (int i = 0; i < len; i++) {
-		struct ynode item = y_seq_at(&codes, i);
-		uint64_t *code = &k->codes[k->ncodes++];
-		if (y_u64(c, &item, "code", code)) {
-			rc = -EINVAL;
-		} else if (*code & ~k->mask) {
-			struct pmu_pos p = y_pos(&item);
-			pmu_report(c->d, -1, &p, "code 0x%llx of class %s sets bits outside its mask "
-				   "0x%llx: no code would match it", (unsigned long long)*code,
-				   k->name ? k->name : "?", (unsigned long long)k->mask);
-			rc = -EINVAL;
-		}
+		struct ynode item = y_seq_at(&list, i);
+		rc |= y_u64(c, &item, "code", &(*codes)[(*ncodes)++]);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* A class's codes, each within its mask. */
+static int read_class_codes(struct yctx *c, const struct ynode *n, struct pmu_code_class *k)
+{
+	int rc = read_code_list(c, n, PMU_MAX_CLASS_CODES, "a code class", &k->codes, &k->ncodes);
+	struct ynode list = y_get(n, "codes");
+	for (int i = 0; !rc && i < k->ncodes; i++) {
+		if (!(k->codes[i] & ~k->mask))
+			continue;
+		struct ynode item = y_seq_at(&list, i);
+		struct pmu_pos p = y_pos(&item);
+		pmu_report(c->d, -1, &p, "code 0x%llx of class %s sets bits outside its mask 0x%llx: "
+			   "no code would match it", (unsigned long long)k->codes[i],
+			   k->name ? k->name : "?", (unsigned long long)k->mask);
+		rc = -EINVAL;
 	}
 	return rc;
 }
@@ -740,21 +752,8 @@ static int read_check_codes(struct yctx *c, const struct ynode *n, struct pmu_ch
 	}
 	if (!codes.node)
 		return 0;
-	int len = y_seq_len(&codes);
-	if (y_expect_seq(c, &codes, "codes") || len < 1 || len > PMU_MAX_REFUSED) {
-		struct pmu_pos p = y_pos(&codes);
-		pmu_report(c->d, -1, &p, "'codes' lists 1 to %d event codes", PMU_MAX_REFUSED);
-		return -EINVAL;
-	}
-	k->codes = calloc((size_t)len, sizeof(*k->codes));
-	if (!k->codes)
-		return oom(c);
-	int rc = 0;
-	for (int i = 0; i < len; i++) {
-		struct ynode item = y_seq_at(&codes, i);
-		rc |= y_u64(c, &item, "code", &k->codes[k->ncodes++]);
-	}
-	return rc ? -EINVAL : 0;
+	return read_code_list(c, n, PMU_MAX_REFUSED, "'codes' of a refused-code check", &k->codes,
+			      &k->ncodes);
 }
 
 /* `pvr-mask` and `pvr-value` go together; the value must lie in the mask. */
