@@ -31,7 +31,7 @@ if(PMU_QEMU)
   # the harness itself: output, status, returned files, a failing /t/run, a timeout
   pmu_qemu_test(harness harness_test.sh)
   # pmutool in the guests (items 4 and 5 of issue 19), one boot each
-  foreach(guest 6.1:power10 6.12:power10 6.12:power9 7:power10)
+  foreach(guest 6.1:power10 6.12:power10 6.12:power9 7:power10 6.12:power8)
     string(REPLACE ":" ";" kc ${guest})
     list(GET kc 0 kernel)
     list(GET kc 1 cpu)

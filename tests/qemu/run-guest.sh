@@ -2,7 +2,7 @@
 # Boots one of Debian's ppc64el kernels (tests/qemu/fetch.sh) in QEMU's pseries machine with
 # a busybox initramfs, runs the caller's /t/run in it and hands back its output and status.
 #
-#   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9 --files DIR --out FILE
+#   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE
 #                [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR]
 #
 # --files DIR   copied to /t in the guest; DIR/run (executable) is run there, in /t, with
@@ -31,7 +31,7 @@
 set -euo pipefail
 
 fail() { echo "run-guest.sh: $*" >&2; exit 125; }
-usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9 --files DIR --out FILE [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR]"; }
+usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR]"; }
 
 cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1
 while [ $# -gt 0 ]; do
@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$cache" ] && [ -n "$kernel" ] && [ -n "$cpu" ] && [ -n "$files" ] && [ -n "$out" ] || usage
 case $kernel in 6.1 | 6.12 | 7) ;; *) fail "--kernel must be 6.1, 6.12 or 7, not '$kernel'" ;; esac
-case $cpu in power10 | power9) ;; *) fail "--cpu must be power10 or power9, not '$cpu'" ;; esac
+case $cpu in power10 | power9 | power8) ;; *) fail "--cpu must be power10, power9 or power8, not '$cpu'" ;; esac
 [[ $timeout_s =~ ^[0-9]+$ ]] || fail "--timeout takes seconds, not '$timeout_s'"
 [[ $smp =~ ^[1-8]$ ]] || fail "--smp takes 1 to 8, not '$smp'"
 [ -z "$gdb_port" ] || [[ $gdb_port =~ ^[0-9]+$ ]] || fail "--gdb takes a port, not '$gdb_port'"
