@@ -96,6 +96,8 @@ PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *st
 				     const struct pmu_event_syntax *ev,
 				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
+/* Offers perf's generic hardware names and aliases to a nearest-name search. */
+PMURT_HIDDEN void pmurt_perf_legacy_nearest(struct pmurt_nearest *n);
 
 /* Every public function taking a pmurt_error clears it on entry, so a
  * reused struct never reports an earlier call's error. */

@@ -106,6 +106,33 @@ check-args)
 	run 2 check PM_CYCX
 	grep -q 'firmware events' "$t/err" && fail "the firmware note on the full description"
 	true ;;
+event-messages)
+	# issue 23 item 15: what a mistyped or unsupported event string gets,
+	# with and without a core description
+	for pmu in "" "--pmu power10"; do
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e tsk-clock -- true
+		has err "unknown event 'tsk-clock' at offset 0; did you mean 'task-clock'?"
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e cpu-clock,mem:0x1000 -- true
+		has err "breakpoint event 'mem:0x1000' at offset 10: pmutool does not open breakpoints"
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e r10000000000000000000 -- true
+		grep -q "too large\|larger than 64 bits" "$t/err" || fail "no word of the code's size"
+	done
+	run 2 --pmu power10 stat -e PM_RUN_INST_CMP -- true
+	has err "did you mean 'PM_RUN_INST_CMPL'?"
+	"$pmutool" stat --dry-run -e PM_RUN_INST_CMPL >/dev/null 2>"$t/pick"
+	if grep -q "no core PMU description is loaded" "$t/pick"; then
+		# this host has none (x86 CI): say so, and how to give one
+		run 2 stat -M CPI -- true
+		has err "-M CPI: metrics come from a core PMU description, and none is loaded"
+		has err "give --pmu NAME (built in: power10, power9, power8"
+		run 2 stat -e r10000000000000000000 -- true
+		has err "raw event 'r10000000000000000000' at offset 0: too large"
+	else
+		run 0 stat --dry-run -M CPI
+	fi ;;
 *)
 	fail "unknown case '$case_name'" ;;
 esac

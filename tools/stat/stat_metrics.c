@@ -133,6 +133,19 @@ static int add_metric(struct stat_metrics *sm, const struct pmurt_pmu *pmu,
 	return 0;
 }
 
+/* -M without a core description: metrics are the description's. */
+static void no_description(const struct tool *t)
+{
+	char names[256] = "";
+	size_t len = 0;
+	for (int i = 0; pmurt_builtin_name(i) && len < sizeof(names); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+					pmurt_builtin_name(i));
+	tool_error(t, "-M %s: metrics come from a core PMU description, and none is loaded "
+		   "(this host's was not found); give --pmu NAME (built in: %s), or a .dtb, "
+		   "device-tree directory or YAML file", t->metric_names, names);
+}
+
 int stat_metrics_plan(struct tool *t, struct stat_report *r)
 {
 	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
@@ -147,6 +160,11 @@ int stat_metrics_plan(struct tool *t, struct stat_report *r)
 	r->metrics = sm;
 	if (n < 0)
 		goto out;
+	if (!pmu) {
+		no_description(t);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (n == 0 || pmurt_pack(pmu, names, n, &opts, &sm->pack, &err)) {
 		tool_error(t, "-M %s: %s", t->metric_names, n ? err.message : "no metric named");
 		rc = n && err.code == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
