@@ -376,20 +376,23 @@ dry-run-power10)
 	sh "$fakesys" "$t/sys" || fail "fake sysfs"
 	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e \
-		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},vpa_dtl/dtl_all,period=1000000000/,cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
+		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
 	json "
 assert d['version'] == 1 and d['dry_run'] and d['target'] == 'task'
 a = d['events'][0]['attr']; assert (a['type'], a['config'], a['exclude_kernel'], a['exclude_hv'], a['exclude_user'], a['disabled'], a['inherit'], a['group_leader'], a['read_format']) == (4, '0x3e054', True, True, False, True, True, 0, '0xf'), a
 a = d['events'][1]['attr']; assert (a['config'], a['disabled'], a['group_leader']) == ('0x400f6', False, 0), a
 a = d['events'][2]['attr']; assert (a['type'], a['config']) == (0, '0x0'), a
-e = d['events'][3]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['sample_period'], e['per_cpu_only']) == ('vpa_dtl', 14, '0x7', 1000000000, True), e
-a = d['events'][4]['attr']; assert (a['config'], a['config1'], a['precise_ip']) == ('0x401e0', '0x3e8', 1), a
-a = d['events'][5]['attr']; assert (a['type'], a['config']) == (2, '0x93'), a
-e = d['events'][6]; a = e['attr']; assert (a['type'], a['config'], e['unit']) == (12, '0x1c00001', 'cycles'), e
+a = d['events'][3]['attr']; assert (a['config'], a['config1'], a['precise_ip']) == ('0x401e0', '0x3e8', 1), a
+a = d['events'][4]['attr']; assert (a['type'], a['config']) == (2, '0x93'), a
+e = d['events'][5]; a = e['attr']; assert (a['type'], a['config'], e['unit']) == (12, '0x1c00001', 'cycles'), e
 g = d['groups'][0]; c = g['check']; assert (g['leader'], g['size'], c['ok'], c['pmc']) == (0, 3, True, [3, 4, 6]), g
 r = d['groups'][0]['check']['registers']; assert sorted(r) == ['mmcr0','mmcr1','mmcr2','mmcr3','mmcra'] and r['mmcr1'] == '0xe00000000054f6', r
 c = d['groups'][1]['check']; assert c['ok'] and c['pmc'] == [4] and c['registers']['mmcra'] == '0x3f402000000001', c
 assert len(d['groups']) == 2, d['groups']"
+	# vpa_dtl counts per CPU only: with -a
+	run 0 --sysfs "$t/sys" stat -a --dry-run --json -e 'vpa_dtl/dtl_all,period=1000000000/'
+	json "assert d['target'] == 'cpus'
+e = d['events'][0]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['sample_period'], e['per_cpu_only']) == ('vpa_dtl', 14, '0x7', 1000000000, True), e"
 	json_from=out
 	run 1 --sysfs "$t/sys" stat --dry-run --json -e '{PM_LD_MISS_L1,PM_LD_MISS_L1}'
 	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
@@ -405,7 +408,24 @@ assert len(d['groups']) == 2, d['groups']"
 assert d['events'][1]['attr']['exclude_kernel'] and d['groups'][0]['check']['pmc'] == [4, 3], d
 assert d['derived'] == [{'name': 'PAPI_L1_DCM', 'formula': 'PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1', 'first_event': 0, 'nevents': 2}], d['derived']"
 	run 2 --sysfs "$t/sys" stat --dry-run -e 'task-clock,vpa_dtl/dtl_bogus/'
-	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl" ;;
+	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl"
+	# a dry run refuses what the run refuses (issue 23 item 17): vpa_dtl per
+	# task, in stat and record, with the run's own message
+	# (stat --dry-run takes no command: per task unless -a or -C)
+	for cmd in stat record; do
+		workload="-- true" output="-o $t/r.data"
+		[ $cmd = stat ] && workload= output=
+		# shellcheck disable=SC2086
+		run 5 --sysfs "$t/sys" $cmd -e 'vpa_dtl/dtl_all/' $output -- true
+		sed 's/ on task [0-9]*: / on the task: /' "$t/err" >"$t/run.err"
+		# shellcheck disable=SC2086
+		run 5 --sysfs "$t/sys" $cmd --dry-run -e 'vpa_dtl/dtl_all/' $workload
+		has err "cannot open 'vpa_dtl/dtl_all/' on the task: vpa_dtl is per CPU only"
+		cmp -s "$t/err" "$t/run.err" || fail "$cmd: the dry run's refusal is not the run's"
+		empty out
+		# shellcheck disable=SC2086
+		run 0 --sysfs "$t/sys" $cmd -a --dry-run -e 'vpa_dtl/dtl_all/' $workload
+	done ;;
 *)
 	fail "unknown case $case_name" ;;
 esac
