@@ -227,6 +227,7 @@ for x in ts: x.join()' "$t/ready" &
 		fail "task-clock of the threads '$v' msec"
 	run 0 stat -p $spinner -e task-clock -- sleep 0.1
 	has err "Performance counter stats for process id '$spinner'"
+	! grep -q "seconds user\|seconds sys" "$t/err" || fail "-p: sleep's times printed"
 	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
@@ -269,6 +270,21 @@ cpus)
 	v=$(csv_value cpu-clock)
 	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"
 	run 0 stat -C 0 -x, -e cpu-clock -- sleep 0.05
+	# the header names what was counted, and the command's user and sys
+	# times only when it alone was counted, as perf 6.1 prints them
+	# (stat-display.c print_header_std; issue 23 item 18)
+	need perf linux-perf
+	for target in -a "-C 0" "-a -C 0" ""; do
+		# shellcheck disable=SC2086
+		run 0 stat $target -e cpu-clock -- sleep 0.05
+		# shellcheck disable=SC2086
+		perf stat $target -e cpu-clock -- sleep 0.05 2>"$t/perf" >/dev/null || fail "perf stat $target"
+		for f in err perf; do
+			grep -o "Performance counter stats for .*\|seconds user\|seconds sys" "$t/$f" >"$t/$f.lines"
+		done
+		diff "$t/perf.lines" "$t/err.lines" || fail "stat $target: header and times not perf's"
+	done
+	grep -q "seconds user" "$t/err.lines" || fail "a command alone: no user time"
 	run 2 stat -C 9999 -e cpu-clock -- true
 	has err "-C '9999': CPU 9999 does not exist (this host has"
 	run 2 stat -C 0-x -e cpu-clock -- true

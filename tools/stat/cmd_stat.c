@@ -310,7 +310,8 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	if (!rc)
 		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
-	children_times(r, &before, w.pid > 0);
+	/* perf shows them only when the command is what was counted (not -a, -C, -p) */
+	children_times(r, &before, w.pid > 0 && !t->all_cpus && !t->cpu_list && !t->pid);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);

@@ -210,7 +210,12 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 {
 	FILE *out = out_of(t);
 	bool multiplexed = false;
-	if (r->pid)   /* builtin-stat.c print_header: "process id" */
+	/* stat-display.c print_header_std: -a, then -C, then -p, then the command */
+	if (t->all_cpus)
+		fprintf(out, "\n Performance counter stats for 'system wide'");
+	else if (t->cpu_list)
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s'", t->cpu_list);
+	else if (r->pid)
 		fprintf(out, "\n Performance counter stats for process id '%d'", r->pid);
 	else
 		fprintf(out, "\n Performance counter stats for '%s'", r->command);
