@@ -207,6 +207,25 @@ static void test_parse_errors(struct pmurt_host *h)
 	expect_error(h, "page-faults,task-clock:ux", -EINVAL, "unknown modifier 'x' at offset 24");
 	expect_error(h, "cpu/pmc=99/", -EINVAL, "value '99' for 'pmc' at offset 8");
 	expect_error(h, "{task-clock}:q", -EINVAL, "unknown modifier 'q' at offset 13");
+	/* a list of 2^20 characters: refused, naming the bound; 95,000 events
+	 * in 1,044,999 characters: read */
+	size_t n = (size_t)1 << 20;
+	char *big = malloc(n + 1);
+	CHECK(big != NULL, "malloc");
+	for (size_t i = 0; i < n; i += 11)
+		memcpy(big + i, "task-clock,", n - i < 11 ? n - i : 11);
+	big[n] = 0;
+	struct pmu_evlist l = {0};
+	struct pmurt_error err = {0};
+	int rc = pmu_evlist_parse(&l, &h->h, big, &err);
+	CHECK(rc == -E2BIG && l.n == 0 && strstr(err.message, "event list of 1048576 characters, "
+						"longer than 1048575"), "2^20 characters: %d %s", rc,
+	      err.message);
+	big[95000 * 11 - 1] = 0;
+	rc = pmu_evlist_parse(&l, &h->h, big, &err);
+	CHECK(rc == 0 && l.n == 95000, "a long list: %d events, %s", l.n, err.message);
+	pmu_evlist_free(&l);
+	free(big);
 }
 
 /* A term that is a bare name inside cpu/.../ and no event of the description

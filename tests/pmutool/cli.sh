@@ -120,6 +120,16 @@ event-messages)
 		run 2 $pmu stat -e r10000000000000000000 -- true
 		grep -q "too large\|larger than 64 bits" "$t/err" || fail "no word of the code's size"
 	done
+	# a list of 400 events (4,399 characters), in one -e and as 400: counted,
+	# as dry run and as run (it was refused past 4,095 characters, exit 1 or 2)
+	list=$(printf 'task-clock,%.0s' $(seq 400)); list=${list%,}
+	run 0 stat -x, -e "$list" -- true
+	[ "$(grep -c ',task-clock,' "$t/err")" = 400 ] || fail "400 events: $(wc -l <"$t/err") lines"
+	run 0 stat --dry-run -e "$list"
+	[ "$(grep -c '^[0-9]* task-clock ' "$t/out")" = 400 ] || fail "400 events: dry run"
+	# shellcheck disable=SC2046
+	run 0 stat -x, $(printf -- '-e task-clock %.0s' $(seq 400)) -- true
+	[ "$(grep -c ',task-clock,' "$t/err")" = 400 ] || fail "400 -e: $(wc -l <"$t/err") lines"
 	run 2 --pmu power10 stat -e PM_RUN_INST_CMP -- true
 	has err "did you mean 'PM_RUN_INST_CMPL'?"
 	"$pmutool" stat --dry-run -e PM_RUN_INST_CMPL >/dev/null 2>"$t/pick"
