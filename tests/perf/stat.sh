@@ -143,7 +143,21 @@ repeat)
 	has err " +- [0-9.]* seconds time elapsed  *( +- "
 	need python3 python3
 	run 0 --json stat -r 3 -e page-faults -- true
-	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
+	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d"
+	# the running time beside the mean count is the mean running time, as
+	# perf prints it: runs of 1, 2 and 9 units of work (a file counts them),
+	# so the last run's (9) is far from the mean (4); task-clock's count is
+	# its running time
+	printf 0 >"$t/n"
+	work='n=$(($(cat "$1") + 1)); echo $n >"$1"; k=$((n == 3 ? 9 : n)); i=0
+		while [ $i -lt $((k * 20000)) ]; do i=$((i + 1)); done'
+	run 0 stat -r 3 -x, -e task-clock -- sh -c "$work" sh "$t/n"
+	awk -F, '$3 == "task-clock" { d = $1 * 1e6 - $5; if (d < 0) d = -d; exit !(d < 0.05 * $5) }' \
+		"$t/err" || fail "-r 3 -x,: running time not the mean: $(cat "$t/err")"
+	json_from=err
+	printf 0 >"$t/n"
+	run 0 --json stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
+	json "e = d['events'][0]; assert abs(e['value'] * 1e6 - e['time_running']) < 0.05 * e['time_running'], e" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
 	# at least 100 ms apart (a wait each) but the last, stamped when the

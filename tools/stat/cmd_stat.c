@@ -252,8 +252,10 @@ static void keep_counts(const struct tool *t, struct stat_report *r, const struc
 	for (int i = 0; i < n; i++) {
 		struct stat_event *e = &r->ev[i];
 		e->values[k] = (double)now[i].scaled * now[i].scale;
-		e->enabled = now[i].time_enabled;
-		e->running = now[i].time_running;
+		e->enabled_sum += (double)now[i].time_enabled;
+		e->running_sum += (double)now[i].time_running;
+		e->enabled = (uint64_t)(e->enabled_sum / (k + 1));
+		e->running = (uint64_t)(e->running_sum / (k + 1));
 		e->not_counted |= !now[i].time_running;
 		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
 	}

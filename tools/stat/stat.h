@@ -23,7 +23,9 @@ struct stat_event {
 	uint64_t config;
 	double scale;
 	double *values;        /* per run: scaled count * scale */
-	uint64_t enabled, running;  /* the last run's */
+	uint64_t enabled, running;  /* the mean over the runs so far, truncated (perf
+	                               prints avg_stats of each as a u64) */
+	double enabled_sum, running_sum;
 	bool not_counted;      /* never ran in some run */
 	bool not_supported;    /* the host cannot count it (its open failed as
 	                          perf stat's <not supported>) */
