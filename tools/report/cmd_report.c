@@ -24,14 +24,17 @@
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
 static const char *const key_names[NKEYS] = {"comm", "pid", "tid", "cpu", "dso", "sym"};
-static const char *const key_titles[NKEYS] = {"Command", "Pid", "Tid", "CPU",
+/* perf 6.1's sort.c se_header; its "pid" key is per thread (sort_thread) */
+static const char *const key_titles[NKEYS] = {"Command", "Pid:Command", "Tid", "CPU",
 					      "Shared Object", "Symbol"};
 
 /* One row: the key's fields (those not sorted on stay zero) and its sums. */
 struct row {
 	int event;
 	const char *comm, *dso, *sym;
-	uint32_t pid, tid, cpu;
+	const char *thread_comm;   /* pid: the thread's last command, as perf shows it */
+	uint32_t pid, tid;
+	int32_t cpu;               /* -1: the samples carry none (per task) */
 	char mode;                 /* of the key: '?' for an address in no file */
 	char level;                /* shown: [k], [.] (the first sample's) */
 	uint64_t addr;             /* sym: an address no function holds */
@@ -148,12 +151,14 @@ static struct row row_key(const struct report *r, const struct session_sample *s
 	struct row k = {.event = rec->event};
 	if (sorted_on(r, KEY_COMM))
 		k.comm = smp->at.comm;
-	if (sorted_on(r, KEY_PID))
+	if (sorted_on(r, KEY_PID)) { /* perf's thread: its tid (its command added when printed) */
 		k.pid = rec->pid;
+		k.tid = rec->tid;
+	}
 	if (sorted_on(r, KEY_TID))
 		k.tid = rec->tid;
-	if (sorted_on(r, KEY_CPU))
-		k.cpu = rec->cpu;
+	if (sorted_on(r, KEY_CPU)) /* perf's he->cpu: -1 without PERF_SAMPLE_CPU */
+		k.cpu = rec->has & PERF_SAMPLE_CPU ? (int32_t)rec->cpu : -1;
 	if (sorted_on(r, KEY_DSO))
 		k.dso = at->dso;
 	if (sorted_on(r, KEY_SYM)) {
@@ -365,9 +370,10 @@ static void key_text(const struct row *w, int key, char *buf, size_t len)
 {
 	switch (key) {
 	case KEY_COMM: snprintf(buf, len, "%s", w->comm); break;
-	case KEY_PID: snprintf(buf, len, "%u", w->pid); break;
+	/* sort.c hist_entry__thread_snprintf and hist_entry__cpu_snprintf */
+	case KEY_PID: snprintf(buf, len, "%7d:%s", (int32_t)w->tid, w->thread_comm); break;
 	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
-	case KEY_CPU: snprintf(buf, len, "%u", w->cpu); break;
+	case KEY_CPU: snprintf(buf, len, "%3.3d", w->cpu); break;
 	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
 	default:
 		if (!strcmp(w->sym, "[unknown]"))
@@ -476,7 +482,10 @@ static json_t *json_row(const struct report *r, const struct row *w)
 	for (int i = 0; o && i < r->nkeys; i++) {
 		switch (r->keys[i]) {
 		case KEY_COMM: json_object_set_new(o, "comm", json_string(w->comm)); break;
-		case KEY_PID: json_object_set_new(o, "pid", json_integer(w->pid)); break;
+		case KEY_PID:
+			json_object_set_new(o, "pid", json_integer(w->pid));
+			json_object_set_new(o, "tid", json_integer(w->tid));
+			break;
 		case KEY_TID: json_object_set_new(o, "tid", json_integer(w->tid)); break;
 		case KEY_CPU: json_object_set_new(o, "cpu", json_integer(w->cpu)); break;
 		case KEY_DSO: json_object_set_new(o, "dso", json_string(w->dso)); break;
@@ -564,6 +573,8 @@ int cmd_report(struct tool *t)
 		rc = session_run(&s, add_sample, &r);
 	if (!rc) {
 		size_t n = pack_rows(&r);
+		for (size_t i = 0; i < n && sorted_on(&r, KEY_PID); i++) /* after the last COMM */
+			r.rows[i].thread_comm = symbols_comm(s.syms, r.rows[i].tid);
 		rc = t->json ? print_json(&r, &s, n) : (print_stdio(&r, &s, n), EXIT_OK);
 	}
 	free(r.rows);
