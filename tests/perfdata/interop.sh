@@ -16,8 +16,9 @@
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically;
-#                              report's Children and Self and the call graphs
-#                              under its rows = perf report's);
+#                              report's Children and Self, its rows in order
+#                              and the call graphs under them = perf
+#                              report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
 #   interop.sh header BINDIR   perf report --header-only -I lists for a file
@@ -137,7 +138,10 @@ record-g | record-a)
 			"$bin/pmutool" report -i "$t/p.data" "$@" >"$t/ours-graph.txt"
 			perf report --stdio -i "$t/p.data" "$@" >"$t/perf-graph.txt" 2>"$t/perf.err" ||
 				{ cat "$t/perf.err" >&2; exit 1; }
-			python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n"
+			# (the Children view names the file of every frame: which
+			# branches of equal weight perf may order by its memory)
+			python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n" \
+				"$t/perf-children.report"
 		done
 	fi
 	agree "$t/copy.data" pd_spin
