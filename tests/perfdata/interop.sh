@@ -13,6 +13,9 @@
 #   interop.sh plt BINDIR      the same with samples in the PLT of a file
 #                              exporting data only (/usr/bin/dash, package
 #                              dash): perf names its PLT entries all the same
+#   interop.sh bounds BINDIR   samples at the first and last byte of a map
+#                              and of a function and just outside them:
+#                              pmutool's script and report = perf's
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically;
@@ -104,6 +107,27 @@ plt)
 	agree "$t/s.data" pd_synth
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* [a-z_0-9]*@plt+0x4 (/usr/bin/dash)$' "$t/perf.script")" = "$plt"
+	;;
+bounds)
+	# samples at the edges of the executable's map and of synth_alpha:
+	# in the map from its first byte to its last, not the bytes around it;
+	# in synth_alpha to its last byte (perf 6.1's maps__find and
+	# symbols__find: start <= ip < end), pmutool's script and report as
+	# perf's
+	"$bin/pd_synth" "$t/s.data" --bounds >"$t/expect"
+	{ read -r _; read -r _ start end alpha size; } <"$t/expect"
+	agree "$t/s.data" pd_synth
+	diff "$t/ours.script" "$t/perf.script"
+	at() { printf '%x' $((0x$1 + $2)); }
+	in_file() { grep -q " $1 .* (.*/pd_synth)\$" "$t/perf.script"; }
+	in_none() { grep -q " $1 \[unknown\] (\[unknown\])\$" "$t/perf.script"; }
+	in_file "$(at "$start" 0)"
+	in_file "$(at "$end" -1)"
+	in_none "$(at "$start" -1)"
+	in_none "$(at "$end" 0)"
+	grep -q " $(at "$alpha" 0) synth_alpha+0x0 " "$t/perf.script"
+	grep -q " $(at "$alpha" $((0x$size - 1))) synth_alpha+0x$(at "$size" -1) " "$t/perf.script"
+	grep " $(at "$alpha" $((0x$size))) " "$t/perf.script" | grep -qv synth_alpha
 	;;
 record-g | record-a)
 	if [ "$mode" = record-g ]; then
