@@ -5,8 +5,8 @@
 #   interop.sh synth BINDIR    perf reads a file our writer built from a real
 #                              process: perf script = pmutool script, perf
 #                              report rows = pmutool report rows (--comm:
-#                              its percentages too), perf report
-#                              -D shows its samples and comm
+#                              its percentages too), in perf's order, perf
+#                              report -D shows its samples and comm
 #   interop.sh jit BINDIR      the same with a JIT's code (pd_synth --jit):
 #                              anonymous executable memory is
 #                              /tmp/perf-PID.map, its functions from that file
@@ -72,11 +72,21 @@ agree() {
 	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2" "$t/ours.json"
 }
 
+# pmutool report's text rows in perf report --stdio's order (a file of
+# this process alone: nothing perf names otherwise)
+in_order() {
+	"$bin/pmutool" report -i "$1" >"$t/ours-order.txt"
+	perf report --stdio -i "$1" -w 0,16,0,0 >"$t/perf-order.txt" 2>"$t/perf.err" ||
+		{ cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" graph "$t/ours-order.txt" "$t/perf-order.txt" 1
+}
+
 case $mode in
 synth)
 	"$bin/pd_synth" "$t/s.data" >"$t/expect"
 	read -r _ alpha _ beta _ kernel ksym <"$t/expect"
 	agree "$t/s.data" pd_synth
+	in_order "$t/s.data"
 	# the exact samples, comm, symbols and event names, as perf shows them
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* synth_alpha+0x1 (.*/pd_synth)$' "$t/perf.script")" = "$alpha"
@@ -94,6 +104,7 @@ jit)
 	"$bin/pd_synth" "$t/s.data" --jit >"$t/expect"
 	{ read -r _ alpha _ beta _ kernel _; read -r _ gamma _ delta _ unnamed jit_map; } <"$t/expect"
 	agree "$t/s.data" pd_synth
+	in_order "$t/s.data"
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c " jit_gamma+0x8 ($jit_map)\$" "$t/perf.script")" = "$gamma"
 	test "$(grep -c " jit_delta(int)+0x4 ($jit_map)\$" "$t/perf.script")" = "$delta"
@@ -105,6 +116,7 @@ plt)
 	"$bin/pd_synth" "$t/s.data" --plt /usr/bin/dash >"$t/expect"
 	{ read -r _ alpha _ beta _ kernel _; read -r _ plt; } <"$t/expect"
 	agree "$t/s.data" pd_synth
+	in_order "$t/s.data"
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* [a-z_0-9]*@plt+0x4 (/usr/bin/dash)$' "$t/perf.script")" = "$plt"
 	;;
@@ -117,6 +129,7 @@ bounds)
 	"$bin/pd_synth" "$t/s.data" --bounds >"$t/expect"
 	{ read -r _; read -r _ start end alpha size; } <"$t/expect"
 	agree "$t/s.data" pd_synth
+	in_order "$t/s.data"
 	diff "$t/ours.script" "$t/perf.script"
 	at() { printf '%x' $((0x$1 + $2)); }
 	in_file() { grep -q " $1 .* (.*/pd_synth)\$" "$t/perf.script"; }
