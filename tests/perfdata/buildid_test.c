@@ -255,9 +255,9 @@ static void both_ways(const char *name, const struct recs *r, char *text, size_t
 	free(v2);
 }
 
-/* Samples in time order, two CPUs: a child through its parent's maps, an
- * MMAP record, a file mapped and not hit, the kernel, a process without
- * maps, COMM and EXIT records, two rounds. */
+/* Samples in time order, two CPUs: a child through its parent's maps (the
+ * only sample in dso-a), an MMAP record, a file mapped and not hit, the
+ * kernel, a process without maps, COMM and EXIT records, two rounds. */
 static void in_order(const char *golden)
 {
 	struct recs r = {.n = 0};
@@ -272,7 +272,7 @@ static void in_order(const char *golden)
 	sample(&r, 300, 0x901000, PERF_RECORD_MISC_USER, 33, 0);
 	task(&r, PERF_RECORD_EXIT, 200, 100, 40);
 	round_end(&r);
-	sample(&r, 100, 0x402000, PERF_RECORD_MISC_USER, 50, 0);
+	sample(&r, 100, 0x7f0200, PERF_RECORD_MISC_USER, 50, 0);
 	char text[4096], want[4096] = "";
 	both_ways("in-order", &r, text, sizeof(text));
 	FILE *fp = fopen(golden, "r");

@@ -16,6 +16,9 @@
 #   interop.sh bounds BINDIR   samples at the first and last byte of a map
 #                              and of a function and just outside them:
 #                              pmutool's script and report = perf's
+#   interop.sh buildid-hits BINDIR  the DSOs our writer's BUILD_ID feature
+#                              names in tests/perfdata/buildid's files =
+#                              those perf finds hit reading their samples
 #   interop.sh record-g BINDIR our reader reads `perf record -e cpu-clock -g`
 #                              (pmutool script -G = perf script -G; without
 #                              -G both print the call graphs, identically;
@@ -182,6 +185,26 @@ record-g | record-a)
 		done
 	fi
 	agree "$t/copy.data" pd_spin
+	;;
+buildid-hits)
+	# the DSOs the writer's BUILD_ID feature says were hit, in
+	# tests/perfdata/buildid's files (MMAP2s and samples in and out of time
+	# order, over rounds, at the edges of maps), are those perf finds hit
+	# when it reads the samples itself (buildid-list --with-hits: its
+	# ordered events, its map lookup), not only what
+	# buildid-in-order.txt, which that code wrote, says; the kernel aside
+	# (its samples are at a POWER address: no kernel map of this host's
+	# holds them)
+	"$bin/pd_buildid_test" "$t" "$here/../data/perfdata/buildid-in-order.txt"
+	ids=0
+	for f in "$t"/*-records.data; do
+		perf buildid-list -i "$f" 2>/dev/null | grep -v ' \[kernel.kallsyms\]$' >"$t/ours.ids"
+		perf buildid-list -i "$f" --with-hits 2>/dev/null |
+			grep -v ' \[kernel.kallsyms\]$' >"$t/perf.ids"
+		diff "$t/ours.ids" "$t/perf.ids"
+		ids=$((ids + $(wc -l <"$t/ours.ids")))
+	done
+	test "$ids" -ge 13
 	;;
 header)
 	# perf 6.1 keeps its build-id cache in $HOME/.debug (no perfconfig
