@@ -10,9 +10,11 @@
  *
  * With --phases DONE, the core PMU multiplexes as the kernel does (struct
  * pmu_sim_mux: groups rotated every 4 ms, each running only while on) and
- * its events count at rates that change every 100 ms of simulated time:
- * PM_RUN_INST_CMPL (0x500fa) 1000 a ms, then 4000, then 500 from 200 ms
- * on; every other event 1000.  Time advances 100 ms at each round of reads
+ * its events count at rates of their own, some changing every 100 ms of
+ * simulated time: PM_RUN_INST_CMPL (0x500fa) 500 a ms, then 2000, then 250
+ * from 200 ms on; PM_CYC (0x100f0, or 0x600f4 on PMC6) 4000; every other
+ * event 1000 (a metric's events swapped changes its value).  Time advances
+ * 100 ms at each round of reads
  * (a read of an event read since the last advance starts the next round),
  * so that each of stat -I's intervals is one phase whatever the machine's
  * pace; at the third round the file DONE is made, for the command to end
@@ -41,9 +43,11 @@ struct wrap {
 /* --phases: an event's counts a ms in phase k (100 ms each). */
 static uint64_t phase_rate(const struct perf_event_attr *a, uint64_t k)
 {
-	if (a->config != 0x500fa)   /* PM_RUN_INST_CMPL */
-		return 1000;
-	return k == 0 ? 1000 : k == 1 ? 4000 : 500;
+	if (a->config == 0x500fa)   /* PM_RUN_INST_CMPL */
+		return k == 0 ? 500 : k == 1 ? 2000 : 250;
+	if (a->config == 0x100f0 || a->config == 0x600f4)   /* PM_CYC */
+		return 4000;
+	return 1000;
 }
 
 /* The counts of [from, to), the rates integrated phase by phase. */
