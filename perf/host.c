@@ -33,7 +33,8 @@ static void lower(char *s)
 }
 
 /* The PVR's version (its high half) to the platform name: arch/powerpc's
- * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
+ * PVR_POWER8E 0x004b, PVR_POWER8NVL 0x004c, PVR_POWER8 0x004d (the three
+ * init_power8_pmu takes), PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
  * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
 static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
 {
@@ -53,6 +54,8 @@ static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text
 	if (f)
 		fclose(f);
 	*value = version << 16 | revision;
+	if (version >= 0x4b && version <= 0x4d)
+		return "power8";
 	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
 }
 
