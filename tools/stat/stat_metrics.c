@@ -240,7 +240,7 @@ static double metric_value(const struct tool *t, const struct stat_metrics *sm,
 		const struct pmurt_count *p = prev ? &prev[sm->first + m->pos[k]] : NULL;
 		uint64_t en = c->time_enabled - (p ? p->time_enabled : 0);
 		uint64_t run = c->time_running - (p ? p->time_running : 0);
-		counts[k] = c->scaled - (p ? p->scaled : 0);
+		counts[k] = stat_interval_scaled(c, p);
 		double s = en ? (double)run / (double)en : 0;
 		share = s < share ? s : share;
 	}

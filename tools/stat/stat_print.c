@@ -299,6 +299,17 @@ json_t *stat_report_json(const struct stat_report *r)
 	return o;
 }
 
+/* util/stat.c perf_stat_process_counter: evsel__compute_deltas (the
+ * interval's value, enabled and running time), then
+ * perf_counts_values__scale on those. */
+uint64_t stat_interval_scaled(const struct pmurt_count *now, const struct pmurt_count *prev)
+{
+	if (!prev)
+		return now->scaled;
+	return pmurt_count_scale(now->value - prev->value, now->time_enabled - prev->time_enabled,
+				 now->time_running - prev->time_running);
+}
+
 /* One interval's count of event i: its line, and its part of the
  * derived figures' inputs. */
 static void interval_event(const struct stat_report *r, const struct pmurt_count *now,
@@ -306,7 +317,7 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 			   struct stat_shadow_event *se)
 {
 	const struct pmurt_count *c = &now[i];
-	uint64_t d = c->scaled - prev[i].scaled;
+	uint64_t d = stat_interval_scaled(c, &prev[i]);
 	uint64_t en = c->time_enabled - prev[i].time_enabled;
 	uint64_t run = c->time_running - prev[i].time_running;
 	*l = (struct count_line){.value = (double)d * c->scale, .scale = c->scale, .unit = c->unit,
