@@ -21,14 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 7 /* 3: presets, overflow_counter_unknown;
+#define PMU_TABLES_VERSION 8 /* 3: presets, overflow_counter_unknown;
                                 4: tagged 64-bit name index slots;
                                 5: refused-code checks and PVR selectors,
                                    flag constraints, the group rule, pvr;
                                 6: the name hash folds case with one OR and
                                    multiplies four fixed words of a name
                                    independently;
-                                7: metrics */
+                                7: metrics;
+                                8: processor versions, extends and base */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -251,6 +252,17 @@ struct pmu_tables {
 
 	/* version 7 */
 	const struct pmu_tbl_metric *metrics;       uint32_t nmetrics;
+
+	/* version 8 */
+	const uint32_t *pvr_versions;               uint32_t npvr_versions;
+	pmu_str_t extends;        /* the base's platform; PMU_TBL_NOSTR: none */
+	/*
+	 * A description that extends another: the base's tables.  Then the
+	 * members above up to max_group, pvr, pvr_versions and extends are
+	 * this description's own and every other member is unused (NULL, 0):
+	 * its counters, rules, events and name index are the base's.
+	 */
+	const struct pmu_tables *base;
 };
 
 /*
@@ -384,5 +396,6 @@ static inline uint64_t pmu_tbl_name_slot(uint32_t index, const char *name, uint6
 /* The built-in descriptions (libpmutables). */
 extern const struct pmu_tables pmu_tables_power10;
 extern const struct pmu_tables pmu_tables_power9;
+extern const struct pmu_tables pmu_tables_power11; /* extends power10 */
 
 #endif /* PMU_TABLES_H */
