@@ -114,6 +114,11 @@ struct pmurt_pmu_info {
 	                                  overflowed: a cpc-style sampler allows
 	                                  one enabling only (false on POWER10) */
 	int npresets;           /* pmurt_preset_get() indices 0 .. npresets-1 */
+	/* 0.6: the platform of the description this one extends ("power10" for
+	 * power11), NULL if none.  A description that extends another is the
+	 * same PMU under another name, platform and processor versions: the
+	 * same events, codes and rules (schema/description-format.md). */
+	const char *extends;
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
