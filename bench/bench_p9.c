@@ -1,8 +1,9 @@
 /*
- * bench_p9.c - group check + MMCR values on POWER9 against POWER10 at equal
- * group sizes: the same question, asked of each built-in description.
+ * bench_p9.c - group check + MMCR values on POWER9 (or another built-in)
+ * against POWER10 at equal group sizes: the same question, asked of each
+ * built-in description.
  *
- *   bench_p9 [ROUNDS]          median time per check, POWER9 / POWER10, per size
+ *   bench_p9 [ROUNDS [PMU]]    median time per check, PMU (power9) / POWER10, per size
  *   bench_p9 --one PMU N [alt] exactly one check of N events after setup, for
  *                              callgrind (bench-p9 counts its instructions)
  *
@@ -86,19 +87,19 @@ static double time_checks(const struct group *g)
 
 /* Median ns per check of each PMU, rounds interleaved so that both see the
  * same machine load. */
-static int compare(int n, bool alt, int rounds)
+static int compare(const char *other, int n, bool alt, int rounds)
 {
 	struct group p9, p10;
 	double t9[MAX_ROUNDS], t10[MAX_ROUNDS];
-	if (group_init(&p9, "power9", n, alt) || group_init(&p10, "power10", n, alt))
+	if (group_init(&p9, other, n, alt) || group_init(&p10, "power10", n, alt))
 		return -1;
 	for (int r = 0; r < rounds; r++) {
 		t10[r] = time_checks(&p10);
 		t9[r] = time_checks(&p9);
 	}
 	double m9 = median(t9, rounds), m10 = median(t10, rounds);
-	printf("%d events%-14s POWER9 %7.1f ns  POWER10 %7.1f ns  ratio %.2f\n", n,
-	       alt ? ", alternatives" : "", m9 * 1e9, m10 * 1e9, m9 / m10);
+	printf("%d events%-14s %s %7.1f ns  power10 %7.1f ns  ratio %.2f\n", n,
+	       alt ? ", alternatives" : "", other, m9 * 1e9, m10 * 1e9, m9 / m10);
 	pmurt_pmu_close(p9.pmu);
 	pmurt_pmu_close(p10.pmu);
 	return 0;
@@ -110,15 +111,16 @@ int main(int argc, char **argv)
 		return one_check(argv[2], atoi(argv[3]) < 1 || atoi(argv[3]) > MAX_N ? 1 : atoi(argv[3]),
 				 argc > 4 && strcmp(argv[4], "alt") == 0);
 	int rounds = argc > 1 ? atoi(argv[1]) : 21;
+	const char *other = argc > 2 ? argv[2] : "power9";
 	if (rounds < 1 || rounds > MAX_ROUNDS)
 		rounds = 21;
-	printf("group check + MMCR values, POWER9 / POWER10 (medians of %d rounds of %d checks):\n",
-	       rounds, CHECKS_PER_ROUND);
+	printf("group check + MMCR values, %s / power10 (medians of %d rounds of %d checks):\n",
+	       other, rounds, CHECKS_PER_ROUND);
 	for (int n = 1; n <= MAX_N; n++)
-		if (compare(n, false, rounds))
+		if (compare(other, n, false, rounds))
 			return 1;
 	for (int n = 2; n <= 4; n++)
-		if (compare(n, true, rounds))
+		if (compare(other, n, true, rounds))
 			return 1;
 	return 0;
 }

@@ -587,9 +587,10 @@ struct pmurt_host_opts {
 	                         SYSFS/kernel/debug/tracing */
 	const char *pmu;      /* the core description as for pmurt_pmu_open;
 	                         NULL: picked from the host (the device tree's
-	                         pmus node, else the built-in matching
-	                         AT_PLATFORM, the cpu PMU's pmu_name or the
-	                         PVR); none on other hosts */
+	                         pmus node, else the built-in matching the cpu
+	                         PMU's pmu_name, the PVR by the descriptions'
+	                         processor versions, or AT_PLATFORM); none on
+	                         other hosts */
 	const char *devtree;  /* NULL: /proc/device-tree (for the pick) */
 };
 
