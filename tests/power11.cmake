@@ -8,7 +8,7 @@
 set(P11_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/power11)
 set(P11_YAML ${CMAKE_SOURCE_DIR}/pmus/power11.yaml)
 set(P11_P10_YAML ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
-set(P11_OUT ${CMAKE_CURRENT_BINARY_DIR}/power11)
+set(P11_OUT ${CMAKE_CURRENT_BINARY_DIR}/p11-work)
 file(MAKE_DIRECTORY ${P11_OUT})
 # a scratch directory per test run (ctest may run tests in parallel)
 set(P11_TMP "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmu-p11.XXXXXX\") || exit 1
