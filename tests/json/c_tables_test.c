@@ -220,7 +220,7 @@ static void check_borrowed(const struct pmu_tables *id, const struct pmu_tables 
 static const struct pmu_tables *builtin_of(const struct pmu_model *m)
 {
 	static const struct pmu_tables *const all[] = {&pmu_tables_power10, &pmu_tables_power9,
-						       &pmu_tables_power11};
+							&pmu_tables_power8, &pmu_tables_power11};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (m->platform && strcmp(m->platform, all[i]->pool + all[i]->platform) == 0)

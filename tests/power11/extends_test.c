@@ -85,7 +85,8 @@ static void test_builtin(void)
 	      "an older caller's info was written past its size");
 	CHECK(pmurt_builtin_for_pvr(0x00820200) && !strcmp(pmurt_builtin_for_pvr(0x00820200), "power11") &&
 	      !strcmp(pmurt_builtin_for_pvr(0x00801200), "power10") &&
-	      !strcmp(pmurt_builtin_for_pvr(0x004e1202), "power9") && !pmurt_builtin_for_pvr(0x004b0201) &&
+	      !strcmp(pmurt_builtin_for_pvr(0x004e1202), "power9") &&
+	      !strcmp(pmurt_builtin_for_pvr(0x004b0201), "power8") && !pmurt_builtin_for_pvr(0x003f0201) &&
 	      !pmurt_builtin_for_pvr(0), "the built-in by PVR");
 	CHECK(!strcmp(pmurt_builtin_root("Power11"), "power10") &&
 	      !strcmp(pmurt_builtin_root("power10"), "power10") &&
