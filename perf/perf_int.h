@@ -32,11 +32,12 @@ struct pmu_pick_inputs {
 };
 
 /* The host's core description: the device tree's pmus node when present,
- * else the built-in whose platform matches AT_PLATFORM, the sysfs cpu PMU's
- * pmu_name or the PVR.  0 with *pmu set and looked[] saying which source
- * picked it ("AT_PLATFORM 'power10'"); 1 with *pmu NULL and looked[] saying
- * what was looked for; a negative errno when a description found does not
- * load. */
+ * else the built-in whose platform matches the sysfs cpu PMU's pmu_name,
+ * whose processor versions hold the PVR's, or whose platform matches
+ * AT_PLATFORM.  0 with *pmu set and looked[] saying which source picked it
+ * ("the cpu PMU's pmu_name 'Power11' (...)"); 1 with *pmu NULL and looked[]
+ * saying what was looked for; a negative errno when a description found
+ * does not load. */
 PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu,
 			       char *looked, size_t len, struct pmurt_error *err);
 
