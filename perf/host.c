@@ -86,7 +86,7 @@ static int builtin_for(const char *platform, uint32_t pvr, struct pmurt_pmu **pm
 	return 1;
 }
 
-static void builtin_names(char *out, size_t len)
+void pmu_builtin_names(char *out, size_t len)
 {
 	size_t n = 0;
 	out[0] = 0;
@@ -133,7 +133,7 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 	}
 	lower(at);
 	lower(name);
-	builtin_names(builtins, sizeof(builtins));
+	pmu_builtin_names(builtins, sizeof(builtins));
 	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
 		 "the cpu PMU's pmu_name '%s', the PVR '%s' and AT_PLATFORM '%s': none matches; "
 		 "give --pmu", devtree, builtins, name,

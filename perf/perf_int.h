@@ -48,6 +48,18 @@ PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pm
 PMURT_HIDDEN int pmu_refuse_foreign_core(const struct pmu_host *host,
 					 const struct pmu_evlist *list, struct pmurt_error *err);
 
+/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
+ * pmu_is_vpa_dtl): -EINVAL with err explaining it when list has a vpa_dtl
+ * event, before any system call (counting and stat's dry run), not skipped
+ * as unsupported.  pid: the task's, 0 for the caller or a command not yet
+ * started. */
+PMURT_HIDDEN int pmu_refuse_dtl_per_task(const struct pmu_host *host,
+					 const struct pmu_evlist *list, pid_t pid,
+					 struct pmurt_error *err);
+
+/* The built-in descriptions' names, "power10, power9, ...", into out. */
+PMURT_HIDDEN void pmu_builtin_names(char *out, size_t len);
+
 /* The core events of the group led by list->v[leader] through
  * pmurt_group_check; 0 with res filled (res->n 0 when the group has no
  * core events), or a negative errno. */

@@ -5,7 +5,6 @@
  * or its reason; the derived presets and the events they are computed
  * from.  Opens nothing.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -128,13 +127,11 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 {
 	const struct pmu_host *host = &t->host->h;
 	bool per_task = !t->all_cpus && !t->cpu_list;
-	for (int i = 0; per_task && i < list->n; i++)
-		if (pmu_is_vpa_dtl(list->v[i].pmu)) { /* as pmurt_counter_open refuses it */
-			struct pmurt_error err = {0};
-			pmu_explain_open(host, list, i, t->pid > 0 ? t->pid : 0, -1, -EINVAL, &err);
-			tool_error(t, "%s", err.message);
-			return EXIT_OPEN_FAILED;
-		}
+	struct pmurt_error refusal = {0}; /* as pmurt_counter_open refuses it */
+	if (per_task && pmu_refuse_dtl_per_task(host, list, t->pid > 0 ? t->pid : 0, &refusal)) {
+		tool_error(t, "%s", refusal.message);
+		return EXIT_OPEN_FAILED;
+	}
 	json_t *events = json_array(), *groups = json_array();
 	int rc = EXIT_OK;
 	for (int i = 0; i < list->n; i++) {

@@ -136,11 +136,8 @@ static int add_metric(struct stat_metrics *sm, const struct pmurt_pmu *pmu,
 /* -M without a core description: metrics are the description's. */
 static void no_description(const struct tool *t)
 {
-	char names[256] = "";
-	size_t len = 0;
-	for (int i = 0; pmurt_builtin_name(i) && len < sizeof(names); i++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
-					pmurt_builtin_name(i));
+	char names[256];
+	pmu_builtin_names(names, sizeof(names));
 	tool_error(t, "-M %s: metrics come from a core PMU description, and none is loaded "
 		   "(this host's was not found); give --pmu NAME (built in: %s), or a .dtb, "
 		   "device-tree directory or YAML file", t->metric_names, names);
