@@ -497,7 +497,8 @@ def cache_owner(line, ids):
     for lines about none (a name directory shared by two ids: the first)."""
     path = line.split(" ")[1]
     for bid, name in ids.items():
-        if f"/{bid}" in path or path.startswith(f"./.build-id/{bid[:2]}/"):
+        # a link is its id's alone (two ids may share the two-digit directory)
+        if f"/{bid}" in path or path == f"./.build-id/{bid[:2]}/{bid[2:]}":
             return bid
         if path == "./" + name.lstrip("/") or path == f"./.build-id/{bid[:2]}":
             return bid
