@@ -472,34 +472,56 @@ static int bare_alias(struct ectx *c, const struct pmu_event_syntax *ev)
 
 /* --- tracepoints ------------------------------------------------------------------ */
 
-static bool tracefs_has(const struct pmu_host *h, const char *sys, const char *name)
+static bool tracefs_has(const char *tracefs, const char *sys, const char *name)
 {
 	char path[800];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/events/%s%s%s", h->tracefs, sys, name ? "/" : "",
+	snprintf(path, sizeof(path), "%s/events/%s%s%s", tracefs, sys, name ? "/" : "",
 		 name ? name : "");
-	return h->tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* No tracefs to read tracepoint ev from: why, and what to do. */
+static int no_tracefs(struct ectx *c, const struct pmu_event_syntax *ev, int mount_errno)
+{
+	char q[PMU_QUOTE_MAX + 4];
+	pmu_grammar_quote(c->s, ev->whole, q);
+	if (mount_errno)
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "tracepoint '%s' at offset %zu: tracefs is not mounted, and mounting "
+			       "it at /sys/kernel/tracing failed: %s (perf mounts it when run as "
+			       "root; as root: mount -t tracefs nodev /sys/kernel/tracing; or give "
+			       "--tracefs)", q, ev->whole.off, strerror(mount_errno));
+	return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+		       "tracepoint '%s' at offset %zu: no tracefs (looked in %s/kernel/tracing "
+		       "and %s/kernel/debug/tracing; mount tracefs or give --tracefs)", q,
+		       ev->whole.off, c->host->sysfs, c->host->sysfs);
 }
 
 /* SYS:NAME[:MODS]. */
 static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 {
-	char sys[128], name[128], path[800], text[32], q[PMU_QUOTE_MAX + 4];
+	char sys[128], name[128], path[800], text[32];
 	struct pmu_tracepoint_syntax tp;
 	pmu_grammar_tracepoint(c->s, ev, &tp);
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
 	copy_span(c->s, tp.name, name, sizeof(name));
-	if (!c->host->tracefs[0])
-		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
-			       "tracepoint '%s' at offset %zu: no tracefs (looked in "
-			       "/sys/kernel/tracing and /sys/kernel/debug/tracing; mount tracefs "
-			       "or give --tracefs)", pmu_grammar_quote(c->s, ev->whole, q),
-			       ev->whole.off);
-	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(c->host, sys, name))
+	if (strcmp(sys, "mem") == 0) { /* perf's mem:ADDR[/LEN][:rwx], PERF_TYPE_BREAKPOINT */
+		char q[PMU_QUOTE_MAX + 4];
+		return fail_at(c, -EOPNOTSUPP, ev->whole.off, ev->whole.len,
+			       "breakpoint event '%s' at offset %zu: pmutool does not open "
+			       "breakpoints (perf's mem:ADDR[/LEN][:rwx])",
+			       pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
+	}
+	int mount_errno;
+	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
+	if (!tracefs[0])
+		return no_tracefs(c, ev, mount_errno);
+	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
 		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
 			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
-			       sys, name, ev->whole.off, c->host->tracefs, sys, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", c->host->tracefs, sys, name);
+			       sys, name, ev->whole.off, tracefs, sys, name);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
 	uint64_t id;
 	int rc = pmu_read_small(path, text, sizeof(text));
 	if (rc || pmu_grammar_number(text, strlen(text), &id))
@@ -538,7 +560,7 @@ static bool is_tracepoint(const struct ectx *c, const struct pmu_event_syntax *e
 {
 	char sys[128];
 	copy_span(c->s, ev->body, sys, sizeof(sys));
-	if (tracefs_has(c->host, sys, NULL))
+	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL))
 		return true;
 	if (known_name(c, ev->body, sys))
 		return false;
@@ -574,13 +596,56 @@ static int legacy_event(struct ectx *c, const struct pmu_event_syntax *ev)
 	return (rc = event_modifiers(c, e, ev)) != 0 ? rc : added(c);
 }
 
+/* The software or generic hardware name nearest to name ("tsk-clock":
+ * task-clock), copied to out, or "". */
+static void nearest_generic(const char *name, char out[64])
+{
+	struct pmurt_nearest n;
+	pmurt_nearest_init(&n, name, strlen(name));
+	while (pmurt_nearest_pass(&n)) {
+		for (int id = 0; id < NPERF_SW; id++) {
+			pmurt_nearest_try(&n, perf_sw[id].symbol);
+			pmurt_nearest_try(&n, perf_sw[id].alias);
+		}
+		pmurt_perf_legacy_nearest(&n);
+	}
+	snprintf(out, 64, "%s", n.buf);
+}
+
+/* r followed by more hex digits than 64 bits hold (is_raw_code refused it). */
+static bool is_raw_too_large(const char *name)
+{
+	size_t digits = strspn(name + 1, "0123456789abcdefABCDEF");
+	return name[0] == 'r' && digits == strlen(name + 1) && digits > 16;
+}
+
 /* A name nothing knows: with a core description, its message (with the
- * nearest name); without, what the host pick looked for. */
+ * nearest name); without, the nearest software or generic name if one is
+ * close, else what the host pick looked for. */
 static int unknown_name(struct ectx *c, const struct pmu_event_syntax *ev)
 {
-	char q[PMU_QUOTE_MAX + 4];
-	if (c->host->core)
-		return core_refusal(c, ev);
+	char q[PMU_QUOTE_MAX + 4], name[256], near[64];
+	copy_span(c->s, ev->body, name, sizeof(name));
+	if (is_raw_too_large(name))
+		return fail_at(c, -ERANGE, ev->body.off, ev->body.len,
+			       "raw event '%s' at offset %zu: too large (a raw code has at most 16 "
+			       "hex digits, 64 bits)", pmu_grammar_quote(c->s, ev->body, q),
+			       ev->body.off);
+	nearest_generic(name, near);
+	if (c->host->core) {
+		int rc = core_refusal(c, ev);
+		/* the description had nothing close: perf's software and generic names */
+		if (c->err && rc == -ENOENT && near[0] && !strstr(c->err->message, "did you mean")) {
+			size_t len = strlen(c->err->message);
+			snprintf(c->err->message + len, sizeof(c->err->message) - len,
+				 "; did you mean '%s'?", near);
+		}
+		return rc;
+	}
+	if (near[0])
+		return fail_at(c, -ENOENT, ev->body.off, ev->body.len,
+			       "unknown event '%s' at offset %zu; did you mean '%s'?",
+			       pmu_grammar_quote(c->s, ev->body, q), ev->body.off, near);
 	return fail_at(c, -ENOENT, ev->body.off, ev->body.len,
 		       "unknown event '%s' at offset %zu: not a software, generic, cache "
 		       "or sysfs event, and no core PMU description is loaded (%s)",
@@ -686,13 +751,18 @@ static int parse_items(struct ectx *c, size_t len)
 
 /* --- derived presets ------------------------------------------------------------------ */
 
+/* A derived preset's group written out, {N0,N1,...}[:MODS]: a few event
+ * names and the item's modifiers (the list's own bound, a mebibyte, is
+ * too much for the stack). */
+#define PMU_PRESET_GROUP_MAX 4096
+
 /* The derived preset info (index) written at sp as NAME[:MODS] (ev): the
  * group of its events, {N0,N1,...}[:MODS], each event marked with the
  * preset and the item's place, as pmutool stat counts such a preset. */
 static int preset_group(struct ectx *c, struct pmu_span sp, const struct pmu_event_syntax *ev,
 			int index, const struct pmurt_preset_info *info)
 {
-	char text[PMU_LIST_MAX_LEN + 1];
+	char text[PMU_PRESET_GROUP_MAX];
 	unsigned ex;
 	int precise, first = c->list->n;
 	if (ev->has_mods && pmu_grammar_modifiers(c->s, ev->mods, &ex, &precise, c->err))

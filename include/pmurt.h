@@ -49,7 +49,7 @@ extern "C" {
 
 /* The version of this header; pmurt_version() gives the library's. */
 #define PMURT_VERSION_MAJOR 0
-#define PMURT_VERSION_MINOR 5
+#define PMURT_VERSION_MINOR 6
 #define PMURT_VERSION_PATCH 0
 #define PMURT_VERSION_CODE(major, minor, patch) \
 	((uint32_t)(major) << 16 | (uint32_t)(minor) << 8 | (uint32_t)(patch))
@@ -153,6 +153,11 @@ struct pmurt_pmu_info {
 	                                  overflowed: a cpc-style sampler allows
 	                                  one enabling only (false on POWER10) */
 	int npresets;           /* pmurt_preset_get() indices 0 .. npresets-1 */
+	/* 0.6: the platform of the description this one extends ("power10" for
+	 * power11), NULL if none.  A description that extends another is the
+	 * same PMU under another name, platform and processor versions: the
+	 * same events, codes and rules (schema/description-format.md). */
+	const char *extends;
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
@@ -184,6 +189,32 @@ PMURT_API int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 /* By code; returns the event index or -ENOENT. */
 PMURT_API int pmurt_event_find_code(const struct pmurt_pmu *pmu, uint64_t code,
 				    struct pmurt_event_info *info);
+
+/* --- other processor generations (PMURT_0.6) ---------------------------------
+ * What the other built-in descriptions make of an event name or of a raw
+ * code: a name of one generation may be missing from another, and a raw code
+ * of one generation may count something else on another.  One entry per
+ * built-in description whose PMU is not pmu's, in pmurt_builtin_name order
+ * (so a new built-in description takes part without a change here).
+ * Descriptions related by extends are one PMU: on power11 power10 is no
+ * other generation (nor power11 on power10), and on power9 the power11 entry
+ * gives POWER10's events, which are Power11's. */
+struct pmurt_generation {
+	const char *platform;   /* "power9" */
+	const char *pmu_name;   /* "POWER9 PMU" */
+	const char *event;      /* its event of that name or code, NULL if none */
+	uint64_t code;          /* that event's code */
+	bool firmware;          /* that event is a firmware event (no perf event
+	                           has the code) */
+};
+/* name non-NULL: the event of that name, without case; name NULL: the first
+ * event with code (a perf event before a firmware one).  None when pmu's
+ * platform is no built-in description's (a toy, another vendor's PMU).  Fills out[0 ..
+ * max-1], entries size bytes apart (sizeof(out[0]): a caller built against
+ * an older header gets the fields it knows); returns how many entries there
+ * are, which may exceed max, or -EINVAL. */
+PMURT_API int pmurt_generations(const struct pmurt_pmu *pmu, const char *name, uint64_t code,
+				struct pmurt_generation *out, int max, size_t size);
 
 /* The exclude_* attributes, as bits of pmurt_event_spec.exclude. */
 #define PMURT_EXCLUDE_USER   (1u << 0)
@@ -622,9 +653,10 @@ struct pmurt_host_opts {
 	                         SYSFS/kernel/debug/tracing */
 	const char *pmu;      /* the core description as for pmurt_pmu_open;
 	                         NULL: picked from the host (the device tree's
-	                         pmus node, else the built-in matching
-	                         AT_PLATFORM, the cpu PMU's pmu_name or the
-	                         PVR); none on other hosts */
+	                         pmus node, else the built-in matching the cpu
+	                         PMU's pmu_name, the PVR by the descriptions'
+	                         processor versions, or AT_PLATFORM); none on
+	                         other hosts */
 	const char *devtree;  /* NULL: /proc/device-tree (for the pick) */
 	/* 0.5 */
 	uint32_t pvr;         /* the processor revision choosing the core
@@ -648,10 +680,13 @@ PMURT_API void pmurt_host_close(struct pmurt_host *host);
 struct pmurt_host_info {
 	size_t sz;
 	const char *sysfs;    /* the roots in use */
-	const char *tracefs;  /* "" when none was found */
-	const char *picked;   /* what picked the core description ("AT_PLATFORM
-	                         'power10'", "the device tree's pmus node
-	                         (...)"), or without one what was looked for;
+	const char *tracefs;  /* "" when none was found at open (on the running
+	                         system a tracepoint named in an event list
+	                         mounts it then, as perf does) */
+	const char *picked;   /* what picked the core description ("the cpu
+	                         PMU's pmu_name 'Power11' (...)", "the device
+	                         tree's pmus node (...)"), or without one what
+	                         was looked for;
 	                         "" when pmurt_host_opts.pmu named it */
 };
 /* Where the host's parts came from; strings live as long as the host.
@@ -805,6 +840,13 @@ PMURT_API int pmurt_counter_open(struct pmurt_counter **c, struct pmurt_host *ho
 PMURT_API int pmurt_counter_attr(const struct pmurt_evlist *list, int i,
 				 const struct pmurt_counter_opts *opts, struct perf_event_attr *attr,
 				 size_t attr_size);
+/* What pmurt_counter_open_list refuses of list under opts by its events'
+ * PMUs alone, before any system call, for a dry run: a vpa_dtl event
+ * counted per task (the PMU has no task context; -EINVAL with the message
+ * the open gives).  0 when it refuses none of them.  (PMURT_0.6) */
+PMURT_API int pmurt_counter_refusal(const struct pmurt_evlist *list,
+				    const struct pmurt_counter_opts *opts,
+				    struct pmurt_error *err);
 PMURT_API int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err);
 PMURT_API int pmurt_counter_disable(struct pmurt_counter *c, struct pmurt_error *err);
 PMURT_API int pmurt_counter_reset(struct pmurt_counter *c, struct pmurt_error *err);

@@ -54,6 +54,10 @@ static void free_list_strings(struct pmu_model *m)
 		free(m->checks[i].name);
 		free(m->checks[i].description);
 	}
+	for (int i = 0; i < m->ncode_classes; i++) {
+		free(m->code_classes[i].name);
+		free(m->code_classes[i].description);
+	}
 	for (int i = 0; i < m->ngeneric; i++)
 		free(m->generic[i].name);
 	for (int i = 0; i < m->nbranch_filters; i++)
@@ -77,6 +81,7 @@ static void free_list_strings(struct pmu_model *m)
 	free(m->version);
 	free(m->platform);
 	free(m->compatible);
+	free(m->extends);
 }
 
 void pmu_preset_free_strings(struct pmu_preset *p)
@@ -107,6 +112,9 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->checks);
 	free(m->usage);
 	free(m->alternatives);
+	for (int i = 0; i < m->ncode_classes; i++)
+		free(m->code_classes[i].codes);
+	free(m->code_classes);
 	free(m->generic);
 	free(m->branch_filters);
 	free(m->events);
@@ -146,6 +154,24 @@ const char *pmu_model_intern(struct pmu_model *m, const char *s)
 	return copy;
 }
 
+int pmu_model_take(struct pmu_model *dst, struct pmu_model *src)
+{
+	size_t n = (size_t)src->nstrings + (size_t)dst->nstrings, cap = 1;
+	while (cap < n)
+		cap *= 2;
+	char **grown = n ? realloc(src->strings, cap * sizeof(*grown)) : src->strings;
+	if (n && !grown)
+		return -ENOMEM;
+	src->strings = grown;
+	for (int i = 0; i < dst->nstrings; i++)
+		src->strings[src->nstrings++] = dst->strings[i];
+	dst->nstrings = 0;
+	pmu_model_free(dst);
+	*dst = *src;
+	pmu_model_init(src);
+	return 0;
+}
+
 /* --- look-ups ------------------------------------------------------------- */
 int pmu_model_field(const struct pmu_model *m, const char *name)
 {
@@ -179,12 +205,28 @@ int pmu_model_event(const struct pmu_model *m, const char *name)
 	return -1;
 }
 
+int pmu_model_code_class(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->ncode_classes; i++)
+		if (strcmp(m->code_classes[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 int pmu_model_event_by_code(const struct pmu_model *m, uint64_t code)
 {
 	for (int i = 0; i < m->nevents; i++)
 		if (m->events[i].code == code)
 			return i;
 	return -1;
+}
+
+bool pmu_model_has_pvr_version(const struct pmu_model *m, uint32_t ver)
+{
+	for (int i = 0; i < m->npvr_versions; i++)
+		if (m->pvr_versions[i] == ver)
+			return true;
+	return !m->npvr_versions && m->pvr && m->pvr >> 16 == ver;
 }
 
 uint64_t pmu_bits_mask(uint32_t lo, uint32_t hi)
@@ -382,7 +424,7 @@ static int field_order(const struct pmu_field *a, const struct pmu_field *b)
 static void remap_condition(struct pmu_condition *c, const int *newpos)
 {
 	for (int i = 0; i < c->nterms; i++)
-		if (c->terms[i].field >= 0)
+		if (c->terms[i].field >= 0 && !c->terms[i].code_class)
 			c->terms[i].field = newpos[c->terms[i].field];
 }
 
@@ -436,12 +478,14 @@ static int sort_fields(struct pmu_model *m)
 	return 0;
 }
 
+/* A firmware event is the alias of the perf event with its code; a perf
+ * event's alias is the one its description declares (alias-of), kept. */
 static void resolve_aliases(struct pmu_model *m)
 {
 	for (int i = 0; i < m->nevents; i++) {
-		m->events[i].alias_of = -1;
 		if (!m->events[i].firmware)
 			continue;
+		m->events[i].alias_of = -1;
 		for (int j = 0; j < m->nevents; j++) {
 			if (!m->events[j].firmware && m->events[j].code == m->events[i].code) {
 				m->events[i].alias_of = j;

@@ -141,15 +141,12 @@ static void skip_event(struct pmurt_counter *c, int i, int rc)
 		c->skipped[m] = ECANCELED;
 }
 
-/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
- * pmu_is_vpa_dtl): refused before any system call, not skipped as
- * unsupported. */
-static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt_counter_opts *o,
-			       struct pmurt_error *err)
+int pmu_refuse_dtl_per_task(const struct pmu_host *host, const struct pmu_evlist *list, pid_t pid,
+			    struct pmurt_error *err)
 {
-	for (int i = 0; !o->cpus && i < c->list->n; i++)
-		if (pmu_is_vpa_dtl(c->list->v[i].pmu)) {
-			pmu_explain_open(c->host, c->list, i, o->pid, -1, -EINVAL, err);
+	for (int i = 0; i < list->n; i++)
+		if (pmu_is_vpa_dtl(list->v[i].pmu)) {
+			pmu_explain_open(host, list, i, pid, -1, -EINVAL, err);
 			return -EINVAL;
 		}
 	return 0;
@@ -159,7 +156,7 @@ static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
 {
-	int rc = refuse_dtl_per_task(c, o, err);
+	int rc = o->cpus ? 0 : pmu_refuse_dtl_per_task(c->host, c->list, o->pid, err);
 	if (rc)
 		return rc;
 	rc = pmu_refuse_foreign_core(c->host, c->list, err);
@@ -269,6 +266,20 @@ int pmurt_counter_open(struct pmurt_counter **out, struct pmurt_host *host, cons
 		return -EINVAL;
 	int rc = pmurt_evlist_parse(&list, host, events, NULL, err);
 	return rc ? rc : open_counter(out, list, list, &o, "pmurt_counter_open", err);
+}
+
+int pmurt_counter_refusal(const struct pmurt_evlist *list, const struct pmurt_counter_opts *opts,
+			  struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	struct pmurt_counter_opts o;
+	if (!list) {
+		pmurt_set_error(err, -EINVAL, "pmurt_counter_refusal: missing argument");
+		return -EINVAL;
+	}
+	if (take_opts(&o, opts, "pmurt_counter_refusal", err))
+		return -EINVAL;
+	return o.cpus ? 0 : pmu_refuse_dtl_per_task(&list->host->h, &list->l, o.pid, err);
 }
 
 int pmurt_counter_attr(const struct pmurt_evlist *list, int i,

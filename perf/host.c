@@ -2,10 +2,17 @@
  * host.c - the live host: sysfs and tracefs roots, the syscall layer, and the
  * core PMU's description, picked as a POWER host offers it: the device
  * tree's pmus node (the RFC's layout, what skiboot builds), else the built-in
- * description whose platform matches AT_PLATFORM, the cpu PMU's pmu_name
- * (core-book3s.c's caps/pmu_name, "POWER10") or the PVR in /proc/cpuinfo;
- * and the check that the host's core PMU is the description's before a raw
- * code of it is opened.
+ * description whose platform matches the cpu PMU's pmu_name (core-book3s.c's
+ * caps/pmu_name, "POWER10", "Power11"), whose processor versions hold the
+ * PVR's in /proc/cpuinfo, or whose platform matches AT_PLATFORM, in that
+ * order; and the check that the host's core PMU is the description's before
+ * a raw code of it is opened.
+ *
+ * The kernel picks its PMU driver by the real PVR (init_power11_pmu() tests
+ * PVR_VER(mfspr(SPRN_PVR))), while AT_PLATFORM names the ISA level the
+ * partition runs at: a Power11 LPAR in POWER10 compatibility mode (QEMU's
+ * pseries guests, PowerVM's POWER10 mode) has AT_PLATFORM "power10" and the
+ * Power11 PMU.  So what counts, pmu_name, comes first.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -34,10 +42,9 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-/* The PVR's version (its high half) to the platform name: arch/powerpc's
- * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
- * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
-static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
+/* The PVR /proc/cpuinfo shows ("revision : 2.0 (pvr 0082 0200)"), 0 when
+ * it gives none, and its text ("0082 0200"). */
+static uint32_t cpuinfo_pvr(const char *cpuinfo, char *text, size_t len)
 {
 	/* the first CPU's "revision : 2.0 (pvr 0080 0200)" comes in the file's
 	 * first lines on POWER; other machines have none in the first 16 KiB
@@ -58,8 +65,7 @@ static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text
 		}
 		version = 0;
 	}
-	*value = version << 16 | revision;
-	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
+	return version << 16 | revision;
 }
 
 /* The built-in description of that platform, or NULL.  Built-in
@@ -87,25 +93,15 @@ static int builtin_for(const char *platform, uint32_t pvr, struct pmurt_pmu **pm
 	return 1;
 }
 
-static void builtin_names(char *out, size_t len)
-{
-	size_t n = 0;
-	out[0] = 0;
-	for (int i = 0; pmurt_builtin_name(i) && n < len; i++)
-		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", pmurt_builtin_name(i));
-}
-
 int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char *looked,
 		  size_t len, struct pmurt_error *err)
 {
 	char path[512], name[64] = "", pvr_text[32], builtins[128];
 	const char *devtree = in->devtree ? in->devtree : "/proc/device-tree";
-	uint32_t pvr;
+	uint32_t host_pvr = cpuinfo_pvr(in->cpuinfo, pvr_text, sizeof(pvr_text));
 	/* whichever description is picked, the host's own revision chooses its
 	 * revision-dependent checks */
-	const char *from_pvr = pvr_platform(in->cpuinfo, &pvr, pvr_text, sizeof(pvr_text));
-	if (in->pvr)
-		pvr = in->pvr;
+	uint32_t pvr = in->pvr ? in->pvr : host_pvr;
 	*pmu = NULL;
 	snprintf(path, sizeof(path), "%s/pmus", devtree);
 	if (is_dir(path)) {
@@ -115,14 +111,7 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 						       .pvr = pvr),
 				      err);
 	}
-	char at[64] = "";
-	if (in->at_platform)
-		snprintf(at, sizeof(at), "%s", in->at_platform);
-	int rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err);
-	if (rc <= 0) {
-		snprintf(looked, len, "AT_PLATFORM '%s'", at);
-		return rc;
-	}
+	int rc;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name",
 		 in->sysfs ? in->sysfs : "/sys");
 	if (pmu_read_small(path, name, sizeof(name)) == 0 &&
@@ -130,25 +119,46 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 		snprintf(looked, len, "the cpu PMU's pmu_name '%s' (%.200s)", name, path);
 		return rc;
 	}
-	if ((rc = builtin_for(from_pvr, pvr, pmu, err)) <= 0) {
+	if ((rc = builtin_for(pmurt_builtin_for_pvr(host_pvr), pvr, pmu, err)) <= 0) {
 		snprintf(looked, len, "the PVR '%s' (%s)", pvr_text, in->cpuinfo);
+		return rc;
+	}
+	char at[64] = "";
+	if (in->at_platform)
+		snprintf(at, sizeof(at), "%s", in->at_platform);
+	if ((rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err)) <= 0) {
+		snprintf(looked, len, "AT_PLATFORM '%s'", at);
 		return rc;
 	}
 	lower(at);
 	lower(name);
-	builtin_names(builtins, sizeof(builtins));
+	pmu_builtin_names(builtins, sizeof(builtins));
 	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
-		 "AT_PLATFORM '%s', the cpu PMU's pmu_name '%s' and the PVR '%s': none matches; "
-		 "give --pmu", devtree, builtins, at, name,
-		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo");
+		 "the cpu PMU's pmu_name '%s', the PVR '%s' and AT_PLATFORM '%s': none matches; "
+		 "give --pmu", devtree, builtins, name,
+		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo", at);
 	return 1;
+}
+
+/* Whether the PMU the kernel named (caps/pmu_name) is the description's:
+ * its platform or name, or the same PMU under another name: one of them
+ * extends the other, as power11 extends power10 (init_power11_pmu()
+ * registers a copy of power10_pmu). */
+static bool same_pmu(const struct pmu_model *m, const char *name)
+{
+	if ((m->platform && strcasecmp(name, m->platform) == 0) ||
+	    (m->name && strcasecmp(name, m->name) == 0))
+		return true;
+	const char *mine = pmurt_builtin_root(m->extends ? m->extends : m->platform);
+	const char *theirs = pmurt_builtin_root(name);
+	return mine && theirs && strcasecmp(mine, theirs) == 0;
 }
 
 /* Whether the host's core PMU (the sysfs cpu PMU, which takes perf type 4)
  * is another than the description's: its caps/pmu_name (core-book3s.c
- * registers ppmu->name: "POWER10", "POWER9"; "ISAv3..." for the generic
- * compat PMU, a POWER all the same) names another, or it has none on a
- * machine that is not POWER (x86's cpu PMU).  1 with why[] filled. */
+ * registers ppmu->name: "POWER10", "POWER9", "Power11"; "ISAv3..." for the
+ * generic compat PMU, a POWER all the same) names another, or it has none on
+ * a machine that is not POWER (x86's cpu PMU).  1 with why[] filled. */
 static int core_pmu_foreign(const struct pmu_host *host, char *why, size_t len)
 {
 	const struct pmu_model *m = &host->core->model;
@@ -157,8 +167,7 @@ static int core_pmu_foreign(const struct pmu_host *host, char *why, size_t len)
 
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name", host->sysfs);
 	if (pmu_read_small(path, name, sizeof(name)) == 0) {
-		if (strncmp(name, "ISAv", 4) == 0 || (m->platform && strcasecmp(name, m->platform) == 0) ||
-		    (m->name && strcasecmp(name, m->name) == 0))
+		if (strncmp(name, "ISAv", 4) == 0 || same_pmu(m, name))
 			return 0;
 		snprintf(why, len, "its caps/pmu_name is '%s' (%.300s)", name, path);
 		return 1;
@@ -211,6 +220,29 @@ static void default_tracefs(const char *sysfs, char *out, size_t len)
 	out[0] = 0;
 }
 
+/* The running system's tracefs as perf 6.1 finds it (tools/lib/api/fs/
+ * tracing_path.c tracing_path_mount, fs.c fs__mount): where it is mounted
+ * now, else mounted at /sys/kernel/tracing (needs CAP_SYS_ADMIN). */
+const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+	if (mount_errno)
+		*mount_errno = 0;
+	if (h->tracefs[0] || !h->tracefs_mountable)
+		return h->tracefs;
+	char path[64];
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (is_dir(path))
+			return roots[i];
+	}
+	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
+		return roots[0];
+	if (mount_errno)
+		*mount_errno = errno;
+	return "";
+}
+
 static int set_root(char *dst, size_t size, const char *src, const char *what,
 		    struct pmurt_error *err)
 {
@@ -259,8 +291,10 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 			  "sysfs", err);
 	if (!rc && o->tracefs)
 		rc = set_root(h->h.tracefs, sizeof(h->h.tracefs), o->tracefs, "tracefs", err);
-	else if (!rc)
+	else if (!rc) {
 		default_tracefs(h->h.sysfs, h->h.tracefs, sizeof(h->h.tracefs));
+		h->h.tracefs_mountable = !strcmp(h->h.sysfs, "/sys");
+	}
 	h->h.sys = o->sys ? o->sys : pmu_sys_real();
 	if (!rc)
 		rc = load_core(h, o, err);

@@ -510,11 +510,54 @@ static void emit_check_codes(struct ctx *c)
 	table_close(c);
 }
 
+static int count_class_codes(const struct pmu_model *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->ncode_classes; i++)
+		n += m->code_classes[i].ncodes;
+	return n;
+}
+
+/* The code classes, their codes in one table in class order. */
+static void emit_code_classes(struct ctx *c)
+{
+	const struct pmu_model *m = c->m;
+	uint32_t first = 0;
+
+	if (!table_open(c, "pmu_tbl_code_class", "code_classes", m->ncode_classes))
+		return;
+	fputs("\t/* name, description, mask, first_code, ncodes */\n", c->out);
+	for (int i = 0; i < m->ncode_classes; i++) {
+		const struct pmu_code_class *k = &m->code_classes[i];
+
+		fputs("\t{", c->out);
+		put_str(c->out, &c->pool, k->name);
+		fputs(", ", c->out);
+		put_str(c->out, &c->pool, k->description);
+		fputs(", ", c->out);
+		put_u64(c->out, k->mask);
+		fprintf(c->out, ", %" PRIu32 ", %d},\n", first, k->ncodes);
+		first += (uint32_t)k->ncodes;
+	}
+	table_close(c);
+	fprintf(c->out, "\nstatic const uint64_t class_codes[%d] = {\n", count_class_codes(m));
+	for (int i = 0; i < m->ncode_classes; i++) {
+		for (int j = 0; j < m->code_classes[i].ncodes; j++) {
+			fputs(j ? " " : "\t", c->out);
+			put_u64(c->out, m->code_classes[i].codes[j]);
+			fputs(",", c->out);
+		}
+		fprintf(c->out, " /* %s */\n", comment_text(m->code_classes[i].name));
+	}
+	table_close(c);
+}
+
 static void emit_terms(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_term", "terms", (int)c->terms.n))
 		return;
-	fputs("\t/* field, negate, lo, hi */\n", c->out);
+	fputs("\t/* field, negate, lo, hi, code_class */\n", c->out);
 	for (size_t i = 0; i < c->terms.n; i++) {
 		const struct pmu_term *t = &c->terms.t[i];
 
@@ -522,7 +565,7 @@ static void emit_terms(struct ctx *c)
 		put_u64(c->out, t->lo);
 		fputs(", ", c->out);
 		put_u64(c->out, t->hi);
-		fprintf(c->out, "}, /* %zu */\n", i);
+		fprintf(c->out, ", %d}, /* %zu */\n", t->code_class, i);
 	}
 	table_close(c);
 }
@@ -762,7 +805,21 @@ static void emit_cache(struct ctx *c)
 	fputs("\t},\n", c->out);
 }
 
-static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
+/* The processor versions, when the description lists any. */
+static void emit_pvr_versions(struct ctx *c)
+{
+	const struct pmu_model *m = c->m;
+
+	if (!m->npvr_versions)
+		return;
+	fputs("\nstatic const uint32_t pvr_versions[] = {", c->out);
+	for (int i = 0; i < m->npvr_versions; i++)
+		fprintf(c->out, "%s0x%04" PRIx32, i ? ", " : "", m->pvr_versions[i]);
+	fputs("};\n", c->out);
+}
+
+/* The identity every table has, an extension's too: the first members. */
+static void emit_identity(struct ctx *c, const char *ident)
 {
 	const struct pmu_model *m = c->m;
 	FILE *out = c->out;
@@ -782,6 +839,30 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	fputs(",\n\t.compatible = ", out);
 	put_str(out, &c->pool, m->compatible);
 	fprintf(out, ",\n\t.max_group = %" PRIu32 ",\n", m->max_group);
+}
+
+/* Version 8's members: processor versions, the base. */
+static void emit_relation(struct ctx *c, const char *base_ident)
+{
+	const struct pmu_model *m = c->m;
+	FILE *out = c->out;
+
+	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
+	put_table_ref(out, "pvr_versions", "npvr_versions", m->npvr_versions);
+	fputs("\t.extends = ", out);
+	put_str(out, &c->pool, m->extends);
+	if (base_ident)
+		fprintf(out, ",\n\t.base = &pmu_tables_%s,\n", base_ident);
+	else
+		fputs(",\n\t.base = NULL,\n", out);
+}
+
+static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
+{
+	const struct pmu_model *m = c->m;
+	FILE *out = c->out;
+
+	emit_identity(c, ident);
 	put_table_ref(out, "counters", "ncounters", m->ncounters);
 	put_table_ref(out, "registers", "nregisters", m->nregisters);
 	put_table_ref(out, "reg_fields", "nreg_fields", count_reg_fields(m));
@@ -810,10 +891,33 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 		"\t.name_index_size = %" PRIu32 ",\n", index_size_);
 	fprintf(out, "\t.overflow_counter_unknown = %d,\n", m->overflow_counter_unknown);
 	put_table_ref(out, "presets", "npresets", m->npresets);
-	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
 	put_table_ref(out, "check_codes", "ncheck_codes", count_check_codes(m));
 	put_table_ref(out, "metrics", "nmetrics", m->nmetrics);
+	put_table_ref(out, "code_classes", "ncode_classes", m->ncode_classes);
+	put_table_ref(out, "class_codes", "nclass_codes", count_class_codes(m));
+	emit_relation(c, NULL);
 	fputs("};\n", out);
+}
+
+/*
+ * A description that extends another (m->extends): its identity and a
+ * pointer to the base's tables, pmu_tables_<base platform>, which must be
+ * linked in too (libpmutables has both); the runtime takes everything else
+ * from the base (schema/c-tables.md).  No event, rule or name index is
+ * written twice.
+ */
+static void emit_extension(struct ctx *c, const char *ident)
+{
+	struct pmu_model base_only = {.platform = c->m->extends};
+	char base_ident[64];
+
+	platform_ident(&base_only, base_ident, sizeof(base_ident));
+	emit_pvr_versions(c);
+	fprintf(c->out, "\n/* the base: %s */\nextern const struct pmu_tables pmu_tables_%s;\n",
+		comment_text(c->m->extends), base_ident);
+	emit_identity(c, ident);
+	emit_relation(c, base_ident);
+	fputs("};\n", c->out);
 }
 
 /* --- putting it together -------------------------------------------------- */
@@ -870,6 +974,11 @@ static int emit_body(struct ctx *c, const char *ident)
 	pool_str(&c->pool, m->version);
 	pool_str(&c->pool, m->platform);
 	pool_str(&c->pool, m->compatible);
+	if (m->extends) {
+		pool_str(&c->pool, m->extends);
+		emit_extension(c, ident);
+		return c->pool.error;
+	}
 	/* then every event name, side by side: a name look-up reads only them,
 	 * and the descriptions would scatter them over the whole pool */
 	for (int i = 0; i < m->nevents; i++)
@@ -881,6 +990,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_constraints(c);
 	emit_checks(c);
 	emit_check_codes(c);
+	emit_code_classes(c);
 	emit_terms(c);
 	emit_usage(c);
 	emit_alternatives(c);
@@ -889,6 +999,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_events(c);
 	emit_presets(c);
 	emit_metrics(c);
+	emit_pvr_versions(c);
 	rc = emit_name_index(c, &isize);
 	if (rc)
 		return rc;

@@ -1,6 +1,6 @@
 # install.cmake - installing libpmurt (included by runtime/CMakeLists.txt):
 #   include/pmurt.h, include/pmurt_tool.h
-#   lib/libpmurt.so.0.5.0, libpmurt.so.0 (Runtime), libpmurt.so, libpmurt.a
+#   lib/libpmurt.so.0.6.0, libpmurt.so.0 (Runtime), libpmurt.so, libpmurt.a
 #   lib/pkgconfig/pmurt.pc
 #   lib/cmake/pmurt/ pmurtConfig.cmake, pmurtConfigVersion.cmake and the
 #                    exported targets pmurt::pmurt, pmurt::pmurt_static

@@ -34,6 +34,23 @@ struct pmurt_pmu {
 
 /* tables_load.c */
 PMURT_HIDDEN int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m);
+/* The built-in description whose processor versions (its tables' own
+ * pvr_versions, else its pvr's version) hold PVR_VER(pvr), or NULL. */
+PMURT_HIDDEN const char *pmurt_builtin_for_pvr(uint32_t pvr);
+/* The platform at the end of a built-in description's chain of bases
+ * (pmu_tables.base): "power10" for "power11" (any case) and for "power10";
+ * platform itself when no built-in has that name. */
+PMURT_HIDDEN const char *pmurt_builtin_root(const char *platform);
+/* The built-in descriptions' names, "power10, power9, ...", into out
+ * (for messages). */
+PMURT_HIDDEN void pmu_builtin_names(char *out, size_t len);
+/* The tables of built-in description i (pmurt_builtin_name order), or NULL. */
+PMURT_HIDDEN const struct pmu_tables *pmurt_builtin_tables(int i);
+/* For an unknown event name: what the other built-in descriptions make of
+ * it (generations.c), as text to end an error with ("; power9 and power10
+ * have it: 0x2505e, which here counts ..."), or "" (snprintf semantics). */
+PMURT_HIDDEN int pmurt_generations_note(const struct pmurt_pmu *pmu, const char *name,
+					size_t len, char *buf, size_t buflen);
 
 /* devtree_load.c: a /proc/device-tree style directory as a DTB blob */
 PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *size,
@@ -87,5 +104,7 @@ PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *st
 				     const struct pmu_event_syntax *ev,
 				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
+/* Offers perf's generic hardware names and aliases to a nearest-name search. */
+PMURT_HIDDEN void pmurt_perf_legacy_nearest(struct pmurt_nearest *n);
 
 #endif /* PMURT_INTERNAL_H */

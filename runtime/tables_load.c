@@ -6,7 +6,9 @@
  *
  * Zero-copy: the model's strings point into the tables' constant pool
  * (owns_strings false), so opening a built-in description allocates only
- * the model's arrays, and closing it frees only them.
+ * the model's arrays, and closing it frees only them.  A description that
+ * extends another (pmu_tables.base) takes its identity from its own tables
+ * and everything else from the base's, two pools.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,9 +59,35 @@ static struct pmu_condition cond(struct rebuild *r, struct pmu_tbl_cond c)
 		const struct pmu_tbl_term *x = &r->t->terms[c.first + i];
 
 		out.terms[i] = (struct pmu_term){ x->field, x->negate != 0,
-						  x->lo, x->hi };
+						  x->lo, x->hi, x->code_class != 0 };
+		if (x->code_class && (x->field < 0 || (uint32_t)x->field >= r->t->ncode_classes))
+			r->bad = 1;
 	}
 	return out;
+}
+
+/* The code classes, their codes copied (the model owns its arrays). */
+static void rebuild_code_classes(struct rebuild *r, struct pmu_model *m)
+{
+	m->code_classes = array(r, r->t->ncode_classes, sizeof(*m->code_classes));
+	for (uint32_t i = 0; m->code_classes && i < r->t->ncode_classes; i++) {
+		const struct pmu_tbl_code_class *x = &r->t->code_classes[i];
+		struct pmu_code_class *k = &m->code_classes[m->ncode_classes++];
+		*k = (struct pmu_code_class){.name = str(r, x->name),
+					     .description = str(r, x->description),
+					     .mask = x->mask};
+		if (!k->name || x->ncodes < 1 || x->ncodes > PMU_MAX_CLASS_CODES ||
+		    x->first_code > r->t->nclass_codes ||
+		    x->ncodes > r->t->nclass_codes - x->first_code) {
+			r->bad = 1;
+			continue;
+		}
+		k->codes = array(r, x->ncodes, sizeof(*k->codes));
+		if (!k->codes)
+			continue;
+		memcpy(k->codes, r->t->class_codes + x->first_code, x->ncodes * sizeof(*k->codes));
+		k->ncodes = (int)x->ncodes;
+	}
 }
 
 static struct pmu_reg_ref ref(struct pmu_tbl_ref x)
@@ -329,18 +357,47 @@ static void rebuild_metrics(struct rebuild *r, struct pmu_model *m)
 	}
 }
 
+/* The identity every table holds, an extension's too: its own name,
+ * version, platform, processor versions and base. */
+static void rebuild_identity(struct rebuild *r, struct pmu_model *m)
+{
+	const struct pmu_tables *t = r->t;
+
+	m->source = str(r, t->source);
+	m->name = str(r, t->name);
+	m->version = str(r, t->version);
+	m->platform = str(r, t->platform);
+	m->extends = str(r, t->extends);
+	m->pvr = t->pvr;
+	if (t->npvr_versions > PMU_MAX_PVR_VERSIONS || (t->npvr_versions && !t->pvr_versions)) {
+		r->bad = 1;
+		return;
+	}
+	m->npvr_versions = (int)t->npvr_versions;
+	for (uint32_t i = 0; i < t->npvr_versions; i++)
+		m->pvr_versions[i] = t->pvr_versions[i];
+}
+
+/* Deepest chain of bases followed: as many as the YAML loader takes. */
+#define MAX_BASE_DEPTH 8
+
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
 	struct rebuild r = { t, 0, 0 };
+	const struct pmu_tables *rules = t;
 
 	pmu_model_init(m);
-	if (t->tables_version != PMU_TABLES_VERSION)
+	for (int depth = 0; rules->base; depth++) {
+		if (depth == MAX_BASE_DEPTH || rules->tables_version != PMU_TABLES_VERSION)
+			return -EINVAL;
+		rules = rules->base;
+	}
+	if (t->tables_version != PMU_TABLES_VERSION || rules->tables_version != PMU_TABLES_VERSION)
 		return -EINVAL; /* tables built against another layout */
 	m->owns_strings = false;
-	m->source = str(&r, t->source);
-	m->name = str(&r, t->name);
-	m->version = str(&r, t->version);
-	m->platform = str(&r, t->platform);
+	rebuild_identity(&r, m);
+	/* an extension's rules and events are its base's (pmu_tables.h) */
+	r.t = t = rules;
 	m->compatible = str(&r, t->compatible);
 	m->max_group = t->max_group;
 	rebuild_counters(&r, m);
@@ -348,6 +405,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	for (uint32_t i = 0; m->registers && i < t->nregisters; i++)
 		rebuild_register(&r, &t->registers[i],
 				 &m->registers[m->nregisters++]);
+	rebuild_code_classes(&r, m);
 	rebuild_fields(&r, m);
 	rebuild_constraints(&r, m);
 	rebuild_checks_usage(&r, m);
@@ -356,7 +414,6 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_presets(&r, m);
 	rebuild_metrics(&r, m);
 	m->overflow_counter_unknown = t->overflow_counter_unknown != 0;
-	m->pvr = t->pvr;
 	if (r.bad) {
 		pmu_model_free(m);
 		return r.nomem ? -ENOMEM : -EINVAL;

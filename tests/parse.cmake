@@ -17,7 +17,7 @@ add_test(NAME parse/name-match COMMAND name_match_test)
 # which counts nearest-name searches, to show that a miss without an error
 # object searches for none; and every suggestion checked against an
 # exhaustive edit-distance search.
-set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c)
+set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c generations.c)
 list(TRANSFORM SUGGEST_RUNTIME PREPEND ${CMAKE_SOURCE_DIR}/runtime/)
 set(SUGGEST_EVENTS attr.c evgrammar.c parse.c)
 list(TRANSFORM SUGGEST_EVENTS PREPEND ${CMAKE_SOURCE_DIR}/events/)

@@ -7,16 +7,22 @@
  * tests/data/perfdata/buildid-in-order.txt, written by that code); and
  * records out of time order across CPUs (a ring drained after another
  * holding an earlier MMAP2) count as perf's ordered events count them,
- * round by round.
+ * round by round; a map holds the samples from its first byte to its last.
+ * Then perf's build-id cache (buildid_cache.c): a DSO, the kernel's
+ * kallsyms and the vDSO kept in perf 6.1's layout, found again by build
+ * id; a file replaced since its recording not kept; the directory from
+ * perf's config.
  * The DSOs are small ELF files the test writes, with build ids of its own.
  *
  * usage: buildid_test DIR GOLDEN   (scratch files go in DIR)
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../check.h"
 #include "perfdata.h"
@@ -249,9 +255,9 @@ static void both_ways(const char *name, const struct recs *r, char *text, size_t
 	free(v2);
 }
 
-/* Samples in time order, two CPUs: a child through its parent's maps, an
- * MMAP record, a file mapped and not hit, the kernel, a process without
- * maps, COMM and EXIT records, two rounds. */
+/* Samples in time order, two CPUs: a child through its parent's maps (the
+ * only sample in dso-a), an MMAP record, a file mapped and not hit, the
+ * kernel, a process without maps, COMM and EXIT records, two rounds. */
 static void in_order(const char *golden)
 {
 	struct recs r = {.n = 0};
@@ -266,7 +272,7 @@ static void in_order(const char *golden)
 	sample(&r, 300, 0x901000, PERF_RECORD_MISC_USER, 33, 0);
 	task(&r, PERF_RECORD_EXIT, 200, 100, 40);
 	round_end(&r);
-	sample(&r, 100, 0x402000, PERF_RECORD_MISC_USER, 50, 0);
+	sample(&r, 100, 0x7f0200, PERF_RECORD_MISC_USER, 50, 0);
 	char text[4096], want[4096] = "";
 	both_ways("in-order", &r, text, sizeof(text));
 	FILE *fp = fopen(golden, "r");
@@ -359,6 +365,107 @@ static void late_in_round(void)
 	      strstr(text, "sample times 100 710\n"), "late in a round:\n%s", text);
 }
 
+/* A map holds its first byte and its last, not the bytes around it (perf
+ * 6.1 maps__find: start <= ip < end; MMAP2's end is start + len, each map
+ * here 0x10000 bytes).  dso-n is hit at its first byte, dso-o at its last;
+ * dso-p at its first, then dso-r, mapped right after it, at its first (the
+ * byte after dso-p's last: the writer's last-hit map must not take it);
+ * dso-q is hit neither by the byte before it nor by the byte after it. */
+static void map_bounds(void)
+{
+	struct recs r = {.n = 0};
+	mmap2(&r, 100, 0x2000000, "dso-n", 10, 0);
+	mmap2(&r, 100, 0x2100000, "dso-o", 11, 0);
+	mmap2(&r, 100, 0x2200000, "dso-p", 12, 0);
+	mmap2(&r, 100, 0x2210000, "dso-r", 13, 0);
+	mmap2(&r, 100, 0x2300000, "dso-q", 14, 0);
+	sample(&r, 100, 0x2000000, PERF_RECORD_MISC_USER, 20, 0);
+	sample(&r, 100, 0x210ffff, PERF_RECORD_MISC_USER, 21, 0);
+	sample(&r, 100, 0x2200000, PERF_RECORD_MISC_USER, 22, 0);
+	sample(&r, 100, 0x2210000, PERF_RECORD_MISC_USER, 23, 0);
+	sample(&r, 100, 0x22fffff, PERF_RECORD_MISC_USER, 24, 0);
+	sample(&r, 100, 0x2310000, PERF_RECORD_MISC_USER, 25, 0);
+	round_end(&r);
+	char text[4096];
+	both_ways("map-bounds", &r, text, sizeof(text));
+	CHECK(strstr(text, "DIR/dso-n\n") && strstr(text, "DIR/dso-o\n") &&
+	      strstr(text, "DIR/dso-p\n") && strstr(text, "DIR/dso-r\n") && !strstr(text, "dso-q"),
+	      "map bounds:\n%s", text);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	CHECK(fp, "cannot create %s", path);
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* perf's build-id cache, in the layout perf 6.1 writes and reads. */
+static void cache(void)
+{
+	char cdir[600], path[2000], want[2000], link_to[2000], root[600], dso[600];
+	uint8_t id[20];
+	snprintf(cdir, sizeof(cdir), "%s/cache.XXXXXX", dir);   /* empty: no earlier run's */
+	CHECK(mkdtemp(cdir), "mkdtemp %s", cdir);
+	snprintf(root, sizeof(root), "%s/host", dir);
+	snprintf(dso, sizeof(dso), "%s/dso-a", dir);
+	memset(id, 0xa1, sizeof(id));
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == 0, "add %s", dso);
+	snprintf(want, sizeof(want), "%s%s/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/elf", cdir, dso);
+	struct stat st;
+	CHECK(stat(want, &st) == 0 && st.st_size > 0, "no %s", want);
+	snprintf(path, sizeof(path), "%s/.build-id/a1/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", cdir);
+	ssize_t n = readlink(path, link_to, sizeof(link_to) - 1);
+	link_to[n > 0 ? n : 0] = 0;
+	snprintf(want, sizeof(want), "../..%s/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", dso);
+	CHECK(!strcmp(link_to, want), "link '%s', want '%s'", link_to, want);
+	CHECK(pd_build_id_cache_find(cdir, dso, id, 20, path, sizeof(path)) == 0 &&
+	      strstr(path, "/.build-id/a1/") && strstr(path, "/elf"), "find: '%s'", path);
+	/* a second add of the same is no error */
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == 0, "second add");
+	/* replaced since: not kept, not found */
+	memset(id, 0x99, sizeof(id));
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == -ESTALE, "a stale id kept");
+	CHECK(pd_build_id_cache_find(cdir, dso, id, 20, path, sizeof(path)) == -ENOENT,
+	      "a stale id found");
+	/* the kernel: root's /proc/kallsyms under root's build id (1..8) */
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	write_text(path, "ffffffff81000000 T _stext\n");
+	static const uint8_t kid[] = {1, 2, 3, 4, 5, 6, 7, 8};
+	CHECK(pd_build_id_cache_add(cdir, root, "[kernel.kallsyms]", kid, 8) == 0, "kernel");
+	CHECK(pd_build_id_cache_find(cdir, "[kernel.kallsyms]", kid, 8, path, sizeof(path)) == 0 &&
+	      strstr(path, "/.build-id/01/02030405060708/kallsyms"), "kallsyms: '%s'", path);
+	/* the vDSO: this process's image under its own build id */
+	uint8_t vid[20];
+	size_t vlen, size;
+	if (pd_vdso_build_id(vid, &vlen) == 0 && pd_vdso_image(&size)) {
+		CHECK(pd_build_id_cache_add(cdir, root, "[vdso]", vid, vlen) == 0, "vdso");
+		CHECK(pd_build_id_cache_find(cdir, "[vdso]", vid, vlen, path, sizeof(path)) == 0 &&
+		      stat(path, &st) == 0 && (size_t)st.st_size == size &&
+		      st.st_size % getpagesize() == 0, "vdso image: '%s'", path);
+	}
+	CHECK(pd_build_id_cache_add(cdir, root, "[heap]", id, 20) == -EINVAL, "[heap] kept");
+	/* where: perf config's buildid.dir, else $HOME/.debug */
+	snprintf(path, sizeof(path), "%s/perfconfig", dir);
+	write_text(path, "[core]\n\tproc-map-timeout = 500\n[buildid]\n\tdir = /var/cache/x \n");
+	unsetenv("PERF_BUILDID_DIR");
+	setenv("PERF_CONFIG", path, 1);
+	setenv("HOME", dir, 1);
+	CHECK(pd_build_id_cache_dir(want, sizeof(want)) == 0 && !strcmp(want, "/var/cache/x"),
+	      "from the config: '%s'", want);
+	setenv("PERF_CONFIG", "/dev/null", 1);
+	snprintf(path, sizeof(path), "%s/.debug", dir);
+	CHECK(pd_build_id_cache_dir(want, sizeof(want)) == 0 && !strcmp(want, path),
+	      "from HOME: '%s'", want);
+	snprintf(path, sizeof(path), "rm -rf '%s'", cdir);
+	CHECK(system(path) == 0, "%s", path);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -392,9 +499,16 @@ int main(int argc, char **argv)
 	make_dso("dso-k", 0x4b);
 	make_dso("dso-l", 0x5c);
 	make_dso("dso-m", 0x6d);
+	make_dso("dso-n", 0x7e);
+	make_dso("dso-o", 0x8f);
+	make_dso("dso-p", 0x90);
+	make_dso("dso-q", 0xa2);
+	make_dso("dso-r", 0xb3);
 	in_order(argv[2]);
 	out_of_order();
 	rounds();
 	late_in_round();
+	map_bounds();
+	cache();
 	return failures ? 1 : 0;
 }

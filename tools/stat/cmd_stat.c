@@ -250,8 +250,10 @@ static void keep_counts(const struct tool *t, struct stat_report *r, const struc
 	for (int i = 0; i < n; i++) {
 		struct stat_event *e = &r->ev[i];
 		e->values[k] = (double)now[i].scaled * now[i].scale;
-		e->enabled = now[i].time_enabled;
-		e->running = now[i].time_running;
+		e->enabled_sum += (double)now[i].time_enabled;
+		e->running_sum += (double)now[i].time_running;
+		e->enabled = (uint64_t)(e->enabled_sum / (k + 1));
+		e->running = (uint64_t)(e->running_sum / (k + 1));
 		e->not_counted |= !now[i].time_running;
 		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
 	}
@@ -308,7 +310,8 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	if (!rc)
 		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
-	children_times(r, &before, w.pid > 0);
+	/* perf shows them only when the command is what was counted (not -a, -C, -p) */
+	children_times(r, &before, w.pid > 0 && !t->all_cpus && !t->cpu_list && !t->pid);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -323,6 +326,18 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 		keep_counts(t, r, s->now, c.nevents, k);
 	stat_counters_close(&c);
 	return rc;
+}
+
+/* A raw code another processor generation gives another event: say so
+ * (tool_generations.c), as check does. */
+static void note_raw_codes(const struct tool *t, const struct pmurt_evlist *list)
+{
+	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
+	for (int i = 0, n = pmurt_evlist_nevents(list); pmu && i < n; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+		if (pmurt_evlist_event(list, i, &e) == 0 && e.kind == PMURT_EVSEL_CORE && e.spec)
+			tool_note_raw_codes(pmu, e.spec, 1);
+	}
 }
 
 /* Names and units of the events, from their parse. */
@@ -448,8 +463,10 @@ int cmd_stat(struct tool *t)
 		rc = stat_metrics_plan(t, &r);
 	if (!rc)
 		rc = stat_events(t, &list, &r);
-	if (!rc)
+	if (!rc) {
+		note_raw_codes(t, list);
 		rc = describe_events(list, &r);
+	}
 	if (!rc && t->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
 		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),

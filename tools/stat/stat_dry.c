@@ -143,6 +143,15 @@ int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct s
 	struct pmurt_counter_opts run = run_opts(per_task);
 	struct pmurt_check_opts check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
 							.lpar = true);
+	/* refused as the run refuses it before opening anything: the command
+	 * (0) or -p's process */
+	struct pmurt_counter_opts task = PMURT_OPTS_INIT(pmurt_counter_opts,
+							 .pid = t->pid > 0 ? t->pid : 0);
+	struct pmurt_error refusal = {0};
+	if (per_task && pmurt_counter_refusal(list, &task, &refusal)) {
+		tool_error(t, "%s", refusal.message);
+		return EXIT_OPEN_FAILED;
+	}
 	json_t *events = json_array(), *groups = json_array();
 	int rc = EXIT_OK, n = pmurt_evlist_nevents(list);
 	for (int i = 0; i < n; i++) {
