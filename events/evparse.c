@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "evgrammar.h"
@@ -471,6 +472,30 @@ static int bare_alias(struct ectx *c, const struct pmu_event_syntax *ev)
 }
 
 /* --- tracepoints ------------------------------------------------------------------ */
+
+/* The running system's tracefs as perf 6.1 finds it (tools/lib/api/fs/
+ * tracing_path.c tracing_path_mount, fs.c fs__mount): where it is mounted
+ * now, else mounted at /sys/kernel/tracing (needs CAP_SYS_ADMIN). */
+const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+	if (mount_errno)
+		*mount_errno = 0;
+	if (h->tracefs[0] || !h->tracefs_mountable)
+		return h->tracefs;
+	char path[64];
+	struct stat st;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return roots[i];
+	}
+	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
+		return roots[0];
+	if (mount_errno)
+		*mount_errno = errno;
+	return "";
+}
 
 static bool tracefs_has(const char *tracefs, const char *sys, const char *name)
 {

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -218,29 +217,6 @@ static void default_tracefs(const char *sysfs, char *out, size_t len)
 		}
 	}
 	out[0] = 0;
-}
-
-/* The running system's tracefs as perf 6.1 finds it (tools/lib/api/fs/
- * tracing_path.c tracing_path_mount, fs.c fs__mount): where it is mounted
- * now, else mounted at /sys/kernel/tracing (needs CAP_SYS_ADMIN). */
-const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno)
-{
-	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-	if (mount_errno)
-		*mount_errno = 0;
-	if (h->tracefs[0] || !h->tracefs_mountable)
-		return h->tracefs;
-	char path[64];
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (is_dir(path))
-			return roots[i];
-	}
-	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
-		return roots[0];
-	if (mount_errno)
-		*mount_errno = errno;
-	return "";
 }
 
 static int set_root(char *dst, size_t size, const char *src, const char *what,
