@@ -114,6 +114,9 @@ struct pmurt_pmu_info {
 	                                  overflowed: a cpc-style sampler allows
 	                                  one enabling only (false on POWER10) */
 	int npresets;           /* pmurt_preset_get() indices 0 .. npresets-1 */
+	/* 0.5 */
+	int nfixed;             /* fixed-function counters among ncounters
+	                           (POWER's PMC5/PMC6: 2) */
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
