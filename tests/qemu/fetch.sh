@@ -6,7 +6,9 @@
 # status) with APT::Architecture=ppc64el, then `apt-get download` and `dpkg-deb -x`: it never
 # adds a foreign dpkg architecture and never changes the host's package state.
 # Idempotent: what is already unpacked is reused; a complete cache needs no network.
-# Layout: CACHE/kernel-{6.1,6.12,7}/vmlinux (+ version), CACHE/busybox, CACHE/sysroot/.
+# Layout: CACHE/kernel-{6.1,6.12,7}/vmlinux (+ version), CACHE/busybox, CACHE/sysroot/,
+# CACHE/peers/ (Debian's ppc64el PAPI, libpfm4 and PCP with the shared libraries they load,
+# unpacked as a root for the guests of tests/qemu/libpfm_test.sh).
 set -euo pipefail
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
@@ -25,6 +27,17 @@ need awk mawk
 sysroot_packages=(
 	libyaml-dev libfdt-dev libjansson-dev libelf-dev libdw-dev
 	zlib1g-dev liblzma-dev libzstd-dev libbz2-dev libtraceevent-dev libiberty-dev
+)
+
+# The peers our libpfm.so.4 is tested beside (doc/libpfm.md), as Debian 12 ships them for
+# ppc64el, and the shared libraries their programs load (the closure of their ELF NEEDED
+# entries, checked by tests/qemu/libpfm_test.sh): the C library and loader, PAPI 7.0.0
+# (papi-tools' programs, papi-examples' test sources with libpapi-dev to build them),
+# libpfm4 4.13.0, PCP 6.0.3's pmdaperfevent and dbpmda.
+peer_packages=(
+	libc6 libgcc-s1 libpapi7.0 libsde1 papi-tools libpapi-dev papi-examples libpfm4 libpfm4-dev
+	pcp libpcp3 libpcp-pmda3 pcp-conf libsasl2-2 libssl3 libsystemd0 liblzma5 libzstd1
+	liblz4-1 libcap2 libgcrypt20 libgpg-error0 libreadline8 libtinfo6 libuv1 zlib1g
 )
 
 # The host's Debian mirror (first deb822 URIs or one-line `deb` URL naming .../debian),
@@ -151,10 +164,28 @@ fetch_sysroot() {
 	printf '%s\n' "${sysroot_packages[@]}" >"$cache/sysroot/.complete"
 }
 
+# The peers' root: every package of peer_packages unpacked (bookworm) into CACHE/peers.
+fetch_peers() {
+	[ "$(cat "$cache/peers/.complete" 2>/dev/null)" = "$(printf '%s\n' "${peer_packages[@]}")" ] &&
+		return 0
+	apt_update
+	local pkg ver deb
+	rm -rf "$cache/peers" && mkdir -p "$cache/peers"
+	for pkg in "${peer_packages[@]}"; do
+		ver=$(candidates bookworm "$pkg" | awk 'NR == 1 { print $2 }')
+		[ -n "$ver" ] || die "$pkg not in bookworm's ppc64el index"
+		deb=$(download "$pkg" "$ver") || die "$pkg $ver not downloadable from $mirror"
+		dpkg-deb -x "$deb" "$cache/peers"
+		rm -f "$deb"
+	done
+	printf '%s\n' "${peer_packages[@]}" >"$cache/peers/.complete"
+}
+
 fetch_kernel kernel-6.1 bookworm 'linux-image-6\.1\.0-[0-9]+-powerpc64le'
 fetch_kernel kernel-6.12 trixie 'linux-image-6\.12\.[0-9]+\+deb13-powerpc64le'
 # Unstable splits the image: linux-binary-* holds the kernel, linux-image-* is a meta package.
 fetch_kernel kernel-7 sid 'linux-binary-7\.[0-9.]+\+deb[0-9]+-powerpc64le'
 fetch_busybox
 fetch_sysroot
+fetch_peers
 echo "fetch.sh: $cache complete" >&2
