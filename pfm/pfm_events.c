@@ -52,7 +52,7 @@ int pfm_event_view(const struct pfm_pmu *pmu, int pidx, struct pfm_event_view *v
 		return PFM_ERR_INVAL;
 	if (pmu->kind == PFM_KIND_CORE) {
 		struct pmurt_event_info info = {.sz = sizeof(info)};
-		if (pmurt_event_get(pmu->pmurt, pidx, &info))
+		if (pmurt_event_get(pmu->pmurt, pmu->to_pmurt[pidx], &info))
 			return PFM_ERR_INVAL;
 		*v = (struct pfm_event_view){.name = info.name, .desc = info.description,
 					     .code = info.code};
@@ -87,7 +87,7 @@ int pfm_event_lookup(const struct pfm_pmu *pmu, const char *name, uint64_t *raw)
 {
 	if (pmu->kind == PFM_KIND_CORE) {
 		int i = pmurt_event_find(pmu->pmurt, name, NULL, NULL);
-		return i >= 0 ? i : -1;
+		return i >= 0 ? pmu->from_pmurt[i] : -1;
 	}
 	if (pmu->kind == PFM_KIND_RAW)
 		return raw_code(name, raw) == 0 ? 0 : -1;

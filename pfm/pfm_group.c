@@ -35,7 +35,7 @@ static int member_spec(const char *str, int dfl_plm, const struct pfm_pmu **pmu,
 	if (!*pmu || (*pmu)->kind != PFM_KIND_CORE)
 		return PFM_ERR_NOTSUPP;
 	*spec = PMURT_OPTS_INIT(pmurt_event_spec, .type = PERF_TYPE_RAW, .config = attr.config,
-				.code = attr.config, .event_index = pidx,
+				.code = attr.config, .event_index = (*pmu)->to_pmurt[pidx],
 				.precise = attr.precise_ip);
 	spec->exclude = (attr.exclude_user ? PMURT_EXCLUDE_USER : 0) |
 			(attr.exclude_kernel ? PMURT_EXCLUDE_KERNEL : 0) |

@@ -87,6 +87,27 @@ static void core_desc(const struct pmurt_pmu_info *info, char *out, size_t len)
 		out[n - 4] = 0;
 }
 
+/* The description's events libpfm4's way offers: the perf events, not the
+ * firmware set's skiboot names ("cycles", "branches"), which would shadow
+ * the generic perf PMU's names that libpfm4 resolves to perf::. */
+static int index_events(struct pfm_pmu *p, int n)
+{
+	p->to_pmurt = malloc(sizeof(int) * (size_t)(n ? n : 1));
+	p->from_pmurt = malloc(sizeof(int) * (size_t)(n ? n : 1));
+	if (!p->to_pmurt || !p->from_pmurt)
+		return -ENOMEM;
+	p->nevents = 0;
+	for (int i = 0; i < n; i++) {
+		struct pmurt_event_info info = {.sz = sizeof(info)};
+		p->from_pmurt[i] = -1;
+		if (pmurt_event_get(p->pmurt, i, &info) == 0 && !info.firmware) {
+			p->from_pmurt[i] = p->nevents;
+			p->to_pmurt[p->nevents++] = i;
+		}
+	}
+	return 0;
+}
+
 static int open_core(const struct core_pmu *c, struct pfm_pmu *p)
 {
 	for (int i = 0; pmurt_builtin_name(i); i++) {
@@ -104,9 +125,18 @@ static int open_core(const struct core_pmu *c, struct pfm_pmu *p)
 				      .num_fixed_cntrs = info.nfixed, .nevents = info.nevents,
 				      .supported_plm = PFM_PERF_PLM};
 		core_desc(&info, p->desc, sizeof(p->desc));
-		return 0;
+		return index_events(p, info.nevents);
 	}
 	return 1; /* no description of that name: no such PMU */
+}
+
+static void pfm_pmu_release(struct pfm_pmu *p)
+{
+	pmurt_pmu_close(p->pmurt);
+	free(p->to_pmurt);
+	free(p->from_pmurt);
+	p->pmurt = NULL;
+	p->to_pmurt = p->from_pmurt = NULL;
 }
 
 /* LIBPFM_FORCE_PMU's match: the name's first characters against the value
@@ -144,8 +174,10 @@ static int candidates(struct pfm_state *st, struct pfm_pmu *v, int *n)
 	*n = 0;
 	for (size_t i = 0; i < sizeof(core_pmus) / sizeof(core_pmus[0]); i++) {
 		int rc = open_core(&core_pmus[i], &v[*n]);
-		if (rc < 0)
+		if (rc < 0) {
+			pfm_pmu_release(&v[*n]);
 			return rc;
+		}
 		if (rc == 0)
 			(*n)++;
 	}
@@ -182,14 +214,14 @@ static int activate(struct pfm_state *st, struct pfm_pmu *v, int n)
 	for (int i = 0; i < n; i++) {
 		struct pfm_pmu p = v[i];
 		if (disabled(off, p.name)) {
-			pmurt_pmu_close(p.pmurt);
+			pfm_pmu_release(&p);
 			continue;
 		}
 		p.active = forced ? forced_match(forced, p.name) : detect(&p, platform);
 		v[kept++] = p;
 		if (forced && p.active) {
 			for (int j = i + 1; j < n; j++)
-				pmurt_pmu_close(v[j].pmurt);
+				pfm_pmu_release(&v[j]);
 			break;
 		}
 	}
@@ -224,7 +256,7 @@ int pfm_pmus_init(struct pfm_state *st)
 void pfm_pmus_free(struct pfm_state *st)
 {
 	for (int i = 0; st->pmus && i < st->npmus; i++)
-		pmurt_pmu_close(st->pmus[i].pmurt);
+		pfm_pmu_release(&st->pmus[i]);
 	free(st->pmus);
 	pfm_perf_table_free(&st->perf);
 	st->pmus = NULL;

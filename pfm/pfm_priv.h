@@ -91,6 +91,8 @@ struct pfm_pmu {
 	bool active;            /* is_present */
 	int nevents;
 	struct pmurt_pmu *pmurt; /* core PMUs: the description */
+	int *to_pmurt;          /* core PMUs: our index -> the description's */
+	int *from_pmurt;        /* ... and back (-1: not offered) */
 	const struct pfm_perf_table *perf; /* the generic perf PMU */
 };
 

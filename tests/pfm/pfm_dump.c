@@ -9,7 +9,14 @@
  *   pfm_dump pmus
  *   pfm_dump events PMU          every event of PMU (by name)
  *   pfm_dump encode STRING...    each under PFM_OS_NONE, PERF_EVENT, _EXT
+ *   pfm_dump kernel STRING...    the kernel's answer: each encoded (PERF_EVENT_EXT,
+ *                                user level) and opened alone, counting a loop
  */
+#include <errno.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +132,37 @@ static void encode(const char *s)
 	}
 }
 
+/* Encoded, opened alone for this task and counted around a loop. */
+static void kernel(const char *s)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	int rc = pfm_get_perf_event_encoding(s, PFM_PLM3, &attr, NULL, NULL);
+	if (rc != PFM_SUCCESS) {
+		printf("%s encode=%s\n", s, pfm_strerror(rc));
+		return;
+	}
+	attr.disabled = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("%s config=0x%llx open=%s\n", s, (unsigned long long)attr.config,
+		       strerror(errno));
+		return;
+	}
+	volatile unsigned long sink = 0;
+	uint64_t count = 0;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (unsigned long i = 0; i < 1000000; i++)
+		sink += i;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	close(fd);
+	printf("%s config=0x%llx open=ok count=%llu\n", s, (unsigned long long)attr.config,
+	       (unsigned long long)count);
+}
+
 int main(int argc, char **argv)
 {
 	int rc = pfm_initialize();
@@ -139,8 +177,11 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && strcmp(argv[1], "encode") == 0)
 		for (int i = 2; i < argc; i++)
 			encode(argv[i]);
+	else if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
+		for (int i = 2; i < argc; i++)
+			kernel(argv[i]);
 	else {
-		fprintf(stderr, "usage: pfm_dump pmus | events PMU | encode STRING...\n");
+		fprintf(stderr, "usage: pfm_dump pmus | events PMU | encode STRING... | kernel STRING...\n");
 		rc = 2;
 	}
 	pfm_terminate();
