@@ -2,14 +2,16 @@
 # Boots one of Debian's ppc64el kernels (tests/qemu/fetch.sh) in QEMU's pseries machine with
 # a busybox initramfs, runs the caller's /t/run in it and hands back its output and status.
 #
-#   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9 --files DIR --out FILE
-#                [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR]
+#   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE
+#                [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR] [--root DIR]
 #
 # --files DIR   copied to /t in the guest; DIR/run (executable) is run there, in /t, with
 #               proc, sysfs, devtmpfs, tracefs and debugfs mounted, stdin /dev/null.
 # --out FILE    /t/run's stdout and stderr, byte for byte.  Beside it: FILE.console (the
 #               kernel's console, hvc0) and FILE.qemu (QEMU's own messages).
 # --outdir DIR  what /t/run leaves in /o (e.g. a perf.data) is copied to DIR.
+# --root DIR    copied onto the guest's root as it is (e.g. Debian's ppc64el C library, loader
+#               and shared libraries for dynamic programs: tests/qemu/peers_root.sh).
 # --timeout S   bound on the whole QEMU run (default 240 s).
 # --gdb PORT    QEMU starts stopped with its gdb stub on tcp::PORT (-gdb tcp::PORT -S):
 #               start this script in the background, wait until PORT listens, then
@@ -27,21 +29,21 @@
 set -euo pipefail
 
 fail() { echo "run-guest.sh: $*" >&2; exit 125; }
-usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9 --files DIR --out FILE [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR]"; }
+usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR] [--root DIR]"; }
 
-cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1
+cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1 extra_root=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case $1 in
 	--cache) cache=$2 ;; --kernel) kernel=$2 ;; --cpu) cpu=$2 ;; --files) files=$2 ;;
 	--out) out=$2 ;; --outdir) outdir=$2 ;; --timeout) timeout_s=$2 ;; --gdb) gdb_port=$2 ;;
-	--smp) smp=$2 ;; *) usage ;;
+	--smp) smp=$2 ;; --root) extra_root=$2 ;; *) usage ;;
 	esac
 	shift 2
 done
 [ -n "$cache" ] && [ -n "$kernel" ] && [ -n "$cpu" ] && [ -n "$files" ] && [ -n "$out" ] || usage
 case $kernel in 6.1 | 6.12 | 7) ;; *) fail "--kernel must be 6.1, 6.12 or 7, not '$kernel'" ;; esac
-case $cpu in power10 | power9) ;; *) fail "--cpu must be power10 or power9, not '$cpu'" ;; esac
+case $cpu in power10 | power9 | power8) ;; *) fail "--cpu must be power10, power9 or power8, not '$cpu'" ;; esac
 [[ $timeout_s =~ ^[0-9]+$ ]] || fail "--timeout takes seconds, not '$timeout_s'"
 [[ $smp =~ ^[1-8]$ ]] || fail "--smp takes 1 to 8, not '$smp'"
 [ -z "$gdb_port" ] || [[ $gdb_port =~ ^[0-9]+$ ]] || fail "--gdb takes a port, not '$gdb_port'"
@@ -55,11 +57,13 @@ vmlinux=$cache/kernel-$kernel/vmlinux
 [ -s "$vmlinux" ] || fail "no kernel at $vmlinux (run tests/qemu/fetch.sh $cache)"
 [ -x "$cache/busybox" ] || fail "no busybox at $cache/busybox (run tests/qemu/fetch.sh $cache)"
 [ -x "$files/run" ] || fail "$files/run is missing or not executable"
+[ -z "$extra_root" ] || [ -d "$extra_root" ] || fail "--root $extra_root is not a directory"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/run-guest.XXXXXX")
 [ -n "${PMU_QEMU_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 root=$work/root
 mkdir -p "$root/bin" "$root/t" "$root/o"
+[ -z "$extra_root" ] || cp -a "$extra_root/." "$root/"
 cp "$cache/busybox" "$root/bin/busybox"
 cp -a "$files/." "$root/t/"
 cat >"$root/init" <<'INIT'
