@@ -8,7 +8,8 @@
 # Idempotent: what is already unpacked is reused; a complete cache needs no network.
 # Layout: CACHE/kernel-{6.1,6.12,7}/vmlinux (+ version), CACHE/busybox, CACHE/sysroot/,
 # CACHE/peers/ (Debian's ppc64el PAPI, libpfm4 and PCP with the shared libraries they load,
-# unpacked as a root for the guests of tests/qemu/libpfm_test.sh).
+# unpacked as a root for the guests of tests/qemu/libpfm_test.sh), CACHE/src/libpfm4-tests
+# (libpfm4's tests/ from its Debian source package).
 set -euo pipefail
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
@@ -181,6 +182,28 @@ fetch_peers() {
 	printf '%s\n' "${peer_packages[@]}" >"$cache/peers/.complete"
 }
 
+# libpfm4's own tests (tests/validate*.c of Debian's source package libpfm4 4.13.0) into
+# CACHE/src/libpfm4-tests, through a deb-src list of its own (CACHE/apt-src): the tests
+# tests/pfm-validate.cmake builds against our libpfm.so.4.
+fetch_libpfm4_tests() {
+	local dest=$cache/src/libpfm4-tests src=$cache/apt-src
+	[ -f "$dest/validate_power.c" ] && return 0
+	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/dl"
+	: >"$src/status"
+	echo "deb-src [signed-by=$keyring] $mirror bookworm main" >"$src/sources.list"
+	local opts=(-o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$src/lists" -o Dir::State::status="$src/status"
+		-o Dir::Cache="$src/cache" -o Debug::NoLocking=1 -o Acquire::Languages=none
+		-o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" -qq --error-on=any update || die "apt-get update of $mirror (bookworm, deb-src) failed"
+	(cd "$src/dl" && apt-get "${opts[@]}" -qq source --download-only libpfm4=4.13.0-1 >&2) ||
+		die "libpfm4 4.13.0-1's source not downloadable from $mirror"
+	rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+	tar -xzf "$src"/dl/libpfm4_4.13.0.orig.tar.gz -C "$dest.tmp" --strip-components=2 \
+		libpfm-4.13.0/tests
+	rm -rf "$src/dl" "$dest" && mkdir -p "$(dirname "$dest")" && mv "$dest.tmp" "$dest"
+}
+
 fetch_kernel kernel-6.1 bookworm 'linux-image-6\.1\.0-[0-9]+-powerpc64le'
 fetch_kernel kernel-6.12 trixie 'linux-image-6\.12\.[0-9]+\+deb13-powerpc64le'
 # Unstable splits the image: linux-binary-* holds the kernel, linux-image-* is a meta package.
@@ -188,4 +211,5 @@ fetch_kernel kernel-7 sid 'linux-binary-7\.[0-9.]+\+deb[0-9]+-powerpc64le'
 fetch_busybox
 fetch_sysroot
 fetch_peers
+fetch_libpfm4_tests
 echo "fetch.sh: $cache complete" >&2
