@@ -329,18 +329,20 @@ static int add_tracepoints(struct pfm_perf_table *t, int *cap)
 	return rc;
 }
 
-int pfm_perf_table_init(struct pfm_perf_table *t, bool tracepoints)
+int pfm_perf_table_init(struct pfm_perf_table *t)
 {
-	int cap = 0;
 	memset(t, 0, sizeof(*t));
-	int rc = add_named(t, &cap);
+	int rc = add_named(t, &t->cap);
 	if (!rc)
-		rc = add_caches(t, &cap);
-	if (!rc && tracepoints)
-		rc = add_tracepoints(t, &cap);
+		rc = add_caches(t, &t->cap);
 	if (rc)
 		pfm_perf_table_free(t);
 	return rc;
+}
+
+int pfm_perf_table_add_tracepoints(struct pfm_perf_table *t)
+{
+	return add_tracepoints(t, &t->cap);
 }
 
 void pfm_perf_table_free(struct pfm_perf_table *t)

@@ -87,10 +87,21 @@ static void core_desc(const struct pmurt_pmu_info *info, char *out, size_t len)
 		out[n - 4] = 0;
 }
 
-/* The description's events libpfm4's way offers: the perf events, not the
- * firmware set's skiboot names ("cycles", "branches"), which would shadow
- * the generic perf PMU's names that libpfm4 resolves to perf::. */
-static int index_events(struct pfm_pmu *p, int n)
+static bool names_perf_event(const struct pfm_perf_table *perf, const char *name)
+{
+	for (int i = 0; i < perf->n; i++)
+		if (strcasecmp(perf->events[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The description's events as libpfm4's way offers them: all but the
+ * firmware set's duplicates (an alias of a perf event under skiboot's name)
+ * and its names of the generic perf PMU's events ("cycles", "branches"),
+ * which would shadow perf:: where libpfm4 resolves them.  Kept: the
+ * firmware set's other names, such as POWER9's PM_LD_MISS_L1_ALT, the
+ * kernel's name PAPI's presets use. */
+static int index_events(struct pfm_pmu *p, int n, const struct pfm_perf_table *perf)
 {
 	p->to_pmurt = malloc(sizeof(int) * (size_t)(n ? n : 1));
 	p->from_pmurt = malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -100,7 +111,8 @@ static int index_events(struct pfm_pmu *p, int n)
 	for (int i = 0; i < n; i++) {
 		struct pmurt_event_info info = {.sz = sizeof(info)};
 		p->from_pmurt[i] = -1;
-		if (pmurt_event_get(p->pmurt, i, &info) == 0 && !info.firmware) {
+		if (pmurt_event_get(p->pmurt, i, &info) == 0 &&
+		    !(info.firmware && (info.alias_of || names_perf_event(perf, info.name)))) {
 			p->from_pmurt[i] = p->nevents;
 			p->to_pmurt[p->nevents++] = i;
 		}
@@ -108,7 +120,7 @@ static int index_events(struct pfm_pmu *p, int n)
 	return 0;
 }
 
-static int open_core(const struct core_pmu *c, struct pfm_pmu *p)
+static int open_core(const struct core_pmu *c, struct pfm_pmu *p, const struct pfm_perf_table *perf)
 {
 	for (int i = 0; pmurt_builtin_name(i); i++) {
 		if (strcasecmp(pmurt_builtin_name(i), c->name) != 0)
@@ -125,7 +137,7 @@ static int open_core(const struct core_pmu *c, struct pfm_pmu *p)
 				      .num_fixed_cntrs = info.nfixed, .nevents = info.nevents,
 				      .supported_plm = PFM_PERF_PLM};
 		core_desc(&info, p->desc, sizeof(p->desc));
-		return index_events(p, info.nevents);
+		return index_events(p, info.nevents, perf);
 	}
 	return 1; /* no description of that name: no such PMU */
 }
@@ -173,7 +185,7 @@ static int candidates(struct pfm_state *st, struct pfm_pmu *v, int *n)
 {
 	*n = 0;
 	for (size_t i = 0; i < sizeof(core_pmus) / sizeof(core_pmus[0]); i++) {
-		int rc = open_core(&core_pmus[i], &v[*n]);
+		int rc = open_core(&core_pmus[i], &v[*n], &st->perf);
 		if (rc < 0) {
 			pfm_pmu_release(&v[*n]);
 			return rc;
@@ -235,7 +247,9 @@ int pfm_pmus_init(struct pfm_state *st)
 	st->pmus = calloc(sizeof(core_pmus) / sizeof(core_pmus[0]) + 2, sizeof(*st->pmus));
 	if (!st->pmus)
 		return -ENOMEM;
-	rc = candidates(st, st->pmus, &n);
+	rc = pfm_perf_table_init(&st->perf);
+	if (!rc)
+		rc = candidates(st, st->pmus, &n);
 	if (rc) {
 		st->npmus = n;
 		return rc;
@@ -245,7 +259,7 @@ int pfm_pmus_init(struct pfm_state *st)
 		struct pfm_pmu *p = &st->pmus[i];
 		if (p->kind != PFM_KIND_PERF)
 			continue;
-		rc = pfm_perf_table_init(&st->perf, p->active);
+		rc = p->active ? pfm_perf_table_add_tracepoints(&st->perf) : 0;
 		if (rc)
 			return rc;
 		p->nevents = st->perf.n;

@@ -72,7 +72,7 @@ struct pfm_perf_event {
 
 struct pfm_perf_table {
 	struct pfm_perf_event *events;
-	int n;
+	int n, cap;
 	/* tracepoints read at initialisation own their strings */
 	char **owned;
 	int nowned;
@@ -164,9 +164,10 @@ void pfm_event_release(struct pfm_event *e);
 bool pfm_os_active(pfm_os_t os);
 const char *pfm_perf_attr_name(int attr);
 
-/* pfm_perf_table.c: the generic perf PMU's events (the host's tracepoints
- * too when the PMU is present, as libpfm4's pfm_perf_init adds them) */
-int pfm_perf_table_init(struct pfm_perf_table *t, bool tracepoints);
+/* pfm_perf_table.c: the generic perf PMU's events; the host's tracepoints
+ * are added when the PMU is present, as libpfm4's pfm_perf_init adds them */
+int pfm_perf_table_init(struct pfm_perf_table *t);
+int pfm_perf_table_add_tracepoints(struct pfm_perf_table *t);
 void pfm_perf_table_free(struct pfm_perf_table *t);
 int pfm_perf_table_check(const struct pfm_perf_table *t, const char *pmu, FILE *fp);
 
