@@ -25,34 +25,38 @@
 #include <perfmon/pfmlib.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-static void pmus(void)
+/* The next PMU from id on (as PAPI walks them, until PFM_ERR_INVAL): its id,
+ * or -1 past the last. */
+static int next_pmu(int id, pfm_pmu_info_t *p)
 {
-	for (int id = 0;; id++) {
-		pfm_pmu_info_t p;
-		memset(&p, 0, sizeof(p));
-		p.size = sizeof(p);
-		int rc = pfm_get_pmu_info((pfm_pmu_t)id, &p);
+	for (;; id++) {
+		memset(p, 0, sizeof(*p));
+		p->size = sizeof(*p);
+		int rc = pfm_get_pmu_info((pfm_pmu_t)id, p);
 		if (rc == PFM_ERR_INVAL)
-			break;
+			return -1;
 		if (rc == PFM_SUCCESS)
-			printf("pmu %d %s \"%s\" type=%d nevents=%d present=%d cntrs=%d fixed=%d "
-			       "max_encoding=%d\n", id, p.name, p.desc, p.type, p.nevents,
-			       p.is_present, p.num_cntrs, p.num_fixed_cntrs, p.max_encoding);
+			return id;
 	}
 }
 
+static void pmus(void)
+{
+	pfm_pmu_info_t p;
+	for (int id = next_pmu(0, &p); id >= 0; id = next_pmu(id + 1, &p))
+		printf("pmu %d %s \"%s\" type=%d nevents=%d present=%d cntrs=%d fixed=%d "
+		       "max_encoding=%d\n", id, p.name, p.desc, p.type, p.nevents, p.is_present,
+		       p.num_cntrs, p.num_fixed_cntrs, p.max_encoding);
+}
+
+/* The first event of the PMU so named, or -1. */
 static int pmu_id(const char *name)
 {
-	for (int id = 0;; id++) {
-		pfm_pmu_info_t p;
-		memset(&p, 0, sizeof(p));
-		p.size = sizeof(p);
-		int rc = pfm_get_pmu_info((pfm_pmu_t)id, &p);
-		if (rc == PFM_ERR_INVAL)
-			return -1;
-		if (rc == PFM_SUCCESS && strcmp(p.name, name) == 0)
+	pfm_pmu_info_t p;
+	for (int id = next_pmu(0, &p); id >= 0; id = next_pmu(id + 1, &p))
+		if (strcmp(p.name, name) == 0)
 			return p.first_event;
-	}
+	return -1;
 }
 
 static void attrs(int idx, pfm_os_t os, int n)

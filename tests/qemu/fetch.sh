@@ -146,40 +146,22 @@ fetch_busybox() {
 	rm -rf "$tmp" "$deb"
 }
 
-# The sysroot: the cross toolchain brings libc; these bring the libraries' headers, .a
-# archives and .pc files, taken from bookworm to match the host's glibc 2.36 cross libc.
-fetch_sysroot() {
-	# complete for this list of packages (a list that grew fetches again)
-	[ "$(cat "$cache/sysroot/.complete" 2>/dev/null)" = "$(printf '%s\n' "${sysroot_packages[@]}")" ] &&
-		return 0
+# unpack_bookworm DIR PACKAGE...: the newest bookworm version of each package unpacked into
+# CACHE/DIR; complete for this list of packages (a list that grew fetches again).
+unpack_bookworm() {
+	local dir=$1 pkg ver deb
+	shift
+	[ "$(cat "$cache/$dir/.complete" 2>/dev/null)" = "$(printf '%s\n' "$@")" ] && return 0
 	apt_update
-	local pkg ver deb
-	rm -rf "$cache/sysroot" && mkdir -p "$cache/sysroot"
-	for pkg in "${sysroot_packages[@]}"; do
+	rm -rf "${cache:?}/$dir" && mkdir -p "$cache/$dir"
+	for pkg in "$@"; do
 		ver=$(candidates bookworm "$pkg" | awk 'NR == 1 { print $2 }')
 		[ -n "$ver" ] || die "$pkg not in bookworm's ppc64el index"
 		deb=$(download "$pkg" "$ver") || die "$pkg $ver not downloadable from $mirror"
-		dpkg-deb -x "$deb" "$cache/sysroot"
+		dpkg-deb -x "$deb" "$cache/$dir"
 		rm -f "$deb"
 	done
-	printf '%s\n' "${sysroot_packages[@]}" >"$cache/sysroot/.complete"
-}
-
-# The peers' root: every package of peer_packages unpacked (bookworm) into CACHE/peers.
-fetch_peers() {
-	[ "$(cat "$cache/peers/.complete" 2>/dev/null)" = "$(printf '%s\n' "${peer_packages[@]}")" ] &&
-		return 0
-	apt_update
-	local pkg ver deb
-	rm -rf "$cache/peers" && mkdir -p "$cache/peers"
-	for pkg in "${peer_packages[@]}"; do
-		ver=$(candidates bookworm "$pkg" | awk 'NR == 1 { print $2 }')
-		[ -n "$ver" ] || die "$pkg not in bookworm's ppc64el index"
-		deb=$(download "$pkg" "$ver") || die "$pkg $ver not downloadable from $mirror"
-		dpkg-deb -x "$deb" "$cache/peers"
-		rm -f "$deb"
-	done
-	printf '%s\n' "${peer_packages[@]}" >"$cache/peers/.complete"
+	printf '%s\n' "$@" >"$cache/$dir/.complete"
 }
 
 # libpfm4's own tests (tests/validate*.c of Debian's source package libpfm4 4.13.0) into
@@ -209,7 +191,10 @@ fetch_kernel kernel-6.12 trixie 'linux-image-6\.12\.[0-9]+\+deb13-powerpc64le'
 # Unstable splits the image: linux-binary-* holds the kernel, linux-image-* is a meta package.
 fetch_kernel kernel-7 sid 'linux-binary-7\.[0-9.]+\+deb[0-9]+-powerpc64le'
 fetch_busybox
-fetch_sysroot
-fetch_peers
+# The sysroot: the cross toolchain brings libc; these bring the libraries' headers, .a
+# archives and .pc files, taken from bookworm to match the host's glibc 2.36 cross libc.
+unpack_bookworm sysroot "${sysroot_packages[@]}"
+# The peers' root (tests/qemu/peers_root.sh takes what a guest needs from it).
+unpack_bookworm peers "${peer_packages[@]}"
 fetch_libpfm4_tests
 echo "fetch.sh: $cache complete" >&2
