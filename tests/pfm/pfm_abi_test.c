@@ -69,6 +69,10 @@ static void presence(void)
 	restart(NULL, NULL, "1");
 	int idx = pfm_find_event("power10::pm_cyc");
 	CHECK(idx >= 0 && (idx >> 21) == PFM_PMU_POWER10, "inactive encoded: %d", idx);
+	/* the firmware set's names: kept unless they duplicate a perf event or
+	 * name one of the perf PMU's ("cycles") */
+	CHECK(pfm_find_event("power9::PM_LD_MISS_L1_ALT") >= 0, "kernel's _ALT name kept");
+	CHECK(pfm_find_event("power10::cycles") == PFM_ERR_NOTFOUND, "skiboot's cycles dropped");
 	restart("power10", NULL, NULL);
 	CHECK(pmu_info(PFM_PMU_POWER10, &p) == PFM_SUCCESS && p.is_present, "forced present");
 	CHECK(pmu_info(PFM_PMU_POWER9, &p) == PFM_SUCCESS && !p.is_present, "before the forced");
