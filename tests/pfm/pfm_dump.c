@@ -159,6 +159,7 @@ static void kernel(const char *s)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (unsigned long i = 0; i < 1000000; i++)
 		sink += i;
+	(void)sink;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		count = 0;

@@ -34,11 +34,11 @@ sysroot_packages=(
 # ppc64el, and the shared libraries their programs load (the closure of their ELF NEEDED
 # entries, checked by tests/qemu/libpfm_test.sh): the C library and loader, PAPI 7.0.0
 # (papi-tools' programs, papi-examples' test sources with libpapi-dev to build them),
-# libpfm4 4.13.0, PCP 6.0.3's pmdaperfevent and dbpmda.
+# libpfm4 4.13.0, PCP 6.0.3's pmda_perfevent and pmval.
 peer_packages=(
 	libc6 libgcc-s1 libpapi7.0 libsde1 papi-tools libpapi-dev papi-examples libpfm4 libpfm4-dev
 	pcp libpcp3 libpcp-pmda3 pcp-conf libsasl2-2 libssl3 libsystemd0 liblzma5 libzstd1
-	liblz4-1 libcap2 libgcrypt20 libgpg-error0 libreadline8 libtinfo6 libuv1 zlib1g
+	liblz4-1 libcap2 libgcrypt20 libgpg-error0 libreadline8 libtinfo6 libuv1 zlib1g libpcp-gui2
 )
 
 # The host's Debian mirror (first deb822 URIs or one-line `deb` URL naming .../debian),
