@@ -45,10 +45,11 @@ ld=(-L"$peers/usr/lib/powerpc64le-linux-gnu" -Wl,-rpath-link,"$peers/usr/lib/pow
 "${cc[@]}" "$src/tests/pfm/pfm_dump.c" -o "$w/files/pfm_dump" "${ld[@]}" -lpfm
 "${cc[@]}" "$src/bench/bench_pfm.c" -o "$w/files/bench_pfm" "${ld[@]}" -ldl
 # PAPI's test programs, as papi-examples' Makefile builds them (testlib + validation code)
+# (failed_events is left out: it adds every native event in turn, as all_native_events
+# does, four minutes more a boot)
 ctests=(first zero zero_named zero_flip second all_native_events all_events multiplex1
 	low-level eventname describe derived branches cmpinfo code2name hwinfo remove_events
-	reset get_event_component failed_events version destroy case1 case2 realtime virttime
-	inherit exec)
+	reset get_event_component version destroy case1 case2 realtime virttime inherit exec)
 for lib in testlib:test_utils,do_loops,clockcore \
 	validation_tests:display_error,instructions_testcode,flops_testcode,branches_testcode,busy_work,cache_helper,cache_testcode,matrix_multiply; do
 	dir=${lib%%:*}
@@ -106,7 +107,7 @@ counting() { # without: all_native_events would add each of some 1,500 tracepoin
 	for t in \$(ls ctests); do
 		echo "== \$t" >>\$o/ctests.txt
 		s=\$(date +%s)
-		timeout 120 ./ctests/\$t TESTS_QUIET >>\$o/ctests.txt 2>&1
+		timeout 900 ./ctests/\$t TESTS_QUIET >>\$o/ctests.txt 2>&1
 		echo "== \$t rc=\$? seconds=\$((\$(date +%s) - s))" | tee -a \$o/ctests.txt
 	done
 	# PCP's perfevent PMDA loaded into pmval (a local context, no pmcd): three samples
@@ -135,12 +136,12 @@ for n in \$(cat /o/differ.txt); do
 done >/o/sysfs_aliases.txt
 # the benchmark (bench/bench_pfm.c): encoding through each library, papi_native_avail's start-up
 LD_LIBRARY_PATH=/t/pmurt-pfm ./bench_pfm encode /t/pmurt-pfm/libpfm.so.4 /usr/lib/powerpc64le-linux-gnu/libpfm.so.4 5 >/o/bench.txt 2>&1
-./bench_pfm startup /t/pmurt-pfm 3 papi_native_avail >>/o/bench.txt 2>&1
+./bench_pfm startup /t/pmurt-pfm 1 papi_native_avail >>/o/bench.txt 2>&1
 exit 0
 RUN
 chmod +x "$w/files/run"
 
 "$PMU_QEMU_RUN" --cache "$PMU_QEMU_CACHE" --kernel "$kernel" --cpu "$cpu" --files "$w/files" \
-	--root "$w/root" --out "$w/guest.out" --outdir "$w/o" --timeout 1500
+	--root "$w/root" --out "$w/guest.out" --outdir "$w/o" --timeout 3000
 cat "$w/o/bench.txt"
 python3 "$here/libpfm_compare.py" "$w/o" "$cpu" "$w/differences.txt"
