@@ -1,16 +1,20 @@
 /*
- * bench_p9.c - group check + MMCR values on POWER9 against POWER10 at equal
- * group sizes: the same question, asked of each built-in description.
+ * bench_p9.c - group check + MMCR values on POWER9 (or another built-in
+ * description, --pmu: POWER8) against POWER10 at equal group sizes: the same
+ * question, asked of each built-in description.
  *
- *   bench_p9 [ROUNDS]          median time per check, POWER9 / POWER10, per size
- *   bench_p9 --one PMU N [alt] exactly one check of N events after setup, for
- *                              callgrind (bench-p9 counts its instructions)
+ *   bench_p9 [--pmu NAME] [ROUNDS]  median time per check, NAME (default
+ *                                   power9) / POWER10, per size
+ *   bench_p9 --one PMU N [alt]      exactly one check of N events after setup,
+ *                                   for callgrind (bench-p9 and bench-p8
+ *                                   count its instructions)
  *
  * The groups are the same codes on both PMUs (each valid and schedulable on
  * both): the first N of 0x100fc, 0x200fa, 0x300fc, 0x400fc, 0x500fa,
  * 0x600f4, which fit as given; and, for "alt", 0x600f4 followed by N - 1
  * copies of it, where each copy after the first needs the search for
- * alternatives (POWER9: 0x200f4 or 0x1e; POWER10: 0x1e).  Nothing is asserted.
+ * alternatives (POWER9 and POWER8: 0x200f4 or 0x1e; POWER10: 0x1e).  Nothing
+ * is asserted.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -86,19 +90,19 @@ static double time_checks(const struct group *g)
 
 /* Median ns per check of each PMU, rounds interleaved so that both see the
  * same machine load. */
-static int compare(int n, bool alt, int rounds)
+static int compare(const char *pmu, int n, bool alt, int rounds)
 {
 	struct group p9, p10;
 	double t9[MAX_ROUNDS], t10[MAX_ROUNDS];
-	if (group_init(&p9, "power9", n, alt) || group_init(&p10, "power10", n, alt))
+	if (group_init(&p9, pmu, n, alt) || group_init(&p10, "power10", n, alt))
 		return -1;
 	for (int r = 0; r < rounds; r++) {
 		t10[r] = time_checks(&p10);
 		t9[r] = time_checks(&p9);
 	}
 	double m9 = median(t9, rounds), m10 = median(t10, rounds);
-	printf("%d events%-14s POWER9 %7.1f ns  POWER10 %7.1f ns  ratio %.2f\n", n,
-	       alt ? ", alternatives" : "", m9 * 1e9, m10 * 1e9, m9 / m10);
+	printf("%d events%-14s %s %7.1f ns  POWER10 %7.1f ns  ratio %.2f\n", n,
+	       alt ? ", alternatives" : "", pmu, m9 * 1e9, m10 * 1e9, m9 / m10);
 	pmurt_pmu_close(p9.pmu);
 	pmurt_pmu_close(p10.pmu);
 	return 0;
@@ -109,16 +113,22 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "--one") == 0)
 		return one_check(argv[2], atoi(argv[3]) < 1 || atoi(argv[3]) > MAX_N ? 1 : atoi(argv[3]),
 				 argc > 4 && strcmp(argv[4], "alt") == 0);
+	const char *pmu = "power9";
+	if (argc >= 3 && strcmp(argv[1], "--pmu") == 0) {
+		pmu = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	int rounds = argc > 1 ? atoi(argv[1]) : 21;
 	if (rounds < 1 || rounds > MAX_ROUNDS)
 		rounds = 21;
-	printf("group check + MMCR values, POWER9 / POWER10 (medians of %d rounds of %d checks):\n",
-	       rounds, CHECKS_PER_ROUND);
+	printf("group check + MMCR values, %s / POWER10 (medians of %d rounds of %d checks):\n",
+	       pmu, rounds, CHECKS_PER_ROUND);
 	for (int n = 1; n <= MAX_N; n++)
-		if (compare(n, false, rounds))
+		if (compare(pmu, n, false, rounds))
 			return 1;
 	for (int n = 2; n <= 4; n++)
-		if (compare(n, true, rounds))
+		if (compare(pmu, n, true, rounds))
 			return 1;
 	return 0;
 }

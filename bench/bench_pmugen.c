@@ -1,13 +1,14 @@
 /*
- * bench_pmugen.c - pmugen's speed on the full POWER10 description against two
- * baselines measured in the same run; prints medians and ratios, asserts
- * nothing.
+ * bench_pmugen.c - pmugen's speed on a full description (POWER10's, or
+ * POWER8's: the platform is the description file's name, power8.yaml with
+ * power8-events.yaml beside it) against two baselines measured in the same
+ * run; prints medians and ratios, asserts nothing.
  *
  * a. In process: libyaml alone parsing the two description files (a document
  *    tree, and the bare event stream pmugen reads), against
  *    pmugen's load, checks and each emitter (DTS, DTB, C, JSON; every event).
  * b. As programs (fork/exec, several runs each, interleaved): perf's
- *    jevents.py turning the same POWER10 events (perf's JSON) into C, exactly
+ *    jevents.py turning the same events (perf's JSON of that platform) into C, exactly
  *    as perf's build runs it for powerpc, against `pmugen -f dts,dtb,c,json
  *    --all-events` (one run, four outputs), four one-format runs, and one
  *    `-f c` run, each with its page faults (the fresh pages it touches,
@@ -46,7 +47,8 @@ struct bench {
 	const char *description;
 	const char *pmugen;     /* the pmugen program, for part b */
 	const char *jevents;    /* perf's jevents.py, for part b */
-	const char *perf_json;  /* DIR with mapfile.csv and power10/ */
+	const char *perf_json;  /* DIR with mapfile.csv and PLATFORM/ */
+	char platform[64];      /* "power10": the description file's name */
 	const char *python;
 	int iterations;         /* part a */
 	int runs;               /* part b */
@@ -135,7 +137,7 @@ static int emit_to_memory(emitter emit, const struct pmu_model *m, const struct 
 }
 
 /* pmugen's pipeline, each step timed into t[STEP_*]. */
-static int pipeline(const char *path, double *t)
+static int pipeline(const char *path, const char *platform, double *t)
 {
 	static const emitter emitters[] = {emit_dts, emit_dtb, emit_c, emit_json};
 	struct pmu_diag d;
@@ -150,7 +152,9 @@ static int pipeline(const char *path, double *t)
 	double t2 = now();
 	t[STEP_LOAD] = t1 - t0;
 	t[STEP_CHECK] = t2 - t1;
-	struct emit_options o = {true, "power10.yaml"};
+	char input[80];
+	snprintf(input, sizeof(input), "%s.yaml", platform);
+	struct emit_options o = {true, input};
 	for (int i = 0; i < 4 && !rc; i++) {
 		t0 = now();
 		rc = emit_to_memory(emitters[i], &m, &o);
@@ -167,7 +171,7 @@ static int bench_in_process(const struct bench *b, double *events_median)
 	snprintf(events, sizeof(events), "%s", b->description);
 	char *slash = strrchr(events, '/');
 	size_t at = slash ? (size_t)(slash + 1 - events) : 0;
-	snprintf(events + at, sizeof(events) - at, "power10-events.yaml");
+	snprintf(events + at, sizeof(events) - at, "%s-events.yaml", b->platform);
 	unsigned char *bufs[2];
 	size_t lens[2];
 	bufs[0] = slurp(b->description, &lens[0]);
@@ -179,7 +183,7 @@ static int bench_in_process(const struct bench *b, double *events_median)
 	double *steps = calloc((size_t)n * STEP_COUNT, sizeof(double));
 	double *total = calloc((size_t)n, sizeof(double));
 	int rc = !bufs[0] || !bufs[1] || !base || !stream || !steps || !total ||
-		 pipeline(b->description, t) || parse_only(bufs, lens, 2);
+		 pipeline(b->description, b->platform, t) || parse_only(bufs, lens, 2);
 	if (rc)
 		fprintf(stderr, "bench_pmugen: cannot load %s\n", b->description);
 	for (int i = 0; i < n && !rc; i++) {
@@ -190,7 +194,7 @@ static int bench_in_process(const struct bench *b, double *events_median)
 		events_only(bufs, lens, 2);
 		stream[i] = now() - t0;
 		t0 = now();
-		pipeline(b->description, t);
+		pipeline(b->description, b->platform, t);
 		total[i] = now() - t0;
 		for (int s = 0; s < STEP_COUNT; s++)
 			steps[s * n + i] = t[s];
@@ -276,8 +280,8 @@ static double run_job(const struct job *j, double *cpu, double *faults)
 	return sum;
 }
 
-/* perf's arch tree for powerpc, POWER10 only: powerpc/mapfile.csv (the
- * POWER10 rows), powerpc/power10 (perf's JSON) and test/ (jevents.py always
+/* perf's arch tree for powerpc, the platform only: powerpc/mapfile.csv (its
+ * rows), powerpc/PLATFORM (perf's JSON) and test/ (jevents.py always
  * reads it; perf's own test events when they sit beside jevents.py). */
 static int make_arch_tree(const struct bench *b, const char *dir)
 {
@@ -285,8 +289,8 @@ static int make_arch_tree(const struct bench *b, const char *dir)
 	snprintf(path, sizeof(path), "%s/powerpc", dir);
 	if (mkdir(path, 0777))
 		return -1;
-	snprintf(path, sizeof(path), "%s/powerpc/power10", dir);
-	snprintf(from, sizeof(from), "%s/power10", b->perf_json);
+	snprintf(path, sizeof(path), "%s/powerpc/%s", dir, b->platform);
+	snprintf(from, sizeof(from), "%s/%s", b->perf_json, b->platform);
 	char *abs = realpath(from, NULL);
 	int rc = abs ? symlink(abs, path) : -1;
 	free(abs);
@@ -301,8 +305,10 @@ static int make_arch_tree(const struct bench *b, const char *dir)
 	snprintf(from, sizeof(from), "%s/mapfile.csv", b->perf_json);
 	snprintf(path, sizeof(path), "%s/powerpc/mapfile.csv", dir);
 	FILE *in = fopen(from, "r"), *out = fopen(path, "w");
+	char row[80];
+	snprintf(row, sizeof(row), ",%s,", b->platform);
 	while (in && out && fgets(line, sizeof(line), in))
-		if (line[0] == '#' || strstr(line, ",power10,"))
+		if (line[0] == '#' || strstr(line, row))
 			fputs(line, out);
 	rc = rc ? rc : !in || !out;
 	if (in)
@@ -346,7 +352,7 @@ static void setup_jobs(const struct bench *b, struct job *jobs, char *tmp, char 
 {
 	static char *formats[] = {"dts", "dtb", "c", "json"};
 	char *pmugen = (char *)b->pmugen, *desc = (char *)b->description;
-	jobs[JOB_JEVENTS] = (struct job){.label = "jevents.py (perf's build, powerpc POWER10)", .argv = {{
+	jobs[JOB_JEVENTS] = (struct job){.label = "jevents.py (perf's build, powerpc)", .argv = {{
 		(char *)b->python, (char *)b->jevents, "powerpc", arch, jev_out, NULL}}, .nsteps = 1};
 	jobs[JOB_ONE_RUN] = (struct job){.label = "pmugen -f dts,dtb,c,json (one run)", .argv = {{
 		pmugen, "-q", "--all-events", "-W", "no-kernel-limits", "-f", "dts,dtb,c,json",
@@ -492,6 +498,9 @@ int main(int argc, char **argv)
 	if (optind >= argc || argc - optind > 2 || b.runs < 1)
 		return usage(argv[0]);
 	b.description = argv[optind];
+	const char *base = strrchr(b.description, '/');
+	snprintf(b.platform, sizeof(b.platform), "%.*s", (int)strcspn(base ? base + 1 : b.description, "."),
+		 base ? base + 1 : b.description);
 	if (argc - optind == 2 && (b.iterations = atoi(argv[optind + 1])) < 1)
 		return usage(argv[0]);
 	double libyaml;

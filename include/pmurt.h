@@ -149,6 +149,29 @@ PMURT_API int pmurt_event_find(const struct pmurt_pmu *pmu, const char *name,
 PMURT_API int pmurt_event_find_code(const struct pmurt_pmu *pmu, uint64_t code,
 				    struct pmurt_event_info *info);
 
+/* --- other processor generations (PMURT_0.6) ---------------------------------
+ * What the other built-in descriptions make of an event name or of a raw
+ * code: a name of one generation may be missing from another, and a raw code
+ * of one generation may count something else on another.  One entry per
+ * built-in description whose platform is not pmu's, in pmurt_builtin_name
+ * order (so a new built-in description takes part without a change here). */
+struct pmurt_generation {
+	const char *platform;   /* "power9" */
+	const char *pmu_name;   /* "POWER9 PMU" */
+	const char *event;      /* its event of that name or code, NULL if none */
+	uint64_t code;          /* that event's code */
+	bool firmware;          /* that event is a firmware event (no perf event
+	                           has the code) */
+};
+/* name non-NULL: the event of that name, without case; name NULL: the first
+ * event with code (a perf event before a firmware one).  None when pmu's
+ * platform is no built-in description's (a toy, another vendor's PMU).  Fills out[0 ..
+ * max-1], entries size bytes apart (sizeof(out[0]): a caller built against
+ * an older header gets the fields it knows); returns how many entries there
+ * are, which may exceed max, or -EINVAL. */
+PMURT_API int pmurt_generations(const struct pmurt_pmu *pmu, const char *name, uint64_t code,
+				struct pmurt_generation *out, int max, size_t size);
+
 /* The exclude_* attributes, as bits of pmurt_event_spec.exclude. */
 #define PMURT_EXCLUDE_USER   (1u << 0)
 #define PMURT_EXCLUDE_KERNEL (1u << 1)

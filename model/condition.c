@@ -5,12 +5,17 @@
  * "always", "only for marked events", "only when unit is 6",
  * "only when thresh_sel is nonzero" or a conjunction such as
  * "only when pmc is 0..4 and unit is not 6..9".  This file parses those words
- * into terms over event-code fields, formats terms back into canonical words
- * (what the DTS and JSON outputs carry) and evaluates them.
+ * into terms over event-code fields and code classes, formats terms back into
+ * canonical words (what the DTS and JSON outputs carry) and evaluates them.
  *
  *   condition := "always" | "only" ("when" | "for") clause { "and" clause }
  *   clause    := "marked events"
+ *              | "code" "is" [ "not" ] CLASS
  *              | FIELD "is" [ "not" ] ( "nonzero" | "zero" | N | N ".." M )
+ *
+ * "code is CLASS" holds when the event's code belongs to the code class
+ * (pmu_model.h); a field named "code" is read as a field unless the word
+ * after "is" (and "not") names a class.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -114,10 +119,31 @@ static int parse_value_words(const struct words *ws, int *i, struct pmu_term *t,
 	return 0;
 }
 
+/* "code is [not] CLASS" at word *i: 1 and the term when it is one, else 0
+ * (nothing read). */
+static int parse_class_clause(const struct pmu_model *m, const struct words *ws, int *i,
+			      struct pmu_term *t)
+{
+	int at = *i;
+	if (at + 2 >= ws->n || strcmp(ws->w[at], "code") != 0 || strcmp(ws->w[at + 1], "is") != 0)
+		return 0;
+	bool negate = strcmp(ws->w[at + 2], "not") == 0;
+	if (negate && at + 3 >= ws->n)
+		return 0;
+	int k = pmu_model_code_class(m, ws->w[at + 2 + negate]);
+	if (k < 0)
+		return 0;
+	*t = (struct pmu_term){.field = k, .negate = negate, .lo = 1, .hi = 1, .code_class = true};
+	*i = at + 3 + negate;
+	return 1;
+}
+
 static int parse_clause(const struct pmu_model *m, const struct words *ws, int *i,
 			struct pmu_term *t, char *why, size_t whylen)
 {
 	memset(t, 0, sizeof(*t));
+	if (parse_class_clause(m, ws, i, t))
+		return 0;
 	if (*i + 1 < ws->n && strcmp(ws->w[*i], "marked") == 0 &&
 	    strcmp(ws->w[*i + 1], "events") == 0) {
 		*i += 2;
@@ -131,6 +157,14 @@ static int parse_clause(const struct pmu_model *m, const struct words *ws, int *
 	}
 	const char *name = ws->w[(*i)++];
 	t->field = pmu_model_field(m, name);
+	if (t->field < 0 && strcmp(name, "code") == 0) {
+		int at = *i + (*i < ws->n && strcmp(ws->w[*i], "is") == 0);
+		at += at < ws->n && strcmp(ws->w[at], "not") == 0;
+		snprintf(why, whylen, "'code is' names a code class, and '%s' is none%s",
+			 at < ws->n ? ws->w[at] : "", m->ncode_classes ? "" : " (the description "
+			 "has no code-classes)");
+		return -EINVAL;
+	}
 	if (t->field < 0) {
 		snprintf(why, whylen, "unknown field '%s' in condition", name);
 		return -EINVAL;
@@ -199,6 +233,10 @@ static int format_number(char *buf, size_t len, uint64_t v)
 static int format_term(const struct pmu_model *m, const struct pmu_term *t,
 		       char *buf, size_t len)
 {
+	if (t->code_class)
+		return snprintf(buf, len, "code is %s%s", t->negate ? "not " : "",
+				t->field >= 0 && t->field < m->ncode_classes
+					? m->code_classes[t->field].name : "?");
 	const char *name = (t->field >= 0 && t->field < m->nfields)
 				   ? m->fields[t->field].name : "?";
 	if (t->negate && t->lo == 0 && t->hi == 0)
@@ -213,7 +251,7 @@ static int format_term(const struct pmu_model *m, const struct pmu_term *t,
 
 static bool is_marked_term(const struct pmu_model *m, const struct pmu_term *t)
 {
-	return t->field >= 0 && t->field < m->nfields &&
+	return !t->code_class && t->field >= 0 && t->field < m->nfields &&
 	       m->fields[t->field].role == PMU_ROLE_MARK && t->negate &&
 	       t->lo == 0 && t->hi == 0;
 }
@@ -241,7 +279,8 @@ bool pmu_condition_holds(const struct pmu_model *m, const struct pmu_condition *
 {
 	for (int i = 0; i < c->nterms; i++) {
 		const struct pmu_term *t = &c->terms[i];
-		uint64_t v = pmu_field_value(&m->fields[t->field], config, config1);
+		uint64_t v = t->code_class ? pmu_code_class_has(&m->code_classes[t->field], config)
+					   : pmu_field_value(&m->fields[t->field], config, config1);
 		bool in = v >= t->lo && v <= t->hi;
 		if (in == t->negate)
 			return false;
@@ -267,11 +306,16 @@ void pmu_condition_compile(const struct pmu_model *m, const struct pmu_condition
 	out->simple = true;
 	for (int i = 0; i < c->nterms; i++) {
 		const struct pmu_term *t = &c->terms[i];
-		struct pmu_extract x = pmu_field_extract(&m->fields[t->field]);
-		out->t[i].x = x;
 		out->t[i].lo = t->lo;
 		out->t[i].span = t->hi - t->lo;
 		out->t[i].negate = t->negate;
+		if (t->code_class) { /* membership, not a masked compare */
+			out->t[i].cls = &m->code_classes[t->field];
+			out->simple = false;
+			continue;
+		}
+		struct pmu_extract x = pmu_field_extract(&m->fields[t->field]);
+		out->t[i].x = x;
 		if (t->negate || t->lo != t->hi) {
 			out->simple = false;
 			continue;

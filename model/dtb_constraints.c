@@ -306,22 +306,10 @@ static int load_alternatives(struct dl *L, int node)
 /* A refused-code check's `codes`, <hi lo> pairs, with that kind only. */
 static int load_check_codes(struct dl *L, int node, struct pmu_check *c)
 {
-	int len;
-	const fdt32_t *v = fdt_getprop(L->fdt, node, "codes", &len);
-
-	if (!v != (c->kind != PMU_CHECK_REFUSED_CODE))
+	if (dl_has_prop(L, node, "codes") != (c->kind == PMU_CHECK_REFUSED_CODE))
 		return dl_fail(L, node, "codes", "a refused-code check takes codes, the other kinds do not");
-	if (!v)
-		return 0;
-	if (len <= 0 || len % 8)
-		return dl_fail(L, node, "codes", "expected <hi lo> pairs, found %d bytes", len);
-	c->codes = dl_alloc_array(L, len / 8, sizeof(*c->codes));
-	if (!c->codes)
-		return -ENOMEM;
-	c->ncodes = len / 8;
-	for (int i = 0; i < c->ncodes; i++)
-		c->codes[i] = (uint64_t)fdt32_ld(&v[2 * i]) << 32 | fdt32_ld(&v[2 * i + 1]);
-	return 0;
+	int rc = dl_get_code_list(L, node, "codes", &c->codes, &c->ncodes);
+	return rc < 0 ? rc : 0;
 }
 
 /* `pvr-mask` and `pvr-value` go together; the value lies in the mask. */

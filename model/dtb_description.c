@@ -153,6 +153,53 @@ int dl_load_sprs(struct dl *L)
 	return rc ? -EINVAL : 0;
 }
 
+static int load_code_class(struct dl *L, int node, struct pmu_code_class *k)
+{
+	int rc = 0;
+
+	k->pos = dl_node_pos(L, node);
+	k->name = pmu_strdup(dl_node_name(L, node));
+	if (!k->name)
+		return dl_oom(L);
+	rc |= dl_get_u64(L, node, "mask", true, false, &k->mask) < 0;
+	rc |= dl_get_strdup(L, node, "description", false, &k->description) < 0;
+	int codes = dl_get_code_list(L, node, "codes", &k->codes, &k->ncodes);
+	if (codes == 1)
+		return dl_fail(L, node, "codes", "a code class lists its codes");
+	if (codes < 0 || rc)
+		return -EINVAL;
+	if (k->ncodes > PMU_MAX_CLASS_CODES)
+		return dl_fail(L, node, "codes", "%d codes, more than %d", k->ncodes,
+			       PMU_MAX_CLASS_CODES);
+	for (int i = 0; i < k->ncodes; i++)
+		if (k->codes[i] & ~k->mask)
+			return dl_fail(L, node, "codes", "0x%llx sets bits outside the mask 0x%llx",
+				       (unsigned long long)k->codes[i], (unsigned long long)k->mask);
+	return 0;
+}
+
+/* [ext] code-classes: read before the fields, whose conditions name them. */
+int dl_load_code_classes(struct dl *L)
+{
+	int node = dl_child(L, L->pmu, "code-classes", false), sub, i = 0, rc = 0;
+
+	if (node < 0)
+		return 0;
+	int n = dl_count_children(L, node);
+	if (n > PMU_MAX_CODE_CLASSES)
+		return dl_fail(L, node, NULL, "%d code classes, more than %d", n, PMU_MAX_CODE_CLASSES);
+	L->m->code_classes = dl_alloc_array(L, n, sizeof(*L->m->code_classes));
+	if (n && !L->m->code_classes)
+		return -ENOMEM;
+	L->m->ncode_classes = n;
+	fdt_for_each_subnode(sub, L->fdt, node) {
+		if (i >= n)
+			break;
+		rc |= load_code_class(L, sub, &L->m->code_classes[i++]) < 0;
+	}
+	return rc ? -EINVAL : 0;
+}
+
 static int field_target(struct dl *L, int node, struct pmu_field *f)
 {
 	struct pmu_reg_ref ref;

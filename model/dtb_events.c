@@ -236,6 +236,32 @@ static int load_event(struct dl *L, int node, struct pmu_event *e)
 	return rc ? -EINVAL : 0;
 }
 
+/* [ext] alias-of: a perf event with the code of an earlier one (the YAML's
+ * alias-of); a firmware event's alias follows from its code. */
+static int load_alias_of(struct dl *L, int node, int k)
+{
+	struct pmu_event *e = &L->m->events[k];
+	const char *name;
+
+	if (dl_get_str(L, node, "alias-of", false, &name) != 0)
+		return 0;
+	if (e->firmware)
+		return dl_fail(L, node, "alias-of", "a firmware event's alias follows from its code");
+	for (int j = 0; j < k; j++) {
+		const struct pmu_event *a = &L->m->events[j];
+
+		if (a->firmware || strcmp(a->name, name) != 0)
+			continue;
+		if (a->code != e->code)
+			return dl_fail(L, node, "alias-of", "'%s' has the code 0x%llx, not 0x%llx",
+				       name, (unsigned long long)a->code,
+				       (unsigned long long)e->code);
+		e->alias_of = a->alias_of >= 0 ? a->alias_of : j;
+		return 0;
+	}
+	return dl_fail(L, node, "alias-of", "'%s' is no perf event before this one", name);
+}
+
 int dl_load_events(struct dl *L)
 {
 	int node = dl_child(L, L->pmu, "events", true), sub, i = 0, rc = 0, n;
@@ -275,6 +301,8 @@ int dl_load_events(struct dl *L)
 	/* event-name may give two nodes one name */
 	if (rc == 0)
 		rc |= dl_unique_names(L, "event", "event-name", names, nodes, i) < 0;
+	for (int k = 0; rc == 0 && k < i; k++)
+		rc |= load_alias_of(L, nodes[k], k) < 0;
 	free(nodes);
 	free(names);
 	return rc ? -EINVAL : 0;

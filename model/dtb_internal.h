@@ -62,6 +62,9 @@ int dl_get_str(struct dl *L, int node, const char *name, bool required,
 		   const char **out);
 int dl_get_strdup(struct dl *L, int node, const char *name, bool required,
 		      char **out);
+/* A list of 64-bit codes as <hi lo> pairs, allocated into *codes (n of
+ * them): 0, 1 when absent, -EINVAL (reported) or -ENOMEM. */
+int dl_get_code_list(struct dl *L, int node, const char *name, uint64_t **codes, int *n);
 bool dl_has_prop(struct dl *L, int node, const char *name);
 int dl_get_ref(struct dl *L, int node, const char *name, bool required,
 		   struct pmu_reg_ref *out);
@@ -91,6 +94,7 @@ int dl_unique_names(struct dl *L, const char *what, const char *prop,
 
 /* --- dtb_description.c: counters, registers, fields, compute_mmcr inputs -- */
 int dl_load_sprs(struct dl *L);
+int dl_load_code_classes(struct dl *L);
 int dl_load_fields(struct dl *L, int constraints);
 int dl_load_mmcr_inputs(struct dl *L);
 

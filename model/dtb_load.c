@@ -97,6 +97,8 @@ static int load_all(struct dl *L)
 	if (dl_load_sprs(L) < 0)
 		return -EINVAL; /* everything below refers to these */
 	rc |= check_counts(L);
+	if (dl_load_code_classes(L) < 0)
+		return -EINVAL; /* conditions name them */
 	constraints = dl_child(L, L->pmu, "constraints", false);
 	if (dl_load_fields(L, constraints) < 0)
 		return -EINVAL;

@@ -251,6 +251,25 @@ int dl_get_str(struct dl *L, int node, const char *name, bool required,
 }
 
 /* A string copied into the model (*out stays NULL when absent). */
+int dl_get_code_list(struct dl *L, int node, const char *name, uint64_t **codes, int *n)
+{
+	int len;
+	const fdt32_t *v = fdt_getprop(L->fdt, node, name, &len);
+
+	*n = 0;
+	if (!v)
+		return 1;
+	if (len <= 0 || len % 8)
+		return dl_fail(L, node, name, "expected <hi lo> pairs, found %d bytes", len);
+	*codes = dl_alloc_array(L, len / 8, sizeof(**codes));
+	if (!*codes)
+		return -ENOMEM;
+	*n = len / 8;
+	for (int i = 0; i < *n; i++)
+		(*codes)[i] = (uint64_t)fdt32_ld(&v[2 * i]) << 32 | fdt32_ld(&v[2 * i + 1]);
+	return 0;
+}
+
 int dl_get_strdup(struct dl *L, int node, const char *name, bool required,
 		      char **out)
 {

@@ -63,6 +63,17 @@ static bool ref_eq(const struct pmu_model *a, int ra, int fa,
 	       str_eq(reg_field_name(a, ra, fa), reg_field_name(b, rb, fb));
 }
 
+static const char *class_name(const struct pmu_model *m, int i)
+{
+	return i >= 0 && i < m->ncode_classes ? m->code_classes[i].name : NULL;
+}
+
+/* What a term tests: a field's or a code class's name. */
+static const char *term_subject(const struct pmu_model *m, const struct pmu_term *t)
+{
+	return t->code_class ? class_name(m, t->field) : field_name(m, t->field);
+}
+
 static bool cond_eq(const struct pmu_model *a, const struct pmu_condition *x,
 		    const struct pmu_model *b, const struct pmu_condition *y)
 {
@@ -70,7 +81,8 @@ static bool cond_eq(const struct pmu_model *a, const struct pmu_condition *x,
 		return false;
 	for (int i = 0; i < x->nterms; i++) {
 		const struct pmu_term *s = &x->terms[i], *t = &y->terms[i];
-		if (!str_eq(field_name(a, s->field), field_name(b, t->field)) ||
+		if (s->code_class != t->code_class ||
+		    !str_eq(term_subject(a, s), term_subject(b, t)) ||
 		    s->negate != t->negate || s->lo != t->lo || s->hi != t->hi)
 			return false;
 	}
@@ -177,6 +189,14 @@ static bool alt_eq(const struct pmu_model *a, int i, const struct pmu_model *b, 
 	return true;
 }
 
+static bool code_class_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
+{
+	const struct pmu_code_class *x = &a->code_classes[i], *y = &b->code_classes[j];
+	return str_eq(x->name, y->name) && str_eq(x->description, y->description) &&
+	       x->mask == y->mask && x->ncodes == y->ncodes &&
+	       (!x->ncodes || !memcmp(x->codes, y->codes, (size_t)x->ncodes * sizeof(*x->codes)));
+}
+
 static bool generic_eq(const struct pmu_model *a, int i, const struct pmu_model *b, int j)
 {
 	const struct pmu_generic *x = &a->generic[i], *y = &b->generic[j];
@@ -263,6 +283,7 @@ static const char *field_key(const struct pmu_model *m, int i) { return m->field
 static const char *constraint_key(const struct pmu_model *m, int i) { return m->constraints[i].name; }
 static const char *check_key(const struct pmu_model *m, int i) { return m->checks[i].name; }
 static const char *generic_key(const struct pmu_model *m, int i) { return m->generic[i].name; }
+static const char *code_class_key(const struct pmu_model *m, int i) { return m->code_classes[i].name; }
 static const char *event_key(const struct pmu_model *m, int i) { return m->events[i].name; }
 static const char *preset_key(const struct pmu_model *m, int i) { return m->presets[i].name; }
 static const char *branch_filter_key(const struct pmu_model *m, int i) { return m->branch_filters[i].name; }
@@ -317,6 +338,8 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 	return identity_eq(d, a, b) &&
 	       keyed_eq(d, "counter", a, a->ncounters, b, b->ncounters, counter_eq, counter_key) &&
 	       keyed_eq(d, "register", a, a->nregisters, b, b->nregisters, register_eq, register_key) &&
+	       keyed_eq(d, "code class", a, a->ncode_classes, b, b->ncode_classes, code_class_eq,
+			code_class_key) &&
 	       ordered_eq(d, "field", a, a->nfields, b, b->nfields, field_eq, field_key) &&
 	       keyed_eq(d, "constraint", a, a->nconstraints, b, b->nconstraints, constraint_eq,
 			constraint_key) &&

@@ -55,6 +55,10 @@ static void free_list_strings(struct pmu_model *m)
 		free(m->checks[i].name);
 		free(m->checks[i].description);
 	}
+	for (int i = 0; i < m->ncode_classes; i++) {
+		free(m->code_classes[i].name);
+		free(m->code_classes[i].description);
+	}
 	for (int i = 0; i < m->ngeneric; i++)
 		free(m->generic[i].name);
 	for (int i = 0; i < m->nbranch_filters; i++)
@@ -108,6 +112,9 @@ void pmu_model_free(struct pmu_model *m)
 	free(m->checks);
 	free(m->usage);
 	free(m->alternatives);
+	for (int i = 0; i < m->ncode_classes; i++)
+		free(m->code_classes[i].codes);
+	free(m->code_classes);
 	free(m->generic);
 	free(m->branch_filters);
 	free(m->events);
@@ -210,6 +217,14 @@ int pmu_model_event(const struct pmu_model *m, const char *name)
 {
 	for (int i = 0; i < m->nevents; i++)
 		if (strcmp(m->events[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int pmu_model_code_class(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->ncode_classes; i++)
+		if (strcmp(m->code_classes[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -417,7 +432,7 @@ static int field_order(const struct pmu_field *a, const struct pmu_field *b)
 static void remap_condition(struct pmu_condition *c, const int *newpos)
 {
 	for (int i = 0; i < c->nterms; i++)
-		if (c->terms[i].field >= 0)
+		if (c->terms[i].field >= 0 && !c->terms[i].code_class)
 			c->terms[i].field = newpos[c->terms[i].field];
 }
 
@@ -471,12 +486,14 @@ static int sort_fields(struct pmu_model *m)
 	return 0;
 }
 
+/* A firmware event is the alias of the perf event with its code; a perf
+ * event's alias is the one its description declares (alias-of), kept. */
 static void resolve_aliases(struct pmu_model *m)
 {
 	for (int i = 0; i < m->nevents; i++) {
-		m->events[i].alias_of = -1;
 		if (!m->events[i].firmware)
 			continue;
+		m->events[i].alias_of = -1;
 		for (int j = 0; j < m->nevents; j++) {
 			if (!m->events[j].firmware && m->events[j].code == m->events[i].code) {
 				m->events[i].alias_of = j;

@@ -36,19 +36,53 @@ struct pmu_error {
 	char message[512]; /* "file:line:col: error: text" or "path: error: text" */
 };
 
+/* --- code classes ----------------------------------------------------------
+ * A named set of event codes compared under a mask: a code belongs to the
+ * class when (code & mask) is one of codes.  The kernel's
+ * event_is_fab_match() (isa207-common.c) is one: the pmc, unit and PMCxSEL
+ * bits without the edge bit (mask 0xff0fe) against PM_MRK_FAB_RSP_MATCH
+ * (0x30056) and PM_MRK_FAB_RSP_MATCH_CYC (0x4f052).  Conditions test a
+ * class with the clause "code is [not] NAME".
+ */
+#define PMU_MAX_CODE_CLASSES 16
+#define PMU_MAX_CLASS_CODES 64
+
+struct pmu_code_class {
+	char *name;         /* "fab-match" */
+	char *description;
+	uint64_t mask;
+	int ncodes;         /* 1..PMU_MAX_CLASS_CODES */
+	uint64_t *codes;    /* each within mask */
+	struct pmu_pos pos;
+};
+
+/* Whether code belongs to class k. */
+static inline bool pmu_code_class_has(const struct pmu_code_class *k, uint64_t code)
+{
+	uint64_t v = code & k->mask;
+	for (int i = 0; i < k->ncodes; i++)
+		if (k->codes[i] == v)
+			return true;
+	return false;
+}
+
 /* --- conditions ------------------------------------------------------------
  * A condition is a conjunction of terms over event-code fields, written in the
  * description as words: "always", "only when unit is 6", "only for marked
  * events", "only when thresh_sel is nonzero", "only when pmc is 0..4 and unit
- * is not 6..9".  A term holds when the field's value is in [lo, hi] (or not in
- * it, when negate is set).
+ * is not 6..9", "only when code is not fab-match".  A term holds when the
+ * field's value is in [lo, hi] (or not in it, when negate is set); a class
+ * term reads 1 when the event's code belongs to the class, else 0, and
+ * holds when that is in [lo, hi] = [1, 1] ("code is NAME") or, negated, not.
  */
 #define PMU_MAX_TERMS 4
 
 struct pmu_term {
-	int field;       /* index into model->fields */
+	int field;       /* index into model->fields, or into model->code_classes
+	                    when code_class is set */
 	bool negate;     /* "is not" */
 	uint64_t lo, hi; /* inclusive value range */
+	bool code_class; /* "code is [not] CLASS" */
 };
 
 struct pmu_condition {
@@ -430,6 +464,7 @@ struct pmu_model {
 	int nalternatives;  struct pmu_alternative *alternatives;
 	int nbranch_filters; struct pmu_branch_filter *branch_filters;
 	struct pmu_reg_ref branch_filter_target;   /* MMCRA.IFM */
+	int ncode_classes;  struct pmu_code_class *code_classes;
 	int ngeneric;       struct pmu_generic *generic;
 	bool has_cache_map;
 	struct pmu_cache_entry cache[PMU_CACHE_NTYPES][PMU_OP_NTYPES][PMU_RESULT_NTYPES];
@@ -463,6 +498,7 @@ int pmu_model_register(const struct pmu_model *m, const char *name);
 int pmu_model_reg_field(const struct pmu_register *r, const char *name);
 int pmu_model_event(const struct pmu_model *m, const char *name);
 int pmu_model_event_by_code(const struct pmu_model *m, uint64_t code);
+int pmu_model_code_class(const struct pmu_model *m, const char *name);
 
 /* Value of a field in an event (config, config1). */
 uint64_t pmu_field_value(const struct pmu_field *f, uint64_t config,
@@ -497,6 +533,7 @@ struct pmu_ccond {
 		struct pmu_extract x;
 		uint64_t lo, span;  /* holds when (v - lo) <= span, unsigned */
 		bool negate;
+		const struct pmu_code_class *cls; /* a class term: v is membership */
 	} t[PMU_MAX_TERMS];
 };
 
@@ -511,7 +548,8 @@ static inline bool pmu_ccond_holds(const struct pmu_ccond *c, uint64_t config,
 		return (config & c->eq_mask[0]) == c->eq_value[0] &&
 		       (config1 & c->eq_mask[1]) == c->eq_value[1];
 	for (int i = 0; i < c->n; i++) {
-		uint64_t v = pmu_extract(&c->t[i].x, config, config1);
+		uint64_t v = c->t[i].cls ? pmu_code_class_has(c->t[i].cls, config)
+					 : pmu_extract(&c->t[i].x, config, config1);
 		if ((v - c->t[i].lo <= c->t[i].span) == c->t[i].negate)
 			return false;
 	}

@@ -77,6 +77,8 @@ static int term_condition(const struct pmu_model *m, const struct pmu_term *t)
 		return PMU_RFC_THRESHOLD;
 	if (field_is_bits(m, t->field, PMU_RFC_BIT_BHRB, PMU_RFC_BIT_BHRB) && term_is(t, 1))
 		return PMU_RFC_BHRB;
+	if (field_is_bits(m, t->field, PMU_RFC_BIT_L1, PMU_RFC_BIT_L1) && term_is(t, 1))
+		return PMU_RFC_L1;
 	return -1;
 }
 
@@ -106,6 +108,10 @@ static void set_condition(const struct pmu_model *m, const struct pmu_constraint
 		const struct pmu_term *t = &c->when.terms[i];
 		int k;
 
+		if (t->code_class) {
+			r->differs = "the RFC has no condition on a code class ('code is ...')";
+			continue;
+		}
 		if (t->field < 0 || t->field >= m->nfields || counter_term(m, t))
 			continue;
 		if (unit_excluded(m, t)) {
@@ -173,6 +179,7 @@ static bool same_when(const struct pmu_condition *a, const struct pmu_condition 
 		return false;
 	for (int i = 0; i < a->nterms; i++)
 		if (a->terms[i].field != b->terms[i].field ||
+		    a->terms[i].code_class != b->terms[i].code_class ||
 		    a->terms[i].negate != b->terms[i].negate || a->terms[i].lo != b->terms[i].lo ||
 		    a->terms[i].hi != b->terms[i].hi)
 			return false;
@@ -188,7 +195,7 @@ static bool pmc4_flag(const struct pmu_model *m, const struct pmu_constraint *f,
 
 	if (!f->has_flag || f->kind != PMU_CONS_EQUAL || f->slot_lo != PMU_RFC_BIT_CACHE_PMC4 ||
 	    f->slot_hi != PMU_RFC_BIT_CACHE_PMC4 ||
-	    !f->group_reason || f->flag.nterms != 1 || t->field < 0 || t->field >= m->nfields ||
+	    !f->group_reason || f->flag.nterms != 1 || t->code_class || t->field < 0 || t->field >= m->nfields ||
 	    m->fields[t->field].role != PMU_ROLE_PMC || !term_is(t, 4) ||
 	    m->fields[t->field].hi < m->fields[t->field].lo + 2)
 		return false;
@@ -373,7 +380,7 @@ static bool rejects(const struct pmu_model *m, uint32_t bit_a, int role_b,
 		for (int j = 0; j < 2; j++) {
 			const struct pmu_term *t = &k->when.terms[j];
 
-			if (t->field < 0 || t->field >= m->nfields)
+			if (t->code_class || t->field < 0 || t->field >= m->nfields)
 				continue;
 			if (field_is_bits(m, t->field, bit_a, bit_a) && term_is(t, 1))
 				a = true;

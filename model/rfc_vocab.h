@@ -83,6 +83,7 @@ bool pmu_rfc_bhrb_requires_ebb(const struct pmu_model *m);
 #define PMU_RFC_THRESH_LO 29
 #define PMU_RFC_THRESH_HI 31
 #define PMU_RFC_BIT_MARK 8
+#define PMU_RFC_BIT_L1 22 /* EVENT_IS_L1: 4 << EVENT_CACHE_SEL_SHIFT */
 
 /* cpu_dts's group_constraint_mask/_val (CNST_CACHE_PMC4): the one bit of
  * the constraint word whose group rule the RFC applies */

@@ -22,7 +22,7 @@
 #define MAX_FILES 16
 
 static const char *const top_keys[] = {
-	"format", "pmu", "counters", "registers", "fields", "privilege-filters",
+	"format", "pmu", "counters", "registers", "code-classes", "fields", "privilege-filters",
 	"branch-stack-clears", "counter-usage", "checks", "constraints",
 	"alternatives", "generic-events", "cache-events", "branch-filters", "firmware-events",
 	"events", "presets", "metrics", "include", NULL};

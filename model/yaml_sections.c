@@ -176,6 +176,22 @@ static int read_reg_field(struct yctx *c, const struct ynode *n, struct pmu_regi
 	return rc ? -EINVAL : 0;
 }
 
+/* A reset item: a fixed field's name (all ones), or {field: NAME, value: N}
+ * (POWER8's MMCRA SDAR mode 0b01, MMCRA_SDAR_MODE_TLB). */
+static int read_reset_item(struct yctx *c, const struct ynode *item, const char **name, uint64_t *value, bool *all_ones)
+{
+	static const char *const keys[] = {"field", "value", NULL};
+	*all_ones = !y_is_map(item);
+	if (*all_ones)
+		return y_str(c, item, "reset field", name);
+	if (y_check_keys(c, item, "a reset value", keys, keys))
+		return -EINVAL;
+	struct ynode f = y_get(item, "field"), v = y_get(item, "value");
+	if (y_str(c, &f, "reset field", name) || y_u64(c, &v, "reset value", value))
+		return -EINVAL;
+	return 0;
+}
+
 static int resolve_reset(struct yctx *c, const struct ynode *n, struct pmu_register *r)
 {
 	struct ynode reset = y_get(n, "reset");
@@ -186,18 +202,27 @@ static int resolve_reset(struct yctx *c, const struct ynode *n, struct pmu_regis
 	for (int i = 0; i < y_seq_len(&reset); i++) {
 		struct ynode item = y_seq_at(&reset, i);
 		const char *name = NULL;
-		if (y_str(c, &item, "reset field", &name))
+		uint64_t value = 0;
+		bool all_ones;
+		if (read_reset_item(c, &item, &name, &value, &all_ones))
 			return -EINVAL;
 		int f = pmu_model_reg_field(r, name);
+		struct pmu_pos p = y_pos(&item);
 		if (f < 0 || r->fields[f].layout != PMU_LAYOUT_FIXED) {
-			struct pmu_pos p = y_pos(&item);
 			if (pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p,
 				       "reset names '%s', not a fixed field of %s", name,
 				       r->name) == PMU_SEV_ERROR)
 				return -EINVAL;
 			continue;
 		}
-		r->reset |= pmu_bits_mask(r->fields[f].lo, r->fields[f].hi);
+		uint64_t mask = pmu_bits_mask(r->fields[f].lo, r->fields[f].hi);
+		if (!all_ones && value > mask >> r->fields[f].lo) {
+			pmu_report(c->d, -1, &p, "reset value 0x%llx does not fit %s.%s (%u bits)",
+				   (unsigned long long)value, r->name, name,
+				   r->fields[f].hi - r->fields[f].lo + 1);
+			return -EINVAL;
+		}
+		r->reset |= all_ones ? mask : value << r->fields[f].lo;
 	}
 	return 0;
 }
@@ -233,6 +258,77 @@ static int read_register(struct yctx *c, const struct ynode *n)
 	if (!rc)
 		rc |= resolve_reset(c, n, r);
 	return rc ? -EINVAL : 0;
+}
+
+/* --- code classes ----------------------------------------------------------
+ * Read before the fields: their conditions may name a class. */
+/* A list of 1 to max u64 codes at key "codes" of n into *codes (*ncodes
+ * counts them); what names the list in the message. */
+static int read_code_list(struct yctx *c, const struct ynode *n, int max, const char *what,
+			  uint64_t **codes, int *ncodes)
+{
+	struct ynode list = y_get(n, "codes");
+	int len = y_seq_len(&list);
+	if (y_expect_seq(c, &list, "codes") || len < 1 || len > max) {
+		struct pmu_pos p = y_pos(&list);
+		pmu_report(c->d, -1, &p, "%s lists 1 to %d codes", what, max);
+		return -EINVAL;
+	}
+	*codes = calloc((size_t)len, sizeof(**codes));
+	if (!*codes)
+		return oom(c);
+	int rc = 0;
+	for (int i = 0; i < len; i++) {
+		struct ynode item = y_seq_at(&list, i);
+		rc |= y_u64(c, &item, "code", &(*codes)[(*ncodes)++]);
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* A class's codes, each within its mask. */
+static int read_class_codes(struct yctx *c, const struct ynode *n, struct pmu_code_class *k)
+{
+	int rc = read_code_list(c, n, PMU_MAX_CLASS_CODES, "a code class", &k->codes, &k->ncodes);
+	struct ynode list = y_get(n, "codes");
+	for (int i = 0; !rc && i < k->ncodes; i++) {
+		if (!(k->codes[i] & ~k->mask))
+			continue;
+		struct ynode item = y_seq_at(&list, i);
+		struct pmu_pos p = y_pos(&item);
+		pmu_report(c->d, -1, &p, "code 0x%llx of class %s sets bits outside its mask 0x%llx: "
+			   "no code would match it", (unsigned long long)k->codes[i],
+			   k->name ? k->name : "?", (unsigned long long)k->mask);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+static int read_code_class(struct yctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"name", "mask", "codes", "description", NULL};
+	if (y_expect_map(c, n, "a code class") || y_check_keys(c, n, "a code class", keys, keys))
+		return -EINVAL;
+	if (too_many(c, n, c->m->ncode_classes, PMU_MAX_CODE_CLASSES, "code classes"))
+		return -E2BIG;
+	struct pmu_code_class *k = APPEND(c->m->code_classes, c->m->ncode_classes);
+	if (!k)
+		return oom(c);
+	k->pos = y_pos(n);
+	struct ynode v;
+	int rc = 0;
+	v = y_get(n, "name");        rc |= y_strdup(c, &v, "code class name", &k->name);
+	v = y_get(n, "description"); rc |= y_strdup(c, &v, "description", &k->description);
+	v = y_get(n, "mask");        rc |= y_u64(c, &v, "mask", &k->mask);
+	if (rc)
+		return -EINVAL;
+	for (int i = 0; i < c->m->ncode_classes - 1; i++)
+		if (strcmp(c->m->code_classes[i].name, k->name) == 0) {
+			v = y_get(n, "name");
+			struct pmu_pos p = y_pos(&v);
+			pmu_report(c->d, -1, &p, "code class '%s' given twice", k->name);
+			return -EINVAL;
+		}
+	return read_class_codes(c, n, k);
 }
 
 /* The nearest of count names got by name(i), for "did you mean" hints. */
@@ -656,21 +752,8 @@ static int read_check_codes(struct yctx *c, const struct ynode *n, struct pmu_ch
 	}
 	if (!codes.node)
 		return 0;
-	int len = y_seq_len(&codes);
-	if (y_expect_seq(c, &codes, "codes") || len < 1 || len > PMU_MAX_REFUSED) {
-		struct pmu_pos p = y_pos(&codes);
-		pmu_report(c->d, -1, &p, "'codes' lists 1 to %d event codes", PMU_MAX_REFUSED);
-		return -EINVAL;
-	}
-	k->codes = calloc((size_t)len, sizeof(*k->codes));
-	if (!k->codes)
-		return oom(c);
-	int rc = 0;
-	for (int i = 0; i < len; i++) {
-		struct ynode item = y_seq_at(&codes, i);
-		rc |= y_u64(c, &item, "code", &k->codes[k->ncodes++]);
-	}
-	return rc ? -EINVAL : 0;
+	return read_code_list(c, n, PMU_MAX_REFUSED, "'codes' of a refused-code check", &k->codes,
+			      &k->ncodes);
 }
 
 /* `pvr-mask` and `pvr-value` go together; the value must lie in the mask. */
@@ -1025,10 +1108,45 @@ static int read_branch_filters(struct yctx *c, const struct ynode *n)
 }
 
 /* --- events --------------------------------------------------------------- */
+/* A perf event's `alias-of`: an earlier perf event with the same code (perf's
+ * POWER8 JSON gives 0x200301ea both as PM_L1MISS_LAT_EXC_1024 and as
+ * PM_RC_LIFETIME_EXC_1024).  A firmware event's alias is found by its code. */
+static int read_alias_of(struct yctx *c, const struct ynode *n, struct pmu_event *e)
+{
+	struct ynode v = y_get(n, "alias-of");
+	const char *name = NULL;
+	if (!v.node)
+		return 0;
+	struct pmu_pos p = y_pos(&v);
+	if (e->firmware) {
+		pmu_report(c->d, -1, &p, "a firmware event takes no 'alias-of': it is the alias "
+			   "of the perf event with its code");
+		return -EINVAL;
+	}
+	if (y_str(c, &v, "alias-of", &name))
+		return -EINVAL;
+	for (int i = 0; i < c->m->nevents - 1; i++) {
+		const struct pmu_event *a = &c->m->events[i];
+		if (a->firmware || strcmp(a->name, name) != 0)
+			continue;
+		if (a->code != e->code) {
+			pmu_report(c->d, -1, &p, "event %s is the alias of %s, whose code is 0x%llx, "
+				   "not 0x%llx", e->name ? e->name : "?", name,
+				   (unsigned long long)a->code, (unsigned long long)e->code);
+			return -EINVAL;
+		}
+		e->alias_of = a->alias_of >= 0 ? a->alias_of : i;
+		return 0;
+	}
+	pmu_report(c->d, PMU_CHK_UNKNOWN_REF, &p, "alias-of names '%s', which is no perf event "
+		   "listed before %s", name, e->name ? e->name : "this one");
+	return -EINVAL;
+}
+
 static int read_event(struct yctx *c, const struct ynode *n, bool firmware)
 {
 	static const char *const keys[] = {"name", "code", "category", "class",
-					   "description", "status", NULL};
+					   "description", "status", "alias-of", NULL};
 	static const char *const req[] = {"name", "code", "category", "description", NULL};
 	const char *what = firmware ? "a firmware event" : "an event";
 	if (y_expect_map(c, n, what) || y_check_keys(c, n, what, keys, req))
@@ -1066,6 +1184,8 @@ static int read_event(struct yctx *c, const struct ynode *n, bool firmware)
 		pmu_report(c->d, -1, &p, "status must be okay or disabled, found '%s'", e->status);
 		rc = -EINVAL;
 	}
+	if (!rc)
+		rc |= read_alias_of(c, n, e);
 	return rc ? -EINVAL : 0;
 }
 
@@ -1408,6 +1528,7 @@ int ysec_read_all(const struct yloader_view *view)
 	int rc = read_pmu(c, &pmu);
 	rc |= read_list(view, "counters", read_counter);
 	rc |= read_list(view, "registers", read_register);
+	rc |= read_list(view, "code-classes", read_code_class);
 	if (rc)
 		return -EINVAL; /* everything below refers to these */
 	struct ynode lists[16];

@@ -23,12 +23,23 @@
  * at trees they build), the syscall layer, and the core PMU's description. */
 struct pmu_host {
 	char sysfs[256];    /* stands for /sys: DIR/bus/event_source/devices */
-	char tracefs[256];  /* stands for /sys/kernel/tracing */
+	char tracefs[256];  /* stands for /sys/kernel/tracing ("": none found
+	                       at open; see pmu_host_tracefs) */
+	bool tracefs_mountable; /* the running system's /sys and no tracefs
+	                           given: a tracepoint may mount it */
 	const struct pmu_sys *sys;
 	const struct pmurt_pmu *core;  /* may be NULL: no core events */
 	char pick[320];     /* without core: what the description pick looked
 	                       for (host.c), for messages */
 };
+
+/* The host's tracefs root, or "" when it has none: h->tracefs when set,
+ * else, on the running system (tracefs_mountable), the tracefs mounted
+ * since, or mounted now at /sys/kernel/tracing as perf mounts it when a
+ * tracepoint is named (tools/lib/api/fs/tracing_path.c tracing_path_mount;
+ * root only).  *mount_errno (may be NULL): the mount's errno, 0 when none
+ * was tried or it succeeded. */
+const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno);
 
 enum pmu_evsel_kind {
 	PMU_EVSEL_CORE,       /* an event of the description (cpu/../, bare name, raw) */

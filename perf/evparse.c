@@ -457,31 +457,46 @@ static int bare_alias(struct ectx *c, const struct pmu_event_syntax *ev)
 
 /* --- tracepoints ------------------------------------------------------------------ */
 
-static bool tracefs_has(const struct pmu_host *h, const char *sys, const char *name)
+static bool tracefs_has(const char *tracefs, const char *sys, const char *name)
 {
 	char path[800];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/events/%s%s%s", h->tracefs, sys, name ? "/" : "",
+	snprintf(path, sizeof(path), "%s/events/%s%s%s", tracefs, sys, name ? "/" : "",
 		 name ? name : "");
-	return h->tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* No tracefs to read tracepoint ev from: why, and what to do. */
+static int no_tracefs(struct ectx *c, const struct pmu_event_syntax *ev, int mount_errno)
+{
+	char q[PMU_QUOTE_MAX + 4];
+	pmu_grammar_quote(c->s, ev->whole, q);
+	if (mount_errno)
+		return fail(c, -ENOENT, "tracepoint '%s' at offset %zu: tracefs is not mounted, and "
+			    "mounting it at /sys/kernel/tracing failed: %s (perf mounts it when run "
+			    "as root; as root: mount -t tracefs nodev /sys/kernel/tracing; or give "
+			    "--tracefs)", q, ev->whole.off, strerror(mount_errno));
+	return fail(c, -ENOENT, "tracepoint '%s' at offset %zu: no tracefs (looked in "
+		    "%s/kernel/tracing and %s/kernel/debug/tracing; mount tracefs or give "
+		    "--tracefs)", q, ev->whole.off, c->host->sysfs, c->host->sysfs);
 }
 
 /* SYS:NAME[:MODS]. */
 static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 {
-	char sys[128], name[128], path[800], text[32], q[PMU_QUOTE_MAX + 4];
+	char sys[128], name[128], path[800], text[32];
 	struct pmu_tracepoint_syntax tp;
 	pmu_grammar_tracepoint(c->s, ev, &tp);
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
 	copy_span(c->s, tp.name, name, sizeof(name));
-	if (!c->host->tracefs[0])
-		return fail(c, -ENOENT, "tracepoint '%s' at offset %zu: no tracefs (looked in "
-			    "/sys/kernel/tracing and /sys/kernel/debug/tracing; mount tracefs or "
-			    "give --tracefs)", pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
-	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(c->host, sys, name))
+	int mount_errno;
+	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
+	if (!tracefs[0])
+		return no_tracefs(c, ev, mount_errno);
+	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
 		return fail(c, -ENOENT, "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
-			    sys, name, ev->whole.off, c->host->tracefs, sys, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", c->host->tracefs, sys, name);
+			    sys, name, ev->whole.off, tracefs, sys, name);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
 	uint64_t id;
 	int rc = pmu_read_small(path, text, sizeof(text));
 	if (rc || pmu_grammar_number(text, strlen(text), &id))
@@ -520,7 +535,7 @@ static bool is_tracepoint(const struct ectx *c, const struct pmu_event_syntax *e
 {
 	char sys[128];
 	copy_span(c->s, ev->body, sys, sizeof(sys));
-	if (tracefs_has(c->host, sys, NULL))
+	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL))
 		return true;
 	if (known_name(c, ev->body, sys))
 		return false;

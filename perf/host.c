@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
@@ -32,7 +33,8 @@ static void lower(char *s)
 }
 
 /* The PVR's version (its high half) to the platform name: arch/powerpc's
- * PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
+ * PVR_POWER8E 0x004b, PVR_POWER8NVL 0x004c, PVR_POWER8 0x004d (the three
+ * init_power8_pmu takes), PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
  * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
 static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
 {
@@ -52,6 +54,8 @@ static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text
 	if (f)
 		fclose(f);
 	*value = version << 16 | revision;
+	if (version >= 0x4b && version <= 0x4d)
+		return "power8";
 	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
 }
 
@@ -183,18 +187,42 @@ int pmu_refuse_foreign_core(const struct pmu_host *host, const struct pmu_evlist
 	return -ENOENT;
 }
 
+static const char *const tracefs_places[] = {"kernel/tracing", "kernel/debug/tracing"};
+
 static void default_tracefs(const char *sysfs, char *out, size_t len)
 {
-	static const char *const places[] = {"kernel/tracing", "kernel/debug/tracing"};
 	char path[600];
 	out[0] = 0;
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s/events", sysfs, places[i]);
+		snprintf(path, sizeof(path), "%s/%s/events", sysfs, tracefs_places[i]);
 		if (is_dir(path)) {
-			snprintf(out, len, "%s/%s", sysfs, places[i]);
+			snprintf(out, len, "%s/%s", sysfs, tracefs_places[i]);
 			return;
 		}
 	}
+}
+
+/* The running system's tracefs as perf 6.1 finds it (tools/lib/api/fs/
+ * tracing_path.c tracing_path_mount, fs.c fs__mount): where it is mounted
+ * now, else mounted at /sys/kernel/tracing (needs CAP_SYS_ADMIN). */
+const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+	if (mount_errno)
+		*mount_errno = 0;
+	if (h->tracefs[0] || !h->tracefs_mountable)
+		return h->tracefs;
+	char path[64];
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (is_dir(path))
+			return roots[i];
+	}
+	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
+		return roots[0];
+	if (mount_errno)
+		*mount_errno = errno;
+	return "";
 }
 
 static int set_root(char *dst, size_t size, const char *src, const char *what,
@@ -245,8 +273,10 @@ int pmurt_host_open(struct pmurt_host **host, const struct pmurt_host_opts *opts
 			  "sysfs", err);
 	if (!rc && o && o->tracefs)
 		rc = set_root(h->h.tracefs, sizeof(h->h.tracefs), o->tracefs, "tracefs", err);
-	else if (!rc)
+	else if (!rc) {
 		default_tracefs(h->h.sysfs, h->h.tracefs, sizeof(h->h.tracefs));
+		h->h.tracefs_mountable = !strcmp(h->h.sysfs, "/sys");
+	}
 	h->h.sys = pmu_sys_real();
 	if (!rc)
 		rc = load_core(h, o, err);

@@ -817,33 +817,48 @@ static void put_build_id(struct pd_bytes *b, const struct dso *d)
 	pd_bytes_put(b, zeros, len - n);
 }
 
-static void kernel_build_id(const char *root, struct dso *d)
+int pd_kernel_build_id(const char *root, uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
 {
 	char path[1024];
 	uint8_t notes[4096];
-	snprintf(path, sizeof(path), "%s/sys/kernel/notes", root);
+	snprintf(path, sizeof(path), "%s/sys/kernel/notes", root ? root : "");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return -errno;
 	ssize_t n = read(fd, notes, sizeof(notes));
 	close(fd);
-	d->has_id = n > 0 && notes_build_id(notes, (size_t)n, d->id, &d->id_len) == 0;
+	return n > 0 && notes_build_id(notes, (size_t)n, id, id_len) == 0 ? 0 : -ENOENT;
 }
 
-/* This process's vDSO image, in memory (AT_SYSINFO_EHDR): its notes. */
-static void vdso_build_id(struct dso *d)
+const void *pd_vdso_image(size_t *size)
 {
 	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
 	if (!base)
-		return;
+		return NULL;
+	/* its section headers come last; the mapping is whole pages, and perf
+	 * keeps them all (util/vdso.c find_map) */
 	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
-	for (unsigned i = 0; i < eh->e_phnum && !d->has_id; i++) {
+	size_t page = (size_t)getpagesize();
+	size_t elf_size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	*size = (elf_size + page - 1) / page * page;
+	return base;
+}
+
+int pd_vdso_build_id(uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
+{
+	size_t size;
+	const uint8_t *base = pd_vdso_image(&size);
+	if (!base)
+		return -ENOENT;
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff +
 							    (size_t)i * eh->e_phentsize);
-		if (ph->p_type == PT_NOTE)
-			d->has_id = notes_build_id(base + ph->p_offset, ph->p_filesz, d->id,
-						   &d->id_len) == 0;
+		if (ph->p_type == PT_NOTE &&
+		    notes_build_id(base + ph->p_offset, ph->p_filesz, id, id_len) == 0)
+			return 0;
 	}
+	return -ENOENT;
 }
 
 int pd_hits_finish(struct pd_hits *h, const char *root, struct pd_bytes *build_ids,
@@ -856,9 +871,9 @@ int pd_hits_finish(struct pd_hits *h, const char *root, struct pd_bytes *build_i
 		if (!d->hit && !vdso)
 			continue;
 		if (!d->has_id && vdso)
-			vdso_build_id(d);
+			d->has_id = pd_vdso_build_id(d->id, &d->id_len) == 0;
 		else if (!d->has_id && !strcmp(d->name, KERNEL_DSO))
-			kernel_build_id(root, d);
+			d->has_id = pd_kernel_build_id(root, d->id, &d->id_len) == 0;
 		else if (!d->has_id && d->name[0] == '/')
 			d->has_id = pd_elf_build_id(d->name, d->id, &d->id_len) == 0;
 		if (d->has_id)

@@ -200,6 +200,37 @@ void pd_hits_add_span(struct pd_hits *h, const void *recs, size_t len);
 int pd_hits_finish(struct pd_hits *h, const char *root, struct pd_bytes *build_ids,
 		   uint64_t times[2]);
 void pd_hits_free(struct pd_hits *h);
+/* The running kernel's build id (root/sys/kernel/notes) and this process's
+ * vDSO's, and the vDSO's image in memory (NULL: none): 0 or -ENOENT. */
+int pd_kernel_build_id(const char *root, uint8_t id[PD_BUILD_ID_MAX], size_t *id_len);
+int pd_vdso_build_id(uint8_t id[PD_BUILD_ID_MAX], size_t *id_len);
+const void *pd_vdso_image(size_t *size);
+
+/* buildid_cache.c: perf's build-id cache (DIR/.build-id/..., perf 6.1's
+ * layout).  The directory perf would use: $PERF_BUILDID_DIR (perf sets it
+ * for its children), perf config's buildid.dir, else $HOME/.debug (-ENOENT
+ * without any).  add keeps DSO name (a file's path, "[vdso]" or
+ * "[kernel.kallsyms]", read under root for /proc and /sys) under build id
+ * id when it still has that id (-ESTALE: rebuilt or replaced since), as
+ * perf record does at its end; find puts the cached file's path for name's
+ * kind into path: 0, or -ENOENT when the cache does not hold it. */
+int pd_build_id_cache_dir(char *out, size_t len);
+int pd_build_id_cache_add(const char *dir, const char *root, const char *name,
+			  const uint8_t *id, size_t id_len);
+int pd_build_id_cache_find(const char *dir, const char *name, const uint8_t *id,
+			   size_t id_len, char *path, size_t len);
+/* Every DSO f's BUILD_ID feature records, added as perf record adds them
+ * once its file is written (perf_session__cache_build_ids; a DSO that
+ * cannot be kept is passed over): how many are in the cache now. */
+int pd_build_id_cache_add_recorded(const char *dir, const char *root,
+				   const struct pmurt_perf_file *f);
+/* Every DSO the file's BUILD_ID feature records, to fn (a nonzero return
+ * stops the walk and is returned). */
+int pd_recorded_build_ids(const struct pmurt_perf_file *f,
+			  int (*fn)(void *arg, const char *name, const uint8_t *id,
+				    size_t id_len),
+			  void *arg);
+
 /* reader.c: the build id the file's BUILD_ID feature records for the DSO
  * of this name: 0, or -ENOENT. */
 int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,

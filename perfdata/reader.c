@@ -748,11 +748,12 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 /* build-id.c perf_header__read_build_ids: records of {header, pid, 20
  * bytes of id, its size (with PERF_RECORD_MISC_BUILD_ID_SIZE), 3
  * reserved, the name}, each header.size long. */
-int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
-			 uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
+int pd_recorded_build_ids(const struct pmurt_perf_file *f,
+			  int (*fn)(void *arg, const char *name, const uint8_t *id,
+				    size_t id_len),
+			  void *arg)
 {
 	const uint8_t *p = f->map + f->build_ids, *end = p + f->build_ids_size;
-	size_t name_len = strlen(dso);
 	while (end - p >= 36) {
 		uint16_t misc, size;
 		memcpy(&misc, p + 4, 2);
@@ -760,13 +761,35 @@ int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
 		if (size < 36 || size > end - p)
 			break;
 		const char *name = (const char *)p + 36;
-		if (size - 36u > name_len && !memcmp(name, dso, name_len) && !name[name_len]) {
-			*id_len = misc & (1u << 15) && p[32] <= PD_BUILD_ID_MAX ? p[32]
-										: PD_BUILD_ID_MAX;
-			memcpy(id, p + 12, *id_len);
-			return 0;
-		}
+		size_t id_len = misc & (1u << 15) && p[32] <= PD_BUILD_ID_MAX ? p[32]
+									  : PD_BUILD_ID_MAX;
+		int rc = memchr(name, 0, size - 36u) ? fn(arg, name, p + 12, id_len) : 0;
+		if (rc)
+			return rc;
 		p += size;
 	}
-	return -ENOENT;
+	return 0;
+}
+
+struct wanted_id {
+	const char *dso;
+	uint8_t *id;
+	size_t *id_len;
+};
+
+static int take_id(void *arg, const char *name, const uint8_t *id, size_t id_len)
+{
+	struct wanted_id *w = arg;
+	if (strcmp(name, w->dso))
+		return 0;
+	memcpy(w->id, id, id_len);
+	*w->id_len = id_len;
+	return 1;
+}
+
+int pd_recorded_build_id(const struct pmurt_perf_file *f, const char *dso,
+			 uint8_t id[PD_BUILD_ID_MAX], size_t *id_len)
+{
+	struct wanted_id w = {dso, id, id_len};
+	return pd_recorded_build_ids(f, take_id, &w) == 1 ? 0 : -ENOENT;
 }

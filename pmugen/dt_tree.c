@@ -228,9 +228,10 @@ static int condp(struct walk *w, const char *prop, const struct pmu_condition *c
 		return -EINVAL;
 	}
 	for (int i = 0; i < c->nterms; i++) {
-		if (c->terms[i].field < 0 || c->terms[i].field >= w->m->nfields) {
-			pmu_error_set(w->err, -EINVAL, "%s: condition refers to a field that does not exist",
-				      what);
+		int n_of = c->terms[i].code_class ? w->m->ncode_classes : w->m->nfields;
+		if (c->terms[i].field < 0 || c->terms[i].field >= n_of) {
+			pmu_error_set(w->err, -EINVAL, "%s: condition refers to a %s that does not exist",
+				      what, c->terms[i].code_class ? "code class" : "field");
 			return -EINVAL;
 		}
 	}
@@ -789,6 +790,25 @@ static int walk_constraints(struct walk *w)
 	return end(w);
 }
 
+/* --- code classes ------------------------------------------------------------ */
+
+static int walk_code_classes(struct walk *w)
+{
+	if (w->m->ncode_classes == 0)
+		return 0;
+	TRY(begin_raw(w, "code-classes"));
+	for (int i = 0; i < w->m->ncode_classes; i++) {
+		const struct pmu_code_class *k = &w->m->code_classes[i];
+
+		TRY(begin(w, "code class", k->name));
+		TRY(u64p(w, "mask", k->mask));
+		TRY(codesp(w, "codes", k->codes, k->ncodes));
+		TRY(strp(w, "description", k->description));
+		TRY(end(w));
+	}
+	return end(w);
+}
+
 /* --- generic and cache events ---------------------------------------------- */
 
 static int walk_generic(struct walk *w)
@@ -979,6 +999,8 @@ static int walk_event(struct walk *w, const struct pmu_event *e, const char *nod
 		TRY(flagp(w, "firmware"));
 	if (strcmp(node, e->name) != 0)
 		TRY(strp(w, "event-name", e->name));
+	if (!e->firmware && e->alias_of >= 0)
+		TRY(strp(w, "alias-of", w->m->events[e->alias_of].name));
 	return end(w);
 }
 
@@ -1089,6 +1111,7 @@ static int walk_pmu(struct walk *w)
 	if (m->pvr)
 		TRY(u32p(w, "pvr", m->pvr, DT_HEX));
 	TRY(walk_sprs(w));
+	TRY(walk_code_classes(w));
 	TRY(walk_evt_code_format(w));
 	TRY(walk_privilege_filters(w));
 	TRY(walk_usage(w));

@@ -510,11 +510,54 @@ static void emit_check_codes(struct ctx *c)
 	table_close(c);
 }
 
+static int count_class_codes(const struct pmu_model *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->ncode_classes; i++)
+		n += m->code_classes[i].ncodes;
+	return n;
+}
+
+/* The code classes, their codes in one table in class order. */
+static void emit_code_classes(struct ctx *c)
+{
+	const struct pmu_model *m = c->m;
+	uint32_t first = 0;
+
+	if (!table_open(c, "pmu_tbl_code_class", "code_classes", m->ncode_classes))
+		return;
+	fputs("\t/* name, description, mask, first_code, ncodes */\n", c->out);
+	for (int i = 0; i < m->ncode_classes; i++) {
+		const struct pmu_code_class *k = &m->code_classes[i];
+
+		fputs("\t{", c->out);
+		put_str(c->out, &c->pool, k->name);
+		fputs(", ", c->out);
+		put_str(c->out, &c->pool, k->description);
+		fputs(", ", c->out);
+		put_u64(c->out, k->mask);
+		fprintf(c->out, ", %" PRIu32 ", %d},\n", first, k->ncodes);
+		first += (uint32_t)k->ncodes;
+	}
+	table_close(c);
+	fprintf(c->out, "\nstatic const uint64_t class_codes[%d] = {\n", count_class_codes(m));
+	for (int i = 0; i < m->ncode_classes; i++) {
+		for (int j = 0; j < m->code_classes[i].ncodes; j++) {
+			fputs(j ? " " : "\t", c->out);
+			put_u64(c->out, m->code_classes[i].codes[j]);
+			fputs(",", c->out);
+		}
+		fprintf(c->out, " /* %s */\n", comment_text(m->code_classes[i].name));
+	}
+	table_close(c);
+}
+
 static void emit_terms(struct ctx *c)
 {
 	if (!table_open(c, "pmu_tbl_term", "terms", (int)c->terms.n))
 		return;
-	fputs("\t/* field, negate, lo, hi */\n", c->out);
+	fputs("\t/* field, negate, lo, hi, code_class */\n", c->out);
 	for (size_t i = 0; i < c->terms.n; i++) {
 		const struct pmu_term *t = &c->terms.t[i];
 
@@ -522,7 +565,7 @@ static void emit_terms(struct ctx *c)
 		put_u64(c->out, t->lo);
 		fputs(", ", c->out);
 		put_u64(c->out, t->hi);
-		fprintf(c->out, "}, /* %zu */\n", i);
+		fprintf(c->out, ", %d}, /* %zu */\n", t->code_class, i);
 	}
 	table_close(c);
 }
@@ -813,6 +856,8 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
 	put_table_ref(out, "check_codes", "ncheck_codes", count_check_codes(m));
 	put_table_ref(out, "metrics", "nmetrics", m->nmetrics);
+	put_table_ref(out, "code_classes", "ncode_classes", m->ncode_classes);
+	put_table_ref(out, "class_codes", "nclass_codes", count_class_codes(m));
 	fputs("};\n", out);
 }
 
@@ -881,6 +926,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_constraints(c);
 	emit_checks(c);
 	emit_check_codes(c);
+	emit_code_classes(c);
 	emit_terms(c);
 	emit_usage(c);
 	emit_alternatives(c);

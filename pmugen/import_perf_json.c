@@ -432,8 +432,55 @@ static int check_entry(const struct entry_ctx *c, json_t *entry,
 	return 0;
 }
 
+/* The codes seen so far and the first name perf gives each: a code perf
+ * lists again under another name is written as that event's alias-of
+ * (POWER8's 0x200301ea and 0xf084). */
+struct seen_codes {
+	size_t n, cap;
+	uint64_t *code;
+	char **name;
+};
+
+static void seen_free(struct seen_codes *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->code);
+	free(s->name);
+}
+
+/* The first name of code, or NULL after adding name as its first; -ENOMEM
+ * in *rc when that fails. */
+static const char *seen_first(struct seen_codes *s, uint64_t code, const char *name, int *rc)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->code[i] == code)
+			return s->name[i];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		uint64_t *c = realloc(s->code, cap * sizeof(*c));
+		char **n = c ? realloc(s->name, cap * sizeof(*n)) : NULL;
+
+		if (c)
+			s->code = c;
+		if (!n) {
+			*rc = -ENOMEM;
+			return NULL;
+		}
+		s->name = n;
+		s->cap = cap;
+	}
+	s->name[s->n] = strdup(name);
+	if (!s->name[s->n]) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	s->code[s->n++] = code;
+	return NULL;
+}
+
 static void write_event(FILE *out, const struct import_event *ev,
-			const char *category)
+			const char *category, const char *alias_of)
 {
 	fputs("  - name: ", out);
 	write_scalar(out, ev->name);
@@ -444,6 +491,11 @@ static void write_event(FILE *out, const struct import_event *ev,
 	fputs("    description: ", out);
 	write_double_quoted(out, ev->description);
 	fputc('\n', out);
+	if (alias_of) {
+		fputs("    alias-of: ", out);
+		write_scalar(out, alias_of);
+		fputc('\n', out);
+	}
 }
 
 /* perf's metric keys and the description's names for them, in the order
@@ -527,7 +579,8 @@ static int write_metric(const struct entry_ctx *c, json_t *entry, FILE *out,
 
 /* Parse one JSON file and write its events; *nevents counts them. */
 static int import_file(const char *path, const char *category, FILE *out,
-		       FILE *metrics, size_t *nevents, struct pmu_error *err)
+		       FILE *metrics, struct seen_codes *seen, size_t *nevents,
+		       struct pmu_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0, i;
@@ -562,7 +615,13 @@ static int import_file(const char *path, const char *category, FILE *out,
 			continue;
 		}
 		if (rc == 0) {
-			write_event(out, &ev, category);
+			const char *first = seen_first(seen, ev.code, ev.name, &rc);
+
+			if (rc) {
+				pmu_error_set(err, rc, "%s: error: out of memory", path);
+				break;
+			}
+			write_event(out, &ev, category, first);
 			(*nevents)++;
 		}
 	}
@@ -598,6 +657,7 @@ static void write_header(FILE *out, const char *dir)
 int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 {
 	struct name_list files = {0};
+	struct seen_codes seen = {0};
 	size_t nevents = 0, mlen = 0;
 	char *mtext = NULL;
 	int rc = list_json_files(dir, &files, err);
@@ -612,6 +672,8 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 		return -ENOMEM;
 	}
 	if (files.n == 0) {
+		fclose(metrics);
+		free(mtext);
 		pmu_error_set(err, -ENOENT, "%s: error: no *.json files", dir);
 		return -ENOENT;
 	}
@@ -625,10 +687,11 @@ int import_perf_json(const char *dir, FILE *out, struct pmu_error *err)
 			break;
 		}
 		files.names[i][strlen(files.names[i]) - 5] = '\0'; /* stem */
-		rc = import_file(path, files.names[i], out, metrics, &nevents, err);
+		rc = import_file(path, files.names[i], out, metrics, &seen, &nevents, err);
 		free(path);
 	}
 	name_list_free(&files);
+	seen_free(&seen);
 	if (fclose(metrics) != 0 && rc == 0) {
 		rc = -ENOMEM;
 		pmu_error_set(err, rc, "%s: error: out of memory", dir);

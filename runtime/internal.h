@@ -36,6 +36,13 @@ struct pmurt_pmu {
 
 /* tables_load.c */
 PMURT_HIDDEN int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m);
+/* The tables of built-in description i (pmurt_builtin_name order), or NULL. */
+PMURT_HIDDEN const struct pmu_tables *pmurt_builtin_tables(int i);
+/* For an unknown event name: what the other built-in descriptions make of
+ * it (generations.c), as text to end an error with ("; power9 and power10
+ * have it: 0x2505e, which here counts ..."), or "" (snprintf semantics). */
+PMURT_HIDDEN int pmurt_generations_note(const struct pmurt_pmu *pmu, const char *name,
+					size_t len, char *buf, size_t buflen);
 
 /* devtree_load.c: a /proc/device-tree style directory as a DTB blob */
 PMURT_HIDDEN int pmurt_devtree_to_dtb(const char *root, void **blob, size_t *size,

@@ -493,14 +493,16 @@ static const char *firmware_only(const struct pmu_model *m, char *out, size_t le
 static int report_unknown(struct pctx *c, struct pmu_span sp, struct pmu_span whole)
 {
 	char q[PMU_QUOTE_MAX + 4], q2[PMU_QUOTE_MAX + 4], in[PMU_QUOTE_MAX + 32], hint[96];
-	char only[160];
+	char only[160], other[200] = "";
 	struct pmurt_nearest n;
 	suggest_name(c, sp, &n);
 	in[0] = 0;
 	if (whole.len)
 		snprintf(in, sizeof(in), " in the cpc probe name '%s'", quote(c, whole, q2));
-	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s%s", quote(c, sp, q), sp.off,
-		    in, firmware_only(&c->pmu->model, only, sizeof(only)),
+	if (c->err)
+		pmurt_generations_note(c->pmu, c->s + sp.off, sp.len, other, sizeof(other));
+	return fail(c, -ENOENT, "unknown event '%s' at offset %zu%s%s%s%s", quote(c, sp, q), sp.off,
+		    in, other, firmware_only(&c->pmu->model, only, sizeof(only)),
 		    did_you_mean(&n, hint, sizeof(hint)));
 }
 

@@ -24,6 +24,7 @@ struct builtin {
 static const struct builtin builtins[] = {
 	{"power10", &pmu_tables_power10},
 	{"power9", &pmu_tables_power9},
+	{"power8", &pmu_tables_power8},
 };
 
 #define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))
@@ -41,6 +42,11 @@ void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 const char *pmurt_builtin_name(int i)
 {
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
+}
+
+const struct pmu_tables *pmurt_builtin_tables(int i)
+{
+	return i >= 0 && i < NBUILTINS ? builtins[i].tables : NULL;
 }
 
 /* The engine, set in full by pmu_engine_init before any use, is not zeroed
@@ -214,7 +220,7 @@ static enum pmurt_source detect_source(const char *spec, const struct builtin **
 	return has_dtb_magic(spec) ? PMURT_SOURCE_DTB : PMURT_SOURCE_YAML;
 }
 
-/* "power10, power9": the built-in descriptions, for messages. */
+/* "power10, power9, power8": the built-in descriptions, for messages. */
 static void builtin_names(char *buf, size_t len)
 {
 	size_t n = 0;

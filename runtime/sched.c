@@ -337,7 +337,7 @@ _Static_assert(PMU_SCHED_MAX_ALT_CODES <= 127 && PMU_SCHED_MAX_ALT_CODES < PMU_S
 /* A code's first slot in alt_index. */
 static unsigned alt_slot(uint64_t code)
 {
-	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> 58) % PMU_SCHED_ALT_INDEX;
+	return (unsigned)((code * 0x9e3779b97f4a7c15ull) >> (64 - PMU_SCHED_ALT_INDEX_BITS));
 }
 
 /* The compiled list of a code of the table, or NULL. */

@@ -23,8 +23,11 @@
 #define PMU_SCHED_MAX_CONS 32
 #define PMU_SCHED_MAX_FLAGS 4     /* constraints with a flag value */
 #define PMU_SCHED_MAX_PLACED 64
-#define PMU_SCHED_MAX_ALT_CODES 16 /* distinct codes of alternatives kept compiled */
-#define PMU_SCHED_ALT_INDEX 64   /* hash slots for them: a quarter full at most */
+#define PMU_SCHED_MAX_ALT_CODES 32 /* distinct codes of alternatives kept compiled
+                                      (POWER8's table names 24) */
+#define PMU_SCHED_ALT_INDEX_BITS 7
+#define PMU_SCHED_ALT_INDEX (1 << PMU_SCHED_ALT_INDEX_BITS) /* hash slots for them:
+                                                              a quarter full at most */
 
 /* Register bits per counter: mask[pmc], pmc 0..PMU_SCHED_MAX_PMC (a fixed
  * field has the same mask for every pmc). */

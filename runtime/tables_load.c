@@ -57,9 +57,35 @@ static struct pmu_condition cond(struct rebuild *r, struct pmu_tbl_cond c)
 		const struct pmu_tbl_term *x = &r->t->terms[c.first + i];
 
 		out.terms[i] = (struct pmu_term){ x->field, x->negate != 0,
-						  x->lo, x->hi };
+						  x->lo, x->hi, x->code_class != 0 };
+		if (x->code_class && (x->field < 0 || (uint32_t)x->field >= r->t->ncode_classes))
+			r->bad = 1;
 	}
 	return out;
+}
+
+/* The code classes, their codes copied (the model owns its arrays). */
+static void rebuild_code_classes(struct rebuild *r, struct pmu_model *m)
+{
+	m->code_classes = array(r, r->t->ncode_classes, sizeof(*m->code_classes));
+	for (uint32_t i = 0; m->code_classes && i < r->t->ncode_classes; i++) {
+		const struct pmu_tbl_code_class *x = &r->t->code_classes[i];
+		struct pmu_code_class *k = &m->code_classes[m->ncode_classes++];
+		*k = (struct pmu_code_class){.name = str(r, x->name),
+					     .description = str(r, x->description),
+					     .mask = x->mask};
+		if (!k->name || x->ncodes < 1 || x->ncodes > PMU_MAX_CLASS_CODES ||
+		    x->first_code > r->t->nclass_codes ||
+		    x->ncodes > r->t->nclass_codes - x->first_code) {
+			r->bad = 1;
+			continue;
+		}
+		k->codes = array(r, x->ncodes, sizeof(*k->codes));
+		if (!k->codes)
+			continue;
+		memcpy(k->codes, r->t->class_codes + x->first_code, x->ncodes * sizeof(*k->codes));
+		k->ncodes = (int)x->ncodes;
+	}
 }
 
 static struct pmu_reg_ref ref(struct pmu_tbl_ref x)
@@ -348,6 +374,7 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	for (uint32_t i = 0; m->registers && i < t->nregisters; i++)
 		rebuild_register(&r, &t->registers[i],
 				 &m->registers[m->nregisters++]);
+	rebuild_code_classes(&r, m);
 	rebuild_fields(&r, m);
 	rebuild_constraints(&r, m);
 	rebuild_checks_usage(&r, m);

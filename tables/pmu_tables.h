@@ -21,14 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 7 /* 3: presets, overflow_counter_unknown;
+#define PMU_TABLES_VERSION 8 /* 3: presets, overflow_counter_unknown;
                                 4: tagged 64-bit name index slots;
                                 5: refused-code checks and PVR selectors,
                                    flag constraints, the group rule, pvr;
                                 6: the name hash folds case with one OR and
                                    multiplies four fixed words of a name
                                    independently;
-                                7: metrics */
+                                7: metrics;
+                                8: code classes (terms gain code_class) */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -38,11 +39,22 @@ typedef uint32_t pmu_str_t;
 #define PMU_TBL_CACHE_OPS 3     /* = PMU_OP_NTYPES */
 #define PMU_TBL_CACHE_RESULTS 2 /* = PMU_RESULT_NTYPES */
 
-/* struct pmu_term: the term holds when field's value is (not) in [lo, hi]. */
+/* struct pmu_term: the term holds when field's value is (not) in [lo, hi];
+ * with code_class (version 8), field indexes code_classes and the value is
+ * 1 when the event's code belongs to the class, else 0. */
 struct pmu_tbl_term {
-	int32_t field;   /* index into fields */
+	int32_t field;   /* index into fields, or code_classes */
 	uint8_t negate;
 	uint64_t lo, hi;
+	uint8_t code_class;
+};
+
+/* struct pmu_code_class: codes class_codes[first_code .. + ncodes - 1]. */
+struct pmu_tbl_code_class {
+	pmu_str_t name;
+	pmu_str_t description;
+	uint64_t mask;
+	uint32_t first_code, ncodes;
 };
 
 /* struct pmu_condition: terms[first .. first + nterms - 1]; 0 terms = always */
@@ -251,6 +263,10 @@ struct pmu_tables {
 
 	/* version 7 */
 	const struct pmu_tbl_metric *metrics;       uint32_t nmetrics;
+
+	/* version 8 */
+	const struct pmu_tbl_code_class *code_classes; uint32_t ncode_classes;
+	const uint64_t *class_codes;                uint32_t nclass_codes;
 };
 
 /*
@@ -384,5 +400,6 @@ static inline uint64_t pmu_tbl_name_slot(uint32_t index, const char *name, uint6
 /* The built-in descriptions (libpmutables). */
 extern const struct pmu_tables pmu_tables_power10;
 extern const struct pmu_tables pmu_tables_power9;
+extern const struct pmu_tables pmu_tables_power8;
 
 #endif /* PMU_TABLES_H */

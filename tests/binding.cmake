@@ -24,6 +24,11 @@ add_test(NAME binding/power9-firmware
   COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P9_YAML})
 add_test(NAME binding/power9-all-events
   COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P9_YAML} --all-events)
+set(BINDING_P8_YAML ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
+add_test(NAME binding/power8-firmware
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P8_YAML})
+add_test(NAME binding/power8-all-events
+  COMMAND ${BINDING_RUN} valid ${PMUGEN} ${BINDING_P8_YAML} --all-events)
 
 # The generated DTS files checked in under dts/ (CI also checks they are
 # current): each must validate too.
@@ -54,6 +59,16 @@ foreach(case ${binding_p9_cases})
   get_filename_component(case_name ${case} NAME_WE)
   add_test(NAME binding/reject-power9-${case_name}
     COMMAND ${BINDING_RUN} reject ${PMUGEN} ${BINDING_P9_YAML} ${case})
+endforeach()
+
+# (c'') broken POWER8 trees: the code class and a perf event's alias-of.
+file(GLOB binding_p8_cases ${CMAKE_CURRENT_LIST_DIR}/binding/power8/*.sed)
+pmu_require_files(binding_p8_cases "tests/binding/power8/*.sed")
+list(SORT binding_p8_cases)
+foreach(case ${binding_p8_cases})
+  get_filename_component(case_name ${case} NAME_WE)
+  add_test(NAME binding/reject-power8-${case_name}
+    COMMAND ${BINDING_RUN} reject ${PMUGEN} ${BINDING_P8_YAML} ${case})
 endforeach()
 
 # (d) skiboot's tree (a transcription of pmu_init()): what differs is pinned.

@@ -12,7 +12,7 @@ endforeach()
 
 # The rfc check (off unless asked for) on POWER10 and POWER9: each rule the
 # kernel RFC's parser cannot express or reads differently, exactly.
-foreach(pmu power10 power9)
+foreach(pmu power10 power9 power8)
   add_test(NAME check/rfc-${pmu}
     COMMAND sh -c "cd \"$2\" && \"$1\" --check -q -W rfc pmus/$3.yaml 2>&1 >/dev/null | diff -u tests/checks/rfc-$3.expected -" sh
       ${PMUGEN} ${CMAKE_SOURCE_DIR} ${pmu})

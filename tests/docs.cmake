@@ -11,8 +11,9 @@ add_test(NAME docs/man-pmugen
   COMMAND sh ${DOCS_TESTS}/man_test.sh ${PMU_MAN_DIR}/man1/pmugen.1 $<TARGET_FILE:pmugen>
     import-perf-json)
 # the README's examples (its ```sh blocks, and any in doc/) run as written
-# against this build: tests/docs/readme_test.sh
+# against this build: tests/docs/readme_test.sh; as on a freshly booted
+# machine, with tracefs not mounted (tests/fresh_boot.sh)
 file(GLOB docs_markdown RELATIVE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/doc/*.md)
 add_test(NAME docs/readme-examples
-  COMMAND sh ${DOCS_TESTS}/readme_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} README.md
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fresh_boot.sh sh ${DOCS_TESTS}/readme_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} README.md
     ${docs_markdown})

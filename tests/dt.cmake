@@ -21,7 +21,8 @@ endforeach()
 # (a) pmugen's DTB is byte-identical to dtc's compilation of pmugen's DTS,
 #     for the firmware set and for every event.
 set(DT_P9 ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
-foreach(pmu p10 p9)
+set(DT_P8 ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
+foreach(pmu p10 p9 p8)
   foreach(set default all-events)
     if(set STREQUAL "all-events")
       set(flag --all-events)
@@ -31,6 +32,8 @@ foreach(pmu p10 p9)
     set(name dt-dtb-equals-dtc-${set})
     if(pmu STREQUAL "p9")
       set(name dt-dtb-equals-dtc-power9-${set})
+    elseif(pmu STREQUAL "p8")
+      set(name dt-dtb-equals-dtc-power8-${set})
     endif()
     string(TOUPPER ${pmu} PMU)
     add_test(NAME ${name}
@@ -54,6 +57,7 @@ add_test(NAME dt-roundtrip-power10
     $<TARGET_FILE:dt_roundtrip> ${DT_P10} ${DT_OUT}/odd-strings ${DTC})
 
 add_test(NAME dt-roundtrip-power9 COMMAND dt_roundtrip ${DT_P9})
+add_test(NAME dt-roundtrip-power8 COMMAND dt_roundtrip ${DT_P8})
 
 # (d) truncated, bit-flipped and hand-broken DTBs fail with a message naming
 #     the node and property, and never crash (run it in a PMU_SANITIZE build).

@@ -24,14 +24,14 @@ if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_parse ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_parse.c
     ${CMAKE_CURRENT_LIST_DIR}/parse/corpus LINK pmurt_internal)
   pmu_fuzz_target(fuzz_import ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_import.c
-    ${TESTDATA}/perf-json/power10 ${CMAKE_CURRENT_LIST_DIR}/json/data
+    ${TESTDATA}/perf-json/power10 ${TESTDATA}/perf-json/power8 ${CMAKE_CURRENT_LIST_DIR}/json/data
     LINK pmumodel PkgConfig::JANSSON SOURCES ${CMAKE_SOURCE_DIR}/pmugen/import_perf_json.c)
   target_include_directories(fuzz_import PRIVATE ${CMAKE_SOURCE_DIR}/pmugen)
   pmu_fuzz_target(fuzz_batch ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_batch.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/batch-corpus
     LINK pmurt_internal PkgConfig::JANSSON
     SOURCES ${CMAKE_SOURCE_DIR}/tools/describe/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/describe/cmd_check.c
-            ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
+            ${CMAKE_SOURCE_DIR}/tools/tool_util.c ${CMAKE_SOURCE_DIR}/tools/tool_generations.c)
   target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   # the DTL decoder; its seeds are the documented sample and a generated
   # AUX stream with a wrap (tests/fuzz/dtl-corpus, from dtl_test)

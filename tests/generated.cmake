@@ -7,6 +7,9 @@ add_test(NAME generated/dts-power10-current
 add_test(NAME generated/dts-power9-current
   COMMAND sh -c "\"$1\" -q -o - \"$2\" | cmp - \"$3\"" sh
     ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power9.yaml ${CMAKE_SOURCE_DIR}/dts/power9.dts)
+add_test(NAME generated/dts-power8-current
+  COMMAND sh -c "\"$1\" -q -o - \"$2\" | cmp - \"$3\"" sh
+    ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power8.yaml ${CMAKE_SOURCE_DIR}/dts/power8.dts)
 add_test(NAME generated/deterministic
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/generated/deterministic.sh
     ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)

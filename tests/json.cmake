@@ -36,6 +36,11 @@ add_test(NAME json-roundtrip-power9
     ${PMUGEN} ${JSON_OUT}/power9.json ${CMAKE_SOURCE_DIR}/pmus/power9.yaml
     $<TARGET_FILE:json_compare> ${TESTDATA}/perf-json/power9)
 
+add_test(NAME json-roundtrip-power8
+  COMMAND sh -c "\"$0\" --format json -o \"$1\" \"$2\" && \"$3\" \"$1\" \"$4\""
+    ${PMUGEN} ${JSON_OUT}/power8.json ${CMAKE_SOURCE_DIR}/pmus/power8.yaml
+    $<TARGET_FILE:json_compare> ${TESTDATA}/perf-json/power8)
+
 # (b) the checked-in events file is what the importer makes of perf's files.
 add_test(NAME json-import-reproducible
   COMMAND sh -c "\"$0\" import-perf-json \"$1\" -o \"$2\" && diff -u \"$3\" \"$2\""
@@ -47,12 +52,19 @@ add_test(NAME json-import-reproducible-power9
     ${PMUGEN} ${TESTDATA}/perf-json/power9 ${JSON_OUT}/power9-events.yaml
     ${CMAKE_SOURCE_DIR}/pmus/power9-events.yaml)
 
+add_test(NAME json-import-reproducible-power8
+  COMMAND sh -c "\"$0\" import-perf-json \"$1\" -o \"$2\" && diff -u \"$3\" \"$2\""
+    ${PMUGEN} ${TESTDATA}/perf-json/power8 ${JSON_OUT}/power8-events.yaml
+    ${CMAKE_SOURCE_DIR}/pmus/power8-events.yaml)
+
 # (c) the built-in tables: every name through the hash index, any case, has
 #     the YAML's code; unknown names miss; the tables rebuild an equal model.
 add_test(NAME c-tables-power10
   COMMAND c_tables_test ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
 add_test(NAME c-tables-power9
   COMMAND c_tables_test ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+add_test(NAME c-tables-power8
+  COMMAND c_tables_test ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
 
 # (d) import errors name the file and the line:col of the problem.
 function(json_import_error name dir regex)

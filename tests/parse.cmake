@@ -17,7 +17,7 @@ add_test(NAME parse/name-match COMMAND name_match_test)
 # which counts nearest-name searches, to show that a miss without an error
 # object searches for none; and every suggestion checked against an
 # exhaustive edit-distance search.
-set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c attr.c evgrammar.c
+set(SUGGEST_RUNTIME pmu.c events.c group.c sched.c tables_load.c devtree_load.c attr.c evgrammar.c generations.c
   parse.c)
 list(TRANSFORM SUGGEST_RUNTIME PREPEND ${CMAKE_SOURCE_DIR}/runtime/)
 add_executable(suggest_test ${CMAKE_CURRENT_LIST_DIR}/parse/suggest_test.c ${SUGGEST_RUNTIME})

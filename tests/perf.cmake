@@ -38,6 +38,10 @@ foreach(case software exit-status group msr tracepoint repeat interval interval-
 endforeach()
 # the tracepoint case may mount tracefs; the CPU-wide cases count every CPU
 set_tests_properties(perf/stat-tracepoint perf/stat-cpus PROPERTIES RUN_SERIAL TRUE)
+# a tracepoint on a machine where nothing mounted tracefs (issue 23 item 2)
+add_test(NAME perf/stat-tracefs-mount
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fresh_boot.sh sh ${PERF_TESTS}/stat.sh tracefs-mount
+    $<TARGET_FILE:pmutool> ${FAKESYS})
 
 # libFuzzer over perf's event lists (PMU_FUZZ=ON; tests/fuzz.cmake defines
 # pmu_fuzz_target) on the fake LPAR tree, seeded with tests/perf/evlist-corpus.

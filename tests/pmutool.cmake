@@ -57,14 +57,20 @@ add_test(NAME pmutool/p9-mmcr-vectors-dtb
 set_tests_properties(pmutool/p9-mmcr-vectors-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
 # POWER9 cases derived by hand (kernel_cases_power9.txt), from each source,
 # and the refused codes by processor revision (DD2.1, DD2.2, Cumulus, DD2.3).
-set(P9_CASES ${PMUTOOL_TESTS}/kernel_cases_power9.txt)
-add_test(NAME pmutool/p9-kernel-cases
-  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu power9)
-add_test(NAME pmutool/p9-kernel-cases-yaml
-  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_YAML})
-add_test(NAME pmutool/p9-kernel-cases-dtb
-  COMMAND ${VECTORS} cases ${PMUTOOL} ${P9_CASES} --absent=mmcr3 --pmu ${P9_DTB})
-set_tests_properties(pmutool/p9-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED p9_dtb)
+# pmu_kernel_cases(P NAME YAML DTB FIXTURE): P's hand-derived cases
+# (kernel_cases_NAME.txt) from the built-in tables, the YAML and the DTB;
+# neither POWER9 nor POWER8 has MMCR3 (ISA 3.1).
+function(pmu_kernel_cases p name yaml dtb fixture)
+  set(cases ${PMUTOOL_TESTS}/kernel_cases_${name}.txt)
+  add_test(NAME pmutool/${p}-kernel-cases
+    COMMAND ${VECTORS} cases ${PMUTOOL} ${cases} --absent=mmcr3 --pmu ${name})
+  add_test(NAME pmutool/${p}-kernel-cases-yaml
+    COMMAND ${VECTORS} cases ${PMUTOOL} ${cases} --absent=mmcr3 --pmu ${yaml})
+  add_test(NAME pmutool/${p}-kernel-cases-dtb
+    COMMAND ${VECTORS} cases ${PMUTOOL} ${cases} --absent=mmcr3 --pmu ${dtb})
+  set_tests_properties(pmutool/${p}-kernel-cases-dtb PROPERTIES FIXTURES_REQUIRED ${fixture})
+endfunction()
+pmu_kernel_cases(p9 power9 ${P9_YAML} ${P9_DTB} p9_dtb)
 # libpfm4's whole POWER9 table (958 entries, kept in tests/data/libpfm4)
 # against ours: the same code for every shared name but the 13 pinned
 # differences (PM_CYC 0x1001e / 0x1e and PM_INST_CMPL 0x10002 / 0x2 among
@@ -75,6 +81,25 @@ add_test(NAME pmutool/p9-libpfm4-codes
           ${TESTDATA}/libpfm4/power9-expected-differences.tsv)
 add_test(NAME pmutool/p9-revisions
   COMMAND sh ${PMUTOOL_TESTS}/p9_revisions.sh ${PMUTOOL} ${P9_YAML})
+
+# (1c) POWER8 cases derived by hand (kernel_cases_power8.txt), one or more per
+#      way POWER8's driver differs, from the built-in tables, the YAML and a
+#      DTB.  POWER8 has no MMCR3 either.  (No vectors: QEMU's stage holds
+#      POWER8's groups and MMCRs against the real kernels.)
+set(P8_YAML ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
+set(P8_DTB ${PMUTOOL_OUT}/power8-all.dtb)
+add_test(NAME pmutool/p8-make-dtb
+  COMMAND ${PMUGEN} -q --all-events -W no-kernel-limits -f dtb -o ${P8_DTB} ${P8_YAML})
+set_tests_properties(pmutool/p8-make-dtb PROPERTIES FIXTURES_SETUP p8_dtb)
+pmu_kernel_cases(p8 power8 ${P8_YAML} ${P8_DTB} p8_dtb)
+# libpfm4's whole POWER8 table (1,063 entries of libpfm4 4.13.0, Debian 12's
+# source): all 960 of perf's names are in it, 952 with our code; the 8 others
+# carry the threshold start/stop events perf's codes lack
+# (kernel_cases_power8.txt says what the kernel does with each form).
+add_test(NAME pmutool/p8-libpfm4-codes
+  COMMAND ${PMU_SYSTEM_PYTHON3} ${PMUTOOL_TESTS}/libpfm4_compare.py ${PMUTOOL} power8
+          ${TESTDATA}/libpfm4/power8-events.tsv 1063
+          ${TESTDATA}/libpfm4/power8-expected-differences.tsv)
 
 # (2) p10_selftests.json by category, each with its pinned number of cases.
 #     selftests-accounting checks that these and the case named not-tested

@@ -26,3 +26,8 @@ set_tests_properties(presets/api PROPERTIES FIXTURES_REQUIRED preset_dtbs)
 add_test(NAME presets/power9-papi-csv
   COMMAND ${PMU_SYSTEM_PYTHON3} ${PRESET_TESTS}/papi_csv_compare.py $<TARGET_FILE:pmutool> power9
           ${TESTDATA}/papi/papi_events-power9.csv PAPI_L2_ICM,PAPI_LST_INS)
+# POWER8's are PAPI 7.0's POWER8 section the same way (its #n/a lines are no
+# PRESET lines; no name is given twice).
+add_test(NAME presets/power8-papi-csv
+  COMMAND ${PMU_SYSTEM_PYTHON3} ${PRESET_TESTS}/papi_csv_compare.py $<TARGET_FILE:pmutool> power8
+          ${TESTDATA}/papi/papi_events-power8.csv "")

@@ -14,7 +14,8 @@ endforeach()
 # The tests boot kernels from the cache tests/qemu/fetch.sh fills, with
 # tests/qemu/run-guest.sh, so they are registered with -DPMU_QEMU=ON only (as
 # tests/qemu.cmake's are: .ci/run's QEMU stage), label `qemu`.  Each boot opens
-# 5,500 groups and reads the MMCRs of 1,000 accepted ones (about 2 minutes).
+# 5,500 groups and reads the MMCRs of 1,000 accepted ones (about 2 minutes):
+# POWER10 on 6.1 and 6.12, POWER9 on 6.12, POWER8 on 6.1, 6.12 and 7.
 if(PMU_QEMU)
   find_program(QG_CROSS_CC powerpc64le-linux-gnu-gcc)
   if(NOT QG_CROSS_CC)
@@ -40,9 +41,13 @@ if(PMU_QEMU)
   # kernel, -cpu, description, the PVR of QEMU's CPU model (power9 is DD2.0:
   # no refused-code list applies, so the groups that DD2.2's list would refuse
   # must be accepted: at least 100 of them), seed, groups answered otherwise at
-  # the description's own PVR
-  foreach(run 6.1:power10:power10:00800200:61:0 6.12:power10:power10:00800200:612:0
-              6.12:power9:power9:004e1200:912:100)
+  # the description's own PVR, the generator's kinds (POWER8: all sixteen,
+  # with its cache selectors, fab-match codes, threshold bits and the values
+  # other generations refuse; POWER8's rules do not depend on the PVR)
+  foreach(run 6.1:power10:power10:00800200:61:0:legacy 6.12:power10:power10:00800200:612:0:legacy
+              6.12:power9:power9:004e1200:912:100:legacy
+              6.1:power8:power8:004d0200:81:0:all 6.12:power8:power8:004d0200:812:0:all
+              7:power8:power8:004d0200:87:0:all)
     string(REPLACE ":" ";" f ${run})
     list(GET f 0 kernel)
     list(GET f 1 cpu)
@@ -50,12 +55,13 @@ if(PMU_QEMU)
     list(GET f 3 pvr)
     list(GET f 4 seed)
     list(GET f 5 pvr_dependent)
+    list(GET f 6 kinds)
     set(name qemu_groups-${kernel}-${cpu})
     add_test(NAME ${name} COMMAND bash ${QG_DIR}/run.sh --kernel ${kernel} --cpu ${cpu}
       --pmu ${pmu} --pvr ${pvr} --seed ${seed} --count 5500 --mmcr 1000
       --gen $<TARGET_FILE:qg_gen> --compare $<TARGET_FILE:qg_compare> --probe ${QG_PROBE}
       --reader ${QG_DIR}/qg_mmcr_read.py --run-guest ${QG_DIR}/../run-guest.sh
-      --min-pvr-dependent ${pvr_dependent} --cache ${PMU_QEMU_CACHE} --work ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/${kernel}-${cpu})
-    set_tests_properties(${name} PROPERTIES LABELS qemu TIMEOUT 400)
+      --min-pvr-dependent ${pvr_dependent} --kinds ${kinds} --cache ${PMU_QEMU_CACHE} --work ${CMAKE_CURRENT_BINARY_DIR}/qemu-groups/${kernel}-${cpu})
+    set_tests_properties(${name} PROPERTIES LABELS qemu TIMEOUT 1800)
   endforeach()
 endif()

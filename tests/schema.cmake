@@ -27,6 +27,10 @@ add_test(NAME schema/power9
   COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
 add_test(NAME schema/power9-events
   COMMAND ${SCHEMA_VALIDATE} --fragment ${CMAKE_SOURCE_DIR}/pmus/power9-events.yaml)
+add_test(NAME schema/power8
+  COMMAND ${SCHEMA_VALIDATE} --pmugen ${PMUGEN} ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
+add_test(NAME schema/power8-events
+  COMMAND ${SCHEMA_VALIDATE} --fragment ${CMAKE_SOURCE_DIR}/pmus/power8-events.yaml)
 
 # (b) a small description using every section and spelling both accept.
 add_test(NAME schema/valid-minimal

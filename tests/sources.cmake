@@ -15,9 +15,11 @@ add_test(NAME sources/same-model
                  \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power10.dtb\" \"$3\" &&
                  \"$2\" \"$t\" \"$t/power10.dtb\" \"$3\"" sh
     ${PMUGEN} $<TARGET_FILE:sources_test> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml)
-add_test(NAME sources/same-model-power9
-  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-sources.XXXXXX\") || exit 1
-                 trap 'rm -rf \"$t\"' EXIT
-                 \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/power9.dtb\" \"$3\" &&
-                 \"$2\" \"$t\" \"$t/power9.dtb\" \"$3\" power9" sh
-    ${PMUGEN} $<TARGET_FILE:sources_test> ${CMAKE_SOURCE_DIR}/pmus/power9.yaml)
+foreach(pmu power9 power8)
+  add_test(NAME sources/same-model-${pmu}
+    COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-sources.XXXXXX\") || exit 1
+                   trap 'rm -rf \"$t\"' EXIT
+                   \"$1\" -q --all-events -W no-kernel-limits -f dtb -o \"$t/$4.dtb\" \"$3\" &&
+                   \"$2\" \"$t\" \"$t/$4.dtb\" \"$3\" $4" sh
+      ${PMUGEN} $<TARGET_FILE:sources_test> ${CMAKE_SOURCE_DIR}/pmus/${pmu}.yaml ${pmu})
+endforeach()

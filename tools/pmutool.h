@@ -131,4 +131,15 @@ bool tool_read_u64(const char *s, uint64_t *v);
 int tool_parse_pages(const struct tool *t, const char *what, const char *opt, const char *s,
 		     unsigned *pages);
 
+/* The other processor generations (tool_generations.c, over
+ * pmurt_generations).  tool_generations_note: 1 and a note in buf when
+ * another built-in description gives the raw code another event (or the
+ * loaded one none), else 0.  tool_note_raw_codes: that note on standard
+ * error for each raw code of ev[0..n) (check and stat).
+ * tool_print_generations: describe's section, for the event's name (NULL
+ * for a raw code) and code. */
+int tool_generations_note(const struct pmurt_pmu *pmu, uint64_t code, char *buf, size_t len);
+void tool_note_raw_codes(const struct pmurt_pmu *pmu, const struct pmurt_event_spec *ev, int n);
+void tool_print_generations(const struct pmurt_pmu *pmu, const char *name, uint64_t code);
+
 #endif /* PMUTOOL_H */

@@ -65,7 +65,7 @@ static bool guard_add(struct pmu_check_ctx *ctx, const struct pmu_ccond *c)
 	for (int i = 0; i < c->n; i++) {
 		const struct pmu_extract *x = &c->t[i].x;
 		uint64_t m = x->mask << x->shift;
-		if (c->t[i].span != 0)
+		if (c->t[i].span != 0 || c->t[i].cls)
 			continue;
 		if (!c->t[i].negate) {
 			g->mask[x->word] |= m;
@@ -562,6 +562,9 @@ static int check_duplicates(const struct pmu_model *m, struct pmu_diag *d, bool 
 		const struct pmu_event *a = &m->events[order[first]], *b = &m->events[order[k]];
 		bool same = names ? strcasecmp(a->name, b->name) == 0
 				  : a->code == b->code && a->firmware == b->firmware;
+		/* a perf event declared the alias of one with its code (alias-of) */
+		if (!names && same && !b->firmware && b->alias_of == order[first])
+			continue;
 		if (!same) {
 			first = k;
 			continue;
@@ -604,8 +607,25 @@ static int check_events(const struct pmu_model *m, struct pmu_diag *d)
 /* A derived preset's value needs its events' counts over the same time, so
  * they must fit in one group (PAPI adds them to one event set): no more than
  * max-group of them, and no two asking for the same counter (the kernel's
- * per-PMC constraint).  The full group check is libpmurt's (pmutool describe
- * shows it). */
+ * per-PMC constraint) unless one has an alternative on another counter,
+ * which power_check_constraints' search can take (POWER8's PM_LD_MISS_L1
+ * 0x3e054 on PMC3 beside PM_ST_MISS_L1 moves to 0x400f0 on PMC4).  The full
+ * group check is libpmurt's (pmutool describe shows it). */
+static bool moves_off(const struct pmu_model *m, int pf, uint64_t code, uint64_t pmc)
+{
+	for (int i = 0; i < m->nalternatives; i++) {
+		const struct pmu_alternative *a = &m->alternatives[i];
+		bool listed = false, elsewhere = false;
+		for (int k = 0; k < a->ncodes; k++) {
+			listed |= a->codes[k] == code;
+			elsewhere |= pmu_field_value(&m->fields[pf], a->codes[k], 0) != pmc;
+		}
+		if (listed && elsewhere)
+			return true;
+	}
+	return false;
+}
+
 static int check_preset(const struct pmu_model *m, int pf, const struct pmu_preset *p,
 			struct pmu_diag *d)
 {
@@ -618,7 +638,8 @@ static int check_preset(const struct pmu_model *m, int pf, const struct pmu_pres
 	for (int a = 0; pf >= 0 && a < p->nevents; a++) {
 		uint64_t pmc = pmu_field_value(&m->fields[pf], p->codes[a], 0);
 		for (int b = a + 1; pmc && b < p->nevents; b++)
-			if (pmu_field_value(&m->fields[pf], p->codes[b], 0) == pmc)
+			if (pmu_field_value(&m->fields[pf], p->codes[b], 0) == pmc &&
+			    !moves_off(m, pf, p->codes[a], pmc) && !moves_off(m, pf, p->codes[b], pmc))
 				return pmu_report(d, PMU_CHK_PRESET_MEMBERS, &p->pos,
 						  "preset '%s': events %s and %s both need PMC%llu, "
 						  "so they cannot be counted together", p->name,

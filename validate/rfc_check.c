@@ -54,7 +54,7 @@ static bool excludes_fixed(const struct pmu_model *m, const struct pmu_condition
 	for (int i = 0; i < w->nterms; i++) {
 		const struct pmu_term *t = &w->terms[i];
 
-		if (t->field >= 0 && t->field < m->nfields &&
+		if (!t->code_class && t->field >= 0 && t->field < m->nfields &&
 		    m->fields[t->field].role == PMU_ROLE_PMC && !t->negate && t->hi < 5)
 			return true;
 	}
@@ -68,7 +68,7 @@ static bool unit_not_6_to_9(const struct pmu_model *m, const struct pmu_conditio
 	for (int i = 0; i < w->nterms; i++) {
 		const struct pmu_term *t = &w->terms[i];
 
-		if (t->field >= 0 && t->field < m->nfields &&
+		if (!t->code_class && t->field >= 0 && t->field < m->nfields &&
 		    m->fields[t->field].role == PMU_ROLE_UNIT &&
 		    (t->negate || t->lo != 6 || t->hi != 9))
 			return true;
@@ -180,7 +180,7 @@ static void check_alternatives(struct rc *c)
 static bool only_counter_terms(const struct pmu_model *m, const struct pmu_condition *w)
 {
 	for (int i = 0; i < w->nterms; i++)
-		if (w->terms[i].field < 0 || w->terms[i].field >= m->nfields ||
+		if (w->terms[i].code_class || w->terms[i].field < 0 || w->terms[i].field >= m->nfields ||
 		    m->fields[w->terms[i].field].role != PMU_ROLE_PMC)
 			return false;
 	return true;

@@ -356,6 +356,53 @@ static void test_reschedule(void)
 	pmurt_pmu_close(p9);
 }
 
+/* pmurt_generations: what the other built-in descriptions make of a name
+ * and of a raw code, in pmurt_builtin_name order without the handle's own;
+ * an older caller's smaller entries are written to their size only. */
+static const struct pmurt_generation *generation_of(const struct pmurt_generation *g, int n,
+						    const char *platform)
+{
+	for (int i = 0; i < n; i++)
+		if (g[i].platform && strcmp(g[i].platform, platform) == 0)
+			return &g[i];
+	return NULL;
+}
+
+static void test_generations(void)
+{
+	struct pmurt_pmu *p8 = NULL;
+	if (pmurt_pmu_open(&p8, "power8", NULL, NULL)) {
+		CHECK(false, "generations: cannot open the built-in power8");
+		return;
+	}
+	struct pmurt_generation g[4];
+	int n = pmurt_generations(p8, "pm_back_br_cmpl", 0, g, 4, sizeof(g[0]));
+	const struct pmurt_generation *p9 = generation_of(g, n < 4 ? n : 4, "power9");
+	const struct pmurt_generation *p10 = generation_of(g, n < 4 ? n : 4, "power10");
+	CHECK(n == 2 && !generation_of(g, n, "power8"), "generations: %d entries, power8 among them", n);
+	CHECK(p9 && p9->event && !strcmp(p9->event, "PM_BACK_BR_CMPL") && p9->code == 0x2505e &&
+	      !p9->firmware, "generations: power9's PM_BACK_BR_CMPL");
+	CHECK(p10 && !p10->event, "generations: power10 has no PM_BACK_BR_CMPL");
+	n = pmurt_generations(p8, NULL, 0x100f8, g, 4, sizeof(g[0]));
+	p9 = generation_of(g, n, "power9");
+	CHECK(n == 2 && p9 && p9->event && !strcmp(p9->event, "PM_ICT_NOSLOT_CYC"),
+	      "generations: 0x100f8 on power9");
+	/* entries of the first two fields only, that far apart: the second
+	 * names its platform, nothing past it is written */
+	struct pmurt_generation small[2];
+	memset(small, 0xaa, sizeof(small));
+	size_t part = offsetof(struct pmurt_generation, event);
+	const char *second;
+	CHECK(pmurt_generations(p8, NULL, 0x100f8, small, 2, part) == 2, "generations: sized");
+	memcpy(&second, (unsigned char *)small + part, sizeof(second));
+	CHECK(second && !strcmp(second, "power9") &&
+	      ((unsigned char *)small)[2 * part] == 0xaa, "generations: the second entry at size");
+	CHECK(pmurt_generations(p8, NULL, 0, NULL, 2, sizeof(g[0])) == -EINVAL &&
+	      pmurt_generations(NULL, NULL, 0, g, 2, sizeof(g[0])) == -EINVAL,
+	      "generations: bad arguments");
+	pmurt_pmu_close(p8);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -376,6 +423,7 @@ int main(int argc, char **argv)
 	test_truncation(pmu);
 	test_no_count_constraint(argv[2]);
 	test_reschedule();
+	test_generations();
 	pmurt_pmu_close(pmu);
 	if (failures)
 		fprintf(stderr, "api_test: %d check(s) failed\n", failures);

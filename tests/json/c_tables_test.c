@@ -205,7 +205,8 @@ static void check_borrowed(const struct pmu_tables *t, const struct pmu_model *m
 /* The built-in tables of the description's platform. */
 static const struct pmu_tables *builtin_of(const struct pmu_model *m)
 {
-	static const struct pmu_tables *const all[] = {&pmu_tables_power10, &pmu_tables_power9};
+	static const struct pmu_tables *const all[] = {&pmu_tables_power10, &pmu_tables_power9,
+							&pmu_tables_power8};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (m->platform && strcmp(m->platform, all[i]->pool + all[i]->platform) == 0)

@@ -364,15 +364,18 @@ int main(int argc, char **argv)
 	/* other_stall_cpi subtracts five metrics from stall_cpi: more events than a group holds */
 	test_pack_real("power9", "CPI_BREAKDOWN", 20, 20, "other_stall_cpi", "too_many_events");
 	/* every core metric: POWER9's cache-pmc4 group rule must hold in every
-	 * group the pack returns */
+	 * group the pack returns, POWER8's CNST_THRESH on every event too */
 	test_pack_all_core("power10", 36);
 	test_pack_all_core("power9", 64);
+	test_pack_all_core("power8", 82);
 	/* issue 18's goal: POWER10's nine core groups in 36 groups at most; the
 	 * bound is 36, not the 33 of the distinct events, as PM_LD_DEMAND_MISS_L1
 	 * divides 29 metrics and sits beside at most 3 of their events a group.
 	 * POWER9's 16 core groups: 57, the bound (59 before the bound and the
-	 * search knew of shared events) */
+	 * search knew of shared events).  POWER8's 17: 74, one above the lower
+	 * bound of 73, which the search does not reach (doc/benchmarks.md) */
 	test_pack_core_groups("power10", 9, 36, 36);
 	test_pack_core_groups("power9", 16, 57, 57);
+	test_pack_core_groups("power8", 17, 74, 73);
 	return failures ? 1 : 0;
 }

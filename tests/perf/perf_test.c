@@ -302,7 +302,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 1 && !pmu, "none");
 	CONTAINS(looked, "/nodt/pmus (absent)");
 	CONTAINS(looked, "AT_PLATFORM 'x86_64'");
-	CONTAINS(looked, "built-in description (power10, power9)");
+	CONTAINS(looked, "built-in description (power10, power9, power8)");
 	CONTAINS(looked, "PVR 'none in /proc/cpuinfo'");
 
 	CHECK(dtdir_remove(dt, "pmus/pmu_dts@0/events") == 0, "break the tree");
@@ -641,19 +641,25 @@ static void test_api(struct pmurt_host *h)
 	CHECK(pmurt_host_pmu(h) && !pmurt_host_pmu(NULL), "host_pmu");
 }
 
-/* A POWER9 host gets power9: its device tree (a tree pmugen made from
- * pmus/power9.yaml), AT_PLATFORM, the cpu PMU's pmu_name ("POWER9", as
- * power9-pmu.c names it) and the PVR (0x004e1202, DD2.2). */
-static void expect_power9(const struct pmu_pick_inputs *in, const char *what)
+/* The pick gives the built-in description of platform want. */
+static void expect_pick(const struct pmu_pick_inputs *in, const char *want, const char *what)
 {
 	struct pmurt_pmu *pmu;
 	struct pmurt_error err;
 	char looked[320];
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 	CHECK(pmu_host_pick(in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
-	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, "power9") == 0,
-	      "power9 by %s: %s", what, pmu ? info.platform : err.message);
+	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, want) == 0,
+	      "%s by %s: %s", want, what, pmu ? info.platform : err.message);
 	pmurt_pmu_close(pmu);
+}
+
+/* A POWER9 host gets power9: its device tree (a tree pmugen made from
+ * pmus/power9.yaml), AT_PLATFORM, the cpu PMU's pmu_name ("POWER9", as
+ * power9-pmu.c names it) and the PVR (0x004e1202, DD2.2). */
+static void expect_power9(const struct pmu_pick_inputs *in, const char *what)
+{
+	expect_pick(in, "power9", what);
 }
 
 /* The host's PVR chooses the picked description's refused-code list:
@@ -684,18 +690,9 @@ static void expect_refusal_by_pvr(const char *work, const char *pvr, bool refuse
 	pmurt_pmu_close(pmu);
 }
 
-static void test_pick_power9(const char *work, const char *dtb_path)
+/* A sysfs root whose cpu PMU has caps/pmu_name name. */
+static void put_pmu_name(const char *sys, const char *name)
 {
-	char dt[512], bare[512], sys[512], cpuinfo[512];
-	snprintf(dt, sizeof(dt), "%s/p9dt", work);
-	snprintf(bare, sizeof(bare), "%s/p9none", work);
-	snprintf(sys, sizeof(sys), "%s/p9sys", work);
-	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo", work);
-	write_tree(dtb_path, dt);
-	expect_power9(&(struct pmu_pick_inputs){.devtree = dt, .at_platform = "x86_64"}, "tree");
-	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "POWER9"},
-		      "AT_PLATFORM");
-	static const char name[] = "POWER9\n";
 	static const char *const dirs[] = {"", "/bus", "/bus/event_source",
 					   "/bus/event_source/devices",
 					   "/bus/event_source/devices/cpu",
@@ -707,6 +704,20 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	}
 	CHECK(dtdir_put(sys, "bus/event_source/devices/cpu/caps/pmu_name", name,
 			strlen(name)) == 0, "pmu_name");
+}
+
+static void test_pick_power9(const char *work, const char *dtb_path)
+{
+	char dt[512], bare[512], sys[512], cpuinfo[512];
+	snprintf(dt, sizeof(dt), "%s/p9dt", work);
+	snprintf(bare, sizeof(bare), "%s/p9none", work);
+	snprintf(sys, sizeof(sys), "%s/p9sys", work);
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo", work);
+	write_tree(dtb_path, dt);
+	expect_power9(&(struct pmu_pick_inputs){.devtree = dt, .at_platform = "x86_64"}, "tree");
+	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "POWER9"},
+		      "AT_PLATFORM");
+	put_pmu_name(sys, "POWER9\n");
 	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys,
 						.at_platform = "x86_64"}, "pmu_name");
 	static const char p9_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec "
@@ -718,6 +729,33 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	expect_refusal_by_pvr(work, "004e 1202", true);  /* DD2.2 */
 	expect_refusal_by_pvr(work, "004e 1203", false); /* DD2.3 */
 	expect_refusal_by_pvr(work, "004e 1201", false); /* DD2.1 */
+}
+
+/* A POWER8 host gets power8 by AT_PLATFORM, by the cpu PMU's pmu_name
+ * ("POWER8", power8-pmu.c's name) and by each PVR init_power8_pmu takes:
+ * PVR_POWER8E 0x004b, PVR_POWER8NVL 0x004c, PVR_POWER8 0x004d. */
+static void test_pick_power8(const char *work)
+{
+	char bare[512], sys[512], cpuinfo[512];
+	snprintf(bare, sizeof(bare), "%s/p8none", work);
+	snprintf(sys, sizeof(sys), "%s/p8sys", work);
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "power8"}, "power8",
+		    "AT_PLATFORM");
+	put_pmu_name(sys, "POWER8\n");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys, .at_platform = "x86_64"},
+		    "power8", "pmu_name");
+	static const char *const pvrs[] = {"004b 0201", "004c 0100", "004d 0200"};
+	for (size_t i = 0; i < sizeof(pvrs) / sizeof(pvrs[0]); i++) {
+		char text[160], name[64];
+		snprintf(name, sizeof(name), "p8cpuinfo-%zu", i);
+		snprintf(cpuinfo, sizeof(cpuinfo), "%s/%s", work, name);
+		snprintf(text, sizeof(text), "processor\t: 0\ncpu\t\t: POWER8 (raw), altivec "
+			 "supported\nrevision\t: 2.0 (pvr %s)\n", pvrs[i]);
+		CHECK(dtdir_put(work, name, text, strlen(text)) == 0, "cpuinfo");
+		expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
+						      .cpuinfo = cpuinfo, .at_platform = "x86_64"},
+			    "power8", pvrs[i]);
+	}
 }
 
 /* A host whose core PMU is not the description's (an x86 host with its own
@@ -785,6 +823,7 @@ int main(int argc, char **argv)
 		test_parse_cpu_alias(h);
 		test_pick(argv[2], argv[3]);
 		test_pick_power9(argv[2], argv[4]);
+		test_pick_power8(argv[2]);
 		test_count(h, sim);
 		test_skip_unsupported(h, sim);
 		test_explain(h, sim);

@@ -114,6 +114,28 @@ tracepoint)
 	[ "${sw:-0}" -ge 1 ] && [ "${ex:-0}" = 1 ] || fail "switches '$sw', execs '$ex'"
 	run 2 --tracefs "$tr" stat -e sched:no_such_event -- true
 	has err "unknown tracepoint 'sched:no_such_event' at offset 0" ;;
+tracefs-mount)
+	# run under tests/fresh_boot.sh: tracefs not mounted, as after a boot.
+	# As perf, a tracepoint mounts it (root); otherwise the message says
+	# what failed and what to do.
+	[ ! -d /sys/kernel/tracing/events ] || fail "tracefs is mounted: run under fresh_boot.sh"
+	need setpriv util-linux
+	cp "$pmutool" "$t/pmutool" && chmod 755 "$t" "$t/pmutool"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$t/pmutool" stat \
+		-e task-clock,sched:sched_switch -- true >"$t/out" 2>"$t/err"
+	[ $? = 2 ] || fail "unprivileged: not refused with status 2"
+	has err "tracepoint 'sched:sched_switch' at offset 11: tracefs is not mounted, and mounting it at /sys/kernel/tracing failed: Operation not permitted (perf mounts it when run as root"
+	[ ! -d /sys/kernel/tracing/events ] || fail "mounted by an unprivileged user"
+	run 0 stat -x, -e task-clock,sched:sched_switch -- sleep 0.01
+	[ "$(csv_value sched:sched_switch)" -ge 1 ] || fail "no switch counted"
+	[ -d /sys/kernel/tracing/events/sched ] || fail "tracefs not mounted by stat"
+	umount /sys/kernel/tracing || fail "umount"
+	# record finds it mounted meanwhile by nobody else: it mounts it too and
+	# writes the formats perf needs to decode the samples
+	need perf linux-perf
+	run 0 record -e sched:sched_switch -o "$t/p.data" -- sleep 0.01
+	perf script -i "$t/p.data" -F event,trace >"$t/out" 2>/dev/null || fail "perf script"
+	has out "sched:sched_switch: prev_comm=" ;;
 repeat)
 	run 0 stat -r 3 -e task-clock,page-faults -- true
 	has err "(3 runs)"

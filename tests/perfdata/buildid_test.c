@@ -8,15 +8,21 @@
  * records out of time order across CPUs (a ring drained after another
  * holding an earlier MMAP2) count as perf's ordered events count them,
  * round by round.
+ * Then perf's build-id cache (buildid_cache.c): a DSO, the kernel's
+ * kallsyms and the vDSO kept in perf 6.1's layout, found again by build
+ * id; a file replaced since its recording not kept; the directory from
+ * perf's config.
  * The DSOs are small ELF files the test writes, with build ids of its own.
  *
  * usage: buildid_test DIR GOLDEN   (scratch files go in DIR)
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../check.h"
 #include "perfdata.h"
@@ -359,6 +365,79 @@ static void late_in_round(void)
 	      strstr(text, "sample times 100 710\n"), "late in a round:\n%s", text);
 }
 
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	CHECK(fp, "cannot create %s", path);
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* perf's build-id cache, in the layout perf 6.1 writes and reads. */
+static void cache(void)
+{
+	char cdir[600], path[2000], want[2000], link_to[2000], root[600], dso[600];
+	uint8_t id[20];
+	snprintf(cdir, sizeof(cdir), "%s/cache.XXXXXX", dir);   /* empty: no earlier run's */
+	CHECK(mkdtemp(cdir), "mkdtemp %s", cdir);
+	snprintf(root, sizeof(root), "%s/host", dir);
+	snprintf(dso, sizeof(dso), "%s/dso-a", dir);
+	memset(id, 0xa1, sizeof(id));
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == 0, "add %s", dso);
+	snprintf(want, sizeof(want), "%s%s/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/elf", cdir, dso);
+	struct stat st;
+	CHECK(stat(want, &st) == 0 && st.st_size > 0, "no %s", want);
+	snprintf(path, sizeof(path), "%s/.build-id/a1/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", cdir);
+	ssize_t n = readlink(path, link_to, sizeof(link_to) - 1);
+	link_to[n > 0 ? n : 0] = 0;
+	snprintf(want, sizeof(want), "../..%s/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", dso);
+	CHECK(!strcmp(link_to, want), "link '%s', want '%s'", link_to, want);
+	CHECK(pd_build_id_cache_find(cdir, dso, id, 20, path, sizeof(path)) == 0 &&
+	      strstr(path, "/.build-id/a1/") && strstr(path, "/elf"), "find: '%s'", path);
+	/* a second add of the same is no error */
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == 0, "second add");
+	/* replaced since: not kept, not found */
+	memset(id, 0x99, sizeof(id));
+	CHECK(pd_build_id_cache_add(cdir, root, dso, id, 20) == -ESTALE, "a stale id kept");
+	CHECK(pd_build_id_cache_find(cdir, dso, id, 20, path, sizeof(path)) == -ENOENT,
+	      "a stale id found");
+	/* the kernel: root's /proc/kallsyms under root's build id (1..8) */
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	write_text(path, "ffffffff81000000 T _stext\n");
+	static const uint8_t kid[] = {1, 2, 3, 4, 5, 6, 7, 8};
+	CHECK(pd_build_id_cache_add(cdir, root, "[kernel.kallsyms]", kid, 8) == 0, "kernel");
+	CHECK(pd_build_id_cache_find(cdir, "[kernel.kallsyms]", kid, 8, path, sizeof(path)) == 0 &&
+	      strstr(path, "/.build-id/01/02030405060708/kallsyms"), "kallsyms: '%s'", path);
+	/* the vDSO: this process's image under its own build id */
+	uint8_t vid[20];
+	size_t vlen, size;
+	if (pd_vdso_build_id(vid, &vlen) == 0 && pd_vdso_image(&size)) {
+		CHECK(pd_build_id_cache_add(cdir, root, "[vdso]", vid, vlen) == 0, "vdso");
+		CHECK(pd_build_id_cache_find(cdir, "[vdso]", vid, vlen, path, sizeof(path)) == 0 &&
+		      stat(path, &st) == 0 && (size_t)st.st_size == size &&
+		      st.st_size % getpagesize() == 0, "vdso image: '%s'", path);
+	}
+	CHECK(pd_build_id_cache_add(cdir, root, "[heap]", id, 20) == -EINVAL, "[heap] kept");
+	/* where: perf config's buildid.dir, else $HOME/.debug */
+	snprintf(path, sizeof(path), "%s/perfconfig", dir);
+	write_text(path, "[core]\n\tproc-map-timeout = 500\n[buildid]\n\tdir = /var/cache/x \n");
+	unsetenv("PERF_BUILDID_DIR");
+	setenv("PERF_CONFIG", path, 1);
+	setenv("HOME", dir, 1);
+	CHECK(pd_build_id_cache_dir(want, sizeof(want)) == 0 && !strcmp(want, "/var/cache/x"),
+	      "from the config: '%s'", want);
+	setenv("PERF_CONFIG", "/dev/null", 1);
+	snprintf(path, sizeof(path), "%s/.debug", dir);
+	CHECK(pd_build_id_cache_dir(want, sizeof(want)) == 0 && !strcmp(want, path),
+	      "from HOME: '%s'", want);
+	snprintf(path, sizeof(path), "rm -rf '%s'", cdir);
+	CHECK(system(path) == 0, "%s", path);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -396,5 +475,6 @@ int main(int argc, char **argv)
 	out_of_order();
 	rounds();
 	late_in_round();
+	cache();
 	return failures ? 1 : 0;
 }

@@ -17,6 +17,15 @@
                                      same, but for the order of branches of
                                      equal weight in different files (perf's
                                      follows where its objects lie in memory)
+  compare.py cache OURS PERF OURS_IDS PERF_IDS
+                                     two build-id caches (find -printf
+                                     '%y %p %l' lines) filled by two
+                                     recordings, with perf buildid-list of
+                                     each: the entries of the objects both
+                                     hit the same; ours holds every object
+                                     its file lists, and nothing else perf's
+                                     does not hold (which objects a short run
+                                     hits varies from run to run)
   compare.py comm OURS PERF COMM FULL
                                      pmutool report --json --comm COMM
                                      --sort dso,sym --percent-limit P vs perf
@@ -390,11 +399,50 @@ def compare_features(ours, perf):
     sys.exit(1 if failures else 0)
 
 
+def listed_ids(path):
+    """{build id: name} of perf buildid-list lines."""
+    return dict(line.split(" ", 1) for line in open(path).read().splitlines() if line)
+
+
+def cache_owner(line, ids):
+    """The build id of the listed object a cache tree line is about, None
+    for lines about none (a name directory shared by two ids: the first)."""
+    path = line.split(" ")[1]
+    for bid, name in ids.items():
+        if f"/{bid}" in path or path.startswith(f"./.build-id/{bid[:2]}/"):
+            return bid
+        if path == "./" + name.lstrip("/") or path == f"./.build-id/{bid[:2]}":
+            return bid
+    return None
+
+
+def compare_cache(ours, perf, ours_ids, perf_ids):
+    a, b = set(open(ours).read().splitlines()), set(open(perf).read().splitlines())
+    ids_a, ids_b = listed_ids(ours_ids), listed_ids(perf_ids)
+    both = {bid: name for bid, name in ids_a.items() if ids_b.get(bid) == name}
+    failures = []
+    for line in sorted(a ^ b):
+        owner = cache_owner(line, both)
+        if owner is not None:
+            failures.append(f"{'ours' if line in a else 'perf'} only: {line} ({both[owner]})")
+        elif line in a and cache_owner(line, ids_a) is None:
+            failures.append(f"ours only, of no object the file lists: {line}")
+    for bid, name in ids_a.items():
+        if not any(line.startswith(f"l ./.build-id/{bid[:2]}/{bid[2:]} ") for line in a):
+            failures.append(f"{name} {bid}: listed, not in the cache")
+    for f in failures:
+        print(f)
+    print(f"cache: {len(both)} objects in both, {len(failures)} differences")
+    sys.exit(1 if failures else 0)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "header":
         compare_header(*sys.argv[2:])
     if len(sys.argv) == 4 and sys.argv[1] == "features":
         compare_features(*sys.argv[2:])
+    if len(sys.argv) == 6 and sys.argv[1] == "cache":
+        compare_cache(*sys.argv[2:])
     if len(sys.argv) == 6 and sys.argv[1] == "comm":
         compare_comm(*sys.argv[2:])
         sys.exit(0)

@@ -27,8 +27,11 @@
 #                              byte for byte; perf evlist -g shows the
 #                              group; the workload's and the vDSO's build ids
 #                              as perf records them; the workload replaced at
-#                              its path: perf finds the recorded one in its
-#                              build-id cache, pmutool report warns
+#                              its path: perf and pmutool find the recorded
+#                              one in the build-id cache; pmutool record's
+#                              cache in perf's layout, read by perf; not in
+#                              the cache: the new file unused by both,
+#                              pmutool warns
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
 #                              the same answers from it, a damaged one ignored
 #                              and rewritten
@@ -140,10 +143,14 @@ record-g | record-a)
 	agree "$t/copy.data" pd_spin
 	;;
 header)
-	export PERF_BUILDID_DIR="$t/debug"   # perf record caches the workload there
+	# perf 6.1 keeps its build-id cache in $HOME/.debug (no perfconfig
+	# here): a HOME of the test's own, shared by perf and pmutool
+	export HOME="$t/home" PERF_CONFIG=/dev/null
+	unset PERF_BUILDID_DIR
+	mkdir "$HOME"
 	cp "$bin/pd_spin" "$t/spin"
 	perf record -q -e '{cpu-clock,task-clock}' -o "$t/p.data" -- "$t/spin" 0.1
-	"$bin/pmutool" record -e '{cpu-clock,task-clock}' -o "$t/o.data" -- "$t/spin" 0.1 2>/dev/null
+	"$bin/pmutool" record -N -e '{cpu-clock,task-clock}' -o "$t/o.data" -- "$t/spin" 0.1 2>/dev/null
 	perf report --header-only -I -i "$t/p.data" >"$t/p.header"
 	perf report --header-only -I -i "$t/o.data" >"$t/o.header"
 	python3 "$here/compare.py" header "$t/o.header" "$t/p.header"
@@ -155,10 +162,41 @@ header)
 	diff "$t/p.ids" "$t/o.ids"
 	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
 	test ! -s "$t/warn"
-	cp "$bin/pd_copy" "$t/spin"   # another program, another build id, at the path
+	# another program, another build id, at the path (a new file, as a
+	# rebuild writes it: the cache's hard link keeps the old one)
+	cp "$bin/pd_copy" "$t/spin.new" && mv "$t/spin.new" "$t/spin"
 	perf report --stdio -i "$t/o.data" --sort sym 2>/dev/null | grep -q ' spin_alpha$'
-	"$bin/pmutool" report -i "$t/o.data" >/dev/null 2>"$t/warn"
-	grep -q "^pmutool: warning: $t/spin has build id [0-9a-f]*, the recording's had $(grep " $t/spin\$" "$t/p.ids" | cut -d' ' -f1): " "$t/warn"
+	# pmutool finds the recorded one in perf's cache too
+	"$bin/pmutool" report -i "$t/o.data" --sort sym >"$t/ours" 2>"$t/warn"
+	test ! -s "$t/warn"
+	grep -q ' spin_alpha$' "$t/ours"
+	# the cache pmutool record fills itself, in perf's layout, beside the
+	# one perf record fills: the entries of the objects both files list
+	# the same, nothing of ours about objects ours does not list (which
+	# objects 0.1 s of sampling hits, libc or not, varies from run to run;
+	# perf's probes and debug files left out), and perf finds the replaced
+	# program's symbols in ours
+	cp "$bin/pd_spin" "$t/spin.new" && mv "$t/spin.new" "$t/spin"
+	mkdir "$t/ours-home" "$t/perf-home"
+	HOME=$t/ours-home "$bin/pmutool" record -e cpu-clock -o "$t/o2.data" -- "$t/spin" 0.1 2>/dev/null
+	HOME=$t/perf-home perf record -q -e cpu-clock -o "$t/p2.data" -- "$t/spin" 0.1
+	(cd "$t/ours-home/.debug" && find . ! -name probes ! -name debug -printf '%y %p %l\n' | sort) >"$t/ours.tree"
+	(cd "$t/perf-home/.debug" && find . ! -name probes ! -name debug -printf '%y %p %l\n' | sort) >"$t/perf.tree"
+	grep -q "^f ./\\[vdso\\]/[0-9a-f]*/vdso" "$t/ours.tree"
+	grep -q "^l ./.build-id/.*\.\./\.\.$t/spin/[0-9a-f]*$" "$t/ours.tree"
+	perf buildid-list -i "$t/o2.data" >"$t/o2.ids"
+	perf buildid-list -i "$t/p2.data" >"$t/p2.ids"
+	python3 "$here/compare.py" cache "$t/ours.tree" "$t/perf.tree" "$t/o2.ids" "$t/p2.ids"
+	cp "$bin/pd_copy" "$t/spin.new" && mv "$t/spin.new" "$t/spin"
+	HOME=$t/ours-home perf report --stdio -i "$t/o2.data" --sort sym 2>/dev/null | grep -q ' spin_alpha$'
+	# without the recorded one in the cache: the new file unused (perf:
+	# its samples unresolved), and pmutool says why
+	mkdir "$t/empty"
+	HOME=$t/empty "$bin/pmutool" report -i "$t/o.data" --sort sym >"$t/ours" 2>"$t/warn"
+	grep -q "^pmutool: warning: $t/spin has build id [0-9a-f]*, the recording's had $(grep " $t/spin\$" "$t/p.ids" | cut -d' ' -f1): rebuilt or replaced since, and the build-id cache does not hold the recorded one" "$t/warn"
+	! grep -q ' spin_alpha$\| spin_beta$' "$t/ours"
+	HOME=$t/empty perf report --stdio -i "$t/o.data" --sort sym 2>/dev/null >"$t/perf"
+	! grep -q ' spin_alpha$\| spin_beta$' "$t/perf"
 	;;
 kcache)
 	export XDG_CACHE_HOME="$t/cache"

@@ -142,6 +142,6 @@ RUN
 chmod +x "$w/files/run"
 
 "$PMU_QEMU_RUN" --cache "$PMU_QEMU_CACHE" --kernel "$kernel" --cpu "$cpu" --files "$w/files" \
-	--root "$w/root" --out "$w/guest.out" --outdir "$w/o" --timeout 3000
+	--root "$w/root" --out "$w/guest.out" --outdir "$w/o" --timeout 900
 cat "$w/o/bench.txt"
 python3 "$here/libpfm_compare.py" "$w/o" "$cpu" "$w/differences.txt"

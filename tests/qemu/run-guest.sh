@@ -12,13 +12,17 @@
 # --outdir DIR  what /t/run leaves in /o (e.g. a perf.data) is copied to DIR.
 # --root DIR    copied onto the guest's root as it is (e.g. Debian's ppc64el C library, loader
 #               and shared libraries for dynamic programs: tests/qemu/peers_root.sh).
-# --timeout S   bound on the whole QEMU run (default 240 s).
+# --timeout S   how long the guest may show no progress (default 240 s): QEMU is stopped
+#               when neither its console (hvc0) nor /t/run's output (hvc1) has grown for
+#               S seconds.  A bound on silence, not on the run's length, so that a machine
+#               busy with other work, which slows the emulation, never fails a run that
+#               is making progress.
 # --gdb PORT    QEMU starts stopped with its gdb stub on tcp::PORT (-gdb tcp::PORT -S):
 #               start this script in the background, wait until PORT listens, then
 #                 gdb-multiarch -batch -ex 'set architecture powerpc:common64' \
 #                   -ex 'target remote :PORT' -ex 'hbreak *ADDR' ... -ex continue
 #               the guest runs from `continue` on; when it powers off QEMU exits and gdb sees
-#               the remote end close.  The timeout counts from QEMU's start, gdb's time included.
+#               the remote end close.  Silence counts from QEMU's start, gdb's time included.
 # --smp N       guest CPUs (default 1).
 #
 # Exit status: /t/run's status when the guest ran it to the end and the console shows no
@@ -52,7 +56,6 @@ need() { command -v "$1" >/dev/null || fail "'$1' not found (Debian package $2)"
 need qemu-system-ppc64 qemu-system-ppc
 need cpio cpio
 need python3 python3
-need timeout coreutils
 vmlinux=$cache/kernel-$kernel/vmlinux
 [ -s "$vmlinux" ] || fail "no kernel at $vmlinux (run tests/qemu/fetch.sh $cache)"
 [ -x "$cache/busybox" ] || fail "no busybox at $cache/busybox (run tests/qemu/fetch.sh $cache)"
@@ -106,8 +109,27 @@ args=(-M pseries -cpu "$cpu" -m 1024 -smp "$smp" -nographic -nodefaults
 	-serial "file:$console" -chardev "file,id=out,path=$hvc1" -device spapr-vty,chardev=out
 	-kernel "$vmlinux" -initrd "$work/initrd" -append "console=hvc0")
 [ -z "$gdb_port" ] || args+=(-gdb "tcp::$gdb_port" -S)
+# QEMU runs while its consoles grow; silent for timeout_s seconds, it is stopped (status
+# 124, as timeout(1) reports it)
+bytes_out() { { stat -c %s "$console" "$hvc1" 2>/dev/null || true; } | awk '{ n += $1 } END { print n + 0 }'; }
+qemu-system-ppc64 "${args[@]}" </dev/null >"$qemu_log" 2>&1 &
+qemu_pid=$!
+seen=-1 quiet_since=$SECONDS stalled=0
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	now=$(bytes_out)
+	[ "$now" = "$seen" ] || { seen=$now; quiet_since=$SECONDS; }
+	if (( SECONDS - quiet_since >= timeout_s )); then
+		stalled=1
+		kill "$qemu_pid" 2>/dev/null
+		for _ in 1 2 3 4 5; do kill -0 "$qemu_pid" 2>/dev/null && sleep 1; done
+		kill -9 "$qemu_pid" 2>/dev/null || true
+		break
+	fi
+	sleep 1
+done
 qemu_rc=0
-timeout -k 5 "$timeout_s" qemu-system-ppc64 "${args[@]}" </dev/null >"$qemu_log" 2>&1 || qemu_rc=$?
+wait "$qemu_pid" || qemu_rc=$?
+[ "$stalled" -eq 0 ] || qemu_rc=124
 [ -f "$console" ] || : >"$console"
 
 # split hvc1 into the output, the status and the returned files
@@ -135,15 +157,15 @@ if [ ! -f "$work/status" ]; then
 	: >"$out"
 	if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
 		grep -q 'Linux version' "$console" ||
-			fail "$what: no boot within ${timeout_s}s (no 'Linux version' on the console $console)"
-		fail "$what: booted but /init never started /t/run within ${timeout_s}s (no BEGIN marker; console $console)"
+			fail "$what: no boot: nothing new on the console for ${timeout_s}s (no 'Linux version' on the console $console)"
+		fail "$what: booted but /init never started /t/run: nothing new for ${timeout_s}s (no BEGIN marker; console $console)"
 	fi
 	fail "$what: QEMU ended (status $qemu_rc) before /t/run started (no BEGIN marker; see $qemu_log and $console)"
 fi
 status=$(cat "$work/status")
 if [ "$status" = begun ]; then
 	[ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ] &&
-		fail "$what: timeout after ${timeout_s}s: /t/run did not finish (no END marker; partial output in $out)"
+		fail "$what: /t/run printed nothing for ${timeout_s}s and did not finish (no END marker; partial output in $out)"
 	fail "$what: QEMU ended (status $qemu_rc) before /t/run finished (no END marker; console $console)"
 fi
 if grep -nE 'Oops|BUG:|UBSAN|Kernel panic|kernel BUG' "$console" >&2; then

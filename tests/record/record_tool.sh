@@ -6,7 +6,8 @@
 #   callchain -g: `perf script` shows the user stack through main; of a
 #             workload through libc's PLT and the vdso, pmutool script
 #             prints what perf script prints, frame for frame (symbols
-#             "@plt" and __vdso_* included);
+#             "@plt" and __vdso_* included, the vdso's found by perf in the
+#             build-id cache pmutool record filled, in a HOME of its own);
 #   pid       -p PID: stops when the process exits, its name and binary
 #             resolve from the synthesized COMM and MMAP2 (the process
 #             held stopped until record is attached);
@@ -81,9 +82,17 @@ callchain)
 	perf script -i "$t/p.data" 2>/dev/null >"$t/script.txt"
 	grep -q '^[[:space:]]*[0-9a-f]* main+0x[0-9a-f]* (.*record_spin)$' "$t/script.txt" || fail "no user frame main"
 	grep -q '__libc_start' "$t/script.txt" || fail "no user stack below main"
-	record -e cpu-clock -c 20000 -g -o "$t/p.data" -- "$plt_spin" || fail "record exited $?"
-	perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" || fail "perf script"
-	"$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" || fail "pmutool script"
+	# perf names the vdso's frames from the build-id cache only: pmutool
+	# record keeps it there as perf record does, in a HOME of the test's
+	# own (a machine where perf never recorded has no ~/.debug)
+	mkdir "$t/home"
+	HOME=$t/home PERF_BUILDID_DIR= "$pmutool" record -e cpu-clock -c 20000 -g -o "$t/p.data" \
+		-- "$plt_spin" >"$t/out.txt" 2>"$t/err.txt" || fail "record exited $?"
+	ls "$t/home/.debug/[vdso]/"*/vdso >/dev/null 2>&1 || fail "no vdso in the build-id cache"
+	HOME=$t/home PERF_BUILDID_DIR= perf script -i "$t/p.data" 2>/dev/null >"$t/perf.txt" ||
+		fail "perf script"
+	HOME=$t/home PERF_BUILDID_DIR= "$pmutool" script -i "$t/p.data" >"$t/ours.txt" 2>"$t/ours-err.txt" ||
+		fail "pmutool script"
 	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script -g differs from perf script"
 	grep -q '^	 *[0-9a-f]* main+0x[0-9a-f]* (.*record_plt_spin)$' "$t/ours.txt" || fail "no frame main"
 	grep -q '^	 *[0-9a-f]* __vdso_clock_gettime+0x[0-9a-f]* (\[vdso\])$' "$t/ours.txt" ||

@@ -157,6 +157,7 @@ enum gap {
 	GAP_EVENT_VALID,
 	GAP_BLACKLIST,
 	GAP_THRESH_CMP,
+	GAP_CACHE_SEL,
 	GAP_SCOPE,
 	GAP_ALTERNATIVES,
 	GAP_PMC4,
@@ -171,6 +172,8 @@ static const struct {
 	{ "invalid_event_bits", "bits outside the valid mask (no is_event_valid)" },
 	{ "blacklisted_event", "the revision's refused codes (no blacklist_ev)" },
 	{ "thresh_cmp_invalid", "threshold compares (no is_thresh_cmp_valid)" },
+	{ "l2l3_cache_sel_nonzero", "L2/L3 cache selectors (ISA 2.07; require-cache-selector-zero "
+	  "would refuse L1 events too)" },
 	{ NULL, "rules applied by condition (PMC5/6 events, L1 qualifier on units 6-9)" },
 	{ NULL, "the hard-coded alternatives table {0x600f4, 0x1001e}" },
 	{ NULL, "the PMC4 rule of L2/L3 groups, not said (cache-pmc4 cannot)" },
@@ -263,7 +266,7 @@ static void classify(struct tally *t, struct rfc_pmu *rfc, const struct pmurt_pm
 		}
 	}
 	all.kernel_scope = all.kernel_alternatives = all.kernel_pmc4 = true;
-	for (int g = GAP_ATTR_CONFIG; g <= GAP_THRESH_CMP; g++) {
+	for (int g = GAP_ATTR_CONFIG; g <= GAP_CACHE_SEL; g++) {
 		set_gap(&all, (enum gap)g, true, &ctx);
 		if (rfc_group_ok(&all, ev, n, true) == res->ok) {
 			t->several++;

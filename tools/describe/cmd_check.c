@@ -413,6 +413,7 @@ static int check_group(struct tool *t)
 	int rc = parse_group(t, ev, &n, &bad);
 	if (rc)
 		return rc;
+	tool_note_raw_codes(t->pmu, ev, n);
 	struct pmurt_group_result r;
 	struct pmurt_error err = {0};
 	int lrc = tool_group_check(t, ev, n, &bad, &r, &err);

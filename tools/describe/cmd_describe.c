@@ -387,6 +387,7 @@ int cmd_describe(struct tool *t)
 	uint64_t requested = pmu_field_value(&d.m->fields[t->pmu->engine.pmc_field], d.ev.code, 0);
 	d.pmc = d.alone.ok ? (uint64_t)d.alone.pmc[0] : requested ? requested : 1;
 	print_header(&d);
+	tool_print_generations(t->pmu, d.ev.event_index >= 0 ? d.ev.name : NULL, d.ev.code);
 	print_counter(&d);
 	print_fields(&d);
 	print_excludes(&d);

@@ -62,6 +62,8 @@ static void usage_record(FILE *out)
 		"  -o, --output=FILE    the perf.data file (default perf.data)\n"
 		"  -m, --mmap-pages=N   data pages per CPU ring, a power of two (default 128)\n"
 		"  -i, --no-inherit     the task only, not the children it starts\n"
+		"  -N, --no-buildid-cache  do not keep the sampled binaries in perf's\n"
+		"                       build-id cache (perf's buildid.dir, else ~/.debug)\n"
 		"      --min-period=N   the smallest period allowed (default 5000, the cpc\n"
 		"                       provider's dcpc_min_overflow)\n"
 		"      --dry-run        check the events and the counters, open nothing\n");
@@ -113,6 +115,7 @@ static int parse_record_option(const struct tool *t, struct record_args *a, int 
 	case 'g': a->callchain = true; break;
 	case 'o': a->output = arg; break;
 	case 'i': a->no_inherit = true; break;
+	case 'N': a->no_buildid_cache = true; break;
 	case 'm': rc = tool_parse_pages(t, "", "-m", arg, &a->data_pages); break;
 	case OPT_MIN_PERIOD: rc = parse_u64(t, "--min-period", arg, &a->min_period); break;
 	case OPT_DRY_RUN: a->dry_run = true; break;
@@ -135,6 +138,7 @@ static int parse_record_args(const struct tool *t, int argc, char **argv, struct
 		{"output", required_argument, NULL, 'o'},
 		{"mmap-pages", required_argument, NULL, 'm'},
 		{"no-inherit", no_argument, NULL, 'i'},
+		{"no-buildid-cache", no_argument, NULL, 'N'},
 		{"min-period", required_argument, NULL, OPT_MIN_PERIOD},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"help", no_argument, NULL, 'h'},
@@ -145,7 +149,7 @@ static int parse_record_args(const struct tool *t, int argc, char **argv, struct
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "+:e:aC:p:c:F:go:m:ih", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:c:F:go:m:iNh", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage_record(stdout);
 			*done = true;
@@ -305,7 +309,7 @@ static int open_writer(const struct tool *t, const char *path, const struct pmu_
 	int rc = pd_writer_open(w, path, ev, list->n, &err);
 	free(ev);
 	/* perf reads tracepoint samples only with their formats */
-	if (rc == 0 && (rc = pd_writer_add_tracing(*w, host->tracefs, &err)) < 0) {
+	if (rc == 0 && (rc = pd_writer_add_tracing(*w, pmu_host_tracefs(host, NULL), &err)) < 0) {
 		pd_writer_finish(*w, NULL);
 		*w = NULL;
 	}
@@ -453,6 +457,22 @@ static int record_active(const struct tool *t, const struct record_args *a,
 	return rc;
 }
 
+/* The DSOs the finished file records, kept in perf's build-id cache as
+ * perf record keeps them (builtin-record.c record__finish_output), so that
+ * report and script, pmutool's and perf's, find their symbols by build id
+ * after a rebuild, and perf finds the vDSO's at all.  As in perf, what
+ * cannot be kept is passed over silently. */
+static void cache_build_ids(const char *path)
+{
+	char dir[4096];
+	struct pmurt_perf_file *f = NULL;
+	struct pmurt_error err = {0};
+	if (pd_build_id_cache_dir(dir, sizeof(dir)) < 0 || pmurt_perf_open(&f, path, &err) < 0)
+		return;
+	pd_build_id_cache_add_recorded(dir, "", f);
+	pmurt_perf_close(f);
+}
+
 /* Open, synthesize, start, loop, finish: the recording proper. */
 int record_run(const struct tool *t, const struct record_args *a,
 		      const struct pmu_host *host, const struct pmu_evlist *list)
@@ -487,6 +507,8 @@ int record_run(const struct tool *t, const struct record_args *a,
 	int status = pmu_workload_finish(&wl);
 	if (w && pd_writer_finish(w, &err) < 0 && rc == EXIT_OK)
 		rc = fail(t, &err, EXIT_INTERNAL);
+	if (rc == EXIT_OK && !a->no_buildid_cache)
+		cache_build_ids(a->output);
 	if (rc == EXIT_OK)
 		print_summary(t, s, a->output);
 	if (rc == EXIT_OK && a->aux_pages)

@@ -22,6 +22,7 @@ struct record_args {
 	pid_t pid;
 	uint64_t period, freq, min_period;
 	bool callchain, dry_run, no_inherit;
+	bool no_buildid_cache;      /* -N: the DSOs not kept in perf's cache */
 	unsigned data_pages;
 	unsigned aux_pages;         /* an AUX area per CPU on the first event */
 	uint32_t auxtrace_type;     /* its AUXTRACE_INFO type (7: vpa_dtl) */

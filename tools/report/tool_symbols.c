@@ -19,7 +19,10 @@
  * - /proc/kallsyms: types T W D B (symbol.c symbol_type__filter), module
  *   symbols in "[module]", every symbol reaching the next one; kept in a
  *   cache file per boot and module set, as perf keeps it in ~/.debug.
- * Not done: PLT stubs (perf's "func@plt"), the vdso, C++ demangling.
+ * - a DSO the recording has a build id for: its symbols from perf's
+ *   build-id cache by that id, else from its path only when the file there
+ *   still has it (symbol.c binary_type_symtab, symbol-elf.c symsrc__init);
+ *   the vdso's from the cache, else from this process's own.
  */
 #include <ctype.h>
 #include <libiberty/demangle.h>
@@ -595,19 +598,14 @@ static int elf_load(struct symbols *s, Elf *e, struct dso *d)
 	return rc;
 }
 
-/* "[vdso]" maps: perf reads the vdso of its own process (vdso.c writes the
- * running image out as their file); so does this, in memory. */
+/* "[vdso]" maps without a cached image: perf reads the vdso of its own
+ * process (vdso.c writes the running image out as their file); so does
+ * this, in memory. */
 static int vdso_load(struct symbols *s, struct dso *d)
 {
-	const struct elf_lib *lib = s->lib;
-	const unsigned char *image = (const void *)getauxval(AT_SYSINFO_EHDR);
-	GElf_Ehdr eh;
-	/* the image's size: its section headers come last */
-	Elf *e = image ? lib->elf_memory((char *)image, sizeof(Elf64_Ehdr)) : NULL;
-	size_t size = e && lib->gelf_getehdr(e, &eh) ? eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize
-					       : 0;
-	lib->elf_end(e);
-	e = size ? lib->elf_memory((char *)image, size) : NULL;
+	size_t size;
+	const void *image = pd_vdso_image(&size);
+	Elf *e = image ? s->lib->elf_memory((char *)image, size) : NULL;
 	d->elf[0] = e;
 	return elf_load(s, e, d);
 }
@@ -667,21 +665,48 @@ static void hex(const uint8_t *id, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-/* The file at d's path against the build id recorded for it. */
-static void check_build_id(const struct symbols *s, const struct dso *d)
+/* The build id the file records for d, and the one d has here (the file's
+ * at its path, this process's vDSO's): 1 when they differ, else 0 (also
+ * when either is unknown). */
+static int rebuilt(const struct dso *d, const uint8_t *want, size_t want_n, char a[], char b[])
 {
-	uint8_t want[PD_BUILD_ID_MAX], have[PD_BUILD_ID_MAX];
-	size_t want_n, have_n;
-	char a[2 * PD_BUILD_ID_MAX + 1], b[2 * PD_BUILD_ID_MAX + 1];
-	if (!s->recorded || pd_recorded_build_id(s->recorded, d->path, want, &want_n) < 0 ||
-	    pd_elf_build_id(d->path, have, &have_n) < 0)
-		return;
+	uint8_t have[PD_BUILD_ID_MAX];
+	size_t have_n;
+	bool vdso = !strcmp(d->path, "[vdso]");
+	if ((vdso ? pd_vdso_build_id(have, &have_n) : pd_elf_build_id(d->path, have, &have_n)) < 0)
+		return 0;
 	if (have_n == want_n && !memcmp(have, want, have_n))
-		return;
+		return 0;
 	hex(have, have_n, a);
 	hex(want, want_n, b);
+	return 1;
+}
+
+/* Where d's symbols come from, as perf 6.1's dso__load tries its
+ * candidates (symbol.c binary_type_symtab: the build-id cache before the
+ * file's own path) and refuses an image whose build id is not the
+ * recorded one (symbol-elf.c symsrc__init): the cached copy of the
+ * recorded build id (path), else d's own file (1) unless it was rebuilt or
+ * replaced since (warned; 0: no symbols, its samples "[unknown]" as in
+ * perf). */
+static int dso_source(const struct symbols *s, const struct dso *d, char *path, size_t len)
+{
+	uint8_t want[PD_BUILD_ID_MAX];
+	size_t want_n;
+	char dir[4096], a[2 * PD_BUILD_ID_MAX + 1], b[2 * PD_BUILD_ID_MAX + 1];
+	path[0] = 0;
+	if (!s->recorded || pd_recorded_build_id(s->recorded, d->path, want, &want_n) < 0)
+		return 1;
+	if (pd_build_id_cache_dir(dir, sizeof(dir)) == 0 &&
+	    pd_build_id_cache_find(dir, d->path, want, want_n, path, len) == 0)
+		return 1;
+	path[0] = 0;
+	if (!rebuilt(d, want, want_n, a, b))
+		return 1;
 	fprintf(stderr, "%s: warning: %s has build id %s, the recording's had %s: rebuilt or "
-		"replaced since, its symbols may be wrong\n", s->prog, d->path, a, b);
+		"replaced since, and the build-id cache does not hold the recorded one: its "
+		"samples show [unknown], as in perf\n", s->prog, d->path, a, b);
+	return 0;
 }
 
 /* A file that cannot be read or is not ELF has no symbols: its samples
@@ -689,15 +714,18 @@ static void check_build_id(const struct symbols *s, const struct dso *d)
 static int dso_load(struct symbols *s, struct dso *d)
 {
 	const struct elf_lib *lib = s->lib;
+	char cached[4096];
 	d->loaded = true;
-	if (!strcmp(d->path, "[vdso]"))
-		return vdso_load(s, d);
 	if (!strncmp(d->path, "/tmp/perf-", 10))   /* symbol.c dso__load: by name */
 		return perf_map_load(d);
-	int fd = d->path[0] == '/' ? open(d->path, O_RDONLY | O_CLOEXEC) : -1;
+	if (!dso_source(s, d, cached, sizeof(cached)))
+		return 0;
+	if (!cached[0] && !strcmp(d->path, "[vdso]"))
+		return vdso_load(s, d);
+	const char *file = cached[0] ? cached : d->path;
+	int fd = file[0] == '/' ? open(file, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 0;
-	check_build_id(s, d);
 	Elf *e = lib->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	d->elf[0] = e;
 	d->fd[0] = fd;
@@ -966,12 +994,39 @@ static int kallsyms_parse(struct symbols *s)
 	return rc;
 }
 
-/* /proc/kallsyms through the cache; another file (PMUTOOL_KALLSYMS) as it is. */
+/* The recording's kernel when it is not the running one: its kallsyms
+ * from perf's build-id cache (symbol.c dso__find_kallsyms), else none
+ * (NULL: the kernel's samples unresolved, as in perf); the running
+ * kernel's /proc/kallsyms otherwise. */
+static const char *recorded_kallsyms(const struct symbols *s, char *path, size_t len)
+{
+	uint8_t want[PD_BUILD_ID_MAX], have[PD_BUILD_ID_MAX];
+	size_t want_n, have_n;
+	char dir[4096];
+	if (!s->recorded ||
+	    pd_recorded_build_id(s->recorded, "[kernel.kallsyms]", want, &want_n) < 0 ||
+	    pd_kernel_build_id("", have, &have_n) < 0 ||
+	    (have_n == want_n && !memcmp(have, want, have_n)))
+		return s->kallsyms_path;
+	if (pd_build_id_cache_dir(dir, sizeof(dir)) == 0 &&
+	    pd_build_id_cache_find(dir, "[kernel.kallsyms]", want, want_n, path, len) == 0)
+		return path;
+	return NULL;
+}
+
+/* /proc/kallsyms through the cache; another file (PMUTOOL_KALLSYMS, a
+ * recorded kernel's from the build-id cache) as it is. */
 static int kallsyms_load(struct symbols *s)
 {
-	char path[4096];
+	char path[4096], recorded[4096];
 	s->kallsyms_loaded = true;
-	bool cached = s->kallsyms_path && !strcmp(s->kallsyms_path, "/proc/kallsyms") &&
+	if (s->kallsyms_path && !strcmp(s->kallsyms_path, "/proc/kallsyms")) {
+		const char *k = recorded_kallsyms(s, recorded, sizeof(recorded));
+		s->kallsyms_path = k == recorded ? intern(s, recorded) : k;
+	}
+	if (!s->kallsyms_path)
+		return 0;
+	bool cached = !strcmp(s->kallsyms_path, "/proc/kallsyms") &&
 		      kcache_path(path, sizeof(path));
 	if (cached && kcache_load(s, path))
 		return 0;

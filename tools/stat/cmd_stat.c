@@ -327,6 +327,16 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	return rc;
 }
 
+/* A raw code another processor generation gives another event: say so
+ * (tool_generations.c), as check does. */
+static void note_raw_codes(const struct tool *t, const struct pmu_evlist *list)
+{
+	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
+	for (int i = 0; pmu && i < list->n; i++)
+		if (list->v[i].kind == PMU_EVSEL_CORE)
+			tool_note_raw_codes(pmu, &list->v[i].spec, 1);
+}
+
 /* Names and units of the events, from their parse. */
 static int describe_events(const struct pmu_evlist *list, struct stat_report *r)
 {
@@ -466,6 +476,7 @@ int cmd_stat(struct tool *t)
 	if (!rc)
 		rc = stat_events(t, &list, &events, &r);
 	if (!rc) {
+		note_raw_codes(t, &list);
 		stat_metrics_located(&r, list.n);
 		rc = describe_events(&list, &r);
 	}

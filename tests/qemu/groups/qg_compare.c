@@ -47,6 +47,7 @@ enum diff_kind {
 	D_EBB_MMCR2,    /* the thread's own MMCR2 user bits merged (ebb_switch_in) */
 	D_FROZEN,       /* FC set at the stop, MMCRA's sample enable cleared (power_pmu_disable) */
 	D_RESCHEDULE,   /* the same, for a group whose next schedule the kernel refuses */
+	D_OVERFLOW,     /* FC|PMAO: the PMU froze itself at a counter's overflow */
 	D_COUNT
 };
 static const char *const diff_names[D_COUNT] = {
@@ -57,6 +58,9 @@ static const char *const diff_names[D_COUNT] = {
 	"(power_pmu_disable)",
 	"MMCR0 FC set and MMCRA SAMPLE_ENABLE cleared, a group whose next schedule libpmurt "
 	"says the kernel refuses (reschedule_reason; power_pmu_disable, then -EAGAIN)",
+	"MMCR0 FC|PMAO in place of FCECE|PMXE, MMCRA as programmed: a counter overflowed while "
+	"the group counted and the PMU froze itself (QEMU delivers no PMU interrupt, and its "
+	"cycles follow the host's clock, so a busy host overflows them)",
 };
 
 struct answer {
@@ -240,6 +244,11 @@ static int is_sampling_group(const struct qg_group *g)
  * cleared the sample enable) is allowed for a sampling group (its counter
  * overflowed: QEMU delivers no PMU interrupt) and for a group whose next
  * schedule the kernel refuses (libpmurt's reschedule_reason), nowhere else.
+ * A PMU that froze itself is allowed for any group: power_pmu_enable armed
+ * it (PMXE|FCECE) and one of its counters overflowed, so the hardware
+ * turned FCECE into FC and PMAE (PMXE) into PMAO (Power ISA 3.1 Book III,
+ * the MMCR0 fields; QEMU's target/ppc/power8-pmu.c fire_PMC_interrupt),
+ * MMCRA untouched; QEMU delivers no PMU interrupt to re-arm it.
  */
 static int mmcr_verdict(const struct qg_group *g, const struct qg_expect *x, const uint64_t e[4],
 			const uint64_t v[4], int kinds[D_COUNT])
@@ -259,6 +268,10 @@ static int mmcr_verdict(const struct qg_group *g, const struct qg_expect *x, con
 	}
 	if (frozen) {
 		kinds[sampling ? D_FROZEN : D_RESCHEDULE] = 1;
+		extra0 &= ~(MMCR0_FC | MMCR0_PMAO);
+	} else if ((extra0 & (MMCR0_FC | MMCR0_PMAO)) == (MMCR0_FC | MMCR0_PMAO) &&
+		   !(v[0] & (MMCR0_PMXE | MMCR0_FCECE)) && v[3] == e[3]) {
+		kinds[D_OVERFLOW] = 1;
 		extra0 &= ~(MMCR0_FC | MMCR0_PMAO);
 	}
 	if (extra0)

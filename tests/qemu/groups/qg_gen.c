@@ -3,7 +3,7 @@
  * POWER kernel to open, made deterministically from a seed out of a PMU
  * description loaded through libpmurt.
  *
- *   qg_gen --pmu NAME [--pvr HEX] --seed N --count N --mmcr N > GROUPS
+ *   qg_gen --pmu NAME [--pvr HEX] --seed N --count N --mmcr N [--kinds legacy|all] > GROUPS
  *
  * Every event code of the description appears (named events are taken in a
  * shuffled cycle), and the groups mix every kind of code the description
@@ -13,6 +13,14 @@
  * pinned and exclusive), exclude bits, perf's generic and cache events, the
  * fixed PMC5/6 codes, refused codes, and codes composed field by field at
  * random; groups have 1 to 8 members, so some fit and some do not.
+ * --kinds all adds four kinds (the default keeps the twelve, so the groups
+ * of a seed stay those measured before): cache selectors (unit 6-9 events
+ * with their L2/L3 select, the L3 bank bit or neither; L1 events with their
+ * qualifiers), the description's code classes (POWER8's fab-match events
+ * with a match value, beside threshold events), threshold bits without a
+ * threshold select, and values some generation refuses or reserves (the
+ * other built-in descriptions' refused codes and reserved sampling values,
+ * bits no field of this one covers, unnormalised threshold compares).
  * --mmcr marks that many accepted groups (as libpmurt answers) for the
  * debugger's MMCR read, taken evenly from every kind.  After them come the
  * groups pmurt_pack makes for every core metric of the description (kind
@@ -34,10 +42,12 @@
 #define PERF_TYPE_RAW 4u
 
 enum kind { K_NAMED, K_ALT, K_RAW, K_L2L3, K_THRESH, K_MARKED, K_SAMPLING, K_EBB,
-	    K_EXCLUDE, K_GENERIC, K_PMC56, K_REFUSED, K_COUNT };
+	    K_EXCLUDE, K_GENERIC, K_PMC56, K_REFUSED, K_LEGACY,
+	    K_CACHE_SEL = K_LEGACY, K_CODE_CLASS, K_THRESH_BITS, K_RESERVED, K_COUNT };
 static const char *const kind_names[K_COUNT] = {
 	"named", "alternative", "raw-fields", "l2l3", "threshold", "marked", "sampling",
-	"ebb", "exclude", "generic-cache", "pmc56", "refused-code"};
+	"ebb", "exclude", "generic-cache", "pmc56", "refused-code", "cache-sel",
+	"code-class", "thresh-bits", "reserved"};
 
 struct codes {
 	int n;
@@ -48,10 +58,12 @@ struct gen {
 	const struct pmurt_pmu *pmu;
 	const struct pmu_model *m;
 	uint64_t rng;
+	int nkinds;             /* K_LEGACY, or K_COUNT with --kinds all */
 	struct codes events, explicit_pmc, l2l3, alts, refused;
+	struct codes foreign_refused, foreign_samples; /* other generations' */
 	int next_event;
 	int f_pmc, f_unit, f_ebb, f_bhrb, f_ifm, f_mark, f_sample, f_sdar, f_thresh_sel,
-		f_thresh_ctl, f_thresh_cmp, f_l2l3, f_pmcxsel;
+		f_thresh_ctl, f_thresh_cmp, f_l2l3, f_pmcxsel, f_cache_sel, f_thresh_exp;
 };
 
 static uint64_t rnd(struct gen *g) /* splitmix64 */
@@ -289,6 +301,91 @@ static struct qg_member pmc56_member(struct gen *g)
 	return mb;
 }
 
+/* An L2/L3 event (unit 6-9) with its cache selector 0, the bank bit alone
+ * (bit 3 of the field) or anything; or an event of another unit with the
+ * L1 bit (bit 2) and its qualifiers, or anything. */
+static struct qg_member cache_sel_member(struct gen *g)
+{
+	struct qg_member mb = chance(g, 2) ? l2l3_member(g) : named(g);
+	uint64_t unit = field_get(g, g->f_unit, &mb);
+	unsigned r = (unsigned)below(g, 4);
+	if (unit >= 6 && unit <= 9)
+		field_set(g, g->f_cache_sel, &mb, r < 2 ? 0 : r == 2 ? 8 : rnd(g));
+	else
+		field_set(g, g->f_cache_sel, &mb, r < 2 ? 4 | below(g, 4) : r == 2 ? 0 : rnd(g));
+	return mb;
+}
+
+/* A code of one of the description's code classes: the class's code with
+ * random bits outside its mask that a field covers, a random threshold
+ * control (POWER8's fab-match value); or a threshold event beside it. */
+static struct qg_member code_class_member(struct gen *g)
+{
+	const struct pmu_model *m = g->m;
+	if (!m->ncode_classes || chance(g, 3))
+		return chance(g, 2) ? thresh_member(g) : named(g);
+	const struct pmu_code_class *k = &m->code_classes[below(g, (uint64_t)m->ncode_classes)];
+	struct qg_member mb = raw(k->codes[below(g, (uint64_t)k->ncodes)]);
+	uint64_t covered = 0;
+	for (int i = 0; i < m->nfields; i++)
+		if (m->fields[i].source == PMU_SRC_CONFIG && !m->fields[i].linux_defined)
+			covered |= field_max(&m->fields[i]) << m->fields[i].lo;
+	uint64_t free_bits = covered & ~k->mask & 0xfffull; /* edge, mark, combine */
+	mb.config |= rnd(g) & free_bits;
+	field_random(g, g->f_thresh_ctl, &mb);
+	if (chance(g, 4))
+		field_random(g, g->f_thresh_cmp, &mb);
+	return mb;
+}
+
+/* Threshold control and compare bits without a threshold select: POWER8
+ * makes every PMC1-4 event agree on them, POWER9 and POWER10 do not look. */
+static struct qg_member thresh_bits_member(struct gen *g)
+{
+	struct qg_member mb = named(g);
+	if (chance(g, 3))
+		return mb;
+	field_set(g, g->f_thresh_sel, &mb, 0);
+	if (chance(g, 2))
+		field_random(g, g->f_thresh_ctl, &mb);
+	if (chance(g, 2) && g->f_thresh_cmp >= 0 &&
+	    g->m->fields[g->f_thresh_cmp].source == PMU_SRC_CONFIG)
+		field_random(g, g->f_thresh_cmp, &mb);
+	return mb;
+}
+
+/* What some generation refuses: another description's refused codes, a
+ * sampling value another reserves on a marked event, bits no field of this
+ * description covers, a threshold compare with an exponent and no
+ * normalised mantissa. */
+static struct qg_member reserved_member(struct gen *g)
+{
+	unsigned r = (unsigned)below(g, 5);
+	if (r == 0 && g->foreign_refused.n)
+		return raw(pick(g, &g->foreign_refused));
+	struct qg_member mb = named(g);
+	if (r == 1 && g->foreign_samples.n) {
+		field_set(g, g->f_mark, &mb, 1);
+		field_set(g, g->f_sample, &mb, pick(g, &g->foreign_samples));
+	} else if (r == 2) {
+		uint64_t covered = 0;
+		for (int i = 0; i < g->m->nfields; i++)
+			if (g->m->fields[i].source == PMU_SRC_CONFIG)
+				covered |= field_max(&g->m->fields[i]) << g->m->fields[i].lo;
+		uint64_t spare = ~covered;
+		for (uint64_t n = below(g, (uint64_t)__builtin_popcountll(spare)); spare && n; n--)
+			spare &= spare - 1; /* drop the lowest until the chosen one is */
+		if (spare)
+			mb.config |= spare & -spare;
+	} else if (r == 3 && g->f_thresh_exp >= 0) {
+		field_set(g, g->f_thresh_cmp, &mb, rnd(g) & 0x1f);
+		field_set(g, g->f_thresh_exp, &mb, 1 + below(g, 7));
+		if (chance(g, 2))
+			field_set(g, g->f_thresh_sel, &mb, 1 + below(g, 7));
+	}
+	return mb;
+}
+
 static struct qg_member member_of(struct gen *g, enum kind k)
 {
 	switch (k) {
@@ -301,6 +398,10 @@ static struct qg_member member_of(struct gen *g, enum kind k)
 	case K_GENERIC: return generic_member(g);
 	case K_PMC56: return pmc56_member(g);
 	case K_REFUSED: return chance(g, 2) ? named(g) : raw(pick(g, &g->refused));
+	case K_CACHE_SEL: return cache_sel_member(g);
+	case K_CODE_CLASS: return code_class_member(g);
+	case K_THRESH_BITS: return thresh_bits_member(g);
+	case K_RESERVED: return chance(g, 3) ? named(g) : reserved_member(g);
 	default: return named(g);
 	}
 }
@@ -318,7 +419,7 @@ static unsigned random_exclude(struct gen *g)
 
 static void make_group(struct gen *g, long id, struct qg_group *grp)
 {
-	enum kind k = (enum kind)(id % K_COUNT);
+	enum kind k = (enum kind)(id % g->nkinds);
 	memset(grp, 0, sizeof(*grp));
 	grp->id = id;
 	snprintf(grp->kind, sizeof(grp->kind), "%s", kind_names[k]);
@@ -366,6 +467,32 @@ static void init_fields(struct gen *g)
 	g->f_thresh_cmp = field_index(m, "thresh_cmp");
 	g->f_l2l3 = field_index(m, "l2l3_sel");
 	g->f_pmcxsel = field_index(m, "pmcxsel");
+	g->f_cache_sel = field_index(m, "cache_sel");
+	g->f_thresh_exp = field_index(m, "thresh_cmp_exp");
+}
+
+/* The codes the other built-in descriptions refuse, and the sampling values
+ * their reject checks refuse on the sample field ("sample is N"). */
+static void collect_foreign(struct gen *g)
+{
+	for (int b = 0; pmurt_builtin_name(b); b++) {
+		struct pmurt_pmu *other;
+		if (open_pmu(pmurt_builtin_name(b), 0, &other))
+			continue;
+		const struct pmu_model *m = &other->model;
+		if (strcmp(m->platform, g->m->platform) != 0)
+			for (int i = 0; i < m->nchecks; i++) {
+				const struct pmu_check *c = &m->checks[i];
+				for (int k = 0; c->kind == PMU_CHECK_REFUSED_CODE && k < c->ncodes; k++)
+					add_code(&g->foreign_refused, c->codes[k]);
+				if (c->kind == PMU_CHECK_REJECT_WHEN && c->when.nterms == 1 &&
+				    !c->when.terms[0].code_class && !c->when.terms[0].negate &&
+				    !strcmp(m->fields[c->when.terms[0].field].name, "sample"))
+					for (uint64_t v = c->when.terms[0].lo; v <= c->when.terms[0].hi; v++)
+						add_code(&g->foreign_samples, v);
+			}
+		pmurt_pmu_close(other);
+	}
 }
 
 struct tally {
@@ -375,12 +502,12 @@ struct tally {
 /* Mark up to want accepted groups for the MMCR read, evenly over the kinds:
  * each kind gets its share first, then any accepted group fills the rest. */
 static void choose_mmcr(struct qg_group *groups, const bool *ok, long count, long want,
-			struct tally *t)
+			int nkinds, struct tally *t)
 {
-	long share = (want + K_COUNT - 1) / K_COUNT, chosen = 0;
+	long share = (want + nkinds - 1) / nkinds, chosen = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (long i = 0; i < count && chosen < want; i++) {
-			int k = (int)(groups[i].id % K_COUNT);
+			int k = (int)(groups[i].id % nkinds);
 			if (!ok[i] || groups[i].mmcr || (pass == 0 && t->mmcr[k] >= share))
 				continue;
 			groups[i].mmcr = 1;
@@ -389,10 +516,10 @@ static void choose_mmcr(struct qg_group *groups, const bool *ok, long count, lon
 		}
 }
 
-static void print_tally(const struct tally *t, const char *pmu, long count)
+static void print_tally(const struct tally *t, const char *pmu, long count, int nkinds)
 {
 	fprintf(stderr, "qg_gen: %s: %ld groups\n", pmu, count);
-	for (int k = 0; k < K_COUNT; k++)
+	for (int k = 0; k < nkinds; k++)
 		fprintf(stderr, "  %-14s %5ld made, %5ld accepted by libpmurt, %4ld for MMCRs\n",
 			kind_names[k], t->made[k], t->accepted[k], t->mmcr[k]);
 }
@@ -447,14 +574,17 @@ static int packed_metrics(const struct pmurt_pmu *pmu, long first_id, struct qg_
 	return rc;
 }
 
-static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long count, long mmcr)
+static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long count, long mmcr,
+		    int nkinds)
 {
 	struct pmurt_pmu *pmu;
 	if (open_pmu(pmu_name, pvr, &pmu))
 		return 2;
-	struct gen g = {.pmu = pmu, .m = &pmu->model, .rng = seed};
+	struct gen g = {.pmu = pmu, .m = &pmu->model, .rng = seed, .nkinds = nkinds};
 	init_fields(&g);
 	collect_pools(&g);
+	if (nkinds > K_LEGACY)
+		collect_foreign(&g);
 	struct qg_group *groups = calloc((size_t)count, sizeof(*groups));
 	bool *ok = calloc((size_t)count, sizeof(*ok));
 	struct tally t = {0};
@@ -468,20 +598,20 @@ static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long coun
 			rc = 2;
 		}
 		ok[i] = e.ok;
-		t.made[i % K_COUNT]++;
-		t.accepted[i % K_COUNT] += e.ok;
+		t.made[i % nkinds]++;
+		t.accepted[i % nkinds] += e.ok;
 	}
 	struct qg_group packed[128];
 	int npacked = 0;
 	if (!rc)
 		rc = packed_metrics(pmu, count, packed, 128, &npacked);
 	if (!rc) {
-		choose_mmcr(groups, ok, count, mmcr, &t);
+		choose_mmcr(groups, ok, count, mmcr, nkinds, &t);
 		for (long i = 0; i < count; i++)
 			qg_write_group(stdout, &groups[i]);
 		for (int i = 0; i < npacked; i++)
 			qg_write_group(stdout, &packed[i]);
-		print_tally(&t, pmu_name, count);
+		print_tally(&t, pmu_name, count, nkinds);
 	}
 	free(groups);
 	free(ok);
@@ -490,6 +620,8 @@ static int generate(const char *pmu_name, uint32_t pvr, uint64_t seed, long coun
 	free(g.l2l3.v);
 	free(g.alts.v);
 	free(g.refused.v);
+	free(g.foreign_refused.v);
+	free(g.foreign_samples.v);
 	pmurt_pmu_close(pmu);
 	return rc;
 }
@@ -500,6 +632,7 @@ int main(int argc, char **argv)
 	unsigned long pvr = 0;
 	unsigned long long seed = 1;
 	long count = 5000, mmcr = 0;
+	int nkinds = K_LEGACY;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--pmu"))
 			pmu = argv[i + 1];
@@ -511,13 +644,17 @@ int main(int argc, char **argv)
 			count = strtol(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--mmcr"))
 			mmcr = strtol(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--kinds") && !strcmp(argv[i + 1], "all"))
+			nkinds = K_COUNT;
+		else if (!strcmp(argv[i], "--kinds") && !strcmp(argv[i + 1], "legacy"))
+			nkinds = K_LEGACY;
 		else
 			pmu = NULL, i = argc;
 	}
 	if (!pmu || count < 1) {
 		fprintf(stderr, "usage: qg_gen --pmu NAME [--pvr HEX] [--seed N] [--count N] "
-				"[--mmcr N]\n");
+				"[--mmcr N] [--kinds legacy|all]\n");
 		return 2;
 	}
-	return generate(pmu, (uint32_t)pvr, seed, count, mmcr);
+	return generate(pmu, (uint32_t)pvr, seed, count, mmcr, nkinds);
 }

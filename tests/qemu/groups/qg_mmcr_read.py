@@ -4,6 +4,9 @@ QEMU's gdb stub, at each call of the guest probe's qg_mmcr_point.
 
     qg_mmcr_read.py --port PORT --addr HEX --out FILE [--timeout S]
 
+--timeout S: how long the stub may stay silent (default 600): each answer
+starts the wait anew, so a slow (busy) machine never fails a run that goes on.
+
 Speaks the GDB remote serial protocol itself (what gdb-multiarch's `hbreak`,
 `commands` and `printf $mmcr0 ...` do, without gdb's per-stop work: it fetches
 no frame, no memory and no other register): a hardware breakpoint (Z1) at
@@ -25,8 +28,9 @@ class StubError(Exception):
 
 
 class Stub:
-    def __init__(self, port, deadline):
-        self.deadline = deadline
+    def __init__(self, port, silence):
+        self.silence = silence
+        self.deadline = time.monotonic() + silence
         self.buf = b""
         self.sock = self._connect(port)
 
@@ -47,14 +51,15 @@ class Stub:
     def _recv(self):
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise StubError("QEMU's gdb stub did not answer before the time limit")
+            raise StubError(f"QEMU's gdb stub was silent for {self.silence:.0f} s")
         self.sock.settimeout(left)
         try:
             data = self.sock.recv(65536)
         except socket.timeout:
-            raise StubError("QEMU's gdb stub did not answer before the time limit")
+            raise StubError(f"QEMU's gdb stub was silent for {self.silence:.0f} s")
         if not data:
             return False
+        self.deadline = time.monotonic() + self.silence
         self.buf += data
         return True
 
@@ -143,7 +148,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args()
     try:
-        stub = Stub(a.port, time.monotonic() + a.timeout)
+        stub = Stub(a.port, a.timeout)
         if "qXfer:features:read+" not in stub.ask("qSupported:xmlRegisters=powerpc"):
             raise StubError("QEMU's gdb stub offers no target description (qXfer:features)")
         regs = target_registers(stub)

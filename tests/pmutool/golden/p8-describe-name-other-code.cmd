@@ -1,0 +1,5 @@
+status 0
+--pmu
+power8
+describe
+PM_BR_CMPL

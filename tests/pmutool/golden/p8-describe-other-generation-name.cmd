@@ -1,0 +1,5 @@
+status 2
+--pmu
+power8
+describe
+PM_DISP_STALL_CYC
