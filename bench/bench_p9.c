@@ -1,13 +1,13 @@
 /*
  * bench_p9.c - group check + MMCR values on POWER9 (or another built-in
- * description, --pmu: POWER8) against POWER10 at equal group sizes: the same
+ * description, --pmu: POWER8, Power11) against POWER10 at equal group sizes: the same
  * question, asked of each built-in description.
  *
  *   bench_p9 [--pmu NAME] [ROUNDS]  median time per check, NAME (default
  *                                   power9) / POWER10, per size
  *   bench_p9 --one PMU N [alt]      exactly one check of N events after setup,
- *                                   for callgrind (bench-p9 and bench-p8
- *                                   count its instructions)
+ *                                   for callgrind (bench-p9, bench-p8 and
+ *                                   bench-power11 count its instructions)
  *
  * The groups are the same codes on both PMUs (each valid and schedulable on
  * both): the first N of 0x100fc, 0x200fa, 0x300fc, 0x400fc, 0x500fa,

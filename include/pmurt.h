@@ -114,7 +114,12 @@ struct pmurt_pmu_info {
 	                                  overflowed: a cpc-style sampler allows
 	                                  one enabling only (false on POWER10) */
 	int npresets;           /* pmurt_preset_get() indices 0 .. npresets-1 */
-	/* 0.5 */
+	/* 0.6: the platform of the description this one extends ("power10" for
+	 * power11), NULL if none.  A description that extends another is the
+	 * same PMU under another name, platform and processor versions: the
+	 * same events, codes and rules (schema/description-format.md). */
+	const char *extends;
+	/* 0.7 */
 	int nfixed;             /* fixed-function counters among ncounters
 	                           (POWER's PMC5/PMC6: 2) */
 };
@@ -153,8 +158,11 @@ PMURT_API int pmurt_event_find_code(const struct pmurt_pmu *pmu, uint64_t code,
  * What the other built-in descriptions make of an event name or of a raw
  * code: a name of one generation may be missing from another, and a raw code
  * of one generation may count something else on another.  One entry per
- * built-in description whose platform is not pmu's, in pmurt_builtin_name
- * order (so a new built-in description takes part without a change here). */
+ * built-in description whose PMU is not pmu's, in pmurt_builtin_name order
+ * (so a new built-in description takes part without a change here).
+ * Descriptions related by extends are one PMU: on power11 power10 is no
+ * other generation (nor power11 on power10), and on power9 the power11 entry
+ * gives POWER10's events, which are Power11's. */
 struct pmurt_generation {
 	const char *platform;   /* "power9" */
 	const char *pmu_name;   /* "POWER9 PMU" */
@@ -608,9 +616,10 @@ struct pmurt_host_opts {
 	                         SYSFS/kernel/debug/tracing */
 	const char *pmu;      /* the core description as for pmurt_pmu_open;
 	                         NULL: picked from the host (the device tree's
-	                         pmus node, else the built-in matching
-	                         AT_PLATFORM, the cpu PMU's pmu_name or the
-	                         PVR); none on other hosts */
+	                         pmus node, else the built-in matching the cpu
+	                         PMU's pmu_name, the PVR by the descriptions'
+	                         processor versions, or AT_PLATFORM); none on
+	                         other hosts */
 	const char *devtree;  /* NULL: /proc/device-tree (for the pick) */
 };
 

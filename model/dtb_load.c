@@ -40,6 +40,30 @@ static int find_pmu(struct dl *L)
 	return first;
 }
 
+/* [ext] pvr-versions: 1 to PMU_MAX_PVR_VERSIONS processor versions of
+ * 16 bits, each once; a pvr among them when both are given. */
+static int load_pvr_versions(struct dl *L)
+{
+	struct pmu_model *m = L->m;
+	int rc = dl_get_cells(L, L->pmu, "pvr-versions", false, m->pvr_versions, 1,
+			      PMU_MAX_PVR_VERSIONS, &m->npvr_versions);
+	if (rc)
+		return rc;
+	for (int i = 0; i < m->npvr_versions; i++) {
+		if (m->pvr_versions[i] > 0xffff)
+			return dl_fail(L, L->pmu, "pvr-versions", "0x%x is more than the PVR's 16 "
+				       "version bits", m->pvr_versions[i]);
+		for (int j = 0; j < i; j++)
+			if (m->pvr_versions[j] == m->pvr_versions[i])
+				return dl_fail(L, L->pmu, "pvr-versions", "0x%04x is listed twice",
+					       m->pvr_versions[i]);
+	}
+	if (m->pvr && !pmu_model_has_pvr_version(m, m->pvr >> 16))
+		return dl_fail(L, L->pmu, "pvr", "0x%08x is processor version 0x%04x, which "
+			       "pvr-versions does not list", m->pvr, m->pvr >> 16);
+	return 0;
+}
+
 static int load_identity(struct dl *L)
 {
 	struct pmu_model *m = L->m;
@@ -63,7 +87,9 @@ static int load_identity(struct dl *L)
 	    dl_get_u32(L, L->pmu, "max-group", !L->legacy, &m->max_group) < 0)
 		rc = -EINVAL;
 	m->overflow_counter_unknown = dl_has_prop(L, L->pmu, "overflow-counter-unknown");
-	if (dl_get_u32(L, L->pmu, "pvr", false, &m->pvr) < 0)
+	if (dl_get_u32(L, L->pmu, "pvr", false, &m->pvr) < 0 ||
+	    load_pvr_versions(L) < 0 ||
+	    dl_get_strdup(L, L->pmu, "extends", false, &m->extends) < 0)
 		rc = -EINVAL;
 	return rc < 0 ? rc : 0;
 }

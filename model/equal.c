@@ -293,12 +293,23 @@ static const char *usage_key(const struct pmu_model *m, int i)
 	return reg_field_name(m, m->usage[i].target.reg, m->usage[i].target.field);
 }
 
+/* What a description that extends another names for itself (`extends`). */
+static bool own_identity_eq(struct differ *d, const struct pmu_model *a,
+			    const struct pmu_model *b)
+{
+	if (!str_eq(a->name, b->name) || !str_eq(a->version, b->version) ||
+	    !str_eq(a->platform, b->platform) || a->pvr != b->pvr ||
+	    !str_eq(a->extends, b->extends) || a->npvr_versions != b->npvr_versions ||
+	    memcmp(a->pvr_versions, b->pvr_versions,
+		   (size_t)a->npvr_versions * sizeof(a->pvr_versions[0])) != 0)
+		return note(d, "identity", NULL);
+	return true;
+}
+
 static bool identity_eq(struct differ *d, const struct pmu_model *a,
 			const struct pmu_model *b)
 {
-	if (!str_eq(a->name, b->name) || !str_eq(a->version, b->version) ||
-	    !str_eq(a->platform, b->platform) || !str_eq(a->compatible, b->compatible) ||
-	    a->max_group != b->max_group || a->pvr != b->pvr ||
+	if (!str_eq(a->compatible, b->compatible) || a->max_group != b->max_group ||
 	    a->overflow_counter_unknown != b->overflow_counter_unknown)
 		return note(d, "identity", NULL);
 	for (int i = 0; i < PMU_EXCL_COUNT; i++)
@@ -329,12 +340,8 @@ static bool cache_eq(struct differ *d, const struct pmu_model *a, const struct p
 	return true;
 }
 
-bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
-		     char *diff, size_t difflen)
+static bool pmu_eq(struct differ *d, const struct pmu_model *a, const struct pmu_model *b)
 {
-	struct differ dd = {diff, difflen, true}, *d = &dd;
-	if (diff && difflen)
-		diff[0] = '\0';
 	return identity_eq(d, a, b) &&
 	       keyed_eq(d, "counter", a, a->ncounters, b, b->ncounters, counter_eq, counter_key) &&
 	       keyed_eq(d, "register", a, a->nregisters, b, b->nregisters, register_eq, register_key) &&
@@ -353,4 +360,22 @@ bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 	       keyed_eq(d, "preset", a, a->npresets, b, b->npresets, preset_eq, preset_key) &&
 	       ordered_eq(d, "metric", a, a->nmetrics, b, b->nmetrics, metric_eq, metric_key) &&
 	       cache_eq(d, a, b);
+}
+
+bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
+		     char *diff, size_t difflen)
+{
+	struct differ dd = {diff, difflen, true};
+	if (diff && difflen)
+		diff[0] = '\0';
+	return own_identity_eq(&dd, a, b) && pmu_eq(&dd, a, b);
+}
+
+bool pmu_model_same_pmu(const struct pmu_model *a, const struct pmu_model *b,
+			char *diff, size_t difflen)
+{
+	struct differ dd = {diff, difflen, true};
+	if (diff && difflen)
+		diff[0] = '\0';
+	return pmu_eq(&dd, a, b);
 }

@@ -82,6 +82,7 @@ static void free_list_strings(struct pmu_model *m)
 	free(m->version);
 	free(m->platform);
 	free(m->compatible);
+	free(m->extends);
 }
 
 void pmu_preset_free_strings(struct pmu_preset *p)
@@ -152,6 +153,24 @@ const char *pmu_model_intern(struct pmu_model *m, const char *s)
 		return NULL;
 	m->strings[m->nstrings++] = copy;
 	return copy;
+}
+
+int pmu_model_take(struct pmu_model *dst, struct pmu_model *src)
+{
+	size_t n = (size_t)src->nstrings + (size_t)dst->nstrings, cap = 1;
+	while (cap < n)
+		cap *= 2;
+	char **grown = n ? realloc(src->strings, cap * sizeof(*grown)) : src->strings;
+	if (n && !grown)
+		return -ENOMEM;
+	src->strings = grown;
+	for (int i = 0; i < dst->nstrings; i++)
+		src->strings[src->nstrings++] = dst->strings[i];
+	dst->nstrings = 0;
+	pmu_model_free(dst);
+	*dst = *src;
+	pmu_model_init(src);
+	return 0;
 }
 
 void pmu_error_vformat(int *code, char *message, size_t len, int c, const char *fmt,
@@ -235,6 +254,14 @@ int pmu_model_event_by_code(const struct pmu_model *m, uint64_t code)
 		if (m->events[i].code == code)
 			return i;
 	return -1;
+}
+
+bool pmu_model_has_pvr_version(const struct pmu_model *m, uint32_t ver)
+{
+	for (int i = 0; i < m->npvr_versions; i++)
+		if (m->pvr_versions[i] == ver)
+			return true;
+	return !m->npvr_versions && m->pvr && m->pvr >> 16 == ver;
 }
 
 uint64_t pmu_bits_mask(uint32_t lo, uint32_t hi)

@@ -29,6 +29,12 @@ int pmu_load_dtb(struct pmu_model *m, const char *name, const void *blob,
 int pmu_load_dtb_file(struct pmu_model *m, const char *path,
 		      struct pmu_diag *d);
 
+/* Replace dst by src (src is left empty), keeping the strings dst interned
+ * (pmu_model_intern: the file names its positions point to) alive in the
+ * result: an extension's loader takes its base's model this way.  0 or
+ * -ENOMEM (both models unchanged). */
+int pmu_model_take(struct pmu_model *dst, struct pmu_model *src);
+
 /* Sort fields into canonical order and resolve derived data (alias_of).
  * Called by every loader after filling the model. */
 int pmu_model_finish(struct pmu_model *m);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #define PMU_FORMAT_VERSION 1 /* "format: pmu-description/1" in YAML */
+#define PMU_MAX_PVR_VERSIONS 8 /* processor versions one description may list */
 
 /* Where a part of the description came from: a YAML mark or a DT node path. */
 struct pmu_pos {
@@ -452,6 +453,15 @@ struct pmu_model {
 	/* The processor revision (PVR) the description models by default: the
 	 * checks with a pvr-mask apply by it.  0: none given. */
 	uint32_t pvr;
+	/* The processor versions this PMU is (PVR_VER, the PVR's high 16 bits:
+	 * asm/reg.h's PVR_POWER10 0x0080, PVR_POWER11 0x0082), as the kernel's
+	 * init_power*_pmu() test them; none given: pvr's, if any. */
+	int npvr_versions;
+	uint32_t pvr_versions[PMU_MAX_PVR_VERSIONS];
+	/* The platform of the description this one extends (YAML `extends`):
+	 * everything but the identity (name, version, platform, pvr,
+	 * pvr_versions) is the base's.  NULL: none. */
+	char *extends;
 
 	int ncounters;      struct pmu_counter *counters;
 	int nregisters;     struct pmu_register *registers;
@@ -491,6 +501,14 @@ void pmu_preset_free_strings(struct pmu_preset *p);
  * On a difference, writes a short description of the first one into diff. */
 bool pmu_model_equal(const struct pmu_model *a, const struct pmu_model *b,
 		     char *diff, size_t difflen);
+/* The same, but for the identity a description that extends another may
+ * change (name, version, platform, pvr, pvr_versions, extends): whether a
+ * and b are one PMU under two names, as Power11 and POWER10 are. */
+bool pmu_model_same_pmu(const struct pmu_model *a, const struct pmu_model *b,
+			char *diff, size_t difflen);
+/* Whether the model is processor version ver (PVR_VER of a PVR): one of
+ * its pvr_versions, or, when it lists none, its pvr's. */
+bool pmu_model_has_pvr_version(const struct pmu_model *m, uint32_t ver);
 
 /* Look-ups by name (exact, case-sensitive); -1 if absent. */
 int pmu_model_field(const struct pmu_model *m, const char *name);

@@ -6,10 +6,13 @@
  * no aliases).  `include:` pulls in
  * further files (relative to the including one); their sections are gathered
  * in encounter order, then read in dependency order: identity, counters,
- * registers, fields, then everything that refers to them.
+ * registers, fields, then everything that refers to them.  `extends:`
+ * names a base description instead, which yaml_extends.c loads and puts
+ * the extension's identity over.
  */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 
 #include "pmu_load.h"
 #include "yaml_doc.h"
+#include "yaml_extends.h"
 #include "yaml_sections.h"
 
 #define MAX_FILES 16
@@ -25,7 +29,7 @@ static const char *const top_keys[] = {
 	"format", "pmu", "counters", "registers", "code-classes", "fields", "privilege-filters",
 	"branch-stack-clears", "counter-usage", "checks", "constraints",
 	"alternatives", "generic-events", "cache-events", "branch-filters", "firmware-events",
-	"events", "presets", "metrics", "include", NULL};
+	"events", "presets", "metrics", "include", "extends", NULL};
 
 struct loader {
 	struct yctx c;
@@ -34,6 +38,8 @@ struct loader {
 	/* every top-level (key, value) in encounter order, includes expanded */
 	struct ynode *keys, *values;
 	int nsections;
+	/* the description's own file: its `extends` value and first `include` */
+	struct ynode extends, include;
 };
 
 static int add_section(struct loader *L, struct ynode key, struct ynode value)
@@ -187,6 +193,27 @@ static int check_format(struct loader *L, const struct ynode *v)
 	return 0;
 }
 
+static int note_include(struct loader *L, const struct ysrc *src, const struct ynode *key)
+{
+	if (src == L->srcs[0] && !L->include.node)
+		L->include = *key;
+	return 0;
+}
+
+/* `extends` belongs to the description's own file, once. */
+static int note_extends(struct loader *L, const struct ysrc *src, const struct ynode *key,
+			const struct ynode *value)
+{
+	if (src != L->srcs[0]) {
+		struct pmu_pos p = y_pos(key);
+		pmu_report(L->c.d, -1, &p, "'extends' in an included file: only the description's "
+			   "own file may extend another");
+		return -EINVAL;
+	}
+	L->extends = *value;
+	return 0;
+}
+
 static int gather(struct loader *L, struct ysrc *src)
 {
 	struct ynode root = y_root(src);
@@ -207,11 +234,21 @@ static int gather(struct loader *L, struct ysrc *src)
 		if (strcmp(key, "format") == 0)
 			rc |= check_format(L, &v);
 		else if (strcmp(key, "include") == 0)
-			rc |= gather_include(L, &v);
+			rc |= note_include(L, src, &k) | gather_include(L, &v);
+		else if (strcmp(key, "extends") == 0)
+			rc |= note_extends(L, src, &k, &v);
 		else
 			rc |= add_section(L, k, v);
 	}
 	return rc ? -EINVAL : 0;
+}
+
+bool ysec_key_at(const struct yloader_view *view, int i, struct ynode *key)
+{
+	if (i < 0 || i >= view->loader->nsections)
+		return false;
+	*key = view->loader->keys[i];
+	return true;
 }
 
 /* All values of one section name, in encounter order. */
@@ -270,8 +307,23 @@ static void loader_free(struct loader *L)
 	free(L->values);
 }
 
-int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
-			 const unsigned char *buf, size_t len, struct pmu_diag *d)
+/* An extension holds its identity only: its includes are refused here,
+ * its other sections by yext_apply. */
+static int read_extension(struct loader *L, struct yext_chain *chain)
+{
+	struct yloader_view view = {L, &L->c};
+	int rc = 0;
+	if (L->include.node) {
+		struct pmu_pos p = y_pos(&L->include);
+		pmu_report(L->c.d, -1, &p, "'include' in a description that extends another: "
+			   "an extension holds only its own identity (its 'pmu' section)");
+		rc = -EINVAL;
+	}
+	return yext_apply(&view, &L->extends, chain) ? -EINVAL : rc;
+}
+
+static int load_buffer(struct pmu_model *m, const char *name, const unsigned char *buf,
+		       size_t len, struct pmu_diag *d, struct yext_chain *chain)
 {
 	struct loader L;
 	memset(&L, 0, sizeof(L));
@@ -283,18 +335,53 @@ int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
 	int rc = parse_buffer(&L, name, buf, len, &src);
 	if (!rc)
 		rc = gather(&L, src);
-	if (!rc) {
+	if (!rc && L.extends.node) {
+		rc = read_extension(&L, chain); /* the base model is finished */
+	} else if (!rc) {
 		struct yloader_view view = {&L, &L.c};
 		rc = ysec_read_all(&view);
+		if (!rc && d->nerrors == errors_before)
+			rc = pmu_model_finish(m);
 	}
 	if (!rc && d->nerrors > errors_before)
 		rc = -EINVAL;
 	if (!rc)
-		rc = pmu_model_finish(m);
+		rc = yext_chain_note(chain, m, d);
 	loader_free(&L);
 	if (rc)
 		pmu_model_free(m);
 	return pmu_diag_rc(d, rc);
+}
+
+int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
+			 const unsigned char *buf, size_t len, struct pmu_diag *d)
+{
+	struct yext_chain chain = {0};
+	char real[PATH_MAX];
+	chain.files[0] = pmu_strdup(realpath(name, real) ? real : name);
+	if (!chain.files[0]) {
+		pmu_model_init(m);
+		return pmu_report_oom(d, NULL);
+	}
+	chain.depth = 1;
+	int rc = load_buffer(m, name, buf, len, d, &chain);
+	yext_chain_free(&chain);
+	return rc;
+}
+
+int yload_file_in_chain(struct pmu_model *m, const char *path, struct pmu_diag *d,
+			struct yext_chain *chain)
+{
+	unsigned char *buf;
+	size_t len;
+	int rc = read_file(path, &buf, &len);
+	if (rc) {
+		pmu_model_init(m);
+		return rc;
+	}
+	rc = load_buffer(m, path, buf, len, d, chain);
+	free(buf);
+	return rc;
 }
 
 int pmu_load_yaml_file(struct pmu_model *m, const char *path, struct pmu_diag *d)

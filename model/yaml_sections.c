@@ -52,10 +52,57 @@ static int too_many(struct yctx *c, const struct ynode *n, int count, int max,
 }
 
 /* --- identity ------------------------------------------------------------- */
+int ysec_read_pvr_versions(struct yctx *c, const struct ynode *n)
+{
+	struct pmu_model *m = c->m;
+	if (!n->node)
+		return 0;
+	int len = y_seq_len(n);
+	if (y_expect_seq(c, n, "pvr-versions") || len < 1 || len > PMU_MAX_PVR_VERSIONS) {
+		struct pmu_pos p = y_pos(n);
+		pmu_report(c->d, -1, &p, "'pvr-versions' lists 1 to %d processor versions",
+			   PMU_MAX_PVR_VERSIONS);
+		return -EINVAL;
+	}
+	int rc = 0;
+	for (int i = 0; i < len; i++) {
+		struct ynode item = y_seq_at(n, i);
+		uint32_t v = 0;
+		struct pmu_pos p = y_pos(&item);
+		if (y_u32(c, &item, "a processor version", &v)) {
+			rc = -EINVAL;
+		} else if (v > 0xffff) {
+			pmu_report(c->d, -1, &p, "processor version 0x%x is more than the PVR's 16 "
+				   "version bits (PVR_VER: 0x0082 for a PVR 0x0082xxxx)", v);
+			rc = -EINVAL;
+		} else if (pmu_model_has_pvr_version(m, v) && m->npvr_versions) {
+			pmu_report(c->d, -1, &p, "processor version 0x%04x is listed twice", v);
+			rc = -EINVAL;
+		} else {
+			m->pvr_versions[m->npvr_versions++] = v;
+		}
+	}
+	return rc;
+}
+
+/* A `pvr` with `pvr-versions` must be one of them. */
+int ysec_check_pvr_version(struct yctx *c, const struct ynode *pmu)
+{
+	const struct pmu_model *m = c->m;
+	if (!m->pvr || !m->npvr_versions || pmu_model_has_pvr_version(m, m->pvr >> 16))
+		return 0;
+	struct ynode v = y_get(pmu, "pvr");
+	struct pmu_pos p = y_pos(&v);
+	pmu_report(c->d, -1, &p, "pvr 0x%08x is processor version 0x%04x, which 'pvr-versions' "
+		   "does not list", m->pvr, m->pvr >> 16);
+	return -EINVAL;
+}
+
 static int read_pmu(struct yctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {"name", "version", "platform", "compatible",
-					   "max-group", "overflow-counter-unknown", "pvr", NULL};
+					   "max-group", "overflow-counter-unknown", "pvr",
+					   "pvr-versions", NULL};
 	static const char *const req[] = {"name", "platform", "compatible", "max-group", NULL};
 	if (y_expect_map(c, n, "pmu") || y_check_keys(c, n, "pmu", keys, req))
 		return -EINVAL;
@@ -70,6 +117,9 @@ static int read_pmu(struct yctx *c, const struct ynode *n)
 	v = y_get(n, "overflow-counter-unknown");
 	rc |= y_bool(c, &v, "overflow-counter-unknown", &m->overflow_counter_unknown);
 	v = y_get(n, "pvr");        rc |= y_u32(c, &v, "pvr", &m->pvr);
+	v = y_get(n, "pvr-versions"); rc |= ysec_read_pvr_versions(c, &v);
+	if (!rc)
+		rc = ysec_check_pvr_version(c, n);
 	return rc ? -EINVAL : 0;
 }
 

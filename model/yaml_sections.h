@@ -18,9 +18,16 @@ struct yloader_view {
  * included files), at most max; returns how many. */
 int ysec_list(const struct yloader_view *view, const char *name,
 	      struct ynode *out, int max);
+/* The key of gathered section i (encounter order); false past the end. */
+bool ysec_key_at(const struct yloader_view *view, int i, struct ynode *key);
 /* A section that may appear only once; out->node is NULL when absent. */
 int ysec_single(const struct yloader_view *view, const char *name,
 		struct ynode *out);
+
+/* The `pmu` section's `pvr-versions` list (n may be absent) into c->m, and
+ * the check that its `pvr` is one of them; shared with yaml_extends.c. */
+int ysec_read_pvr_versions(struct yctx *c, const struct ynode *n);
+int ysec_check_pvr_version(struct yctx *c, const struct ynode *pmu);
 
 /* Read every section into view->c->m, in dependency order. */
 int ysec_read_all(const struct yloader_view *view);

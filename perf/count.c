@@ -185,15 +185,12 @@ static void skip_event(struct pmurt_counter *c, int i, int rc)
 		c->skipped[m] = ECANCELED;
 }
 
-/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
- * pmu_is_vpa_dtl): refused before any system call, not skipped as
- * unsupported. */
-static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt_counter_opts *o,
-			       struct pmurt_error *err)
+int pmu_refuse_dtl_per_task(const struct pmu_host *host, const struct pmu_evlist *list, pid_t pid,
+			    struct pmurt_error *err)
 {
-	for (int i = 0; !o->cpus && i < c->list.n; i++)
-		if (pmu_is_vpa_dtl(c->list.v[i].pmu)) {
-			pmu_explain_open(c->host, &c->list, i, o->pid, -1, -EINVAL, err);
+	for (int i = 0; i < list->n; i++)
+		if (pmu_is_vpa_dtl(list->v[i].pmu)) {
+			pmu_explain_open(host, list, i, pid, -1, -EINVAL, err);
 			return -EINVAL;
 		}
 	return 0;
@@ -203,7 +200,7 @@ static int refuse_dtl_per_task(const struct pmurt_counter *c, const struct pmurt
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
 {
-	int rc = refuse_dtl_per_task(c, o, err);
+	int rc = o->cpus ? 0 : pmu_refuse_dtl_per_task(c->host, &c->list, o->pid, err);
 	if (rc)
 		return rc;
 	rc = pmu_refuse_foreign_core(c->host, &c->list, err);

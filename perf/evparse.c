@@ -489,6 +489,12 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 	pmu_grammar_tracepoint(c->s, ev, &tp);
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
 	copy_span(c->s, tp.name, name, sizeof(name));
+	if (strcmp(sys, "mem") == 0) { /* perf's mem:ADDR[/LEN][:rwx], PERF_TYPE_BREAKPOINT */
+		char q[PMU_QUOTE_MAX + 4];
+		return fail(c, -EOPNOTSUPP, "breakpoint event '%s' at offset %zu: pmutool does not "
+			    "open breakpoints (perf's mem:ADDR[/LEN][:rwx])",
+			    pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
+	}
 	int mount_errno;
 	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
 	if (!tracefs[0])
@@ -570,13 +576,53 @@ static int legacy_event(struct ectx *c, const struct pmu_event_syntax *ev)
 	return (rc = event_modifiers(c, e, ev)) != 0 ? rc : added(c);
 }
 
+/* The software or generic hardware name nearest to name ("tsk-clock":
+ * task-clock), copied to out, or "". */
+static void nearest_generic(const char *name, char out[64])
+{
+	struct pmurt_nearest n;
+	pmurt_nearest_init(&n, name, strlen(name));
+	while (pmurt_nearest_pass(&n)) {
+		for (int id = 0; id < NPERF_SW; id++) {
+			pmurt_nearest_try(&n, perf_sw[id].symbol);
+			pmurt_nearest_try(&n, perf_sw[id].alias);
+		}
+		pmurt_perf_legacy_nearest(&n);
+	}
+	snprintf(out, 64, "%s", n.buf);
+}
+
+/* r followed by more hex digits than 64 bits hold (is_raw_code refused it). */
+static bool is_raw_too_large(const char *name)
+{
+	size_t digits = strspn(name + 1, "0123456789abcdefABCDEF");
+	return name[0] == 'r' && digits == strlen(name + 1) && digits > 16;
+}
+
 /* A name nothing knows: with a core description, its message (with the
- * nearest name); without, what the host pick looked for. */
+ * nearest name); without, the nearest software or generic name if one is
+ * close, else what the host pick looked for. */
 static int unknown_name(struct ectx *c, const struct pmu_event_syntax *ev)
 {
-	char q[PMU_QUOTE_MAX + 4];
-	if (c->host->core)
-		return core_refusal(c, ev);
+	char q[PMU_QUOTE_MAX + 4], name[256], near[64];
+	copy_span(c->s, ev->body, name, sizeof(name));
+	if (is_raw_too_large(name))
+		return fail(c, -ERANGE, "raw event '%s' at offset %zu: too large (a raw code has at "
+			    "most 16 hex digits, 64 bits)", pmu_grammar_quote(c->s, ev->body, q),
+			    ev->body.off);
+	nearest_generic(name, near);
+	if (c->host->core) {
+		int rc = core_refusal(c, ev);
+		size_t len = strlen(c->err->message);
+		/* the description had nothing close: perf's software and generic names */
+		if (rc == -ENOENT && near[0] && !strstr(c->err->message, "did you mean"))
+			snprintf(c->err->message + len, sizeof(c->err->message) - len,
+				 "; did you mean '%s'?", near);
+		return rc;
+	}
+	if (near[0])
+		return fail(c, -ENOENT, "unknown event '%s' at offset %zu; did you mean '%s'?",
+			    pmu_grammar_quote(c->s, ev->body, q), ev->body.off, near);
 	return fail(c, -ENOENT, "unknown event '%s' at offset %zu: not a software, generic, cache "
 		    "or sysfs event, and no core PMU description is loaded (%s)",
 		    pmu_grammar_quote(c->s, ev->body, q), ev->body.off,

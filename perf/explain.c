@@ -290,8 +290,10 @@ void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list
 	explain(host, list, i, pid, cpu, code, why, sizeof(why));
 	if (cpu >= 0)
 		snprintf(where, sizeof(where), "CPU %d", cpu);
-	else
+	else if (pid > 0)
 		snprintf(where, sizeof(where), "task %d", (int)pid);
+	else /* the caller, or a dry run's command not yet forked */
+		snprintf(where, sizeof(where), "the task");
 	pmurt_set_error(err, code, "cannot open '%s' on %s: %s (%s)", e->name, where, why,
 			strerrorname_np(-code) ? strerrorname_np(-code) : strerror(-code));
 }

@@ -2,10 +2,17 @@
  * host.c - the live host: sysfs and tracefs roots, the syscall layer, and the
  * core PMU's description, picked as a POWER host offers it: the device
  * tree's pmus node (the RFC's layout, what skiboot builds), else the built-in
- * description whose platform matches AT_PLATFORM, the cpu PMU's pmu_name
- * (core-book3s.c's caps/pmu_name, "POWER10") or the PVR in /proc/cpuinfo;
- * and the check that the host's core PMU is the description's before a raw
- * code of it is opened.
+ * description whose platform matches the cpu PMU's pmu_name (core-book3s.c's
+ * caps/pmu_name, "POWER10", "Power11"), whose processor versions hold the
+ * PVR's in /proc/cpuinfo, or whose platform matches AT_PLATFORM, in that
+ * order; and the check that the host's core PMU is the description's before
+ * a raw code of it is opened.
+ *
+ * The kernel picks its PMU driver by the real PVR (init_power11_pmu() tests
+ * PVR_VER(mfspr(SPRN_PVR))), while AT_PLATFORM names the ISA level the
+ * partition runs at: a Power11 LPAR in POWER10 compatibility mode (QEMU's
+ * pseries guests, PowerVM's POWER10 mode) has AT_PLATFORM "power10" and the
+ * Power11 PMU.  So what counts, pmu_name, comes first.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,11 +39,9 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-/* The PVR's version (its high half) to the platform name: arch/powerpc's
- * PVR_POWER8E 0x004b, PVR_POWER8NVL 0x004c, PVR_POWER8 0x004d (the three
- * init_power8_pmu takes), PVR_POWER9 0x004e, PVR_POWER10 0x0080 (asm/reg.h).  *value is the whole
- * PVR (0 when /proc/cpuinfo gives none), text it as cpuinfo shows it. */
-static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text, size_t len)
+/* The PVR /proc/cpuinfo shows ("revision : 2.0 (pvr 0082 0200)"), 0 when
+ * it gives none, and its text ("0082 0200"). */
+static uint32_t cpuinfo_pvr(const char *cpuinfo, char *text, size_t len)
 {
 	FILE *f = cpuinfo ? fopen(cpuinfo, "re") : NULL;
 	char line[256];
@@ -53,10 +58,7 @@ static const char *pvr_platform(const char *cpuinfo, uint32_t *value, char *text
 	}
 	if (f)
 		fclose(f);
-	*value = version << 16 | revision;
-	if (version >= 0x4b && version <= 0x4d)
-		return "power8";
-	return version == 0x4e ? "power9" : version == 0x80 ? "power10" : NULL;
+	return version << 16 | revision;
 }
 
 /* The built-in description of that platform, or NULL.  Built-in
@@ -84,7 +86,7 @@ static int builtin_for(const char *platform, uint32_t pvr, struct pmurt_pmu **pm
 	return 1;
 }
 
-static void builtin_names(char *out, size_t len)
+void pmu_builtin_names(char *out, size_t len)
 {
 	size_t n = 0;
 	out[0] = 0;
@@ -97,12 +99,10 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 {
 	char path[512], name[64] = "", pvr_text[32], builtins[128];
 	const char *devtree = in->devtree ? in->devtree : "/proc/device-tree";
-	uint32_t pvr;
+	uint32_t host_pvr = cpuinfo_pvr(in->cpuinfo, pvr_text, sizeof(pvr_text));
 	/* whichever description is picked, the host's own revision chooses its
 	 * revision-dependent checks */
-	const char *from_pvr = pvr_platform(in->cpuinfo, &pvr, pvr_text, sizeof(pvr_text));
-	if (in->pvr)
-		pvr = in->pvr;
+	uint32_t pvr = in->pvr ? in->pvr : host_pvr;
 	*pmu = NULL;
 	snprintf(path, sizeof(path), "%s/pmus", devtree);
 	if (is_dir(path)) {
@@ -112,14 +112,7 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 						       .pvr = pvr),
 				      err);
 	}
-	char at[64] = "";
-	if (in->at_platform)
-		snprintf(at, sizeof(at), "%s", in->at_platform);
-	int rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err);
-	if (rc <= 0) {
-		snprintf(looked, len, "AT_PLATFORM '%s'", at);
-		return rc;
-	}
+	int rc;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name",
 		 in->sysfs ? in->sysfs : "/sys");
 	if (pmu_read_small(path, name, sizeof(name)) == 0 &&
@@ -127,25 +120,46 @@ int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu, char
 		snprintf(looked, len, "the cpu PMU's pmu_name '%s' (%.200s)", name, path);
 		return rc;
 	}
-	if ((rc = builtin_for(from_pvr, pvr, pmu, err)) <= 0) {
+	if ((rc = builtin_for(pmurt_builtin_for_pvr(host_pvr), pvr, pmu, err)) <= 0) {
 		snprintf(looked, len, "the PVR '%s' (%s)", pvr_text, in->cpuinfo);
+		return rc;
+	}
+	char at[64] = "";
+	if (in->at_platform)
+		snprintf(at, sizeof(at), "%s", in->at_platform);
+	if ((rc = builtin_for(at[0] ? at : NULL, pvr, pmu, err)) <= 0) {
+		snprintf(looked, len, "AT_PLATFORM '%s'", at);
 		return rc;
 	}
 	lower(at);
 	lower(name);
-	builtin_names(builtins, sizeof(builtins));
+	pmu_builtin_names(builtins, sizeof(builtins));
 	snprintf(looked, len, "looked for %s/pmus (absent), then a built-in description (%s) for "
-		 "AT_PLATFORM '%s', the cpu PMU's pmu_name '%s' and the PVR '%s': none matches; "
-		 "give --pmu", devtree, builtins, at, name,
-		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo");
+		 "the cpu PMU's pmu_name '%s', the PVR '%s' and AT_PLATFORM '%s': none matches; "
+		 "give --pmu", devtree, builtins, name,
+		 pvr_text[0] ? pvr_text : "none in /proc/cpuinfo", at);
 	return 1;
+}
+
+/* Whether the PMU the kernel named (caps/pmu_name) is the description's:
+ * its platform or name, or the same PMU under another name: one of them
+ * extends the other, as power11 extends power10 (init_power11_pmu()
+ * registers a copy of power10_pmu). */
+static bool same_pmu(const struct pmu_model *m, const char *name)
+{
+	if ((m->platform && strcasecmp(name, m->platform) == 0) ||
+	    (m->name && strcasecmp(name, m->name) == 0))
+		return true;
+	const char *mine = pmurt_builtin_root(m->extends ? m->extends : m->platform);
+	const char *theirs = pmurt_builtin_root(name);
+	return mine && theirs && strcasecmp(mine, theirs) == 0;
 }
 
 /* Whether the host's core PMU (the sysfs cpu PMU, which takes perf type 4)
  * is another than the description's: its caps/pmu_name (core-book3s.c
- * registers ppmu->name: "POWER10", "POWER9"; "ISAv3..." for the generic
- * compat PMU, a POWER all the same) names another, or it has none on a
- * machine that is not POWER (x86's cpu PMU).  1 with why[] filled. */
+ * registers ppmu->name: "POWER10", "POWER9", "Power11"; "ISAv3..." for the
+ * generic compat PMU, a POWER all the same) names another, or it has none on
+ * a machine that is not POWER (x86's cpu PMU).  1 with why[] filled. */
 static int core_pmu_foreign(const struct pmu_host *host, char *why, size_t len)
 {
 	const struct pmu_model *m = &host->core->model;
@@ -154,8 +168,7 @@ static int core_pmu_foreign(const struct pmu_host *host, char *why, size_t len)
 
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu/caps/pmu_name", host->sysfs);
 	if (pmu_read_small(path, name, sizeof(name)) == 0) {
-		if (strncmp(name, "ISAv", 4) == 0 || (m->platform && strcasecmp(name, m->platform) == 0) ||
-		    (m->name && strcasecmp(name, m->name) == 0))
+		if (strncmp(name, "ISAv", 4) == 0 || same_pmu(m, name))
 			return 0;
 		snprintf(why, len, "its caps/pmu_name is '%s' (%.300s)", name, path);
 		return 1;

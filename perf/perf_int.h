@@ -32,11 +32,12 @@ struct pmu_pick_inputs {
 };
 
 /* The host's core description: the device tree's pmus node when present,
- * else the built-in whose platform matches AT_PLATFORM, the sysfs cpu PMU's
- * pmu_name or the PVR.  0 with *pmu set and looked[] saying which source
- * picked it ("AT_PLATFORM 'power10'"); 1 with *pmu NULL and looked[] saying
- * what was looked for; a negative errno when a description found does not
- * load. */
+ * else the built-in whose platform matches the sysfs cpu PMU's pmu_name,
+ * whose processor versions hold the PVR's, or whose platform matches
+ * AT_PLATFORM.  0 with *pmu set and looked[] saying which source picked it
+ * ("the cpu PMU's pmu_name 'Power11' (...)"); 1 with *pmu NULL and looked[]
+ * saying what was looked for; a negative errno when a description found
+ * does not load. */
 PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pmu **pmu,
 			       char *looked, size_t len, struct pmurt_error *err);
 
@@ -46,6 +47,18 @@ PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pm
  * count the code as its own event.  0 otherwise. */
 PMURT_HIDDEN int pmu_refuse_foreign_core(const struct pmu_host *host,
 					 const struct pmu_evlist *list, struct pmurt_error *err);
+
+/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
+ * pmu_is_vpa_dtl): -EINVAL with err explaining it when list has a vpa_dtl
+ * event, before any system call (counting and stat's dry run), not skipped
+ * as unsupported.  pid: the task's, 0 for the caller or a command not yet
+ * started. */
+PMURT_HIDDEN int pmu_refuse_dtl_per_task(const struct pmu_host *host,
+					 const struct pmu_evlist *list, pid_t pid,
+					 struct pmurt_error *err);
+
+/* The built-in descriptions' names, "power10, power9, ...", into out. */
+PMURT_HIDDEN void pmu_builtin_names(char *out, size_t len);
 
 /* The core events of the group led by list->v[leader] through
  * pmurt_group_check; 0 with res filled (res->n 0 when the group has no

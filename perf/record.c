@@ -331,21 +331,20 @@ static int alloc_session(struct pmu_session *s)
  * system call, as the kernel would with -EINVAL (perf_event_alloc for a
  * perf_invalid_context PMU with a task) -- for vpa_dtl after its event_init,
  * which crashes with cpu -1 (evlist.h pmu_is_vpa_dtl). */
-static int refuse_per_task(struct pmu_session *s, struct pmurt_error *err)
+int pmu_record_refusal(const struct pmu_host *host, const struct pmu_evlist *list,
+		       const struct pmu_record_opts *o, struct pmurt_error *err)
 {
-	for (int ev = 0; s->opts.pid >= 0 && ev < s->list->n; ev++)
-		if (s->list->v[ev].per_cpu_only) {
-			pmu_explain_open(s->host, s->list, ev, s->opts.pid, -1, -EINVAL, err);
+	for (int ev = 0; o->pid >= 0 && ev < list->n; ev++)
+		if (list->v[ev].per_cpu_only) {
+			pmu_explain_open(host, list, ev, o->pid, -1, -EINVAL, err);
 			return -EINVAL;
 		}
-	return 0;
+	return pmu_refuse_foreign_core(host, list, err);
 }
 
 static int open_all(struct pmu_session *s, struct pmurt_error *err)
 {
-	int rc = refuse_per_task(s, err);
-	if (rc == 0)
-		rc = pmu_refuse_foreign_core(s->host, s->list, err);
+	int rc = pmu_record_refusal(s->host, s->list, &s->opts, err);
 	if (rc < 0)
 		return rc;
 	rc = alloc_session(s);

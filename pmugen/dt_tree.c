@@ -1110,6 +1110,9 @@ static int walk_pmu(struct walk *w)
 		TRY(flagp(w, "overflow-counter-unknown"));
 	if (m->pvr)
 		TRY(u32p(w, "pvr", m->pvr, DT_HEX));
+	if (m->npvr_versions)
+		TRY(cells(w, "pvr-versions", m->pvr_versions, m->npvr_versions, DT_HEX));
+	TRY(strp(w, "extends", m->extends));
 	TRY(walk_sprs(w));
 	TRY(walk_code_classes(w));
 	TRY(walk_evt_code_format(w));

@@ -805,7 +805,21 @@ static void emit_cache(struct ctx *c)
 	fputs("\t},\n", c->out);
 }
 
-static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
+/* The processor versions, when the description lists any. */
+static void emit_pvr_versions(struct ctx *c)
+{
+	const struct pmu_model *m = c->m;
+
+	if (!m->npvr_versions)
+		return;
+	fputs("\nstatic const uint32_t pvr_versions[] = {", c->out);
+	for (int i = 0; i < m->npvr_versions; i++)
+		fprintf(c->out, "%s0x%04" PRIx32, i ? ", " : "", m->pvr_versions[i]);
+	fputs("};\n", c->out);
+}
+
+/* The identity every table has, an extension's too: the first members. */
+static void emit_identity(struct ctx *c, const char *ident)
 {
 	const struct pmu_model *m = c->m;
 	FILE *out = c->out;
@@ -825,6 +839,30 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 	fputs(",\n\t.compatible = ", out);
 	put_str(out, &c->pool, m->compatible);
 	fprintf(out, ",\n\t.max_group = %" PRIu32 ",\n", m->max_group);
+}
+
+/* Version 8's members: processor versions, the base. */
+static void emit_relation(struct ctx *c, const char *base_ident)
+{
+	const struct pmu_model *m = c->m;
+	FILE *out = c->out;
+
+	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
+	put_table_ref(out, "pvr_versions", "npvr_versions", m->npvr_versions);
+	fputs("\t.extends = ", out);
+	put_str(out, &c->pool, m->extends);
+	if (base_ident)
+		fprintf(out, ",\n\t.base = &pmu_tables_%s,\n", base_ident);
+	else
+		fputs(",\n\t.base = NULL,\n", out);
+}
+
+static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
+{
+	const struct pmu_model *m = c->m;
+	FILE *out = c->out;
+
+	emit_identity(c, ident);
 	put_table_ref(out, "counters", "ncounters", m->ncounters);
 	put_table_ref(out, "registers", "nregisters", m->nregisters);
 	put_table_ref(out, "reg_fields", "nreg_fields", count_reg_fields(m));
@@ -853,12 +891,33 @@ static void emit_top(struct ctx *c, const char *ident, uint32_t index_size_)
 		"\t.name_index_size = %" PRIu32 ",\n", index_size_);
 	fprintf(out, "\t.overflow_counter_unknown = %d,\n", m->overflow_counter_unknown);
 	put_table_ref(out, "presets", "npresets", m->npresets);
-	fprintf(out, "\t.pvr = 0x%" PRIx32 ",\n", m->pvr);
 	put_table_ref(out, "check_codes", "ncheck_codes", count_check_codes(m));
 	put_table_ref(out, "metrics", "nmetrics", m->nmetrics);
 	put_table_ref(out, "code_classes", "ncode_classes", m->ncode_classes);
 	put_table_ref(out, "class_codes", "nclass_codes", count_class_codes(m));
+	emit_relation(c, NULL);
 	fputs("};\n", out);
+}
+
+/*
+ * A description that extends another (m->extends): its identity and a
+ * pointer to the base's tables, pmu_tables_<base platform>, which must be
+ * linked in too (libpmutables has both); the runtime takes everything else
+ * from the base (schema/c-tables.md).  No event, rule or name index is
+ * written twice.
+ */
+static void emit_extension(struct ctx *c, const char *ident)
+{
+	struct pmu_model base_only = {.platform = c->m->extends};
+	char base_ident[64];
+
+	platform_ident(&base_only, base_ident, sizeof(base_ident));
+	emit_pvr_versions(c);
+	fprintf(c->out, "\n/* the base: %s */\nextern const struct pmu_tables pmu_tables_%s;\n",
+		comment_text(c->m->extends), base_ident);
+	emit_identity(c, ident);
+	emit_relation(c, base_ident);
+	fputs("};\n", c->out);
 }
 
 /* --- putting it together -------------------------------------------------- */
@@ -915,6 +974,11 @@ static int emit_body(struct ctx *c, const char *ident)
 	pool_str(&c->pool, m->version);
 	pool_str(&c->pool, m->platform);
 	pool_str(&c->pool, m->compatible);
+	if (m->extends) {
+		pool_str(&c->pool, m->extends);
+		emit_extension(c, ident);
+		return c->pool.error;
+	}
 	/* then every event name, side by side: a name look-up reads only them,
 	 * and the descriptions would scatter them over the whole pool */
 	for (int i = 0; i < m->nevents; i++)
@@ -935,6 +999,7 @@ static int emit_body(struct ctx *c, const char *ident)
 	emit_events(c);
 	emit_presets(c);
 	emit_metrics(c);
+	emit_pvr_versions(c);
 	rc = emit_name_index(c, &isize);
 	if (rc)
 		return rc;

@@ -440,9 +440,9 @@ int pmu_list_begin(struct pmu_list_cursor *c, const char *s, size_t start, size_
 {
 	*c = (struct pmu_list_cursor){.s = s, .pos = start, .end = start + len};
 	if (len > PMU_LIST_MAX_LEN) {
-		pmurt_set_error(err, -EINVAL, "event list longer than %d characters",
-				PMU_LIST_MAX_LEN);
-		return -EINVAL;
+		pmurt_set_error(err, -E2BIG, "event list of %zu characters, longer than %d",
+				len, PMU_LIST_MAX_LEN);
+		return -E2BIG;
 	}
 	return 0;
 }

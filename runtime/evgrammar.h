@@ -175,7 +175,9 @@ PMURT_HIDDEN int pmu_grammar_cpc_numbers(const char *s, const struct pmu_cpc_syn
 
 /* --- lists and groups ------------------------------------------------------------ */
 
-#define PMU_LIST_MAX_LEN 4095
+/* A bound on work, far above what a command line holds (perf has none; one
+ * argument is at most 128 KiB): many -e options join into one list. */
+#define PMU_LIST_MAX_LEN ((1 << 20) - 1)
 
 /* The end of the list's top-level item at s[off] (an event, or a group
  * with its modifiers), end being the list's: its first ',' outside a term
@@ -201,7 +203,7 @@ struct pmu_list_cursor {
 	bool in_group, after_item;
 };
 
-/* The list s[start, start + len): 0, or -EINVAL with err when it is longer
+/* The list s[start, start + len): 0, or -E2BIG with err when it is longer
  * than PMU_LIST_MAX_LEN. */
 PMURT_HIDDEN int pmu_list_begin(struct pmu_list_cursor *c, const char *s, size_t start,
 				size_t len, struct pmurt_error *err);

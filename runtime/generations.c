@@ -4,7 +4,9 @@
  * the note libpmurt's parser ends an unknown name's error with.  It reads
  * the built-in tables as they are (their name index, their events), so it
  * builds no model and knows no PMU: a new built-in description takes part
- * by being built in.
+ * by being built in.  Descriptions related by `extends` are one PMU (Power11
+ * is POWER10's): neither is another generation of the other, and an
+ * extension's events are its base's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -56,6 +58,16 @@ static int tables_find_code(const struct pmu_tables *t, uint64_t code)
 	return firmware;
 }
 
+/* The tables that hold t's events: t's own, or, for a description that
+ * extends another (Power11's, pmu_tables.base), its base's at the end of the
+ * chain: an extension is its base's PMU under another identity. */
+static const struct pmu_tables *events_of(const struct pmu_tables *t)
+{
+	for (int depth = 0; t->base && depth < 8; depth++)
+		t = t->base;
+	return t;
+}
+
 /* The built-in tables of pmu's own platform, or NULL: a description of
  * another platform (a toy, another vendor's PMU) has no generations. */
 static const struct pmu_tables *own_builtin(const struct pmurt_pmu *pmu)
@@ -72,23 +84,26 @@ static const struct pmu_tables *own_builtin(const struct pmurt_pmu *pmu)
 static int generations(const struct pmurt_pmu *pmu, const char *name, size_t len,
 		       uint64_t code, void *out, int max, size_t size)
 {
-	const char *own = pmu->model.platform;
+	const struct pmu_tables *own = own_builtin(pmu);
 	int n = 0;
-	if (!own_builtin(pmu))
+	if (!own)
 		return 0;
 	for (int b = 0; pmurt_builtin_tables(b); b++) {
 		const struct pmu_tables *t = pmurt_builtin_tables(b);
+		const struct pmu_tables *ev = events_of(t);
 		const char *platform = pool_str(t, t->platform);
-		if (!platform || (own && strcasecmp(platform, own) == 0))
+		/* the same PMU is no other generation: pmu's own description, and
+		 * one that extends it or that it extends (Power11 and POWER10) */
+		if (!platform || ev == events_of(own))
 			continue;
 		if (n < max) {
 			struct pmurt_generation g = {.platform = platform,
 						     .pmu_name = pool_str(t, t->name)};
-			int e = name ? tables_find_name(t, name, len) : tables_find_code(t, code);
+			int e = name ? tables_find_name(ev, name, len) : tables_find_code(ev, code);
 			if (e >= 0) {
-				g.event = pool_str(t, t->events[e].name);
-				g.code = t->events[e].code;
-				g.firmware = (t->events[e].flags & PMU_TBL_EV_FIRMWARE) != 0;
+				g.event = pool_str(ev, ev->events[e].name);
+				g.code = ev->events[e].code;
+				g.firmware = (ev->events[e].flags & PMU_TBL_EV_FIRMWARE) != 0;
 			}
 			memcpy((char *)out + (size_t)n * size, &g, size < sizeof(g) ? size : sizeof(g));
 		}
@@ -111,7 +126,7 @@ int pmurt_generations(const struct pmurt_pmu *pmu, const char *name, uint64_t co
 static bool own_builtin_has(const struct pmurt_pmu *pmu, const char *name, size_t len)
 {
 	const struct pmu_tables *t = own_builtin(pmu);
-	return t && tables_find_name(t, name, len) >= 0;
+	return t && tables_find_name(events_of(t), name, len) >= 0;
 }
 
 int pmurt_generations_note(const struct pmurt_pmu *pmu, const char *name, size_t len,
@@ -122,12 +137,28 @@ int pmurt_generations_note(const struct pmurt_pmu *pmu, const char *name, size_t
 	if (own_builtin_has(pmu, name, len))
 		return 0;
 	int n = generations(pmu, name, len, 0, g, 8, sizeof(g[0])), used = 0, found = 0;
-	for (int i = 0; i < n && i < 8; i++) {
-		if (!g[i].event)
+	bool told[8] = {false};
+	n = n < 8 ? n : 8;
+	for (int i = 0; i < n; i++) {
+		if (!g[i].event || told[i])
 			continue;
+		/* the generations that give the same code, named together
+		 * ("power10 and power11 (0x100f8, ...)"): Power11 is POWER10's PMU */
+		int same[8], nsame = 0;
+		for (int j = i; j < n; j++)
+			if (g[j].event && !told[j] && g[j].code == g[i].code) {
+				told[j] = true;
+				same[nsame++] = j;
+			}
+		for (int k = 0; k < nsame; k++) {
+			size_t at = (size_t)used < buflen ? (size_t)used : buflen;
+			used += snprintf(buf + at, buflen - at, "%s%s",
+					 k ? (k == nsame - 1 ? " and " : ", ") : found ? ", " : "; ",
+					 g[same[k]].platform);
+			found++;
+		}
 		size_t at = (size_t)used < buflen ? (size_t)used : buflen;
-		used += snprintf(buf + at, buflen - at, "%s%s (0x%llx", found++ ? ", " : "; ",
-				 g[i].platform, (unsigned long long)g[i].code);
+		used += snprintf(buf + at, buflen - at, " (0x%llx", (unsigned long long)g[i].code);
 		struct pmurt_event_info here = {.sz = sizeof(here)};
 		at = (size_t)used < buflen ? (size_t)used : buflen;
 		if (pmurt_event_find_code(pmu, g[i].code, &here) >= 0)

@@ -36,6 +36,13 @@ struct pmurt_pmu {
 
 /* tables_load.c */
 PMURT_HIDDEN int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m);
+/* The built-in description whose processor versions (its tables' own
+ * pvr_versions, else its pvr's version) hold PVR_VER(pvr), or NULL. */
+PMURT_HIDDEN const char *pmurt_builtin_for_pvr(uint32_t pvr);
+/* The platform at the end of a built-in description's chain of bases
+ * (pmu_tables.base): "power10" for "power11" (any case) and for "power10";
+ * platform itself when no built-in has that name. */
+PMURT_HIDDEN const char *pmurt_builtin_root(const char *platform);
 /* The tables of built-in description i (pmurt_builtin_name order), or NULL. */
 PMURT_HIDDEN const struct pmu_tables *pmurt_builtin_tables(int i);
 /* For an unknown event name: what the other built-in descriptions make of
@@ -96,6 +103,8 @@ PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *st
 				     const struct pmu_event_syntax *ev,
 				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
+/* Offers perf's generic hardware names and aliases to a nearest-name search. */
+PMURT_HIDDEN void pmurt_perf_legacy_nearest(struct pmurt_nearest *n);
 
 /* Every public function taking a pmurt_error clears it on entry, so a
  * reused struct never reports an earlier call's error. */

@@ -1062,6 +1062,15 @@ int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,
 	return parse_event_slow(pmu, str, spec, err);
 }
 
+/* Offers perf's generic hardware names and aliases to a nearest-name search. */
+void pmurt_perf_legacy_nearest(struct pmurt_nearest *n)
+{
+	for (int id = 0; id < NPERF_HW; id++) {
+		pmurt_nearest_try(n, perf_hw[id].symbol);
+		pmurt_nearest_try(n, perf_hw[id].alias);
+	}
+}
+
 /* perf's generic hardware and cache names without a description: type
  * PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE and perf's config, or -ENOENT
  * (not such a name), -EINVAL (a cache op perf refuses). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ static const struct builtin builtins[] = {
 	{"power10", &pmu_tables_power10},
 	{"power9", &pmu_tables_power9},
 	{"power8", &pmu_tables_power8},
+	{"power11", &pmu_tables_power11},
 };
 
 #define NBUILTINS ((int)(sizeof(builtins) / sizeof(builtins[0])))
@@ -42,6 +44,33 @@ void pmurt_set_error(struct pmurt_error *err, int code, const char *fmt, ...)
 const char *pmurt_builtin_name(int i)
 {
 	return i >= 0 && i < NBUILTINS ? builtins[i].name : NULL;
+}
+
+const char *pmurt_builtin_for_pvr(uint32_t pvr)
+{
+	uint32_t version = pvr >> 16;
+	for (int i = 0; pvr && i < NBUILTINS; i++) {
+		const struct pmu_tables *t = builtins[i].tables;
+		for (uint32_t k = 0; k < t->npvr_versions; k++)
+			if (t->pvr_versions[k] == version)
+				return builtins[i].name;
+		if (!t->npvr_versions && t->pvr && t->pvr >> 16 == version)
+			return builtins[i].name;
+	}
+	return NULL;
+}
+
+const char *pmurt_builtin_root(const char *platform)
+{
+	for (int i = 0; platform && i < NBUILTINS; i++) {
+		if (strcasecmp(builtins[i].name, platform) != 0)
+			continue;
+		const struct pmu_tables *t = builtins[i].tables;
+		for (int depth = 0; t->base && depth < NBUILTINS; depth++)
+			t = t->base;
+		return t->pool + t->platform;
+	}
+	return platform;
 }
 
 const struct pmu_tables *pmurt_builtin_tables(int i)
@@ -107,8 +136,11 @@ static int open_builtin(struct pmurt_pmu *pmu, const struct builtin *b,
 				rc == -ENOMEM ? "out of memory" : "the tables are inconsistent");
 		return rc;
 	}
-	pmu->name_index = b->tables->name_index;
-	pmu->name_index_size = b->tables->name_index_size;
+	const struct pmu_tables *events = b->tables;
+	while (events->base) /* an extension's events are its base's */
+		events = events->base;
+	pmu->name_index = events->name_index;
+	pmu->name_index_size = events->name_index_size;
 	return finish_open(pmu, false, err);
 }
 
@@ -355,6 +387,7 @@ int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info)
 		.max_group = (int)m->max_group,
 		.overflow_counter_unknown = m->overflow_counter_unknown,
 		.npresets = m->npresets,
+		.extends = m->extends,
 		.nfixed = count_fixed(m),
 	};
 	memcpy(info, &full, sz); /* a caller built against an older, smaller struct */

@@ -6,7 +6,9 @@
  *
  * Zero-copy: the model's strings point into the tables' constant pool
  * (owns_strings false), so opening a built-in description allocates only
- * the model's arrays, and closing it frees only them.
+ * the model's arrays, and closing it frees only them.  A description that
+ * extends another (pmu_tables.base) takes its identity from its own tables
+ * and everything else from the base's, two pools.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -355,18 +357,47 @@ static void rebuild_metrics(struct rebuild *r, struct pmu_model *m)
 	}
 }
 
+/* The identity every table holds, an extension's too: its own name,
+ * version, platform, processor versions and base. */
+static void rebuild_identity(struct rebuild *r, struct pmu_model *m)
+{
+	const struct pmu_tables *t = r->t;
+
+	m->source = str(r, t->source);
+	m->name = str(r, t->name);
+	m->version = str(r, t->version);
+	m->platform = str(r, t->platform);
+	m->extends = str(r, t->extends);
+	m->pvr = t->pvr;
+	if (t->npvr_versions > PMU_MAX_PVR_VERSIONS || (t->npvr_versions && !t->pvr_versions)) {
+		r->bad = 1;
+		return;
+	}
+	m->npvr_versions = (int)t->npvr_versions;
+	for (uint32_t i = 0; i < t->npvr_versions; i++)
+		m->pvr_versions[i] = t->pvr_versions[i];
+}
+
+/* Deepest chain of bases followed: as many as the YAML loader takes. */
+#define MAX_BASE_DEPTH 8
+
 int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 {
 	struct rebuild r = { t, 0, 0 };
+	const struct pmu_tables *rules = t;
 
 	pmu_model_init(m);
-	if (t->tables_version != PMU_TABLES_VERSION)
+	for (int depth = 0; rules->base; depth++) {
+		if (depth == MAX_BASE_DEPTH || rules->tables_version != PMU_TABLES_VERSION)
+			return -EINVAL;
+		rules = rules->base;
+	}
+	if (t->tables_version != PMU_TABLES_VERSION || rules->tables_version != PMU_TABLES_VERSION)
 		return -EINVAL; /* tables built against another layout */
 	m->owns_strings = false;
-	m->source = str(&r, t->source);
-	m->name = str(&r, t->name);
-	m->version = str(&r, t->version);
-	m->platform = str(&r, t->platform);
+	rebuild_identity(&r, m);
+	/* an extension's rules and events are its base's (pmu_tables.h) */
+	r.t = t = rules;
 	m->compatible = str(&r, t->compatible);
 	m->max_group = t->max_group;
 	rebuild_counters(&r, m);
@@ -383,7 +414,6 @@ int pmurt_model_from_tables(const struct pmu_tables *t, struct pmu_model *m)
 	rebuild_presets(&r, m);
 	rebuild_metrics(&r, m);
 	m->overflow_counter_unknown = t->overflow_counter_unknown != 0;
-	m->pvr = t->pvr;
 	if (r.bad) {
 		pmu_model_free(m);
 		return r.nomem ? -ENOMEM : -EINVAL;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMU_TABLES_VERSION 8 /* 3: presets, overflow_counter_unknown;
+#define PMU_TABLES_VERSION 9 /* 3: presets, overflow_counter_unknown;
                                 4: tagged 64-bit name index slots;
                                 5: refused-code checks and PVR selectors,
                                    flag constraints, the group rule, pvr;
@@ -29,7 +29,8 @@
                                    multiplies four fixed words of a name
                                    independently;
                                 7: metrics;
-                                8: code classes (terms gain code_class) */
+                                8: code classes (terms gain code_class);
+                                9: processor versions, extends and base */
 
 typedef uint32_t pmu_str_t;
 #define PMU_TBL_NOSTR UINT32_MAX
@@ -267,6 +268,17 @@ struct pmu_tables {
 	/* version 8 */
 	const struct pmu_tbl_code_class *code_classes; uint32_t ncode_classes;
 	const uint64_t *class_codes;                uint32_t nclass_codes;
+
+	/* version 9 */
+	const uint32_t *pvr_versions;               uint32_t npvr_versions;
+	pmu_str_t extends;        /* the base's platform; PMU_TBL_NOSTR: none */
+	/*
+	 * A description that extends another: the base's tables.  Then the
+	 * members above up to max_group, pvr, pvr_versions and extends are
+	 * this description's own and every other member is unused (NULL, 0):
+	 * its counters, rules, events and name index are the base's.
+	 */
+	const struct pmu_tables *base;
 };
 
 /*
@@ -401,5 +413,6 @@ static inline uint64_t pmu_tbl_name_slot(uint32_t index, const char *name, uint6
 extern const struct pmu_tables pmu_tables_power10;
 extern const struct pmu_tables pmu_tables_power9;
 extern const struct pmu_tables pmu_tables_power8;
+extern const struct pmu_tables pmu_tables_power11; /* extends power10 */
 
 #endif /* PMU_TABLES_H */

@@ -21,6 +21,7 @@ if(PMU_FUZZ)
   endfunction()
   pmu_fuzz_target(fuzz_yaml ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_yaml.c
     ${CMAKE_SOURCE_DIR}/pmus ${CMAKE_CURRENT_LIST_DIR}/checks)
+  target_compile_definitions(fuzz_yaml PRIVATE FUZZ_YAML_DIR="${CMAKE_CURRENT_LIST_DIR}/checks")
   pmu_fuzz_target(fuzz_parse ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_parse.c
     ${CMAKE_CURRENT_LIST_DIR}/parse/corpus LINK pmurt_internal)
   pmu_fuzz_target(fuzz_import ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_import.c

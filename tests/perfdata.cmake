@@ -15,7 +15,7 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
   endif()
 endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt record-g record-a header kcache)
+foreach(mode synth jit plt bounds buildid-hits record-g record-a header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -51,3 +51,8 @@ target_link_libraries(pd_buildid_test PRIVATE pmurt_internal)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid)
 add_test(NAME perfdata/buildid COMMAND pd_buildid_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-buildid
   ${CMAKE_SOURCE_DIR}/tests/data/perfdata/buildid-in-order.txt)
+# compare.py graph (interop-record-g's, record/tool-deep's check against
+# perf report) refuses branches or rows in another order, a frame under
+# another parent; lets through only equal branches of different files
+add_test(NAME perfdata/compare-graph
+  COMMAND ${PMU_SYSTEM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/perfdata/compare_graph_test.py)

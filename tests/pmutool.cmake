@@ -175,7 +175,7 @@ add_test(NAME pmutool/elf-dlopen
 
 # the command line where the output names this host or a property is the
 # point (tests/pmutool/cli.sh)
-set(PMUTOOL_CLI_CASES dtl-global-sysfs record-cpu help record-args check-args)
+set(PMUTOOL_CLI_CASES dtl-global-sysfs record-cpu help record-args check-args event-messages)
 foreach(case ${PMUTOOL_CLI_CASES})
   add_test(NAME pmutool/cli-${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/cli.sh ${case} $<TARGET_FILE:pmutool>

@@ -14,8 +14,9 @@ endforeach()
 # The tests boot kernels from the cache tests/qemu/fetch.sh fills, with
 # tests/qemu/run-guest.sh, so they are registered with -DPMU_QEMU=ON only (as
 # tests/qemu.cmake's are: .ci/run's QEMU stage), label `qemu`.  Each boot opens
-# 5,500 groups and reads the MMCRs of 1,000 accepted ones (about 2 minutes):
-# POWER10 on 6.1 and 6.12, POWER9 on 6.12, POWER8 on 6.1, 6.12 and 7.
+# 5,500 groups and reads the MMCRs of 1,000 accepted ones (about 2 minutes on a
+# quiet machine): POWER10 on 6.1 and 6.12, POWER9 on 6.12, POWER8 on 6.1, 6.12
+# and 7, Power11 on 6.12 and 7.
 if(PMU_QEMU)
   find_program(QG_CROSS_CC powerpc64le-linux-gnu-gcc)
   if(NOT QG_CROSS_CC)
@@ -40,14 +41,17 @@ if(PMU_QEMU)
   add_custom_target(qg_probe ALL DEPENDS ${QG_PROBE})
   # kernel, -cpu, description, the PVR of QEMU's CPU model (power9 is DD2.0:
   # no refused-code list applies, so the groups that DD2.2's list would refuse
-  # must be accepted: at least 100 of them), seed, groups answered otherwise at
-  # the description's own PVR, the generator's kinds (POWER8: all sixteen,
-  # with its cache selectors, fab-match codes, threshold bits and the values
-  # other generations refuse; POWER8's rules do not depend on the PVR)
+  # must be accepted: at least 100 of them; power11 is QEMU's power10 with
+  # Power11's PVR written through the gdb stub, on the kernels that know
+  # Power11), seed, groups answered otherwise at the description's own PVR,
+  # the generator's kinds (POWER8: all sixteen, with its cache selectors,
+  # fab-match codes, threshold bits and the values other generations refuse;
+  # POWER8's rules do not depend on the PVR)
   foreach(run 6.1:power10:power10:00800200:61:0:legacy 6.12:power10:power10:00800200:612:0:legacy
               6.12:power9:power9:004e1200:912:100:legacy
               6.1:power8:power8:004d0200:81:0:all 6.12:power8:power8:004d0200:812:0:all
-              7:power8:power8:004d0200:87:0:all)
+              7:power8:power8:004d0200:87:0:all
+              6.12:power11:power11:00820200:1112:0:legacy 7:power11:power11:00820200:117:0:legacy)
     string(REPLACE ":" ";" f ${run})
     list(GET f 0 kernel)
     list(GET f 1 cpu)

@@ -56,13 +56,13 @@ add_test(NAME record/sim
 # and by pmutool report/script (tests/record/record_tool.sh says what each
 # case checks).  The CPU-wide and task cases run alone: they sample
 # everything that runs.
-foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint cxx deep)
+foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint cxx deep sortkeys)
   add_test(NAME record/tool-${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/record_tool.sh ${case}
       $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml
       $<TARGET_FILE:record_plt_spin>)
 endforeach()
-set_tests_properties(record/tool-sigint record/tool-tracepoint PROPERTIES RUN_SERIAL TRUE)
+set_tests_properties(record/tool-sigint record/tool-tracepoint record/tool-sortkeys PROPERTIES RUN_SERIAL TRUE)
 
 # pmutool report's period on fixed-period (-c) files, against perf report:
 # perf record's (no PERIOD in sample_type) and pmutool record's

@@ -445,8 +445,8 @@ static int parse_options(struct tool *t, int argc, char **argv, bool *done)
 }
 
 /* Without --pmu, the host's description as stat's host picks it
- * (perf/host.c: the device tree's pmus node, AT_PLATFORM, the cpu PMU's
- * pmu_name, the PVR; sysfs from $PMURT_SYSFS), else the built-in power10
+ * (perf/host.c: the device tree's pmus node, the cpu PMU's pmu_name, the
+ * PVR, AT_PLATFORM; sysfs from $PMURT_SYSFS), else the built-in power10
  * (a host that is not POWER).  0 with t->pmu set, or a negative errno. */
 static int pick_pmu(struct tool *t, struct pmurt_error *err)
 {

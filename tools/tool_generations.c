@@ -49,10 +49,29 @@ int tool_generations_note(const struct pmurt_pmu *pmu, uint64_t code, char *buf,
 		return 0;
 	size_t used = (size_t)snprintf(buf, len, "raw code 0x%" PRIx64 " counts %s on %s", code,
 				       here ? here : "no named event", own_platform(pmu));
-	for (int i = 0; i < n && i < MAX_GENERATIONS && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, ", %s on %s",
-					 perf_name(&g[i]) ? perf_name(&g[i]) : "no named event",
-					 g[i].platform);
+	/* one clause per answer, naming every generation that gives it
+	 * ("PM_BR_CMPL on power10, power9 and power11"): Power11 answers as
+	 * POWER10, whose PMU it is */
+	bool told[MAX_GENERATIONS] = {false};
+	n = n < MAX_GENERATIONS ? n : MAX_GENERATIONS;
+	for (int i = 0; i < n && used < len; i++) {
+		if (told[i])
+			continue;
+		const char *what = perf_name(&g[i]) ? perf_name(&g[i]) : "no named event";
+		int same[MAX_GENERATIONS], nsame = 0;
+		for (int j = i; j < n; j++) {
+			const char *other = perf_name(&g[j]) ? perf_name(&g[j]) : "no named event";
+			if (!told[j] && strcmp(other, what) == 0) {
+				told[j] = true;
+				same[nsame++] = j;
+			}
+		}
+		used += (size_t)snprintf(buf + used, len - used, ", %s on ", what);
+		for (int k = 0; k < nsame && used < len; k++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 k == 0 ? "" : k == nsame - 1 ? " and " : ", ",
+						 g[same[k]].platform);
+	}
 	return 1;
 }
 

@@ -379,21 +379,30 @@ static void test_generations(void)
 	int n = pmurt_generations(p8, "pm_back_br_cmpl", 0, g, 4, sizeof(g[0]));
 	const struct pmurt_generation *p9 = generation_of(g, n < 4 ? n : 4, "power9");
 	const struct pmurt_generation *p10 = generation_of(g, n < 4 ? n : 4, "power10");
-	CHECK(n == 2 && !generation_of(g, n, "power8"), "generations: %d entries, power8 among them", n);
+	const struct pmurt_generation *p11 = generation_of(g, n < 4 ? n : 4, "power11");
+	CHECK(n == 3 && !generation_of(g, n, "power8"), "generations: %d entries, power8 among them", n);
 	CHECK(p9 && p9->event && !strcmp(p9->event, "PM_BACK_BR_CMPL") && p9->code == 0x2505e &&
 	      !p9->firmware, "generations: power9's PM_BACK_BR_CMPL");
 	CHECK(p10 && !p10->event, "generations: power10 has no PM_BACK_BR_CMPL");
+	CHECK(p11 && !p11->event && p11->pmu_name && !strcmp(p11->pmu_name, "Power11 PMU"),
+	      "generations: power11 (POWER10's events) has no PM_BACK_BR_CMPL");
 	n = pmurt_generations(p8, NULL, 0x100f8, g, 4, sizeof(g[0]));
 	p9 = generation_of(g, n, "power9");
-	CHECK(n == 2 && p9 && p9->event && !strcmp(p9->event, "PM_ICT_NOSLOT_CYC"),
+	p10 = generation_of(g, n, "power10");
+	p11 = generation_of(g, n, "power11");
+	CHECK(n == 3 && p9 && p9->event && !strcmp(p9->event, "PM_ICT_NOSLOT_CYC"),
 	      "generations: 0x100f8 on power9");
+	/* Power11's events are its base's: the same answer as POWER10's */
+	CHECK(p10 && p11 && p10->event && p11->event && !strcmp(p10->event, p11->event) &&
+	      p10->code == p11->code, "generations: 0x100f8 on power11 as on power10 (%s, %s)",
+	      p10 && p10->event ? p10->event : "none", p11 && p11->event ? p11->event : "none");
 	/* entries of the first two fields only, that far apart: the second
 	 * names its platform, nothing past it is written */
 	struct pmurt_generation small[2];
 	memset(small, 0xaa, sizeof(small));
 	size_t part = offsetof(struct pmurt_generation, event);
 	const char *second;
-	CHECK(pmurt_generations(p8, NULL, 0x100f8, small, 2, part) == 2, "generations: sized");
+	CHECK(pmurt_generations(p8, NULL, 0x100f8, small, 2, part) == 3, "generations: sized");
 	memcpy(&second, (unsigned char *)small + part, sizeof(second));
 	CHECK(second && !strcmp(second, "power9") &&
 	      ((unsigned char *)small)[2 * part] == 0xaa, "generations: the second entry at size");
@@ -401,6 +410,24 @@ static void test_generations(void)
 	      pmurt_generations(NULL, NULL, 0, g, 2, sizeof(g[0])) == -EINVAL,
 	      "generations: bad arguments");
 	pmurt_pmu_close(p8);
+	/* POWER10 and Power11 are one PMU: neither is another generation of the
+	 * other, and a POWER10 name or code has no note on Power11 */
+	struct pmurt_pmu *p11pmu = NULL, *p10pmu = NULL;
+	CHECK(pmurt_pmu_open(&p11pmu, "power11", NULL, NULL) == 0 &&
+	      pmurt_pmu_open(&p10pmu, "power10", NULL, NULL) == 0, "generations: open power10/11");
+	n = pmurt_generations(p11pmu, "PM_BACK_BR_CMPL", 0, g, 4, sizeof(g[0]));
+	CHECK(n == 2 && generation_of(g, n, "power9") && generation_of(g, n, "power8") &&
+	      !generation_of(g, n, "power10"), "generations on power11: power9 and power8 (%d)", n);
+	n = pmurt_generations(p10pmu, NULL, 0x100f8, g, 4, sizeof(g[0]));
+	CHECK(n == 2 && !generation_of(g, n, "power11"), "generations on power10: no power11 (%d)", n);
+	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
+	struct pmurt_error err;
+	CHECK(pmurt_parse_event(p11pmu, "PM_BACK_BR_CMPL", &spec, &err) < 0 &&
+	      strstr(err.message, "; power9 and power8 (0x2505e, no event here) have this name, "
+				  "power11 does not") && !strstr(err.message, "power10"),
+	      "power11's note on a POWER9 name: %s", err.message);
+	pmurt_pmu_close(p11pmu);
+	pmurt_pmu_close(p10pmu);
 }
 
 int main(int argc, char **argv)

@@ -54,12 +54,16 @@ def report(pmutool, path, *opts):
     return subprocess.run([pmutool, "dtl", "report", *opts, path], capture_output=True, text=True)
 
 
-def refused(pmutool, path, reason):
-    for opts in ((), ("--json",)):
-        r = report(pmutool, path, *opts)
-        check(r.returncode == 2, f"{path} {opts}: exit {r.returncode}, not 2")
-        check(r.stdout == "", f"{path} {opts}: printed a report: {r.stdout[:200]!r}")
-        check(reason in r.stderr, f"{path} {opts}: error {r.stderr!r} does not say {reason!r}")
+def refused(pmutool, path, reason, decode_reason=None):
+    """dtl report and dtl decode (text and --json) refuse path, exit 2,
+    printing nothing, their error saying why (decode_reason: decode's, where
+    it differs)."""
+    for sub, why in (("report", reason), ("decode", decode_reason or reason)):
+        for opts in ((), ("--json",)):
+            r = subprocess.run([pmutool, "dtl", sub, *opts, path], capture_output=True, text=True)
+            check(r.returncode == 2, f"{sub} {path} {opts}: exit {r.returncode}, not 2")
+            check(r.stdout == "", f"{sub} {path} {opts}: printed output: {r.stdout[:200]!r}")
+            check(why in r.stderr, f"{sub} {path} {opts}: error {r.stderr!r} does not say {why!r}")
 
 
 def warned(pmutool, path, want, cpu):
@@ -87,9 +91,16 @@ def main(directory):
     refused(PMUTOOL, write(directory, "passwd", b"root:x:0:0:root:/root:/bin/bash\n" * 30),
             "neither a perf.data file nor a raw vpa_dtl AUX dump: no header slot at offset 0")
     refused(PMUTOOL, write(directory, "short", b"\0" * 40), "shorter than the 48-byte header slot")
+    refused(PMUTOOL, write(directory, "empty", b""), "shorter than the 48-byte header slot")
+    noise = bytes((i * 7919 + 13) * 104729 % 251 for i in range(4096))  # fixed, no zero run
+    refused(PMUTOOL, write(directory, "noise", noise), "no header slot at offset 0")
+    subdir = os.path.join(directory, "a-directory")
+    os.makedirs(subdir, exist_ok=True)
+    refused(PMUTOOL, subdir, "Is a directory")
     refused(PMUTOOL, write(directory, "nodtl.data", perf_file([(0, 0, header(1, 512000000) +
                                                                      entry(2000))], False)),
-            "no vpa_dtl data (no AUXTRACE_INFO of type 7)")
+            "no vpa_dtl data (no AUXTRACE_INFO of type 7)",
+            "a perf.data file; dtl decode reads raw AUX dumps")
     # implausible values in a raw dump: header tb_freq 0; entries at
     # 0x30 ok, 0x60 backwards, 0x90 before boot_tb (and backwards), 0xc0 ok,
     # 0xf0 off 150 ticks after a gap of 100

@@ -69,6 +69,16 @@ static void check_version_refused(const struct pmu_tables *t, int *fails)
 			FAIL("tables version %u (not %u) accepted\n", v, PMU_TABLES_VERSION);
 		pmu_model_free(&m);
 	}
+	if (!t->base)
+		return;
+	/* an extension whose base is of another layout */
+	struct pmu_tables base = *t->base;
+	other = *t;
+	other.base = &base;
+	base.tables_version = PMU_TABLES_VERSION + 1;
+	if (pmurt_model_from_tables(&other, &m) != -EINVAL)
+		FAIL("an extension of tables version %u accepted\n", base.tables_version);
+	pmu_model_free(&m);
 }
 
 static void recase(char *dst, const char *src, int how)
@@ -168,13 +178,17 @@ static int in_pool(const struct pmu_tables *t, const char *s)
 	return !s || (s >= t->pool && s < t->pool + t->pool_size);
 }
 
-static void check_borrowed(const struct pmu_tables *t, const struct pmu_model *m, int *fails)
+/* id: the tables of the description (its identity), t: those of its
+ * rules and events (the same, or the base's for an extension). */
+static void check_borrowed(const struct pmu_tables *id, const struct pmu_tables *t,
+			   const struct pmu_model *m, int *fails)
 {
 	const char *names_end = t->pool;
 
 	if (m->owns_strings)
 		FAIL("model from the tables owns its strings\n");
-	if (!in_pool(t, m->name) || !in_pool(t, m->source) || !in_pool(t, m->platform))
+	if (!in_pool(id, m->name) || !in_pool(id, m->source) || !in_pool(id, m->platform) ||
+	    !in_pool(id, m->extends))
 		FAIL("model identity is not in the pool\n");
 	for (int i = 0; i < m->nfields; i++)
 		if (!in_pool(t, m->fields[i].name) || !in_pool(t, m->fields[i].description))
@@ -206,7 +220,7 @@ static void check_borrowed(const struct pmu_tables *t, const struct pmu_model *m
 static const struct pmu_tables *builtin_of(const struct pmu_model *m)
 {
 	static const struct pmu_tables *const all[] = {&pmu_tables_power10, &pmu_tables_power9,
-							&pmu_tables_power8};
+							&pmu_tables_power8, &pmu_tables_power11};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (m->platform && strcmp(m->platform, all[i]->pool + all[i]->platform) == 0)
@@ -238,8 +252,22 @@ int main(int argc, char **argv)
 	}
 	if (t->tables_version != PMU_TABLES_VERSION)
 		FAIL("tables version %u\n", t->tables_version);
+	/* an extension's tables hold its identity only and point at its
+	 * base's, whose name index finds its events */
+	const struct pmu_tables *rules = t;
+	while (rules->base)
+		rules = rules->base;
+	if (!yaml.extends != (rules == t) ||
+	    (yaml.extends && strcmp(yaml.extends, t->base->pool + t->base->platform) != 0))
+		FAIL("%s extends '%s', its tables' base is %s\n", argv[1],
+		     yaml.extends ? yaml.extends : "", t->base ? t->base->pool + t->base->platform : "none");
+	if (rules != t && (t->nevents || t->events || t->name_index || t->ncounters ||
+			   t->nfields || t->nconstraints || t->nchecks || t->nmetrics ||
+			   t->npresets || t->pool_size > 256))
+		FAIL("the extension's tables repeat their base's (%u events, %u pool bytes)\n",
+		     t->nevents, t->pool_size);
 	check_version_refused(t, fails);
-	check_lookups(t, &yaml, fails);
+	check_lookups(rules, &yaml, fails);
 	check_pool(t, fails);
 	if (pmurt_model_from_tables(t, &built) != 0)
 		FAIL("tables: a reference is out of range\n");
@@ -247,10 +275,11 @@ int main(int argc, char **argv)
 		FAIL("model from the tables differs from %s: %s\n", argv[1],
 		     diff);
 	else
-		check_borrowed(t, &built, fails);
+		check_borrowed(t, rules, &built, fails);
 	if (!failures)
-		printf("%u events, %u index slots, %u pool bytes: ok\n",
-		       t->nevents, t->name_index_size, t->pool_size);
+		printf("%u events, %u index slots, %u pool bytes%s%s: ok\n", rules->nevents,
+		       rules->name_index_size, t->pool_size, rules != t ? ", the events of " : "",
+		       rules != t ? rules->pool + rules->platform : "");
 	pmu_model_free(&built);
 	pmu_model_free(&yaml);
 	return failures != 0;

@@ -4,7 +4,8 @@
  * evaluation against hand-computed values (exact fractions, perf's double,
  * -EDOM, -ERANGE, literals, metrics naming metrics), and pmurt_pack on the
  * toy PMU (the conflicting metric measured apart, the nest metric refused
- * as another PMU's) and on POWER10's and POWER9's metric groups (every
+ * as another PMU's; metrics of exactly a group's events, fitting and not,
+ * and of one more) and on POWER10's and POWER9's metric groups (every
  * group accepted by the group check, every metric whose events fit measured
  * whole in the group the pack names, no more groups than the goal: POWER10's
  * nine core metric groups in 36 at most, issue 18's).
@@ -225,6 +226,47 @@ static void test_pack_toy(struct pmurt_pmu *pmu)
 	      strstr(err.message, "NO_SUCH"), "unknown: %s", err.message);
 }
 
+/* Metrics at a group's size (the toy's max-group is 3): three events that
+ * fit are measured whole in one group; three that conflict are apart for
+ * the group check's reason, not for their number; four are too many, and
+ * the message says how many each way. */
+static void test_pack_bounds(struct pmurt_pmu *pmu)
+{
+	const char *names[] = {"BIG", "FULL_CONFLICT", "OVER"};
+	struct pmurt_pack *pk = pack(pmu, names, 3);
+	if (!pk)
+		return;
+	check_pack(pmu, pk, "bounds");
+	struct pmurt_pack_metric big = {.sz = sizeof(big)}, full = {.sz = sizeof(full)},
+				 over = {.sz = sizeof(over)};
+	pmurt_pack_metric_get(pk, 0, &big);
+	pmurt_pack_metric_get(pk, 1, &full);
+	pmurt_pack_metric_get(pk, 2, &over);
+	CHECK(!big.apart && big.group >= 0, "BIG (a group's worth that fits): apart %d '%s'",
+	      big.apart, big.reason);
+	/* the group check's own answer for the three together */
+	struct pmurt_event_spec spec[3];
+	const char *events[] = {"EV_A", "EV_C", "cycles"};
+	for (int i = 0; i < 3; i++) {
+		spec[i] = (struct pmurt_event_spec){.sz = sizeof(spec[i])};
+		pmurt_parse_event(pmu, events[i], &spec[i], NULL);
+	}
+	struct pmurt_group_result res = {.sz = sizeof(res)};
+	struct pmurt_check_opts opts = {.sz = sizeof(opts), .per_task = true, .lpar = true};
+	CHECK(pmurt_group_check(pmu, spec, 3, sizeof(spec[0]), &opts, &res, NULL) == 0 && !res.ok &&
+	      strcmp(res.reason, "too_many_events") != 0, "EV_A, EV_C, cycles: ok %d '%s'", res.ok,
+	      res.reason);
+	CHECK(full.apart && strcmp(full.reason, res.reason) == 0 &&
+	      strcmp(full.message, res.message) == 0,
+	      "FULL_CONFLICT (a group's worth that conflicts): apart %d '%s' '%s', the check's "
+	      "'%s' '%s'", full.apart, full.reason, full.message, res.reason, res.message);
+	CHECK(over.apart && strcmp(over.reason, "too_many_events") == 0 &&
+	      strcmp(over.message, "OVER needs 4 events, a group holds 3") == 0,
+	      "OVER (one more than a group holds): apart %d '%s' '%s'", over.apart, over.reason,
+	      over.message);
+	pmurt_pack_free(pk);
+}
+
 /* A real PMU's metric group: accepted groups, no more than `most`. */
 static void test_pack_real(const char *spec, const char *group, int most, int bound,
 			   const char *apart, const char *reason)
@@ -356,6 +398,7 @@ int main(int argc, char **argv)
 		test_lookup(pmu);
 		test_eval(pmu);
 		test_pack_toy(pmu);
+		test_pack_bounds(pmu);
 		pmurt_pmu_close(pmu);
 	}
 	/* perf opens 59 groups for POWER10's CPI; the counters allow 16

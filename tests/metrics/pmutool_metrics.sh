@@ -5,7 +5,9 @@
 # group checks, the bound, the metrics no group holds whole), list metrics,
 # describe METRIC, the usage errors; and stat -M counting on the simulated
 # kernel (STAT-SIM, tests/metrics/stat_sim.c: every event counts at one
-# rate, so each ratio is 1 and the multiplexing share is the groups' turn).
+# rate, so each ratio is 1 and the multiplexing share is the groups' turn;
+# with --phases, rates of their own, for -I changing from one interval to
+# the next).
 set -u
 pmutool=$1 stat_sim=$2 fakesys=$3 python3=$4
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-metrics.XXXXXX") || exit 1
@@ -101,4 +103,46 @@ assert m['RUN_CPI']['value'] == 1.0 and not m['RUN_CPI']['apart'] and m['RUN_CPI
 assert m['IPC']['apart'] and m['IPC']['reason'] == 'constraint_conflict' and m['IPC']['group'] == -1"
 run_sim 0 --sysfs "$t/sys" stat -M run_cpi -I 100 -x, -- true
 grep -q "^[0-9]*\.[0-9]\{9\},1.00,,RUN_CPI,100.00,$" "$t/err" || fail "-I line"
+
+# Events at rates of their own (stat_sim --phases: multiplexed as the
+# kernel does; PM_RUN_INST_CMPL 500 a ms in the first 100 ms, PM_CYC 4000,
+# every other event 1000): each metric's events where they belong, not
+# swapped (RUN_CPI 0.50, IPC 4.00 would be).
+run_sim 0 --phases "$t/done" --sysfs "$t/sys" stat -M run_cpi,ipc -- true
+grep -q "^ *2.00 *RUN_CPI  *(100.00%)$" "$t/err" || fail "RUN_CPI at its events' rates"
+grep -q "^ *0.25 *IPC  *(100.00%)  measured apart: constraint_conflict$" "$t/err" ||
+	fail "IPC at its events' rates"
+run_sim 0 --phases "$t/done" --sysfs "$t/sys" stat -M cpi --metric-only -x, -- true
+grep -q "^2.00,,DISPATCH_STALL_CPI,[0-9.]*,$" "$t/err" || fail "DISPATCH_STALL_CPI"
+grep -q "^4.00,,CYCLES_PER_INSTRUCTION,[0-9.]*,constraint_conflict$" "$t/err" ||
+	fail "CYCLES_PER_INSTRUCTION"
+# -I: each interval's counts and metrics, not running totals, each scaled
+# as perf scales an interval (its value times its enabled over its running
+# time, util/stat.c evsel__compute_deltas): PM_RUN_INST_CMPL at 500, 2000,
+# then 250 a ms, one rate an interval, for at least three intervals.
+# Running totals would give RUN_CPI 2.00, 0.80, 1.09.
+run_phases() {
+	rm -f "$t/done"
+	run_sim 0 --phases "$t/done" --sysfs "$t/sys" stat "$@" -I 100 -x, -- \
+		sh -c "until [ -e '$t/done' ]; do sleep 0.01; done"
+}
+# phases NAME FIELD A B C: NAME's lines give A, B, C, then C again
+phases() {
+	grep ",$1," "$t/err" | cut -d, -f"$2" >"$t/values"
+	[ "$(head -3 "$t/values" | tr '\n' ' ')" = "$3 $4 $5 " ] &&
+		! tail -n +4 "$t/values" | grep -qvx -- "$5" ||
+		fail "-I: $1's values $(tr '\n' ' ' <"$t/values"), want $3 $4 $5 then $5"
+}
+run_phases -M run_cpi
+phases RUN_CPI 2 2.00 0.50 4.00
+phases PM_RUN_INST_CMPL 2 50000 200000 25000
+# eight events on six counters, each its turn: the counts scaled
+run_phases -e PM_RUN_INST_CMPL,PM_RUN_CYC,PM_CYC,PM_INST_CMPL,PM_LD_MISS_L1,PM_BR_MPRED_CMPL,PM_ST_MISS_L1,PM_DATA_FROM_L3MISS
+phases PM_RUN_INST_CMPL 2 50000 200000 25000
+phases PM_RUN_CYC 2 100000 100000 100000
+grep ",PM_RUN_INST_CMPL," "$t/err" | cut -d, -f6 | grep -qvx "100.00" || fail "-I: not multiplexed"
+# CPI's 16 groups on six counters
+run_phases -M cpi --metric-only
+phases DISPATCH_STALL_CPI 2 2.00 0.50 4.00
+grep ",DISPATCH_STALL_CPI," "$t/err" | cut -d, -f5 | grep -qvx "100.00" || fail "-I: CPI not multiplexed"
 echo ok

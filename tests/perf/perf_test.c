@@ -207,6 +207,25 @@ static void test_parse_errors(struct pmurt_host *h)
 	expect_error(h, "page-faults,task-clock:ux", -EINVAL, "unknown modifier 'x' at offset 24");
 	expect_error(h, "cpu/pmc=99/", -EINVAL, "value '99' for 'pmc' at offset 8");
 	expect_error(h, "{task-clock}:q", -EINVAL, "unknown modifier 'q' at offset 13");
+	/* a list of 2^20 characters: refused, naming the bound; 95,000 events
+	 * in 1,044,999 characters: read */
+	size_t n = (size_t)1 << 20;
+	char *big = malloc(n + 1);
+	CHECK(big != NULL, "malloc");
+	for (size_t i = 0; i < n; i += 11)
+		memcpy(big + i, "task-clock,", n - i < 11 ? n - i : 11);
+	big[n] = 0;
+	struct pmu_evlist l = {0};
+	struct pmurt_error err = {0};
+	int rc = pmu_evlist_parse(&l, &h->h, big, &err);
+	CHECK(rc == -E2BIG && l.n == 0 && strstr(err.message, "event list of 1048576 characters, "
+						"longer than 1048575"), "2^20 characters: %d %s", rc,
+	      err.message);
+	big[95000 * 11 - 1] = 0;
+	rc = pmu_evlist_parse(&l, &h->h, big, &err);
+	CHECK(rc == 0 && l.n == 95000, "a long list: %d events, %s", l.n, err.message);
+	pmu_evlist_free(&l);
+	free(big);
 }
 
 /* A term that is a bare name inside cpu/.../ and no event of the description
@@ -276,7 +295,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	CONTAINS(looked, "the device tree's pmus node (");
 	pmurt_pmu_close(pmu);
 
-	in = (struct pmu_pick_inputs){.devtree = bare, .at_platform = "power10"};
+	in = (struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .at_platform = "power10"};
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
 	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, "power10") == 0,
 	      "AT_PLATFORM");
@@ -302,7 +321,7 @@ static void test_pick(const char *work, const char *dtb_path)
 	CHECK(pmu_host_pick(&in, &pmu, looked, sizeof(looked), &err) == 1 && !pmu, "none");
 	CONTAINS(looked, "/nodt/pmus (absent)");
 	CONTAINS(looked, "AT_PLATFORM 'x86_64'");
-	CONTAINS(looked, "built-in description (power10, power9, power8)");
+	CONTAINS(looked, "built-in description (power10, power9, power8, power11)");
 	CONTAINS(looked, "PVR 'none in /proc/cpuinfo'");
 
 	CHECK(dtdir_remove(dt, "pmus/pmu_dts@0/events") == 0, "break the tree");
@@ -641,8 +660,10 @@ static void test_api(struct pmurt_host *h)
 	CHECK(pmurt_host_pmu(h) && !pmurt_host_pmu(NULL), "host_pmu");
 }
 
-/* The pick gives the built-in description of platform want. */
-static void expect_pick(const struct pmu_pick_inputs *in, const char *want, const char *what)
+/* The pick gives the built-in description of platform want, picked by what
+ * picked_by says (the words --show-pick begins with; NULL: not checked). */
+static void expect_pick(const struct pmu_pick_inputs *in, const char *want,
+			const char *picked_by, const char *what)
 {
 	struct pmurt_pmu *pmu;
 	struct pmurt_error err;
@@ -651,6 +672,8 @@ static void expect_pick(const struct pmu_pick_inputs *in, const char *want, cons
 	CHECK(pmu_host_pick(in, &pmu, looked, sizeof(looked), &err) == 0 && pmu &&
 	      pmurt_pmu_info(pmu, &info) == 0 && strcmp(info.platform, want) == 0,
 	      "%s by %s: %s", want, what, pmu ? info.platform : err.message);
+	CHECK(!picked_by || strncmp(looked, picked_by, strlen(picked_by)) == 0,
+	      "%s: picked by %s, want %s", what, looked, picked_by);
 	pmurt_pmu_close(pmu);
 }
 
@@ -659,7 +682,7 @@ static void expect_pick(const struct pmu_pick_inputs *in, const char *want, cons
  * power9-pmu.c names it) and the PVR (0x004e1202, DD2.2). */
 static void expect_power9(const struct pmu_pick_inputs *in, const char *what)
 {
-	expect_pick(in, "power9", what);
+	expect_pick(in, "power9", NULL, what);
 }
 
 /* The host's PVR chooses the picked description's refused-code list:
@@ -715,8 +738,8 @@ static void test_pick_power9(const char *work, const char *dtb_path)
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p9cpuinfo", work);
 	write_tree(dtb_path, dt);
 	expect_power9(&(struct pmu_pick_inputs){.devtree = dt, .at_platform = "x86_64"}, "tree");
-	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "POWER9"},
-		      "AT_PLATFORM");
+	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
+						.at_platform = "POWER9"}, "AT_PLATFORM");
 	put_pmu_name(sys, "POWER9\n");
 	expect_power9(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys,
 						.at_platform = "x86_64"}, "pmu_name");
@@ -739,23 +762,63 @@ static void test_pick_power8(const char *work)
 	char bare[512], sys[512], cpuinfo[512];
 	snprintf(bare, sizeof(bare), "%s/p8none", work);
 	snprintf(sys, sizeof(sys), "%s/p8sys", work);
-	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .at_platform = "power8"}, "power8",
-		    "AT_PLATFORM");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .at_platform = "power8"},
+		    "power8", "AT_PLATFORM 'power8'", "AT_PLATFORM");
 	put_pmu_name(sys, "POWER8\n");
 	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys, .at_platform = "x86_64"},
-		    "power8", "pmu_name");
+		    "power8", "the cpu PMU's pmu_name 'POWER8'", "pmu_name");
 	static const char *const pvrs[] = {"004b 0201", "004c 0100", "004d 0200"};
 	for (size_t i = 0; i < sizeof(pvrs) / sizeof(pvrs[0]); i++) {
-		char text[160], name[64];
+		char text[160], name[64], by[64];
 		snprintf(name, sizeof(name), "p8cpuinfo-%zu", i);
+		snprintf(by, sizeof(by), "the PVR '%s'", pvrs[i]);
 		snprintf(cpuinfo, sizeof(cpuinfo), "%s/%s", work, name);
 		snprintf(text, sizeof(text), "processor\t: 0\ncpu\t\t: POWER8 (raw), altivec "
 			 "supported\nrevision\t: 2.0 (pvr %s)\n", pvrs[i]);
 		CHECK(dtdir_put(work, name, text, strlen(text)) == 0, "cpuinfo");
 		expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
 						      .cpuinfo = cpuinfo, .at_platform = "x86_64"},
-			    "power8", pvrs[i]);
+			    "power8", by, pvrs[i]);
 	}
+}
+
+/* A Power11 LPAR as Linux runs it (QEMU's pseries with the PVR set, as in
+ * tests/qemu): the kernel registers the Power11 PMU by the real PVR
+ * (init_power11_pmu), AT_PLATFORM is "power10" (the partition runs in
+ * POWER10 compatibility mode), /proc/cpuinfo shows "(pvr 0082 0200)".
+ * pmu_name, what counts, comes first; the PVR alone finds power11 through
+ * its pvr-versions; Linux 6.1, which has no Power11 driver, registers the
+ * generic "ISAv3" PMU, and the PVR picks power11 there. */
+static void test_pick_power11(const char *work)
+{
+	char bare[512], sys[512], isa[512], cpuinfo[512];
+	snprintf(bare, sizeof(bare), "%s/p11none", work);
+	snprintf(sys, sizeof(sys), "%s/p11sys", work);
+	snprintf(isa, sizeof(isa), "%s/p11isav3", work);
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/p11cpuinfo", work);
+	put_pmu_name(sys, "Power11\n");
+	put_pmu_name(isa, "ISAv3\n");
+	static const char p11_cpuinfo[] = "processor\t: 0\ncpu\t\t: POWER10 (architected), "
+					  "altivec supported\nrevision\t: 2.0 (pvr 0082 0200)\n";
+	CHECK(dtdir_put(work, "p11cpuinfo", p11_cpuinfo, strlen(p11_cpuinfo)) == 0, "cpuinfo");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = sys, .cpuinfo = cpuinfo,
+					      .at_platform = "power10"},
+		    "power11", "the cpu PMU's pmu_name 'Power11'", "Power11 LPAR in POWER10 mode");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare, .cpuinfo = cpuinfo,
+					      .at_platform = "power10"},
+		    "power11", "the PVR '0082 0200'", "the PVR alone");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = isa, .cpuinfo = cpuinfo,
+					      .at_platform = "power10"},
+		    "power11", "the PVR '0082 0200'", "Linux 6.1's generic PMU");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = bare,
+					      .at_platform = "power11"},
+		    "power11", "AT_PLATFORM 'power11'", "AT_PLATFORM in Power11 mode");
+	/* and POWER10's PVR still picks power10 */
+	static const char p10_cpuinfo[] = "revision\t: 2.0 (pvr 0080 0200)\n";
+	CHECK(dtdir_put(work, "p11cpuinfo", p10_cpuinfo, strlen(p10_cpuinfo)) == 0, "cpuinfo");
+	expect_pick(&(struct pmu_pick_inputs){.devtree = bare, .sysfs = isa, .cpuinfo = cpuinfo,
+					      .at_platform = "power11"},
+		    "power10", "the PVR '0080 0200'", "POWER10's PVR");
 }
 
 /* A host whose core PMU is not the description's (an x86 host with its own
@@ -788,6 +851,30 @@ static void test_foreign_core(const char *work)
 	c = open_counter(h, "task-clock", NULL, 0, &err);
 	CHECK(c != NULL, "a software event still opens: %s", err.message);
 	pmurt_counter_close(c);
+
+	/* Power11's PMU is POWER10's under another name (power11 extends
+	 * power10): power10's codes open there, and power11's on a POWER10;
+	 * POWER9's do not */
+	f = fopen(path, "w");
+	CHECK(f && fputs("Power11\n", f) >= 0 && fclose(f) == 0, "%s", path);
+	c = open_counter(h, "PM_CYC", NULL, 0, &err);
+	CHECK(c != NULL, "power10's PM_CYC on a Power11 host: %s", err.message);
+	pmurt_counter_close(c);
+	const char *other[][3] = {{"power11", "POWER10", ""}, {"power9", "Power11", "refused"}};
+	for (int i = 0; i < 2; i++) {
+		struct pmu_sim *sim2;
+		f = fopen(path, "w");
+		CHECK(f && fprintf(f, "%s\n", other[i][1]) > 0 && fclose(f) == 0, "%s", path);
+		sysfs_root = dir;
+		struct pmurt_host *h2 = open_host(other[i][0], &sim2);
+		sysfs_root = saved;
+		c = open_counter(h2, "PM_RUN_INST_CMPL", NULL, 0, &err);
+		CHECK((c == NULL) == (other[i][2][0] != 0), "%s's PM_RUN_INST_CMPL on a %s host: %s",
+		      other[i][0], other[i][1], c ? "opened" : err.message);
+		pmurt_counter_close(c);
+		pmurt_host_close(h2);
+		pmu_sim_free(sim2);
+	}
 
 	/* no pmu_name: foreign unless the machine is a POWER */
 	CHECK(unlink(path) == 0, "unlink %s", path);
@@ -824,6 +911,7 @@ int main(int argc, char **argv)
 		test_pick(argv[2], argv[3]);
 		test_pick_power9(argv[2], argv[4]);
 		test_pick_power8(argv[2]);
+		test_pick_power11(argv[2]);
 		test_count(h, sim);
 		test_skip_unsupported(h, sim);
 		test_explain(h, sim);

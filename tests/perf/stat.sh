@@ -143,7 +143,21 @@ repeat)
 	has err " +- [0-9.]* seconds time elapsed  *( +- "
 	need python3 python3
 	run 0 --json stat -r 3 -e page-faults -- true
-	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d" ;;
+	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d"
+	# the running time beside the mean count is the mean running time, as
+	# perf prints it: runs of 1, 2 and 9 units of work (a file counts them),
+	# so the last run's (9) is far from the mean (4); task-clock's count is
+	# its running time
+	printf 0 >"$t/n"
+	work='n=$(($(cat "$1") + 1)); echo $n >"$1"; k=$((n == 3 ? 9 : n)); i=0
+		while [ $i -lt $((k * 20000)) ]; do i=$((i + 1)); done'
+	run 0 stat -r 3 -x, -e task-clock -- sh -c "$work" sh "$t/n"
+	awk -F, '$3 == "task-clock" { d = $1 * 1e6 - $5; if (d < 0) d = -d; exit !(d < 0.05 * $5) }' \
+		"$t/err" || fail "-r 3 -x,: running time not the mean: $(cat "$t/err")"
+	json_from=err
+	printf 0 >"$t/n"
+	run 0 --json stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
+	json "e = d['events'][0]; assert abs(e['value'] * 1e6 - e['time_running']) < 0.05 * e['time_running'], e" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
 	# at least 100 ms apart (a wait each) but the last, stamped when the
@@ -227,6 +241,7 @@ for x in ts: x.join()' "$t/ready" &
 		fail "task-clock of the threads '$v' msec"
 	run 0 stat -p $spinner -e task-clock -- sleep 0.1
 	has err "Performance counter stats for process id '$spinner'"
+	! grep -q "seconds user\|seconds sys" "$t/err" || fail "-p: sleep's times printed"
 	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
@@ -269,6 +284,21 @@ cpus)
 	v=$(csv_value cpu-clock)
 	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"
 	run 0 stat -C 0 -x, -e cpu-clock -- sleep 0.05
+	# the header names what was counted, and the command's user and sys
+	# times only when it alone was counted, as perf 6.1 prints them
+	# (stat-display.c print_header_std; issue 23 item 18)
+	need perf linux-perf
+	for target in -a "-C 0" "-a -C 0" ""; do
+		# shellcheck disable=SC2086
+		run 0 stat $target -e cpu-clock -- sleep 0.05
+		# shellcheck disable=SC2086
+		perf stat $target -e cpu-clock -- sleep 0.05 2>"$t/perf" >/dev/null || fail "perf stat $target"
+		for f in err perf; do
+			grep -o "Performance counter stats for .*\|seconds user\|seconds sys" "$t/$f" >"$t/$f.lines"
+		done
+		diff "$t/perf.lines" "$t/err.lines" || fail "stat $target: header and times not perf's"
+	done
+	grep -q "seconds user" "$t/err.lines" || fail "a command alone: no user time"
 	run 2 stat -C 9999 -e cpu-clock -- true
 	has err "-C '9999': CPU 9999 does not exist (this host has"
 	run 2 stat -C 0-x -e cpu-clock -- true
@@ -376,20 +406,23 @@ dry-run-power10)
 	sh "$fakesys" "$t/sys" || fail "fake sysfs"
 	json_from=out
 	run 0 --sysfs "$t/sys" stat --dry-run --json -e \
-		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},vpa_dtl/dtl_all,period=1000000000/,cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
+		'{PM_LD_MISS_L1:u,PM_BR_MPRED_CMPL,cycles},cpu/PM_MRK_INST_CMPL,thresh_cmp=1000/p,powerpc:hcall_entry,hv_24x7/PM_PB_CYC/'
 	json "
 assert d['version'] == 1 and d['dry_run'] and d['target'] == 'task'
 a = d['events'][0]['attr']; assert (a['type'], a['config'], a['exclude_kernel'], a['exclude_hv'], a['exclude_user'], a['disabled'], a['inherit'], a['group_leader'], a['read_format']) == (4, '0x3e054', True, True, False, True, True, 0, '0xf'), a
 a = d['events'][1]['attr']; assert (a['config'], a['disabled'], a['group_leader']) == ('0x400f6', False, 0), a
 a = d['events'][2]['attr']; assert (a['type'], a['config']) == (0, '0x0'), a
-e = d['events'][3]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['sample_period'], e['per_cpu_only']) == ('vpa_dtl', 14, '0x7', 1000000000, True), e
-a = d['events'][4]['attr']; assert (a['config'], a['config1'], a['precise_ip']) == ('0x401e0', '0x3e8', 1), a
-a = d['events'][5]['attr']; assert (a['type'], a['config']) == (2, '0x93'), a
-e = d['events'][6]; a = e['attr']; assert (a['type'], a['config'], e['unit']) == (12, '0x1c00001', 'cycles'), e
+a = d['events'][3]['attr']; assert (a['config'], a['config1'], a['precise_ip']) == ('0x401e0', '0x3e8', 1), a
+a = d['events'][4]['attr']; assert (a['type'], a['config']) == (2, '0x93'), a
+e = d['events'][5]; a = e['attr']; assert (a['type'], a['config'], e['unit']) == (12, '0x1c00001', 'cycles'), e
 g = d['groups'][0]; c = g['check']; assert (g['leader'], g['size'], c['ok'], c['pmc']) == (0, 3, True, [3, 4, 6]), g
 r = d['groups'][0]['check']['registers']; assert sorted(r) == ['mmcr0','mmcr1','mmcr2','mmcr3','mmcra'] and r['mmcr1'] == '0xe00000000054f6', r
 c = d['groups'][1]['check']; assert c['ok'] and c['pmc'] == [4] and c['registers']['mmcra'] == '0x3f402000000001', c
 assert len(d['groups']) == 2, d['groups']"
+	# vpa_dtl counts per CPU only: with -a
+	run 0 --sysfs "$t/sys" stat -a --dry-run --json -e 'vpa_dtl/dtl_all,period=1000000000/'
+	json "assert d['target'] == 'cpus'
+e = d['events'][0]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['sample_period'], e['per_cpu_only']) == ('vpa_dtl', 14, '0x7', 1000000000, True), e"
 	json_from=out
 	run 1 --sysfs "$t/sys" stat --dry-run --json -e '{PM_LD_MISS_L1,PM_LD_MISS_L1}'
 	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
@@ -405,7 +438,24 @@ assert len(d['groups']) == 2, d['groups']"
 assert d['events'][1]['attr']['exclude_kernel'] and d['groups'][0]['check']['pmc'] == [4, 3], d
 assert d['derived'] == [{'name': 'PAPI_L1_DCM', 'formula': 'PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1', 'first_event': 0, 'nevents': 2}], d['derived']"
 	run 2 --sysfs "$t/sys" stat --dry-run -e 'task-clock,vpa_dtl/dtl_bogus/'
-	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl" ;;
+	has err "unknown term 'dtl_bogus' at offset 19 for PMU vpa_dtl"
+	# a dry run refuses what the run refuses (issue 23 item 17): vpa_dtl per
+	# task, in stat and record, with the run's own message
+	# (stat --dry-run takes no command: per task unless -a or -C)
+	for cmd in stat record; do
+		workload="-- true" output="-o $t/r.data"
+		[ $cmd = stat ] && workload= output=
+		# shellcheck disable=SC2086
+		run 5 --sysfs "$t/sys" $cmd -e 'vpa_dtl/dtl_all/' $output -- true
+		sed 's/ on task [0-9]*: / on the task: /' "$t/err" >"$t/run.err"
+		# shellcheck disable=SC2086
+		run 5 --sysfs "$t/sys" $cmd --dry-run -e 'vpa_dtl/dtl_all/' $workload
+		has err "cannot open 'vpa_dtl/dtl_all/' on the task: vpa_dtl is per CPU only"
+		cmp -s "$t/err" "$t/run.err" || fail "$cmd: the dry run's refusal is not the run's"
+		empty out
+		# shellcheck disable=SC2086
+		run 0 --sysfs "$t/sys" $cmd -a --dry-run -e 'vpa_dtl/dtl_all/' $workload
+	done ;;
 *)
 	fail "unknown case $case_name" ;;
 esac

@@ -7,7 +7,7 @@
  * tests/data/perfdata/buildid-in-order.txt, written by that code); and
  * records out of time order across CPUs (a ring drained after another
  * holding an earlier MMAP2) count as perf's ordered events count them,
- * round by round.
+ * round by round; a map holds the samples from its first byte to its last.
  * Then perf's build-id cache (buildid_cache.c): a DSO, the kernel's
  * kallsyms and the vDSO kept in perf 6.1's layout, found again by build
  * id; a file replaced since its recording not kept; the directory from
@@ -255,9 +255,9 @@ static void both_ways(const char *name, const struct recs *r, char *text, size_t
 	free(v2);
 }
 
-/* Samples in time order, two CPUs: a child through its parent's maps, an
- * MMAP record, a file mapped and not hit, the kernel, a process without
- * maps, COMM and EXIT records, two rounds. */
+/* Samples in time order, two CPUs: a child through its parent's maps (the
+ * only sample in dso-a), an MMAP record, a file mapped and not hit, the
+ * kernel, a process without maps, COMM and EXIT records, two rounds. */
 static void in_order(const char *golden)
 {
 	struct recs r = {.n = 0};
@@ -272,7 +272,7 @@ static void in_order(const char *golden)
 	sample(&r, 300, 0x901000, PERF_RECORD_MISC_USER, 33, 0);
 	task(&r, PERF_RECORD_EXIT, 200, 100, 40);
 	round_end(&r);
-	sample(&r, 100, 0x402000, PERF_RECORD_MISC_USER, 50, 0);
+	sample(&r, 100, 0x7f0200, PERF_RECORD_MISC_USER, 50, 0);
 	char text[4096], want[4096] = "";
 	both_ways("in-order", &r, text, sizeof(text));
 	FILE *fp = fopen(golden, "r");
@@ -363,6 +363,34 @@ static void late_in_round(void)
 	CHECK(strstr(text, "DIR/dso-j\n") && !strstr(text, "dso-k") &&
 	      strstr(text, "DIR/dso-l\n") && strstr(text, "DIR/dso-m\n") &&
 	      strstr(text, "sample times 100 710\n"), "late in a round:\n%s", text);
+}
+
+/* A map holds its first byte and its last, not the bytes around it (perf
+ * 6.1 maps__find: start <= ip < end; MMAP2's end is start + len, each map
+ * here 0x10000 bytes).  dso-n is hit at its first byte, dso-o at its last;
+ * dso-p at its first, then dso-r, mapped right after it, at its first (the
+ * byte after dso-p's last: the writer's last-hit map must not take it);
+ * dso-q is hit neither by the byte before it nor by the byte after it. */
+static void map_bounds(void)
+{
+	struct recs r = {.n = 0};
+	mmap2(&r, 100, 0x2000000, "dso-n", 10, 0);
+	mmap2(&r, 100, 0x2100000, "dso-o", 11, 0);
+	mmap2(&r, 100, 0x2200000, "dso-p", 12, 0);
+	mmap2(&r, 100, 0x2210000, "dso-r", 13, 0);
+	mmap2(&r, 100, 0x2300000, "dso-q", 14, 0);
+	sample(&r, 100, 0x2000000, PERF_RECORD_MISC_USER, 20, 0);
+	sample(&r, 100, 0x210ffff, PERF_RECORD_MISC_USER, 21, 0);
+	sample(&r, 100, 0x2200000, PERF_RECORD_MISC_USER, 22, 0);
+	sample(&r, 100, 0x2210000, PERF_RECORD_MISC_USER, 23, 0);
+	sample(&r, 100, 0x22fffff, PERF_RECORD_MISC_USER, 24, 0);
+	sample(&r, 100, 0x2310000, PERF_RECORD_MISC_USER, 25, 0);
+	round_end(&r);
+	char text[4096];
+	both_ways("map-bounds", &r, text, sizeof(text));
+	CHECK(strstr(text, "DIR/dso-n\n") && strstr(text, "DIR/dso-o\n") &&
+	      strstr(text, "DIR/dso-p\n") && strstr(text, "DIR/dso-r\n") && !strstr(text, "dso-q"),
+	      "map bounds:\n%s", text);
 }
 
 static void write_text(const char *path, const char *text)
@@ -471,10 +499,16 @@ int main(int argc, char **argv)
 	make_dso("dso-k", 0x4b);
 	make_dso("dso-l", 0x5c);
 	make_dso("dso-m", 0x6d);
+	make_dso("dso-n", 0x7e);
+	make_dso("dso-o", 0x8f);
+	make_dso("dso-p", 0x90);
+	make_dso("dso-q", 0xa2);
+	make_dso("dso-r", 0xb3);
 	in_order(argv[2]);
 	out_of_order();
 	rounds();
 	late_in_round();
+	map_bounds();
 	cache();
 	return failures ? 1 : 0;
 }

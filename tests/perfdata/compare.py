@@ -10,13 +10,19 @@
                                      graphs vs perf report -g none -F
                                      overhead_children,overhead,comm,dso,sym:
                                      every row's Children and Self percentages
-  compare.py graph OURS PERF N       pmutool report (text) vs perf report
+  compare.py graph OURS PERF N [MORE...]
+                                     pmutool report (text) vs perf report
                                      --stdio of a file with call graphs, N
                                      percentage columns (2 with Children, 1
-                                     without): the graph under every row the
-                                     same, but for the order of branches of
-                                     equal weight in different files (perf's
-                                     follows where its objects lie in memory)
+                                     without): the rows in perf's order, the
+                                     graph under each line for line, but for
+                                     the order of sibling branches of equal
+                                     weight whose first frames lie in
+                                     different files (perf's follows where
+                                     its dso objects lie in memory); the
+                                     files from the rows of OURS, PERF and
+                                     the perf report outputs MORE (a view
+                                     with Children names every frame)
   compare.py cache OURS PERF OURS_IDS PERF_IDS
                                      two build-id caches (find -printf
                                      '%y %p %l' lines) filled by two
@@ -211,9 +217,10 @@ def compare_children(ours, perf, comm):
     finish(tolerated, sum(k[0] == comm for k in b), len(b), "rows", comm)
 
 
-def graph_blocks(path, ours, npc):
-    """Each row's graph lines, by the row's keys."""
-    blocks, key = {}, None
+def graph_rows(path, ours, npc):
+    """[(row key, graph lines)] in the order printed, and {symbol: {dso}}
+    of the rows (keys "COMM DSO [.] SYM", report's default sort)."""
+    rows, dsos = [], {}
     pc = r"[\d.]+%\s+" * npc
     row = re.compile(r"^\s+(?:\d+\s+\d+\s+)" + pc + r"(.*\S)\s*$" if ours
                      else r"^\s+" + pc + r"(.*\S)\s*$")
@@ -223,30 +230,111 @@ def graph_blocks(path, ours, npc):
             continue
         m = row.match(line)
         if m:
-            key = re.sub(r"\s+", " ", m.group(1))
-            blocks[key] = []
-        elif key is not None and line:
-            blocks[key].append(line)
-    return blocks
+            rows.append((re.sub(r"\s+", " ", m.group(1)), []))
+            k = re.match(r"^(.*?)\s{2,}(.*?)\s{2,}\[.\] (.*)$", m.group(1))
+            if k:
+                dsos.setdefault(k.group(3), set()).add(k.group(2))
+        elif rows and line:
+            rows[-1][1].append(line)
+    return rows, dsos
 
 
-def compare_graph(ours, perf, npc):
-    a, b = graph_blocks(ours, True, int(npc)), graph_blocks(perf, False, int(npc))
+# one level of perf's graph (ui/stdio/hist.c ipchain__fprintf_graph): "|"
+# or " ", then ten columns, or "--P%--" on a branch's first line
+LEVEL = 11
+
+
+def graph_tree(lines):
+    """A row's graph lines as a tree of nodes [percent, [frames], [children]]
+    (the top node's percent None), read from the columns perf draws them in;
+    ValueError on a line out of its columns."""
+    root = [None, [], []]
+    path, base = [root], 12          # path[k]: the open node of level k
+    for line in lines:
+        lead, mark, name = re.match(r"^([ |]*)(--[\d.]+%--|---)?(.*)$", line).groups()
+        if not name:
+            continue                 # a line of "|" between branches
+        if mark == "---":            # a first node holding the whole row
+            if len(path) > 1 or root[2]:
+                raise ValueError(line)
+            node = [None, [name], []]
+            root[2].append(node)
+            path, base = [node], len(lead) + len(mark)
+        elif mark:                   # a branch: a child of the node of its level
+            level, off = divmod(len(lead) - 1 - base, LEVEL)
+            if off or level >= len(path):
+                raise ValueError(line)
+            node = [mark[2:-2], [name], []]
+            path[level][2].append(node)
+            path = path[:level + 1] + [node]
+        else:                        # another frame of the open node of its level
+            level, off = divmod(len(lead) - base, LEVEL)
+            if off or level >= len(path) or not path[level][1]:
+                raise ValueError(line)
+            path[level][1].append(name)
+    return root
+
+
+def tie_order(node, dsos):
+    """The tree with each run of siblings of equal percentage ordered by the
+    file of their first frame (stable: siblings of one file keep their
+    order), as nested tuples: the one thing perf's order does not tell, its
+    order of dso objects in memory (util/callchain.c
+    match_chain_dso_addresses), taken out.  A frame no row names, or more
+    than one file's, counts as a file of its own."""
+    def dso(kid):
+        d = dsos.get(kid[1][0], ())
+        return min(d) if len(d) == 1 else "?" + kid[1][0]
+
+    kids, i = [tie_order(k, dsos) for k in node[2]], 0
+    ordered = []
+    while i < len(node[2]):
+        j = i
+        while j < len(node[2]) and node[2][j][0] == node[2][i][0]:
+            j += 1
+        run = sorted(range(i, j), key=lambda n: dso(node[2][n]))
+        ordered += [kids[n] for n in run]
+        i = j
+    return (node[0], tuple(node[1]), tuple(ordered))
+
+
+def graph_failure(key, x, y):
+    sys.exit(f"compare: the call graph of {key} differs:\n  pmutool:\n    " +
+             "\n    ".join(x or ["(none)"]) + "\n  perf:\n    " + "\n    ".join(y or ["(none)"]))
+
+
+def compare_graph(ours, perf, npc, *more):
+    """Rows in perf's order, each one's graph line for line; where lines
+    differ, the two trees must be equal but for the order of siblings of
+    equal weight whose first frames lie in different files (the files from
+    the rows of both outputs and of the perf report outputs in more, which
+    name the frames a view without Children shows no row of)."""
+    (a, dsos), (b, perf_dsos) = graph_rows(ours, True, int(npc)), graph_rows(perf, False, int(npc))
     if not b:
         sys.exit("compare: no rows in perf report's output")
-    exact = 0
-    for key in sorted(set(a) | set(b)):
-        x, y = a.get(key), b.get(key)
+    for path in more:
+        for sym, d in graph_rows(path, False, 2)[1].items():
+            perf_dsos.setdefault(sym, set()).update(d)
+    for sym, d in perf_dsos.items():
+        dsos.setdefault(sym, set()).update(d)
+    if [k for k, _ in a] != [k for k, _ in b]:
+        for n, (x, y) in enumerate(zip([k for k, _ in a] + ["(none)"] * len(b),
+                                       [k for k, _ in b] + ["(none)"] * len(a)), 1):
+            if x != y:
+                sys.exit(f"compare: row {n} differs:\n  pmutool: {x}\n  perf:    {y}")
+    ties = 0
+    for (key, x), (_, y) in zip(a, b):
         if x == y:
-            exact += 1
             continue
-        # branches in another order: the same lines, "|" aside
-        if x is None or y is None or sorted(l.replace("|", " ") for l in x) != \
-                sorted(l.replace("|", " ") for l in y):
-            sys.exit(f"compare: the call graph of {key} differs:\n  pmutool:\n    " +
-                     "\n    ".join(x or ["(none)"]) + "\n  perf:\n    " + "\n    ".join(y or ["(none)"]))
-    print(f"{len(b)} call graphs agree ({exact} line for line, the others but for the order of "
-          "branches of equal weight)")
+        try:
+            same = tie_order(graph_tree(x), dsos) == tie_order(graph_tree(y), dsos)
+        except ValueError as e:
+            sys.exit(f"compare: the call graph of {key}: a line out of perf's columns: {e}")
+        if not same:
+            graph_failure(key, x, y)
+        ties += 1
+    print(f"{len(b)} rows and their call graphs agree in order ({len(b) - ties} line for "
+          f"line, {ties} but for the order of branches of equal weight in different files)")
 
 
 def comm_rows_perf(path):
@@ -409,7 +497,8 @@ def cache_owner(line, ids):
     for lines about none (a name directory shared by two ids: the first)."""
     path = line.split(" ")[1]
     for bid, name in ids.items():
-        if f"/{bid}" in path or path.startswith(f"./.build-id/{bid[:2]}/"):
+        # a link is its id's alone (two ids may share the two-digit directory)
+        if f"/{bid}" in path or path == f"./.build-id/{bid[:2]}/{bid[2:]}":
             return bid
         if path == "./" + name.lstrip("/") or path == f"./.build-id/{bid[:2]}":
             return bid
@@ -446,8 +535,11 @@ if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "comm":
         compare_comm(*sys.argv[2:])
         sys.exit(0)
+    if len(sys.argv) >= 5 and sys.argv[1] == "graph":
+        compare_graph(*sys.argv[2:])
+        sys.exit(0)
     modes = {"script": compare_script, "report": compare_report,
-             "children": compare_children, "graph": compare_graph}
+             "children": compare_children}
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](*sys.argv[2:])

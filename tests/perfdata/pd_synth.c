@@ -13,9 +13,16 @@
  * With --plt ELF, the file ELF mapped too, samples in its PLT entries
  * (perf names them from .rela.plt once it found any symbol in the file).
  *
- * usage: pd_synth OUT [--jit | --plt ELF] -- prints "alpha N beta M kernel K
- *        SYMBOL", with --jit then "gamma G delta D unnamed U MAPFILE", with
- *        --plt then "plt P"
+ * With --bounds, also one sample at each edge of the executable's text map
+ * and of synth_alpha: the map's first and last byte, the bytes just before
+ * and after it, synth_alpha's first and last byte and the byte after it
+ * (perf 6.1: maps__find and symbols__find hold start <= ip < end).
+ *
+ * usage: pd_synth OUT [--jit | --plt ELF | --bounds] -- prints "alpha N beta
+ *        M kernel K SYMBOL", with --jit then "gamma G delta D unnamed U
+ *        MAPFILE", with --plt then "plt P", with --bounds then "bounds START
+ *        END ALPHA SIZE" (the map's first byte and the byte after it,
+ *        synth_alpha's address and size, in hex)
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -106,9 +113,9 @@ static void *jit_region(uint32_t pid, size_t len, char *map_path, size_t map_len
 	return code;
 }
 
-/* The file offset of ELF's .plt section (a 64-bit ELF of this machine's
- * byte order), read from its section headers; exits when there is none. */
-static uint64_t plt_offset(const uint8_t *elf, size_t size)
+/* The section headers of ELF (a 64-bit ELF of this machine's byte order)
+ * and their count; exits when it is none. */
+static const Elf64_Shdr *sections(const uint8_t *elf, size_t size, unsigned *n)
 {
 	const Elf64_Ehdr *eh = (const void *)elf;
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
@@ -117,9 +124,18 @@ static uint64_t plt_offset(const uint8_t *elf, size_t size)
 		fprintf(stderr, "pd_synth: not a 64-bit ELF file\n");
 		exit(1);
 	}
-	const Elf64_Shdr *sh = (const void *)(elf + eh->e_shoff);
-	const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-	for (unsigned i = 0; i < eh->e_shnum; i++)
+	*n = eh->e_shnum;
+	return (const void *)(elf + eh->e_shoff);
+}
+
+/* The file offset of ELF's .plt section, read from its section headers;
+ * exits when there is none. */
+static uint64_t plt_offset(const uint8_t *elf, size_t size)
+{
+	unsigned n;
+	const Elf64_Shdr *sh = sections(elf, size, &n);
+	const Elf64_Shdr *names = &sh[((const Elf64_Ehdr *)elf)->e_shstrndx];
+	for (unsigned i = 0; i < n; i++)
 		if (names->sh_offset + sh[i].sh_name + 5 <= size &&
 		    !memcmp(elf + names->sh_offset + sh[i].sh_name, ".plt", 5))
 			return sh[i].sh_offset;
@@ -141,6 +157,26 @@ static const uint8_t *map_file(const char *path, size_t *size)
 	close(fd);
 	*size = (size_t)st.st_size;
 	return p;
+}
+
+/* The size of function name in ELF's symbol table; exits when it has none. */
+static uint64_t symbol_size(const uint8_t *elf, size_t size, const char *name)
+{
+	unsigned n;
+	const Elf64_Shdr *sh = sections(elf, size, &n);
+	for (unsigned i = 0; i < n; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= n ||
+		    sh[i].sh_offset + sh[i].sh_size > size)
+			continue;
+		const Elf64_Sym *sym = (const void *)(elf + sh[i].sh_offset);
+		const Elf64_Shdr *str = &sh[sh[i].sh_link];
+		for (size_t k = 0; k < sh[i].sh_size / sizeof(*sym); k++)
+			if (str->sh_offset + sym[k].st_name + strlen(name) < size &&
+			    !strcmp((const char *)elf + str->sh_offset + sym[k].st_name, name))
+				return sym[k].st_size;
+	}
+	fprintf(stderr, "pd_synth: no symbol %s\n", name);
+	exit(1);
 }
 
 /* MMAP2 of an executable mapping of this process (pgoff 0). */
@@ -165,8 +201,9 @@ static void add_mmap2(struct pd_writer *w, struct pd_sample_id *id, uintptr_t at
 int main(int argc, char **argv)
 {
 	bool jit = argc == 3 && !strcmp(argv[2], "--jit");
+	bool bounds = argc == 3 && !strcmp(argv[2], "--bounds");
 	const char *plt_file = argc == 4 && !strcmp(argv[2], "--plt") ? argv[3] : NULL;
-	if (argc != 2 && !jit && !plt_file)
+	if (argc != 2 && !jit && !bounds && !plt_file)
 		return 2;
 	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -256,6 +293,23 @@ int main(int argc, char **argv)
 			check(pd_writer_add(w, b.b, &err), &err);
 		}
 	}
+	size_t exe_size = 0;
+	const uint8_t *exe = bounds ? map_file("/proc/self/exe", &exe_size) : NULL;
+	uint64_t alpha = (uintptr_t)synth_alpha,
+		 alpha_size = exe ? symbol_size(exe, exe_size, "synth_alpha") : 0;
+	const uint64_t edges[] = {text_start, text_end - 1, text_start - 1, text_end,
+				  alpha, alpha + alpha_size - 1, alpha + alpha_size};
+	for (size_t k = 0; bounds && k < sizeof(edges) / sizeof(edges[0]); k++) {
+		start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&b, 101);
+		put64(&b, edges[k]);
+		put32(&b, pid), put32(&b, pid);
+		put64(&b, t += 250000);
+		put32(&b, 0), put32(&b, 0);
+		put64(&b, 100000);
+		done(&b, NULL);
+		check(pd_writer_add(w, b.b, &err), &err);
+	}
 	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};
 	check(pd_writer_add(w, &round, &err), &err);
 	check(pd_writer_finish(w, &err), &err);
@@ -264,5 +318,8 @@ int main(int argc, char **argv)
 		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
 	if (elf)
 		printf("plt %d\n", NPLT);
+	if (bounds)
+		printf("bounds %" PRIx64 " %" PRIx64 " %" PRIx64 " %" PRIx64 "\n", text_start, text_end,
+		       alpha, alpha_size);
 	return synth_alpha(0) + synth_beta(0) == 3 ? 0 : 1;
 }

@@ -106,6 +106,43 @@ check-args)
 	run 2 check PM_CYCX
 	grep -q 'firmware events' "$t/err" && fail "the firmware note on the full description"
 	true ;;
+event-messages)
+	# issue 23 item 15: what a mistyped or unsupported event string gets,
+	# with and without a core description
+	for pmu in "" "--pmu power10"; do
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e tsk-clock -- true
+		has err "unknown event 'tsk-clock' at offset 0; did you mean 'task-clock'?"
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e cpu-clock,mem:0x1000 -- true
+		has err "breakpoint event 'mem:0x1000' at offset 10: pmutool does not open breakpoints"
+		# shellcheck disable=SC2086
+		run 2 $pmu stat -e r10000000000000000000 -- true
+		grep -q "too large\|larger than 64 bits" "$t/err" || fail "no word of the code's size"
+	done
+	# a list of 400 events (4,399 characters), in one -e and as 400: counted,
+	# as dry run and as run (it was refused past 4,095 characters, exit 1 or 2)
+	list=$(printf 'task-clock,%.0s' $(seq 400)); list=${list%,}
+	run 0 stat -x, -e "$list" -- true
+	[ "$(grep -c ',task-clock,' "$t/err")" = 400 ] || fail "400 events: $(wc -l <"$t/err") lines"
+	run 0 stat --dry-run -e "$list"
+	[ "$(grep -c '^[0-9]* task-clock ' "$t/out")" = 400 ] || fail "400 events: dry run"
+	# shellcheck disable=SC2046
+	run 0 stat -x, $(printf -- '-e task-clock %.0s' $(seq 400)) -- true
+	[ "$(grep -c ',task-clock,' "$t/err")" = 400 ] || fail "400 -e: $(wc -l <"$t/err") lines"
+	run 2 --pmu power10 stat -e PM_RUN_INST_CMP -- true
+	has err "did you mean 'PM_RUN_INST_CMPL'?"
+	"$pmutool" stat --dry-run -e PM_RUN_INST_CMPL >/dev/null 2>"$t/pick"
+	if grep -q "no core PMU description is loaded" "$t/pick"; then
+		# this host has none (x86 CI): say so, and how to give one
+		run 2 stat -M CPI -- true
+		has err "-M CPI: metrics come from a core PMU description, and none is loaded"
+		has err "give --pmu NAME (built in: power10, power9, power8"
+		run 2 stat -e r10000000000000000000 -- true
+		has err "raw event 'r10000000000000000000' at offset 0: too large"
+	else
+		run 0 stat --dry-run -M CPI
+	fi ;;
 *)
 	fail "unknown case '$case_name'" ;;
 esac

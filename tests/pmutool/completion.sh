@@ -38,7 +38,7 @@ expect 'pmutool stat --rep' '--repeat' exact
 expect 'pmutool stat -' '-e --event -r -x -I -p --dry-run'
 expect 'pmutool report --per' '--percent-limit' exact
 expect 'pmutool script --fi' '--fields' exact
-expect 'pmutool --pmu pow' 'power10 power9 power8' exact
+expect 'pmutool --pmu pow' 'power10 power9 power8 power11' exact
 expect 'pmutool check PM_RUN_INST_CM' 'PM_RUN_INST_CMPL'
 expect 'pmutool check PM_RUN_CYC,PM_RUN_INST_CM' 'PM_RUN_CYC,PM_RUN_INST_CMPL'
 expect 'pmutool stat -e PM_RUN_C' 'PM_RUN_CYC'

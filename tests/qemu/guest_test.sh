@@ -1,19 +1,24 @@
 #!/bin/bash
 # guest_test.sh KERNEL CPU - pmutool on a real POWER kernel (issue 19 items 4 and 5), one
-# QEMU boot (tests/qemu/run-guest.sh) of Debian's KERNEL (6.1, 6.12, 7) with -cpu CPU:
+# QEMU boot (tests/qemu/run-guest.sh) of Debian's KERNEL (6.1, 6.12, 7) with -cpu CPU, or,
+# for CPU power11, -cpu power10 with Power11's PVR 0x00820200 written through QEMU's gdb
+# stub (run-guest.sh --pvr; QEMU 7.2 has no Power11 model):
 #  - list, describe and check pick the description by themselves (--show-pick names the
-#    source; AT_PLATFORM in these guests) and answer with that PMU's events;
+#    source: the cpu PMU's pmu_name, which the kernel logged registering; for Power11 on
+#    6.1, which has no Power11 driver and registers its generic "ISAv3" PMU, the PVR;
+#    AT_PLATFORM is "power10" in the Power11 guests, their compatibility mode) and answer
+#    with that PMU's events;
 #  - stat counts POWER events, a group and perf's generic names around a loop of known
 #    instruction count (tests/qemu/guest/loop.c): QEMU counts instructions and cycles;
 #  - stat refuses a group that cannot fit before any system call;
 #  - record -g of a software event writes a ppc64le perf.data that the host's pmutool
 #    report/script and Debian's perf read;
-#  - power10: three events that cannot all be on the PMU (two need PMC3) run for the shares
+#  - power10 and power11 (but on 6.1): three events that cannot all be on the PMU (two need PMC3) run for the shares
 #    of the time the simulated kernel's multiplexing (perf/sys_sim.c, bench_mux --shares)
 #    gives them: 2/3, 1/3, 2/3, as the first group that cannot go on stops the rest;
-#  - power10: stat --dry-run --json gives the same attrs as on the host with the fake tree,
-#    and the guest's sysfs (cpu, vpa_dtl, software, tracepoint, breakpoint) equals
-#    tests/fakesys/power10-lpar.sh's but for the differences listed below;
+#  - power10 and power11 (but on 6.1): stat --dry-run --json gives the same attrs as on the
+#    host with the fake tree, and the guest's sysfs (cpu, vpa_dtl, software, tracepoint,
+#    breakpoint) equals tests/fakesys/CPU-lpar.sh's but for the differences listed below;
 #  - kernel 7 (vpa_dtl): dtl record -a and -C 0 open, drain and finish a file (0 entries:
 #    QEMU's hypervisor writes no Dispatch Trace Log); the capture API's disable/enable
 #    cycle reopens the event instead of enabling it again (which crashes that kernel,
@@ -25,6 +30,14 @@
 set -euo pipefail
 kernel=$1 cpu=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# Power11 is POWER10's PMU under another name (init_power11_pmu() registers a copy of
+# power10_pmu): what is said of POWER10 below holds for it (family), except on 6.1, whose
+# generic ISAv3 PMU has other sysfs attributes (generic)
+qemu_cpu=$cpu family=$cpu generic= pvr_arg=()
+if [ "$cpu" = power11 ]; then
+	qemu_cpu=power10 family=power10 pvr_arg=(--pvr 00820200)
+	[ "$kernel" = 6.1 ] && generic=yes
+fi
 w=$PMU_QEMU_WORK
 rm -rf "$w" && mkdir -p "$w/files" "$w/o"
 failures=0
@@ -35,11 +48,12 @@ need perf linux-perf
 need python3 python3
 
 loops=2000000     # the loop's iterations: 2 instructions each
-cp "$PMU_QEMU_BIN/pmutool" "$PMU_QEMU_BIN/qemu_loop" "$PMU_QEMU_BIN/qemu_dtl_cycle" "$here/sysfs_dump.sh" "$w/files/"
+cp "$PMU_QEMU_BIN/pmutool" "$PMU_QEMU_BIN/qemu_loop" "$PMU_QEMU_BIN/qemu_dtl_cycle" \
+	"$PMU_QEMU_BIN/qemu_auxv" "$here/sysfs_dump.sh" "$w/files/"
 dry_events=(-e PM_RUN_INST_CMPL,cycles -e '{PM_RUN_INST_CMPL,PM_CYC}:u' -e task-clock
 	-e L1-dcache-load-misses -e 'cpu/event=0x600f4/k' -e mem-loads -e instructions:k)
 # five events that each need one of PMC1-4 (no alternative on PMC5/6): cannot fit
-case $cpu in
+case $family in
 power10) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 power9) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
 power8) unfit='{PM_LD_REF_L1,PM_LD_MISS_L1,PM_ST_MISS_L1,PM_BR_CMPL,PM_DATA_FROM_L3MISS}' ;;
@@ -61,11 +75,13 @@ mux_events='-e PM_LD_MISS_L1 -e PM_LD_MISS_L1 -e PM_CYC'
 	echo 'run describe ./pmutool --show-pick describe PM_RUN_INST_CMPL'
 	echo 'run check ./pmutool --show-pick check PM_RUN_INST_CMPL,PM_RUN_CYC'
 	echo 'grep -m1 "^revision" /proc/cpuinfo >$o/cpuinfo.txt'
+	echo './qemu_auxv >$o/auxv.txt'
 	echo "run stat_raw ./pmutool -x, stat -e $inst -e PM_CYC -- ./qemu_loop $loops"
 	echo "run stat_group ./pmutool -x, stat -e '{$inst,PM_CYC}' -- ./qemu_loop $loops"
 	echo "run stat_generic ./pmutool -x, stat -e instructions,cycles -- ./qemu_loop $loops"
 	echo "run stat_unfit ./pmutool stat -e '$unfit' -- ./qemu_loop 1"
-	[ "$cpu" = power10 ] && echo "run stat_mux ./pmutool -x, stat $mux_events -- ./qemu_loop 500000000"
+	[ "$family" = power10 ] && [ -z "$generic" ] &&
+		echo "run stat_mux ./pmutool -x, stat $mux_events -- ./qemu_loop 500000000"
 	echo "run record ./pmutool record -g -e cpu-clock -c 100000 -o \$o/perf.data -- ./qemu_loop 20000000"
 	printf 'run dry ./pmutool stat --dry-run --json'
 	printf " '%s'" "${dry_events[@]}"
@@ -86,8 +102,8 @@ mux_events='-e PM_LD_MISS_L1 -e PM_LD_MISS_L1 -e PM_CYC'
 chmod +x "$w/files/run"
 
 rc=0
-"$PMU_QEMU_RUN" --cache "$PMU_QEMU_CACHE" --kernel "$kernel" --cpu "$cpu" --files "$w/files" \
-	--out "$w/out.txt" --outdir "$w/o" || rc=$?
+"$PMU_QEMU_RUN" --cache "$PMU_QEMU_CACHE" --kernel "$kernel" --cpu "$qemu_cpu" "${pvr_arg[@]}" \
+	--files "$w/files" --out "$w/out.txt" --outdir "$w/o" || rc=$?
 if [ "$rc" -ne 0 ]; then
 	cat "$w/out.txt" >&2 || true
 	echo "FAIL ($kernel $cpu): the guest run failed with status $rc" >&2
@@ -97,24 +113,38 @@ o=$w/o
 show() { echo "--- $1:"; cat "$o/$1.out" "$o/$1.err"; }
 rc_of() { cat "$o/$1.rc"; }
 
-# --- the pick: AT_PLATFORM first (the kernel's cpu_spec platform); what pmu_name and
-# the PVR would pick is checked against the same guest's sysfs and cpuinfo
-grep -qx "pmutool: description $cpu from $cpu.yaml, picked by AT_PLATFORM '$cpu'" "$o/list.err" ||
-	fail "list's pick: $(cat "$o/list.err")"
-upper=${cpu^^}
-grep -qx "cpu/caps/pmu_name=$upper" "$o/sysfs.txt" || fail "the guest's pmu_name is not $upper"
-case $cpu in power10) pvr='0080 0200' ;; power9) pvr='004e 1200' ;; power8) pvr='004d 0200' ;; esac
+# --- the pick: the cpu PMU's pmu_name first (the PMU the kernel registered, which it
+# chose by the real PVR), then the PVR; the guest's sysfs, cpuinfo and console agree
+case $cpu in
+power10) pmu_name=POWER10 pvr='0080 0200' ;;
+power9) pmu_name=POWER9 pvr='004e 1200' ;;
+power8) pmu_name=POWER8 pvr='004d 0200' ;;
+power11) pmu_name=${generic:+ISAv3} pvr='0082 0200' ;;
+esac
+pmu_name=${pmu_name:-Power11}
+picked_by="the cpu PMU's pmu_name '$pmu_name' (/sys/bus/event_source/devices/cpu/caps/pmu_name)"
+[ -n "$generic" ] && picked_by="the PVR '$pvr' (/proc/cpuinfo)"
+grep -qx "pmutool: description $cpu from $cpu.yaml, picked by $picked_by" "$o/list.err" ||
+	fail "list's pick: $(cat "$o/list.err"), not by $picked_by"
+grep -qx "cpu/caps/pmu_name=$pmu_name" "$o/sysfs.txt" || fail "the guest's pmu_name is not $pmu_name"
 grep -q "(pvr $pvr)" "$o/cpuinfo.txt" || fail "the guest's PVR: $(cat "$o/cpuinfo.txt")"
+grep -q "$pmu_name performance monitor hardware support registered" "$w/out.txt.console" ||
+	fail "the kernel did not log '$pmu_name performance monitor hardware support registered'"
+# the Power11 guests run in POWER10 compatibility mode: AT_PLATFORM names power10
+if [ "$cpu" = power11 ]; then
+	grep -qx 'AT_PLATFORM=power10' "$o/auxv.txt" || fail "AT_PLATFORM: $(cat "$o/auxv.txt")"
+	echo "  the guest's $(tr '\n' ' ' <"$o/auxv.txt")"
+fi
 # PM_BACK_BR_CMPL is POWER9's and POWER8's: list finds it there (0), not on POWER10 (1)
-want_list=$([ "$cpu" = power10 ] && echo 1 || echo 0)
+want_list=$([ "$family" = power10 ] && echo 1 || echo 0)
 [ "$(rc_of list)" = "$want_list" ] || fail "list PM_BACK_BR_CMPL exited $(rc_of list), not $want_list"
 # PM_RUN_INST_CMPL is 0x400fa in POWER9's description, 0x500fa in POWER10's and POWER8's
-want_code=$([ "$cpu" = power9 ] && echo 0x400fa || echo 0x500fa)
+want_code=$([ "$family" = power9 ] && echo 0x400fa || echo 0x500fa)
 head -n 1 "$o/describe.out" | grep -q "^PM_RUN_INST_CMPL  $want_code " ||
 	fail "describe PM_RUN_INST_CMPL: $(head -n 1 "$o/describe.out")"
 [ "$(rc_of check)" = 0 ] && grep -q '^group fits: 2 events' "$o/check.out" &&
 	grep -q "PM_RUN_INST_CMPL  $want_code" "$o/check.out" || { show check; fail "check"; }
-[ "$failures" -eq 0 ] && ok "list, describe, check use $cpu, picked by AT_PLATFORM; pmu_name $upper and PVR $pvr agree"
+[ "$failures" -eq 0 ] && ok "list, describe, check use $cpu, picked by $picked_by; PVR $pvr"
 
 # --- counting: a loop of 2 x $loops user instructions; QEMU ignores the privilege
 # filters and counts the kernel's exec and exit work too, a few 100,000 instructions
@@ -149,10 +179,10 @@ plausible_insns stat_generic instructions
 nonzero_cycles stat_generic cycles
 
 # --- multiplexing: the real kernel's shares of the time against the simulated kernel's
-if [ "$cpu" = power10 ]; then
+if [ "$family" = power10 ] && [ -z "$generic" ]; then
 	[ "$(rc_of stat_mux)" = 0 ] || { show stat_mux; fail "stat_mux exited $(rc_of stat_mux)"; }
 	# shellcheck disable=SC2086 # the events are words
-	sim=$("$PMU_HOST_BENCH_MUX" --shares power10 1200 ${mux_events//-e /} | cut -d, -f2 | tr '\n' ' ')
+	sim=$("$PMU_HOST_BENCH_MUX" --shares "$cpu" 1200 ${mux_events//-e /} | cut -d, -f2 | tr '\n' ' ')
 	real=$(awk -F, 'NF >= 5 { printf "%s ", $5 }' "$o/stat_mux.err")
 	if python3 - "$sim" "$real" <<'PY'
 import sys
@@ -198,10 +228,10 @@ grep -q 'qemu_loop' "$w/perf-report.txt" || fail "perf report names no qemu_loop
 	fail "samples: pmutool report ${samples:-?}, pmutool script $ours_lines, perf script $perf_lines"
 ok "record -g: a ppc64le perf.data of ${samples:-?} samples, the same in pmutool report/script and perf script/report"
 
-# --- power10: the dry run and the sysfs against the fake tree
-if [ "$cpu" = power10 ]; then
+# --- power10, power11: the dry run and the sysfs against the fake tree
+if [ "$family" = power10 ] && [ -z "$generic" ]; then
 	fake=$w/fakesys
-	sh "$PMU_FAKESYS/power10-lpar.sh" "$fake"
+	sh "$PMU_FAKESYS/$cpu-lpar.sh" "$fake"
 	[ "$(rc_of dry)" = 0 ] || { show dry; fail "dry run in the guest"; }
 	"$host" --sysfs "$fake" stat --dry-run --json "${dry_events[@]}" >"$w/dry-host.json" ||
 		fail "dry run on the host"
@@ -248,7 +278,7 @@ if [ "$cpu" = power10 ]; then
 	else
 		echo "sysfs differences (< fake tree, > guest) against the allowed ones:" >&2
 		LC_ALL=C sort "$w/sysfs.diff" | diff - "$w/sysfs-allowed.txt" >&2 || true
-		fail "the guest's sysfs and tests/fakesys/power10-lpar.sh differ beyond the listed differences"
+		fail "the guest's sysfs and tests/fakesys/$cpu-lpar.sh differ beyond the listed differences"
 	fi
 fi
 

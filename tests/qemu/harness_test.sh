@@ -59,4 +59,15 @@ rc=0
 [ "$rc" -eq 125 ] || fail "a guest stopped when silent gave $rc, not 125"
 grep -Eq 'kernel 6.12, -cpu power10: (no boot: nothing new on the console for 5s|booted but /init never started /t/run: nothing new for 5s|/t/run printed nothing for 5s and did not finish)' \
 	"$w/hang.err" || fail "no message naming the phase: $(cat "$w/hang.err")"
-echo "harness: output, status 7, /o files, MMCR0 read through --gdb ($(grep '^\$1' "$w/gdb.txt")), and 5 s of silence named: $(cat "$w/hang.err")"
+# --pvr (boots as Power11 in guest_test.sh's and the group tests' power11 runs): refused
+# before any boot when it is no 32-bit hex value or comes with --gdb (the client on the
+# gdb port writes the PVR then)
+for bad in "--pvr 0x82020g" "--pvr 00820200 --gdb 1"; do
+	rc=0
+	# shellcheck disable=SC2086 # the options are words
+	"$PMU_QEMU_RUN" --cache "$PMU_QEMU_CACHE" --kernel 6.12 --cpu power10 --files "$w/hang" \
+		--out "$w/pvr.txt" $bad 2>"$w/pvr.err" || rc=$?
+	[ "$rc" -eq 125 ] && grep -Eq 'takes a 32-bit hex value|client on the gdb port writes the PVR' \
+		"$w/pvr.err" || fail "run-guest.sh $bad: status $rc, $(cat "$w/pvr.err")"
+done
+echo "harness: output, status 7, /o files, MMCR0 read through --gdb ($(grep '^\$1' "$w/gdb.txt")), 5 s of silence named: $(cat "$w/hang.err"), bad --pvr refused"

@@ -3,7 +3,7 @@
 # a busybox initramfs, runs the caller's /t/run in it and hands back its output and status.
 #
 #   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE
-#                [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR] [--root DIR]
+#                [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR] [--root DIR]
 #
 # --files DIR   copied to /t in the guest; DIR/run (executable) is run there, in /t, with
 #               proc, sysfs, devtmpfs, tracefs and debugfs mounted, stdin /dev/null.
@@ -23,6 +23,10 @@
 #                   -ex 'target remote :PORT' -ex 'hbreak *ADDR' ... -ex continue
 #               the guest runs from `continue` on; when it powers off QEMU exits and gdb sees
 #               the remote end close.  Silence counts from QEMU's start, gdb's time included.
+# --pvr HEX     the guest's processor version register, written through QEMU's gdb stub
+#               before the first instruction (groups/qg_mmcr_read.py --pvr): --cpu power10
+#               --pvr 00820200 boots a Power11, which QEMU 7.2 has no model of.  With --gdb,
+#               the caller's client writes it instead (qg_mmcr_read.py --pvr).
 # --smp N       guest CPUs (default 1).
 #
 # Exit status: /t/run's status when the guest ran it to the end and the console shows no
@@ -33,15 +37,15 @@
 set -euo pipefail
 
 fail() { echo "run-guest.sh: $*" >&2; exit 125; }
-usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT] [--smp N] [--outdir DIR] [--root DIR]"; }
+usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR] [--root DIR]"; }
 
-cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1 extra_root=
+cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1 pvr= extra_root=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case $1 in
 	--cache) cache=$2 ;; --kernel) kernel=$2 ;; --cpu) cpu=$2 ;; --files) files=$2 ;;
 	--out) out=$2 ;; --outdir) outdir=$2 ;; --timeout) timeout_s=$2 ;; --gdb) gdb_port=$2 ;;
-	--smp) smp=$2 ;; --root) extra_root=$2 ;; *) usage ;;
+	--smp) smp=$2 ;; --pvr) pvr=$2 ;; --root) extra_root=$2 ;; *) usage ;;
 	esac
 	shift 2
 done
@@ -51,6 +55,8 @@ case $cpu in power10 | power9 | power8) ;; *) fail "--cpu must be power10, power
 [[ $timeout_s =~ ^[0-9]+$ ]] || fail "--timeout takes seconds, not '$timeout_s'"
 [[ $smp =~ ^[1-8]$ ]] || fail "--smp takes 1 to 8, not '$smp'"
 [ -z "$gdb_port" ] || [[ $gdb_port =~ ^[0-9]+$ ]] || fail "--gdb takes a port, not '$gdb_port'"
+[ -z "$pvr" ] || [[ $pvr =~ ^(0x)?[0-9a-fA-F]{1,8}$ ]] || fail "--pvr takes a 32-bit hex value, not '$pvr'"
+[ -z "$pvr" ] || [ -z "$gdb_port" ] || fail "--pvr with --gdb: the client on the gdb port writes the PVR (qg_mmcr_read.py --pvr)"
 
 need() { command -v "$1" >/dev/null || fail "'$1' not found (Debian package $2)"; }
 need qemu-system-ppc64 qemu-system-ppc
@@ -109,6 +115,15 @@ args=(-M pseries -cpu "$cpu" -m 1024 -smp "$smp" -nographic -nodefaults
 	-serial "file:$console" -chardev "file,id=out,path=$hvc1" -device spapr-vty,chardev=out
 	-kernel "$vmlinux" -initrd "$work/initrd" -append "console=hvc0")
 [ -z "$gdb_port" ] || args+=(-gdb "tcp::$gdb_port" -S)
+pvr_pid=
+if [ -n "$pvr" ]; then
+	# halted until the client has written the PVR and continued it
+	pvr_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	args+=(-gdb "tcp:127.0.0.1:$pvr_port" -S)
+	python3 "$(dirname "$0")/groups/qg_mmcr_read.py" --port "$pvr_port" --pvr "$pvr" \
+		--timeout "$timeout_s" >"$out.pvr" 2>&1 &
+	pvr_pid=$!
+fi
 # QEMU runs while its consoles grow; silent for timeout_s seconds, it is stopped (status
 # 124, as timeout(1) reports it)
 bytes_out() { { stat -c %s "$console" "$hvc1" 2>/dev/null || true; } | awk '{ n += $1 } END { print n + 0 }'; }
@@ -131,6 +146,9 @@ qemu_rc=0
 wait "$qemu_pid" || qemu_rc=$?
 [ "$stalled" -eq 0 ] || qemu_rc=124
 [ -f "$console" ] || : >"$console"
+if [ -n "$pvr_pid" ] && ! wait "$pvr_pid"; then
+	fail "kernel $kernel, -cpu $cpu: the PVR was not set to $pvr through QEMU's gdb stub: $(cat "$out.pvr")"
+fi
 
 # split hvc1 into the output, the status and the returned files
 python3 - "$hvc1" "$out" "$work/status" "$work/files.tar" <<'PY'

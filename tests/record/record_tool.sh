@@ -31,6 +31,9 @@
 #             function names;
 #   cxx       a C++ workload's names demangled in pmutool script and
 #             report as perf 6.1 demangles them (script output identical);
+#   sortkeys  --sort pid (perf's per thread: TID:COMMAND) and --sort cpu
+#             (perf's %03d, -001 in a file without CPUs) of a two-thread
+#             workload, per task and CPU-wide: the rows of perf report;
 #   deep      a call graph deeper than perf report walks (127 frames):
 #             pmutool report's Children and Self, and the call graphs
 #             under its rows, equal perf report's.
@@ -270,6 +273,53 @@ deep)
 	python3 "$(dirname "$0")/../perfdata/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" 2 \
 		>"$t/compare.txt" 2>&1 || fail "call graphs differ from perf report's"
 	;;
+sortkeys)
+	command -v python3 >/dev/null || fail "python3 is missing: install the Debian package python3"
+	# rows: "PERCENT KEY..." of perf report --stdio and of pmutool report
+	perf_rows() { perf report --stdio -i "$1" --sort "$2" 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { $1 = $1; print }' | sort; }
+	our_rows() { "$pmutool" report -i "$1" --sort "$2" |
+		awk '!/^#/ && NF > 3 { $1 = $2 = ""; $0 = $0; $1 = $1; print }' | sort; }
+	threads='import threading, time
+def spin():
+    end = time.time() + 0.4
+    while time.time() < end:
+        pass
+ts = [threading.Thread(target=spin) for _ in range(2)]
+for x in ts: x.start()
+for x in ts: x.join()'
+	# Debian's python3 itself (not a wrapper script on PATH), after the
+	# shell spun a while: the main thread's command changes at the exec
+	py=/usr/bin/python3
+	[ -x $py ] || fail "$py is missing: install the Debian package python3"
+	work='i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; exec "$0" -c "$1"'
+	record -e cpu-clock -c 200000 -o "$t/task.data" -- sh -c "$work" $py "$threads" ||
+		fail "record per task"
+	record -e cpu-clock -c 200000 -a -o "$t/all.data" -- sh -c "$work" $py "$threads" ||
+		fail "record -a"
+	# perf's own per-task file carries no CPU (perf report shows -001)
+	perf record -q -e cpu-clock -c 200000 -o "$t/perf.data" -- sh -c "$work" $py "$threads" \
+		2>/dev/null || fail "perf record"
+	for f in task all perf; do
+		keys="pid cpu pid,cpu comm,pid"
+		# (CPU-wide: threads whose samples come before their FORK and COMM
+		# in the file have the command ':TID' in pmutool's comm key, the
+		# parent's in perf's: comm left out there)
+		[ $f = all ] && keys="pid cpu pid,cpu"
+		for key in $keys; do
+			perf_rows "$t/$f.data" $key >"$t/perf-$f-$key.txt"
+			our_rows "$t/$f.data" $key >"$t/ours-$f-$key.txt"
+			[ -s "$t/perf-$f-$key.txt" ] || fail "$f --sort $key: perf printed no rows"
+			diff "$t/perf-$f-$key.txt" "$t/ours-$f-$key.txt" >"$t/diff.txt" ||
+				fail "$f --sort $key: rows differ from perf report's"
+		done
+	done
+	# one row per thread, named by its last command: the shell that became
+	# python3 and the two spinning threads
+	[ "$(grep -c ':python3$' "$t/ours-task-pid.txt")" = 3 ] ||
+		fail "per task: not three python3 threads"
+	! grep -q ':sh$' "$t/ours-task-pid.txt" || fail "per task: the shell's command kept"
+	grep -q ' -001$' "$t/ours-perf-cpu.txt" || fail "perf's per-task file: no -001 CPU" ;;
 *)
 	echo "unknown case $case_name"
 	exit 2

@@ -211,7 +211,7 @@ static void one_round(struct pmurt_host *host, const struct pmu_evlist *list,
 		uint64_t r = next_random(&state);
 		if (r % 8 == 0)   /* a drain now and then: rings fill between */
 			rc = pmu_session_drain(s, write_one, &wr, &err);
-		else if (put_sample(sim, s, (int)(r >> 8) % NCPUS, seq, &state, &t))
+		else if (put_sample(sim, s, (int)((r >> 8) % NCPUS), seq, &state, &t))
 			seq++;
 	}
 	if (!rc)

@@ -231,6 +231,9 @@ def validate_file(validator, path, seen, messages, sections, follow=True):
         return
     for key in data:
         sections.setdefault(key, []).append(path)
+    if follow and isinstance(data.get("extends"), str):
+        validate_base(validator, os.path.join(os.path.dirname(path), data["extends"]),
+                      messages)
     if not follow or "include" not in data:
         return
     inc = data["include"]
@@ -238,6 +241,44 @@ def validate_file(validator, path, seen, messages, sections, follow=True):
         if isinstance(rel, str):
             validate_file(validator, os.path.join(os.path.dirname(path), rel), seen,
                           messages, sections)
+
+
+def validate_base(validator, path, messages, chain=()):
+    """The base an extension names: a whole description of its own, which
+    may extend another in turn (a file already in the chain is a cycle)."""
+    real = os.path.realpath(path)
+    if real in chain:
+        messages.append("%s: error: extends itself" % path)
+        return
+    sections, seen, before = {}, set(), len(messages)
+    validate_file(validator, path, seen, messages, sections, follow=False)
+    for rel in [] if len(messages) > before else _includes_of(path):
+        validate_file(validator, os.path.join(os.path.dirname(path), rel), seen, messages,
+                      sections)
+    if len(messages) == before:
+        whole_description(path, sections, messages)
+    base = _extends_of(path)
+    if base and len(messages) == before:
+        validate_base(validator, os.path.join(os.path.dirname(path), base), messages,
+                      chain + (real,))
+
+
+def _top_level(path):
+    try:
+        data, _ = load(path)
+    except DescriptionError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _includes_of(path):
+    inc = _top_level(path).get("include", [])
+    return [r for r in (inc if isinstance(inc, list) else [inc]) if isinstance(r, str)]
+
+
+def _extends_of(path):
+    base = _top_level(path).get("extends")
+    return base if isinstance(base, str) else None
 
 
 def whole_description(path, sections, messages):

@@ -349,9 +349,10 @@ int main(int argc, char **argv)
 	/* the same files again, now below a /proc/device-tree like root */
 	if (move(s[2].spec, "pmus", s[4].spec, "pmus") == 0)
 		open_source(&s[4]);
-	/* the look-ups and the broken trees name POWER10 events; for another
+	/* the look-ups and the broken trees name POWER10 events, which a
+	 * description that extends POWER10's has too (power11); for another
 	 * PMU the sources are compared as models and by their group answers */
-	bool power10 = argc == 4 || strcmp(argv[4], "power10") == 0;
+	bool power10 = argc == 4 || strcmp(pmurt_builtin_root(argv[4]), "power10") == 0;
 	if (s[0].pmu) {
 		compare_models(s);
 		compare_info(s);

@@ -48,6 +48,12 @@ static int map_file(const struct tool *t, const char *path, struct mapped *m)
 			close(fd);
 		return EXIT_USAGE;
 	}
+	if (!S_ISREG(st.st_mode)) { /* mmap of a directory fails with ENODEV */
+		tool_error(t, "%s: %s", path,
+			   S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		return EXIT_USAGE;
+	}
 	m->len = (size_t)st.st_size;
 	m->data = NULL;
 	if (m->len) {
@@ -67,6 +73,24 @@ static void unmap_file(struct mapped *m)
 {
 	if (m->len)
 		munmap((void *)m->data, m->len);
+}
+
+static bool is_perf_data(const struct mapped *m)
+{
+	return m->len >= 8 && memcmp(m->data, "PERFILE2", 8) == 0;
+}
+
+/* A raw dump starts with the header slot the driver writes (vpa-dtl.c:
+ * boot_tb, tb_freq, then a zero timebase); anything else is not one. */
+static bool is_raw_dtl(const struct dtl_opts *o, const struct mapped *m)
+{
+	struct pmurt_dtl_header h;
+	if (m->len >= PMURT_DTL_SLOT_SIZE && pmurt_dtl_header_decode(m->data, &h))
+		return true;
+	tool_error(o->t, "%s: neither a perf.data file nor a raw vpa_dtl AUX dump: %s", o->input,
+		   m->len < PMURT_DTL_SLOT_SIZE ? "shorter than the 48-byte header slot"
+		   : "no header slot at offset 0 (its bytes 16-23, the timebase, are not zero)");
+	return false;
 }
 
 /* --- decode -------------------------------------------------------------------- */
@@ -177,6 +201,17 @@ static int dtl_decode(const struct dtl_opts *o)
 	int rc = map_file(o->t, o->input, &m);
 	if (rc)
 		return rc;
+	if (is_perf_data(&m)) {
+		tool_error(o->t, "%s: a perf.data file; dtl decode reads raw AUX dumps (dtl dump, "
+			   "script and report read perf.data files)", o->input);
+		rc = EXIT_USAGE;
+	} else if (!is_raw_dtl(o, &m)) {
+		rc = EXIT_USAGE;
+	}
+	if (rc) {
+		unmap_file(&m);
+		return rc;
+	}
 	struct decode_ctx d = {.json = o->json, .sep = ""};
 	if (o->json)
 		puts("{\"version\":1,\"slots\":[");
@@ -318,24 +353,6 @@ static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
 	free(seen.cpu);
 	dtl_perf_close(&d);
 	return status;
-}
-
-static bool is_perf_data(const struct mapped *m)
-{
-	return m->len >= 8 && memcmp(m->data, "PERFILE2", 8) == 0;
-}
-
-/* A raw dump starts with the header slot the driver writes (vpa-dtl.c:
- * boot_tb, tb_freq, then a zero timebase); anything else is not one. */
-static bool is_raw_dtl(const struct dtl_opts *o, const struct mapped *m)
-{
-	struct pmurt_dtl_header h;
-	if (m->len >= PMURT_DTL_SLOT_SIZE && pmurt_dtl_header_decode(m->data, &h))
-		return true;
-	tool_error(o->t, "%s: neither a perf.data file nor a raw vpa_dtl AUX dump: %s", o->input,
-		   m->len < PMURT_DTL_SLOT_SIZE ? "shorter than the 48-byte header slot"
-		   : "no header slot at offset 0 (its bytes 16-23, the timebase, are not zero)");
-	return false;
 }
 
 static uint64_t slots_read(const struct dtl_stats *st)

@@ -529,13 +529,20 @@ static int refuse_stat_options(const struct tool *t)
 	return EXIT_USAGE;
 }
 
-/* --dry-run: the attrs the options give, nothing opened. */
+/* --dry-run: the attrs the options give, nothing opened; refused as the run
+ * would refuse them before opening anything (a command stands for the
+ * workload it would fork: per task). */
 static int dry_run(const struct tool *t, const struct record_args *a,
 		   const struct pmu_evlist *list, const struct pmurt_group_result *held)
 {
 	struct pmu_record_opts o;
+	struct pmurt_error err = {0};
 	int *cpus = NULL;
 	int rc = session_opts(t, a, 0, &o, &cpus);
+	if (a->cmd && !a->all_cpus && !a->cpu_list)
+		o.pid = 0; /* the command's task */
+	if (rc == EXIT_OK && pmu_record_refusal(&t->host->h, list, &o, &err) < 0)
+		rc = fail(t, &err, EXIT_OPEN_FAILED);
 	if (rc == EXIT_OK)
 		print_dry_run(list, &o, held);
 	free(cpus);

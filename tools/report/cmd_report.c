@@ -5,7 +5,7 @@
  * executable) and as `perf report --stdio --sort KEYS` lists them.
  *
  * Keys: comm, pid, tid, cpu, dso, sym (default comm,dso,sym, perf's).  One
- * table per event, rows by period, then samples, descending.  --comm NAME
+ * table per event, rows in perf's order (by_weight).  --comm NAME
  * keeps the samples of one command, their percentages of the whole (perf's
  * default --percentage absolute); --percent-limit P hides rows under P%.
  * An address no function holds is a row of its own, "0x%016x" as perf
@@ -24,14 +24,17 @@
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
 static const char *const key_names[NKEYS] = {"comm", "pid", "tid", "cpu", "dso", "sym"};
-static const char *const key_titles[NKEYS] = {"Command", "Pid", "Tid", "CPU",
+/* perf 6.1's sort.c se_header; its "pid" key is per thread (sort_thread) */
+static const char *const key_titles[NKEYS] = {"Command", "Pid:Command", "Tid", "CPU",
 					      "Shared Object", "Symbol"};
 
 /* One row: the key's fields (those not sorted on stay zero) and its sums. */
 struct row {
 	int event;
 	const char *comm, *dso, *sym;
-	uint32_t pid, tid, cpu;
+	const char *thread_comm;   /* pid: the thread's last command, as perf shows it */
+	uint32_t pid, tid;
+	int32_t cpu;               /* -1: the samples carry none (per task) */
 	char mode;                 /* of the key: '?' for an address in no file */
 	char level;                /* shown: [k], [.] (the first sample's) */
 	uint64_t addr;             /* sym: an address no function holds */
@@ -39,6 +42,11 @@ struct row {
 	uint64_t samples, period;  /* its own (perf's Self) */
 	uint64_t children;         /* of the samples with it in their call
 	                              graph (perf's Children) */
+	uint32_t thread;           /* its first sample's tid (perf's he->thread) */
+	uint32_t depth;            /* the most frames walked from it on in a
+	                              sample (its callchain's max_depth) */
+	uint32_t rank;             /* among rows of equal Children: see
+	                              caller_above_callee (0 unless set there) */
 	uint32_t graph;            /* its call graph in report.graphs, 0: none */
 };
 
@@ -49,6 +57,8 @@ struct report {
 	double percent_limit;      /* --percent-limit: rows under it hidden */
 	bool children;             /* a Children column: the file has call
 	                              graphs and --no-children was not given */
+	bool callchains;           /* the file's call graphs in use (not -g none:
+	                              perf's symbol_conf.use_callchain) */
 	bool draw;                 /* call graphs under the rows (-g) */
 	bool caller;               /* drawn from the callers down (-g caller;
 	                              perf's default with Children) */
@@ -145,15 +155,17 @@ static struct row row_key(const struct report *r, const struct session_sample *s
 			  const struct resolved *at, uint64_t addr_of_unknown)
 {
 	const struct pmurt_perf_record *rec = smp->rec;
-	struct row k = {.event = rec->event};
+	struct row k = {.event = rec->event, .thread = rec->tid};
 	if (sorted_on(r, KEY_COMM))
 		k.comm = smp->at.comm;
-	if (sorted_on(r, KEY_PID))
+	if (sorted_on(r, KEY_PID)) { /* perf's thread: its tid (its command added when printed) */
 		k.pid = rec->pid;
+		k.tid = rec->tid;
+	}
 	if (sorted_on(r, KEY_TID))
 		k.tid = rec->tid;
-	if (sorted_on(r, KEY_CPU))
-		k.cpu = rec->cpu;
+	if (sorted_on(r, KEY_CPU)) /* perf's he->cpu: -1 without PERF_SAMPLE_CPU */
+		k.cpu = rec->has & PERF_SAMPLE_CPU ? (int32_t)rec->cpu : -1;
 	if (sorted_on(r, KEY_DSO))
 		k.dso = at->dso;
 	if (sorted_on(r, KEY_SYM)) {
@@ -280,6 +292,9 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 	int nseen = 0;
 	seen[nseen++] = *self;
 	self->children += smp->period;
+	/* a row's chains: the whole for the sample's own, from the frame on
+	 * for a frame's (hist.c callchain_append after the cursor's snapshot) */
+	self->depth = (uint32_t)n > self->depth ? (uint32_t)n : self->depth;
 	for (int i = 0; i < n; i++) {
 		int j = 0;
 		while (j < nseen && !row_same(&seen[j], &f[i].key))
@@ -290,6 +305,7 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 		if (!row)
 			return -ENOMEM;
 		row->children += smp->period;
+		row->depth = (uint32_t)(n - i) > row->depth ? (uint32_t)(n - i) : row->depth;
 		seen[nseen++] = f[i].key;
 		if (r->draw && graph_add(&r->graphs, &row->graph, g + i, n - i, smp->period))
 			return -ENOMEM;
@@ -325,7 +341,38 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	return 0;
 }
 
-/* Rows of one event together, then by period, samples, and names. */
+/* Two rows' files as perf 6.1 orders them (sort.c _sort__dso_cmp): by
+ * the name shown (the short one), a row in no file after the others. */
+static int dso_order(const char *a, const char *b)
+{
+	if (a == b)   /* interned: one file, or not sorted on */
+		return 0;
+	bool none_a = !strcmp(a, "[unknown]"), none_b = !strcmp(b, "[unknown]");
+	if (none_a || none_b)
+		return none_a - none_b;
+	char short_a[512], short_b[512];
+	session_dso_short(a, short_a, sizeof(short_a));
+	session_dso_short(b, short_b, sizeof(short_b));
+	return strcmp(short_a, short_b);
+}
+
+/* Two rows' functions as perf 6.1 orders them (sort.c sort__sym_sort): by
+ * name, an address no function holds after the others (two such by their
+ * addresses, last in by_weight: the order perf's collapsed entries come
+ * in, sort__sym_cmp's _sort__addr_cmp). */
+static int sym_order(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	bool none_a = !strcmp(a, "[unknown]"), none_b = !strcmp(b, "[unknown]");
+	return none_a || none_b ? none_a - none_b : strcmp(a, b);
+}
+
+/* Rows of one event together, then as perf 6.1's report sorts its output
+ * (hist.c hists__output_resort with the sort list overhead_children,
+ * overhead, then the keys; ui/hist.c, sort.c): Children, the caller above
+ * the callee among rows of equal Children (rank), period (not the number
+ * of samples), then the keys' names ascending. */
 static int by_weight(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -333,41 +380,100 @@ static int by_weight(const void *a, const void *b)
 		return x->event - y->event;
 	if (x->children != y->children)   /* 0 without children */
 		return x->children > y->children ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
 	int c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
-	if (!c)
-		c = strcmp(x->dso ? x->dso : "", y->dso ? y->dso : "");
-	if (!c)
-		c = strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
+	if (!c && x->dso && y->dso)
+		c = dso_order(x->dso, y->dso);
+	if (!c && x->sym && y->sym)
+		c = sym_order(x->sym, y->sym);
 	if (!c)
 		c = x->pid != y->pid ? (x->pid < y->pid ? -1 : 1)
 		    : x->tid != y->tid ? (x->tid < y->tid ? -1 : 1)
 		    : x->cpu != y->cpu ? (x->cpu < y->cpu ? -1 : 1)
-		    : (x->addr > y->addr) - (x->addr < y->addr);
+		    : x->addr != y->addr ? (x->addr > y->addr) - (x->addr < y->addr)
+		    : x->mode != y->mode ? x->mode - y->mode
+		    : strcmp(x->dso ? x->dso : "", y->dso ? y->dso : "");   /* one base name */
 	return c;
 }
 
-/* The rows, packed and sorted; their count. */
-static size_t pack_rows(struct report *r)
+/* Rows of one thread together, each thread's by by_weight. */
+static int by_thread(const void *a, const void *b)
 {
-	size_t n = 0;
+	const struct row *x = a, *y = b;
+	return x->thread != y->thread ? (x->thread < y->thread ? -1 : 1) : by_weight(a, b);
+}
+
+/* Among k rows of equal Children in by_weight's order, each thread's rows
+ * reordered within the places they hold, the caller above the callee.
+ *
+ * perf puts the caller above the callee among rows of equal Children when
+ * both are one thread's and call graphs are on (ui/hist.c __hpp__sort_acc):
+ * the row whose chains from it on are longer in caller order, shorter in
+ * callee order.  Rows of two threads it compares by the keys alone.  Where
+ * those comparisons are an order, it is this one (a thread's reordered
+ * rows have no other thread's between them in the keys' order); where they
+ * go round in a circle, perf's output follows the shape of its rb-tree
+ * (hist.c __hists__insert_output_entry) and cannot be told. */
+static int caller_above_callee(const struct report *r, struct row *run, size_t k)
+{
+	struct row *by = malloc(k * sizeof(*by));
+	size_t *taken = calloc(k, sizeof(*taken));
+	if (!by || !taken) {
+		free(by);
+		free(taken);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < k; j++) {
+		by[j] = run[j];
+		by[j].rank = r->caller ? run[j].depth : UINT32_MAX - run[j].depth;
+	}
+	qsort(by, k, sizeof(*by), by_thread);
+	for (size_t p = 0; p < k; p++) {
+		size_t lo = 0, hi = k;   /* the first of run[p]'s thread in by */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (by[mid].thread < run[p].thread)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		run[p] = by[lo + taken[lo]++];
+	}
+	free(by);
+	free(taken);
+	return 0;
+}
+
+/* The rows, packed and sorted, in *n; 0 or -ENOMEM. */
+static int pack_rows(struct report *r, size_t *n)
+{
+	size_t used = 0;
 	for (size_t i = 0; i < r->cap; i++)
 		if (r->rows[i].used)
-			r->rows[n++] = r->rows[i];
-	qsort(r->rows, n, sizeof(*r->rows), by_weight);
-	return n;
+			r->rows[used++] = r->rows[i];
+	qsort(r->rows, used, sizeof(*r->rows), by_weight);
+	*n = used;
+	for (size_t i = 0, end; r->children && r->callchains && i < used; i = end) {
+		for (end = i + 1; end < used && r->rows[end].event == r->rows[i].event &&
+				  r->rows[end].children == r->rows[i].children; end++)
+			;
+		if (end - i > 1 && caller_above_callee(r, r->rows + i, end - i))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static void key_text(const struct row *w, int key, char *buf, size_t len)
 {
 	switch (key) {
 	case KEY_COMM: snprintf(buf, len, "%s", w->comm); break;
-	case KEY_PID: snprintf(buf, len, "%u", w->pid); break;
+	/* sort.c hist_entry__thread_snprintf and hist_entry__cpu_snprintf */
+	case KEY_PID: snprintf(buf, len, "%7d:%s", (int32_t)w->tid, w->thread_comm); break;
 	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
-	case KEY_CPU: snprintf(buf, len, "%u", w->cpu); break;
+	case KEY_CPU: snprintf(buf, len, "%3.3d", w->cpu); break;
 	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
 	default:
 		if (!strcmp(w->sym, "[unknown]"))
@@ -476,7 +582,10 @@ static json_t *json_row(const struct report *r, const struct row *w)
 	for (int i = 0; o && i < r->nkeys; i++) {
 		switch (r->keys[i]) {
 		case KEY_COMM: json_object_set_new(o, "comm", json_string(w->comm)); break;
-		case KEY_PID: json_object_set_new(o, "pid", json_integer(w->pid)); break;
+		case KEY_PID:
+			json_object_set_new(o, "pid", json_integer(w->pid));
+			json_object_set_new(o, "tid", json_integer(w->tid));
+			break;
 		case KEY_TID: json_object_set_new(o, "tid", json_integer(w->tid)); break;
 		case KEY_CPU: json_object_set_new(o, "cpu", json_integer(w->cpu)); break;
 		case KEY_DSO: json_object_set_new(o, "dso", json_string(w->dso)); break;
@@ -558,13 +667,21 @@ int cmd_report(struct tool *t)
 		r.children = !t->no_children && graphs;
 		/* perf: callers first with Children, callees first without */
 		r.caller = t->call_graph ? !strcmp(t->call_graph, "caller") : r.children;
-		r.draw = graphs && !t->json && !(t->call_graph && !strcmp(t->call_graph, "none"));
+		r.callchains = graphs && !(t->call_graph && !strcmp(t->call_graph, "none"));
+		r.draw = r.callchains && !t->json;
 	}
 	if (!rc)
 		rc = session_run(&s, add_sample, &r);
 	if (!rc) {
-		size_t n = pack_rows(&r);
-		rc = t->json ? print_json(&r, &s, n) : (print_stdio(&r, &s, n), EXIT_OK);
+		size_t n;
+		if (pack_rows(&r, &n)) {
+			tool_error(t, "out of memory");
+			rc = EXIT_INTERNAL;
+		} else {
+			for (size_t i = 0; i < n && sorted_on(&r, KEY_PID); i++) /* after the last COMM */
+				r.rows[i].thread_comm = symbols_comm(s.syms, r.rows[i].tid);
+			rc = t->json ? print_json(&r, &s, n) : (print_stdio(&r, &s, n), EXIT_OK);
+		}
 	}
 	free(r.rows);
 	free(r.samples);

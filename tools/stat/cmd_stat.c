@@ -252,8 +252,10 @@ static void keep_counts(const struct tool *t, struct stat_report *r, const struc
 	for (int i = 0; i < n; i++) {
 		struct stat_event *e = &r->ev[i];
 		e->values[k] = (double)now[i].scaled * now[i].scale;
-		e->enabled = now[i].time_enabled;
-		e->running = now[i].time_running;
+		e->enabled_sum += (double)now[i].time_enabled;
+		e->running_sum += (double)now[i].time_running;
+		e->enabled = (uint64_t)(e->enabled_sum / (k + 1));
+		e->running = (uint64_t)(e->running_sum / (k + 1));
 		e->not_counted |= !now[i].time_running;
 		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
 	}
@@ -310,7 +312,8 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 	if (!rc)
 		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
-	children_times(r, &before, w.pid > 0);
+	/* perf shows them only when the command is what was counted (not -a, -C, -p) */
+	children_times(r, &before, w.pid > 0 && !t->all_cpus && !t->cpu_list && !t->pid);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);

@@ -23,7 +23,9 @@ struct stat_event {
 	uint64_t config;
 	double scale;
 	double *values;        /* per run: scaled count * scale */
-	uint64_t enabled, running;  /* the last run's */
+	uint64_t enabled, running;  /* the mean over the runs so far, truncated (perf
+	                               prints avg_stats of each as a u64) */
+	double enabled_sum, running_sum;
 	bool not_counted;      /* never ran in some run */
 	bool not_supported;    /* the host cannot count it (its open failed as
 	                          perf stat's <not supported>) */
@@ -93,6 +95,10 @@ json_t *stat_report_json(const struct stat_report *r);
 void stat_print_interval(const struct tool *t, const struct stat_report *r, int index,
 			 double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals);
+/* An interval's count of an event (prev NULL: since the start) as perf stat
+ * -I scales it: the interval's value times its enabled over its running
+ * time, not the difference of two scaled totals. */
+uint64_t stat_interval_scaled(const struct pmurt_count *now, const struct pmurt_count *prev);
 /* Prints o (taking it) indented, with a newline. */
 void stat_print_json(json_t *o, FILE *out);
 

@@ -127,6 +127,11 @@ int stat_dry_run(struct tool *t, const struct pmu_evlist *list, const struct sta
 {
 	const struct pmu_host *host = &t->host->h;
 	bool per_task = !t->all_cpus && !t->cpu_list;
+	struct pmurt_error refusal = {0}; /* as pmurt_counter_open refuses it */
+	if (per_task && pmu_refuse_dtl_per_task(host, list, t->pid > 0 ? t->pid : 0, &refusal)) {
+		tool_error(t, "%s", refusal.message);
+		return EXIT_OPEN_FAILED;
+	}
 	json_t *events = json_array(), *groups = json_array();
 	int rc = EXIT_OK;
 	for (int i = 0; i < list->n; i++) {

@@ -123,6 +123,11 @@ int stat_events(struct tool *t, struct pmu_evlist *list, char **events, struct s
 	}
 	if (!rc && out.len)
 		out.s[--out.len] = 0; /* the last ',' */
+	if (!rc && out.len > PMU_LIST_MAX_LEN) { /* the -e options joined, as the library takes them */
+		tool_error(t, "event list of %zu characters (the -e options joined), longer than %d",
+			   out.len, PMU_LIST_MAX_LEN);
+		rc = EXIT_USAGE;
+	}
 	if (rc) {
 		free(out.s);
 		return rc;

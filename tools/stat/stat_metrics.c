@@ -133,6 +133,16 @@ static int add_metric(struct stat_metrics *sm, const struct pmurt_pmu *pmu,
 	return 0;
 }
 
+/* -M without a core description: metrics are the description's. */
+static void no_description(const struct tool *t)
+{
+	char names[256];
+	pmu_builtin_names(names, sizeof(names));
+	tool_error(t, "-M %s: metrics come from a core PMU description, and none is loaded "
+		   "(this host's was not found); give --pmu NAME (built in: %s), or a .dtb, "
+		   "device-tree directory or YAML file", t->metric_names, names);
+}
+
 int stat_metrics_plan(struct tool *t, struct stat_report *r)
 {
 	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
@@ -147,6 +157,11 @@ int stat_metrics_plan(struct tool *t, struct stat_report *r)
 	r->metrics = sm;
 	if (n < 0)
 		goto out;
+	if (!pmu) {
+		no_description(t);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (n == 0 || pmurt_pack(pmu, names, n, &opts, &sm->pack, &err)) {
 		tool_error(t, "-M %s: %s", t->metric_names, n ? err.message : "no metric named");
 		rc = n && err.code == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
@@ -222,7 +237,7 @@ static double metric_value(const struct tool *t, const struct stat_metrics *sm,
 		const struct pmurt_count *p = prev ? &prev[sm->first + m->pos[k]] : NULL;
 		uint64_t en = c->time_enabled - (p ? p->time_enabled : 0);
 		uint64_t run = c->time_running - (p ? p->time_running : 0);
-		counts[k] = c->scaled - (p ? p->scaled : 0);
+		counts[k] = stat_interval_scaled(c, p);
 		double s = en ? (double)run / (double)en : 0;
 		share = s < share ? s : share;
 	}

@@ -210,7 +210,12 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 {
 	FILE *out = out_of(t);
 	bool multiplexed = false;
-	if (r->pid)   /* builtin-stat.c print_header: "process id" */
+	/* stat-display.c print_header_std: -a, then -C, then -p, then the command */
+	if (t->all_cpus)
+		fprintf(out, "\n Performance counter stats for 'system wide'");
+	else if (t->cpu_list)
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s'", t->cpu_list);
+	else if (r->pid)
 		fprintf(out, "\n Performance counter stats for process id '%d'", r->pid);
 	else
 		fprintf(out, "\n Performance counter stats for '%s'", r->command);
@@ -294,6 +299,17 @@ json_t *stat_report_json(const struct stat_report *r)
 	return o;
 }
 
+/* util/stat.c perf_stat_process_counter: evsel__compute_deltas (the
+ * interval's value, enabled and running time), then
+ * perf_counts_values__scale on those. */
+uint64_t stat_interval_scaled(const struct pmurt_count *now, const struct pmurt_count *prev)
+{
+	if (!prev)
+		return now->scaled;
+	return pmurt_count_scale(now->value - prev->value, now->time_enabled - prev->time_enabled,
+				 now->time_running - prev->time_running);
+}
+
 /* One interval's count of event i: its line, and its part of the
  * derived figures' inputs. */
 static void interval_event(const struct stat_report *r, const struct pmurt_count *now,
@@ -301,7 +317,7 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 			   struct stat_shadow_event *se)
 {
 	const struct pmurt_count *c = &now[i];
-	uint64_t d = c->scaled - prev[i].scaled;
+	uint64_t d = stat_interval_scaled(c, &prev[i]);
 	uint64_t en = c->time_enabled - prev[i].time_enabled;
 	uint64_t run = c->time_running - prev[i].time_running;
 	*l = (struct count_line){.value = (double)d * c->scale, .scale = c->scale, .unit = c->unit,

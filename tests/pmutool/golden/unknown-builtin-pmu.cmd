@@ -1,5 +1,5 @@
 status 3
 --pmu
-power11
+power12
 check
 PM_CYC

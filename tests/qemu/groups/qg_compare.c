@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h" /* the description's own PVR (pmu_model.pvr) */
 #include "qg_expect.h"
@@ -270,6 +271,14 @@ static int mmcr_verdict(const struct qg_group *g, const struct qg_expect *x, con
 		kinds[sampling ? D_FROZEN : D_RESCHEDULE] = 1;
 		extra0 &= ~(MMCR0_FC | MMCR0_PMAO);
 	} else if ((extra0 & (MMCR0_FC | MMCR0_PMAO)) == (MMCR0_FC | MMCR0_PMAO) &&
+		   /* An enabled condition (a PMC's bit 31 with PMC1CE/PMCjCE)
+		    * reached before the stop: the hardware sets FC and PMAO and
+		    * clears PMAE and FCECE (ISA 3.1 MMCR0; QEMU's
+		    * target/ppc/power8-pmu.c, fire_PMC_interrupt), and the kernel's
+		    * interrupt has not run.  QEMU's PMC6 counts its 1 GHz clock
+		    * whenever FC56 is clear, also in a group that does not use it,
+		    * and QEMU 7.2 delivers no PMU interrupt to reset it
+		    * (perf_event_interrupt writes 0 to an overflowed unused PMC). */
 		   !(v[0] & (MMCR0_PMXE | MMCR0_FCECE)) && v[3] == e[3]) {
 		kinds[D_OVERFLOW] = 1;
 		extra0 &= ~(MMCR0_FC | MMCR0_PMAO);
@@ -375,17 +384,17 @@ static int open_pmu(struct run *r, const char *name)
 	return 0;
 }
 
-/* The guest's cpu PMU must be the one described ("POWER10" for power10). */
+/* The guest's cpu PMU must be the one described: the kernel's name for it
+ * is the description's platform without case ("POWER10" for power10,
+ * "Power11" for power11), and the guest's PVR one of the description's
+ * processor versions. */
 static int check_identity(struct run *r, const char *pmu_name)
 {
-	char want[64];
-	size_t i = 0;
-	for (; pmu_name[i] && i + 1 < sizeof(want); i++)
-		want[i] = (char)toupper((unsigned char)pmu_name[i]);
-	want[i] = '\0';
-	if (!r->pvr || strcmp(r->pmu_name, want)) {
+	const struct pmu_model *m = &r->pmu->model;
+	if (!r->pvr || strcasecmp(r->pmu_name, pmu_name) ||
+	    !pmu_model_has_pvr_version(m, (uint32_t)(r->pvr >> 16))) {
 		fprintf(stderr, "%s: the guest reported PVR %lx and cpu PMU \"%s\", not a %s\n",
-			r->label, r->pvr, r->pmu_name, want);
+			r->label, r->pvr, r->pmu_name, pmu_name);
 		return -1;
 	}
 	if (r->done != r->ngroups) {
@@ -435,8 +444,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct run r = {.label = label ? label : pmu};
-	if (read_groups(&r, groups) || read_guest(&r, guest) || check_identity(&r, pmu) ||
-	    open_pmu(&r, pmu)) {
+	if (read_groups(&r, groups) || read_guest(&r, guest) || open_pmu(&r, pmu) ||
+	    check_identity(&r, pmu)) {
+		pmurt_pmu_close(r.pmu);
+		pmurt_pmu_close(r.own_pvr);
 		free(r.groups);
 		free(r.answers);
 		return 1;

@@ -1,8 +1,19 @@
 #!/usr/bin/python3
 """qg_mmcr_read.py - read the MMCRs a POWER guest's kernel programmed, through
-QEMU's gdb stub, at each call of the guest probe's qg_mmcr_point.
+QEMU's gdb stub, at each call of the guest probe's qg_mmcr_point; and give
+the guest another processor version first.
 
-    qg_mmcr_read.py --port PORT --addr HEX --out FILE [--timeout S]
+    qg_mmcr_read.py --port PORT [--addr HEX --out FILE] [--pvr HEX] [--timeout S]
+
+--pvr HEX writes the PVR (SPR 287) before the guest's first instruction, so
+that QEMU's power10 model boots as a Power11 (PVR 0x00820200): QEMU 7.2 has
+no Power11 model and no option for the PVR, and its TCG mfspr reads what the
+stub wrote.  The stub hands the 64-bit register over in the CPU's byte order
+of the moment, big-endian before the kernel switches to little-endian
+(gdb's `set $pvr = 0x0002820000000000` writes 0x00820200); the order is
+taken from the value read first (the PVR is 32 bits: the reading that fits
+them), and the value read back must be the one written.  Without --addr no
+breakpoint is set: the guest runs to its end (run-guest.sh --pvr).
 
 --timeout S: how long the stub may stay silent (default 600): each answer
 starts the wait anew, so a slow (busy) machine never fails a run that goes on.
@@ -140,22 +151,46 @@ def return_from(stub, regs):
         raise StubError("QEMU's gdb stub did not set pc")
 
 
+def set_pvr(stub, regs, pvr):
+    """Write the PVR in the byte order the stub uses now (see the header)."""
+    now = bytes.fromhex(stub.ask(f"p{regs['pvr']:x}"))
+    order = "big" if int.from_bytes(now, "big") < 1 << 32 else "little"
+    data = pvr.to_bytes(len(now), order).hex()
+    if stub.ask(f"P{regs['pvr']:x}={data}") != "OK":
+        raise StubError("QEMU's gdb stub did not write the PVR")
+    back = int.from_bytes(bytes.fromhex(stub.ask(f"p{regs['pvr']:x}")), order)
+    if back != pvr:
+        raise StubError(f"the PVR reads 0x{back:x} after writing 0x{pvr:08x}")
+    print(f"qg_mmcr_read: PVR 0x{int.from_bytes(now, order):08x} -> 0x{pvr:08x}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--addr", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--addr")
+    ap.add_argument("--out")
+    ap.add_argument("--pvr")
     ap.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args()
+    if (a.addr is None) != (a.out is None):
+        ap.error("--addr and --out go together")
     try:
         stub = Stub(a.port, a.timeout)
         if "qXfer:features:read+" not in stub.ask("qSupported:xmlRegisters=powerpc"):
             raise StubError("QEMU's gdb stub offers no target description (qXfer:features)")
         regs = target_registers(stub)
         want = ["r3", "mmcr0", "mmcr1", "mmcr2", "mmcra"]
-        missing = [r for r in want + ["pc", "lr"] if r not in regs]
+        missing = [r for r in want + ["pc", "lr", "pvr"] if r not in regs]
         if missing:
             raise StubError(f"QEMU's target description has no {', '.join(missing)}")
+        if a.pvr:
+            set_pvr(stub, regs, int(a.pvr, 16))
+        if not a.addr:  # run to the end: continue from any stop
+            stub.send("c")
+            while (reply := stub.packet()) is not None and reply[0] not in "WX":
+                if reply[0] in "TS":
+                    stub.send("c")
+            return 0
         if stub.ask(f"Z1,{int(a.addr, 16):x},4") != "OK":
             raise StubError(f"QEMU's gdb stub refused a hardware breakpoint at {a.addr}")
         stops = 0

@@ -2,14 +2,16 @@
 # One QEMU group test (tests/qemu-groups.cmake): groups from the description opened by a
 # real POWER kernel, and the MMCRs it programmed, against libpmurt.
 #
-#   run.sh --kernel 6.1|6.12|7 --cpu power10|power9 --pmu NAME --pvr HEX --seed N
+#   run.sh --kernel 6.1|6.12|7 --cpu power10|power9|power8|power11 --pmu NAME --pvr HEX --seed N
 #          --count N --mmcr N --gen QG_GEN --compare QG_COMPARE --probe QG_PROBE
 #          --reader QG_MMCR_READ --run-guest RUN_GUEST --cache DIR --work DIR
 #          [--min-pvr-dependent N] [--kinds legacy|all]
 #
 # qg_gen writes the groups (--kinds all: the four kinds added for POWER8's rules too;
-# libpmurt's answers with --pvr, the PVR of QEMU's CPU model,
-# choose the groups whose MMCRs are read); run-guest.sh boots the kernel halted under
+# libpmurt's answers with --pvr, the PVR of QEMU's CPU model, choose the groups whose
+# MMCRs are read).  --cpu power11 is QEMU's power10 model with --pvr written by the reader
+# before the guest's first instruction (QEMU 7.2 has no Power11 model; qg_mmcr_read.py
+# --pvr).  run-guest.sh boots the kernel halted under
 # QEMU's gdb stub; qg_mmcr_read.py stops at each qg_mmcr_point of the guest probe and
 # reads the MMCRs while the probe opens every group; qg_compare judges, with libpmurt
 # opened at the PVR the guest reports.  Prints the time each part took.
@@ -37,6 +39,8 @@ command -v powerpc64le-linux-gnu-nm >/dev/null ||
 [ -x "$probe" ] || fail "no guest probe at $probe (built with powerpc64le-linux-gnu-gcc, Debian package gcc-powerpc64le-linux-gnu)"
 
 label="$cpu on $kernel"
+qemu_cpu=$cpu pvr_args=()
+[ "$cpu" = power11 ] && qemu_cpu=power10 pvr_args=(--pvr "$pvr")
 rm -rf "$work"
 mkdir -p "$work/files"
 start=$(date +%s.%N)
@@ -55,11 +59,11 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 # ran out at a load of 7.6 on 2 cores; 400 s once with other work running):
 # both bounds are on silence, not on the run's length (the guest prints every
 # 256 groups, the stub answers at every stop)
-"$run_guest" --cache "$cache" --kernel "$kernel" --cpu "$cpu" --files "$work/files" \
+"$run_guest" --cache "$cache" --kernel "$kernel" --cpu "$qemu_cpu" --files "$work/files" \
 	--out "$work/guest.txt" --timeout 300 --gdb "$port" &
 guest_pid=$!
 reader_rc=0
-python3 "$reader" --port "$port" --addr "$addr" --out "$work/mmcr.txt" --timeout 300 ||
+python3 "$reader" --port "$port" --addr "$addr" --out "$work/mmcr.txt" --timeout 300 "${pvr_args[@]}" ||
 	reader_rc=$?
 guest_rc=0
 wait "$guest_pid" || guest_rc=$?
