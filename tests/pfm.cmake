@@ -13,14 +13,11 @@ target_include_directories(pfm_abi_test PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAK
 target_include_directories(pfm_abi_test SYSTEM PRIVATE ${PFM_HEADER_DIR})
 target_link_libraries(pfm_abi_test PRIVATE pfm)
 add_test(NAME pfm/abi COMMAND pfm_abi_test)
-# Power11 through libpmurt's detection (a sysfs whose cpu PMU says POWER11), once a power11
-# description is built in (pmus/power11.yaml, another branch)
-if(EXISTS ${CMAKE_SOURCE_DIR}/pmus/power11.yaml)
-  add_test(NAME pfm/power11 COMMAND sh -c "t=$(mktemp -d) && trap 'rm -rf $t' EXIT &&
-    mkdir -p $t/bus/event_source/devices/cpu/caps && echo 4 >$t/bus/event_source/devices/cpu/type &&
-    echo POWER11 >$t/bus/event_source/devices/cpu/caps/pmu_name && \"$0\" power11 $t"
-    $<TARGET_FILE:pfm_abi_test>)
-endif()
+# Power11 through libpmurt's detection (a sysfs whose cpu PMU says POWER11)
+add_test(NAME pfm/power11 COMMAND sh -c "t=$(mktemp -d) && trap 'rm -rf $t' EXIT &&
+  mkdir -p $t/bus/event_source/devices/cpu/caps && echo 4 >$t/bus/event_source/devices/cpu/type &&
+  echo POWER11 >$t/bus/event_source/devices/cpu/caps/pmu_name && \"$0\" power11 $t"
+  $<TARGET_FILE:pfm_abi_test>)
 # the generic perf and perf_raw PMUs against Debian's libpfm4 itself
 add_test(NAME pfm/perf-vs-libpfm4 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pfm/perf_vs_libpfm4.sh
   $<TARGET_FILE:pfm_dump> $<TARGET_FILE:pfm_dump_libpfm4>)
@@ -33,12 +30,8 @@ add_test(NAME pfm/exports COMMAND sh -c "
 # libpfm4's own tests/validate against ours: its source comes with the QEMU stage's cache
 # (tests/qemu/fetch.sh), so the test is registered there (-DPMU_QEMU=ON, label qemu)
 if(PMU_QEMU)
-  set(PFM_NO_POWER8 1)
-  if(EXISTS ${CMAKE_SOURCE_DIR}/pmus/power8.yaml)
-    set(PFM_NO_POWER8 0)
-  endif()
   add_test(NAME pfm/validate COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pfm/validate_test.sh
     ${PMU_QEMU_CACHE}/src/libpfm4-tests $<TARGET_FILE_DIR:pfm>
-    ${CMAKE_CURRENT_LIST_DIR}/pfm/validate-expected.txt ${PFM_NO_POWER8})
+    ${CMAKE_CURRENT_LIST_DIR}/pfm/validate-expected.txt)
   set_tests_properties(pfm/validate PROPERTIES LABELS qemu ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
 endif()

@@ -1,12 +1,11 @@
 #!/bin/sh
-# validate_test.sh TESTS LIBDIR EXPECTED [NO_POWER8] - libpfm4's own tests/validate (TESTS: the
+# validate_test.sh TESTS LIBDIR EXPECTED - libpfm4's own tests/validate (TESTS: the
 # tests/ directory of Debian's libpfm4 4.13.0 source, fetched by tests/qemu/fetch.sh) built
 # against our libpfm.so.4 in LIBDIR and run in full (-A: struct layouts, pfm_pmu_validate of
 # every PMU, the perf_events rows, the POWER rows).  Every struct and table check must pass;
-# the failing rows must be exactly those EXPECTED lists (with why); NO_POWER8=1 keeps the
-# rows marked [power8] in the list (no POWER8 description yet).
+# the failing rows must be exactly those EXPECTED lists (with why).
 set -eu
-tests=$1 libdir=$2 expected=$3 no_power8=${4:-0}
+tests=$1 libdir=$2 expected=$3
 here=$(cd "$(dirname "$0")" && pwd)
 t=$(mktemp -d "${TMPDIR:-/tmp}/pfm-validate.XXXXXX")
 trap 'rm -rf "$t"' EXIT
@@ -24,7 +23,7 @@ fi
 grep -q 'checking power10 ([0-9]* events): Passed' "$t/out" || { echo "FAIL: power10's table"; status=1; }
 grep -q 'perf_events generic events: 0 errors' "$t/out" || { echo "FAIL: the perf rows"; status=1; }
 sed -n 's/^Event[0-9]* \([^,]*\), \(.*\)$/\1 | \2/p' "$t/err" | sort >"$t/failed"
-grep -v '^#' "$expected" | { if [ "$no_power8" = 1 ]; then cat; else grep -v '\[power8\]'; fi; } |
+grep -v '^#' "$expected" |
 	awk -F' [|] ' '{ print $1 " | " $2 }' | sort >"$t/expected"
 if ! diff -u "$t/expected" "$t/failed"; then
 	echo "FAIL: the failing rows (+) are not those $expected lists (-)"; status=1
