@@ -34,13 +34,6 @@ def component(lib):
             int(native.group(1)) if native else -1)
 
 
-d, o = component("deb"), component("ours")
-check(d[0] and o[0], f"papi_component_avail: perf_event active with both (native events: "
-      f"libpfm4 {d[2]}, ours {o[2]})")
-check(d[1] == o[1] and o[1] is not None and cpu in o[1].split(", "),
-      f"papi_component_avail: PMUs supported, libpfm4 '{d[1]}', ours '{o[1]}'")
-
-
 # papi_native_avail: each event's block (name, description, modifiers)
 def native(lib):
     blocks, name = {}, None
@@ -54,6 +47,66 @@ def native(lib):
         elif line.startswith("---"):
             name = None
     return blocks
+
+
+def counts(lib, name):
+    """papi_command_line's lines 'EVENT : COUNT'"""
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^(\S+) : \s*(\d+)", read(lib, name), re.M)}
+
+
+def ctests(lib):
+    """PAPI's test programs: {name: (PASSED|SKIPPED|FAILED|rc=N, seconds)}"""
+    res, status = {}, None
+    for line in read(lib, "ctests.txt").splitlines():
+        m = re.match(r"== (\S+) rc=(\d+) seconds=(\d+)", line)
+        if m:
+            res[m.group(1)] = (status or f"rc={m.group(2)}", int(m.group(3)))
+            status = None
+        elif re.match(r"^(PASSED|SKIPPED|FAILED)", line):
+            status = line.split()[0].rstrip("!")
+    return res
+
+
+def core_pmus(lib):
+    """pfm_dump pmus: {name: (present, nevents)} of the core PMUs (type 1)"""
+    return {m.group(1): (m.group(3) == "1", int(m.group(2))) for m in re.finditer(
+        r"^pmu \d+ (\S+) \".*\" type=1 nevents=(\d+) present=(\d)", read(lib, "pmus.txt"), re.M)}
+
+
+def power11_checks():
+    """A Power11 guest: libpfm4 finds no core PMU; ours finds power11, PAPI lists and counts"""
+    dp, op = core_pmus("deb"), core_pmus("ours")
+    check(not any(p for p, _ in dp.values()),
+          f"libpfm4 on Power11: no core PMU present ({sorted(dp)} known, none present)")
+    check(op.get("power11", (False,))[0] and not op.get("power10", (False,))[0],
+          f"ours on Power11: power11 present, power10 not ({op})")
+    d, o = component("deb"), component("ours")
+    check(o[0] and o[1] is not None and "power11" in o[1].split(", "),
+          f"papi_component_avail: PMUs supported, libpfm4 '{d[1]}', ours '{o[1]}'")
+    listed = {k for k in native("ours") if "::" not in k}
+    check(len(listed) == op.get("power11", (0, 0))[1] > 0,
+          f"papi_native_avail with ours: {len(listed)} power11 events "
+          f"(libpfm4: {sum('::' not in k for k in native('deb'))})")
+    c1, cr = counts("ours", "cmd1.txt"), counts("ours", "cmd_run.txt")
+    check(c1.get("PM_INST_CMPL", 0) > 0 and cr.get("PM_RUN_INST_CMPL", 0) > 0,
+          f"papi_command_line with ours counts: {c1} {cr} (libpfm4: "
+          f"{counts('deb', 'cmd_run.txt') or read('deb', 'cmd_run.txt').strip().splitlines()[-1:]})")
+    to, td = ctests("ours"), ctests("deb")
+    check(all(to.get(t, ("missing",))[0] == "PASSED" for t in ("first", "all_native_events")),
+          f"ctests first (presets from PAPI_CSV_EVENT_FILE) and all_native_events (every "
+          f"listed event resolves and counts) with ours: {to} (libpfm4: {td})")
+
+
+if cpu == "power11":
+    power11_checks()
+    sys.exit(failures)
+
+d, o = component("deb"), component("ours")
+check(d[0] and o[0], f"papi_component_avail: perf_event active with both (native events: "
+      f"libpfm4 {d[2]}, ours {o[2]})")
+check(d[1] == o[1] and o[1] is not None and cpu in o[1].split(", "),
+      f"papi_component_avail: PMUs supported, libpfm4 '{d[1]}', ours '{o[1]}'")
 
 
 nd, no = native("deb"), native("ours")
@@ -86,11 +139,6 @@ check(presets("deb") == presets("ours"), "papi_avail -a: the same preset table")
 
 
 # papi_command_line: counts within 1% of libpfm4's
-def counts(lib, name):
-    return {m.group(1): int(m.group(2))
-            for m in re.finditer(r"^(\S+) : \s*(\d+)", read(lib, name), re.M)}
-
-
 # the same code through both libraries: the same count within 1%; an event whose
 # codes differ (PM_RUN_INST_CMPL: libpfm4 0x400fa on PMC4, ours 0x500fa on PMC5, perf's
 # JSON and the kernel's power10-pmu.c) is reported with both counts
@@ -108,18 +156,6 @@ for run in ("cmd1.txt", "cmd2.txt", "cmd_marked.txt", "cmd_run.txt"):
 
 
 # PAPI's test programs: the same PASSED / SKIPPED / FAILED
-def ctests(lib):
-    res, status = {}, None
-    for line in read(lib, "ctests.txt").splitlines():
-        m = re.match(r"== (\S+) rc=(\d+) seconds=(\d+)", line)
-        if m:
-            res[m.group(1)] = (status or f"rc={m.group(2)}", int(m.group(3)))
-            status = None
-        elif re.match(r"^(PASSED|SKIPPED|FAILED)", line):
-            status = line.split()[0].rstrip("!")
-    return res
-
-
 td, to = ctests("deb"), ctests("ours")
 for t in sorted(set(td) | set(to)):
     a, b = td.get(t, ("missing", 0)), to.get(t, ("missing", 0))
