@@ -119,6 +119,9 @@ struct pmurt_pmu_info {
 	 * same PMU under another name, platform and processor versions: the
 	 * same events, codes and rules (schema/description-format.md). */
 	const char *extends;
+	/* 0.7 */
+	int nfixed;             /* fixed-function counters among ncounters
+	                           (POWER's PMC5/PMC6: 2) */
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
