@@ -158,6 +158,9 @@ struct pmurt_pmu_info {
 	 * same PMU under another name, platform and processor versions: the
 	 * same events, codes and rules (schema/description-format.md). */
 	const char *extends;
+	/* 0.7 */
+	int nfixed;             /* fixed-function counters among ncounters
+	                           (POWER's PMC5/PMC6: 2) */
 };
 PMURT_API int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info);
 /* Name of control register i ("MMCR0" ...), NULL past the end. */
@@ -931,9 +934,15 @@ struct pmurt_perf_event_info {
  * present: the event's sample_type for a PERF_RECORD_SAMPLE, the trailer's
  * bits (TID TIME ID STREAM_ID CPU IDENTIFIER) for other kernel records, 0
  * for perf's own (user) records. */
+/* The offset of a record decompressed from a PERF_RECORD_COMPRESSED (perf
+ * record -z) has this bit set; the rest is its place in the decompressed
+ * data (for pmurt_perf_seek), not in the file. */
+#define PMURT_PERF_OFFSET_DECOMPRESSED (1ull << 63)
+
 struct pmurt_perf_record {
 	size_t sz;
-	uint64_t offset;        /* file offset of the record */
+	uint64_t offset;        /* file offset of the record (or see
+	                           PMURT_PERF_OFFSET_DECOMPRESSED) */
 	uint32_t type;          /* PERF_RECORD_* */
 	uint16_t misc;          /* cpumode in misc & 7 */
 	uint16_t size;          /* header.size */
@@ -975,8 +984,11 @@ PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_recor
 			      struct pmurt_error *err);
 /* Continue at a record's offset (rec.offset of an earlier record, or
  * info.data_offset for the first): 0, or -EINVAL for an offset outside the
- * data section or not 8-byte aligned.  The record found there is checked
- * as every record is. */
+ * data section (or, decompressed, outside the data decompressed so far or
+ * not 8-byte aligned).  The record found there is checked as every record
+ * is.  A file of perf record -z holds PERF_RECORD_COMPRESSED records: they
+ * are not handed out, the records decompressed from them are, in their
+ * place, each valid until pmurt_perf_close. */
 PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
 PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
 

@@ -56,6 +56,7 @@ enum {
 	PD_FEAT_CLOCKID = 23,
 	PD_FEAT_BPF_PROG_INFO = 25,
 	PD_FEAT_BPF_BTF = 26,
+	PD_FEAT_COMPRESSED = 27,
 	PD_FEAT_CPU_PMU_CAPS = 28,
 	PD_FEAT_PMU_CAPS = 31,
 	PD_FEAT_BITS = 256,
@@ -251,5 +252,35 @@ int pd_parse_sample(const struct perf_event_attr *attr, const uint8_t *body,
 /* Parse the trailer at the end of a non-sample kernel record body. */
 int pd_parse_trailer(uint64_t sample_type, const uint8_t *body, size_t len,
 		     struct pmurt_perf_record *rec, const char **why);
+
+/* --- compressed records (compressed.c) ---------------------------------- */
+
+/* One compressed record's records, decompressed after the rest the chunk
+ * before left unread. */
+struct pd_chunk {
+	uint64_t record, next;   /* file offsets of the record and of the one after */
+	uint8_t *buf;
+	size_t len;
+};
+
+struct pd_decomp {
+	void *zstd;              /* ZSTD_DStream, made for the first record */
+	bool described;          /* the file has the COMPRESSED feature */
+	uint32_t type, mmap_len; /* its compression type, bytes one record holds */
+	struct pd_chunk *chunks; /* in file order */
+	size_t n, cap;
+	size_t cur, pos;         /* the chunk being read and the next record in it */
+	bool inside;             /* records come from chunk cur, not the file */
+};
+
+int pd_decomp_feature(struct pd_decomp *z, const uint8_t *p, uint64_t size, char *why,
+		      size_t len);
+/* Decompresses the compressed record at file offset at (the next record
+ * at next) into a new chunk, made the current one: 0, -ENOMEM, or -EINVAL
+ * with the problem in why. */
+int pd_decomp_add(struct pd_decomp *z, uint64_t at, uint64_t next, const uint8_t *payload,
+		  size_t n, char *why, size_t len);
+long pd_decomp_find(const struct pd_decomp *z, uint64_t at);
+void pd_decomp_free(struct pd_decomp *z);
 
 #endif /* PMU_PERFDATA_H */

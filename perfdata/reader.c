@@ -6,7 +6,10 @@
  * (tools/perf/util/header.c: do_write_string, write_nrcpus, write_cmdline,
  * write_event_desc) and, record by record, the data section.  A record's
  * event is found by its sample id as perf's evlist__event2evsel finds it.
- * Every failure names the path and the file offset.
+ * The records of PERF_RECORD_COMPRESSED (perf record -z) are read from
+ * where they are decompressed (compressed.c) in their place, with offsets
+ * of their own (PMURT_PERF_OFFSET_DECOMPRESSED).  Every failure names the
+ * path and the file offset.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +58,10 @@ struct pmurt_perf_file {
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
 	uint64_t tracing_at, tracing_size;  /* the tracing-data section */
+	struct pd_decomp z;  /* perf record -z: the decompressed records */
+	void **copies;       /* records after a compressed one, at unaligned
+	                        offsets: copied to aligned memory, kept */
+	size_t ncopies;
 };
 
 static const int string_features[6] = {
@@ -73,8 +80,15 @@ static int fail_at(const struct pmurt_perf_file *f, struct pmurt_error *err,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	pmurt_set_error(err, -EINVAL, "%s: offset 0x%llx: %s", f->path,
-			(unsigned long long)offset, what);
+	if (offset & PMURT_PERF_OFFSET_DECOMPRESSED) {
+		const struct pd_chunk *c = &f->z.chunks[offset >> 32 & 0x7fffffff];
+		pmurt_set_error(err, -EINVAL, "%s: offset 0x%llx: compressed record, byte %llu "
+				"of its decompressed data: %s", f->path,
+				(unsigned long long)c->record,
+				(unsigned long long)(offset & 0xffffffff), what);
+	} else
+		pmurt_set_error(err, -EINVAL, "%s: offset 0x%llx: %s", f->path,
+				(unsigned long long)offset, what);
 	return -EINVAL;
 }
 
@@ -334,6 +348,11 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		return feature_cmdline(f, at, end, err);
 	case PD_FEAT_EVENT_DESC:
 		return feature_event_desc(f, at, end, err);
+	case PD_FEAT_COMPRESSED: {
+		char why[160];
+		return pd_decomp_feature(&f->z, f->map + at, size, why, sizeof(why))
+			       ? fail_at(f, err, at, "%s", why) : 0;
+	}
 	case PD_FEAT_BUILD_ID:   /* read when asked (pd_recorded_build_id) */
 		f->build_ids = at;
 		f->build_ids_size = size;
@@ -454,6 +473,10 @@ void pmurt_perf_close(struct pmurt_perf_file *f)
 	free(f->events);
 	free(f->hash_ids);
 	free(f->hash_events);
+	pd_decomp_free(&f->z);
+	for (size_t i = 0; i < f->ncopies; i++)
+		free(f->copies[i]);
+	free(f->copies);
 	if (f->mapped)
 		munmap((void *)f->map, f->size);
 	free(f->path);
@@ -595,11 +618,34 @@ static unsigned record_fixed_size(uint32_t type)
 	return type < sizeof(fixed_size) ? fixed_size[type] : 0;
 }
 
+/* A record decompressed from a compressed record: the chunk that holds its
+ * end is the one whose reading emitted it, and the file goes on after
+ * that chunk's compressed record. */
+static int seek_decompressed(struct pmurt_perf_file *f, uint64_t offset)
+{
+	struct pd_decomp *z = &f->z;
+	size_t k = offset >> 32 & 0x7fffffff, pos = offset & 0xffffffff;
+	if (k >= z->n || pos % 8 || pos >= z->chunks[k].len || z->chunks[k].len - pos < 8)
+		return -EINVAL;
+	z->cur = k;
+	z->pos = pos;
+	z->inside = true;
+	f->pos = z->chunks[k].next;
+	return 0;
+}
+
 int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset)
 {
-	if (!f || offset < f->data_offset || offset > f->data_end || offset % 8)
+	if (f && (offset & PMURT_PERF_OFFSET_DECOMPRESSED))
+		return seek_decompressed(f, offset);
+	/* perf pads every record to 8 bytes but its compressed ones */
+	if (!f || offset < f->data_offset || offset > f->data_end ||
+	    (offset % 8 && !f->z.described))
 		return -EINVAL;
 	f->pos = offset;
+	f->z.inside = false;
+	if (f->z.n)   /* what a chunk left unread belongs to the position left */
+		f->z.pos = f->z.chunks[f->z.cur].len;
 	return 0;
 }
 
@@ -686,6 +732,54 @@ static int auxtrace_payload(struct pmurt_perf_file *f, struct pmurt_perf_record 
 	return 0;
 }
 
+/* A record's header at p (offset at): its fields in rec, checked. */
+static int header_fields(const struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			 const uint8_t *p, uint64_t at, struct pmurt_error *err)
+{
+	rec->offset = at;
+	rec->data = p;
+	rec->type = pd_get32(p);
+	memcpy(&rec->misc, p + 4, 2);
+	memcpy(&rec->size, p + 6, 2);
+	/* perf pads every record to 8 bytes but its compressed ones
+	 * (zstd.c zstd_compress_stream_to_records) */
+	if (rec->size < 8 || (rec->size % 8 && rec->type != PD_RECORD_COMPRESSED))
+		return fail_at(f, err, at, "record size %u is %s", rec->size,
+			       rec->size < 8 ? "smaller than its header" : "not a multiple of 8");
+	return 0;
+}
+
+static int user_record_size(const struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+			    struct pmurt_error *err)
+{
+	if (rec->type >= PD_RECORD_USER_START && rec->size < record_fixed_size(rec->type))
+		return fail_at(f, err, rec->offset, "record type %u of %u bytes is shorter than "
+			       "its fixed part (%u bytes)", rec->type, rec->size,
+			       record_fixed_size(rec->type));
+	return 0;
+}
+
+/* A record after a compressed one lies at an unaligned offset: its copy in
+ * aligned memory, kept until the file is closed, so that the arrays a
+ * sample points into are aligned. */
+static int align_record(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			struct pmurt_error *err)
+{
+	if (!((uintptr_t)rec->data % 8))
+		return 0;
+	void **copies = realloc(f->copies, (f->ncopies + 1) * sizeof(*copies));
+	void *copy = copies ? malloc(rec->size) : NULL;
+	if (copies)
+		f->copies = copies;
+	if (!copy) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	rec->data = memcpy(copy, rec->data, rec->size);
+	f->copies[f->ncopies++] = copy;
+	return 0;
+}
+
 static int record_header(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 			 struct pmurt_error *err)
 {
@@ -693,27 +787,103 @@ static int record_header(struct pmurt_perf_file *f, struct pmurt_perf_record *re
 	if (f->data_end - at < 8)
 		return fail_at(f, err, at, "record header runs past the data section's end "
 			       "at %#llx: truncated?", (unsigned long long)f->data_end);
-	const uint8_t *p = f->map + at;
-	rec->offset = at;
-	rec->data = p;
-	rec->type = pd_get32(p);
-	memcpy(&rec->misc, p + 4, 2);
-	memcpy(&rec->size, p + 6, 2);
-	if (rec->size < 8 || rec->size % 8)
-		return fail_at(f, err, at, "record size %u is %s", rec->size,
-			       rec->size < 8 ? "smaller than its header" : "not a multiple of 8");
+	int rc = header_fields(f, rec, f->map + at, at, err);
+	if (rc)
+		return rc;
 	if (rec->size > f->data_end - at)
 		return fail_at(f, err, at, "record of %u bytes runs past the data section's "
 			       "end at %#llx: truncated?", rec->size,
 			       (unsigned long long)f->data_end);
 	if (rec->type == PD_RECORD_COMPRESSED)
-		return fail_at(f, err, at, "zstd-compressed records (perf record -z) are not "
-			       "supported");
-	if (rec->type >= PD_RECORD_USER_START && rec->size < record_fixed_size(rec->type))
-		return fail_at(f, err, at, "record type %u of %u bytes is shorter than its "
-			       "fixed part (%u bytes)", rec->type, rec->size,
-			       record_fixed_size(rec->type));
+		return 0;
+	return (rc = user_record_size(f, rec, err)) ? rc : align_record(f, rec, err);
+}
+
+/* The current chunk's next record: 1, 0 when the chunk's rest holds no
+ * whole record (its beginning waits for the next compressed record), or an
+ * error. */
+static int chunk_record(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			struct pmurt_error *err)
+{
+	struct pd_decomp *z = &f->z;
+	const struct pd_chunk *c = &z->chunks[z->cur];
+	size_t avail = c->len - z->pos;
+	if (avail < 8)
+		return 0;
+	uint64_t at = PMURT_PERF_OFFSET_DECOMPRESSED | (uint64_t)z->cur << 32 | z->pos;
+	int rc = header_fields(f, rec, c->buf + z->pos, at, err);
+	if (rc)
+		return rc;
+	if (rec->size > avail)
+		return 0;
+	if (rec->type == PD_RECORD_COMPRESSED || rec->type == PD_RECORD_AUXTRACE)
+		return fail_at(f, err, at, "%s record inside compressed data",
+			       rec->type == PD_RECORD_AUXTRACE ? "an AUXTRACE" : "a compressed");
+	return (rc = user_record_size(f, rec, err)) ? rc : 1;
+}
+
+/* A compressed record met in the file: its chunk, decompressed now or, met
+ * again after a seek, as it was; its records are read next. */
+static int enter_compressed(struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+			    struct pmurt_error *err)
+{
+	struct pd_decomp *z = &f->z;
+	uint64_t next = rec->offset + rec->size;
+	long k = pd_decomp_find(z, rec->offset);
+	if (k >= 0) {
+		z->cur = (size_t)k;
+		z->pos = 0;
+	} else if (z->n && rec->offset < z->chunks[z->n - 1].record) {
+		/* the stream runs through the records in file order */
+		return fail_at(f, err, rec->offset, "compressed record reached by a seek past "
+			       "the compressed records before it");
+	} else {
+		char why[200];
+		int rc = pd_decomp_add(z, rec->offset, next, (const uint8_t *)rec->data + 8,
+				       rec->size - 8u, why, sizeof(why));
+		if (rc == -ENOMEM) {
+			pmurt_set_error(err, rc, "%s: out of memory", f->path);
+			return rc;
+		}
+		if (rc)
+			return fail_at(f, err, rec->offset, "%s", why);
+	}
+	z->inside = true;
+	f->pos = next;
 	return 0;
+}
+
+/* At the data section's end: nothing of a record left in a chunk. */
+static int finished(const struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	const struct pd_decomp *z = &f->z;
+	if (!z->n || z->pos >= z->chunks[z->cur].len)
+		return 0;
+	return fail_at(f, err, PMURT_PERF_OFFSET_DECOMPRESSED | (uint64_t)z->cur << 32 | z->pos,
+		       "the compressed records end inside a record (%zu bytes of it): truncated?",
+		       z->chunks[z->cur].len - z->pos);
+}
+
+/* The next record, from the current chunk or the file. */
+static int next_record(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+		       struct pmurt_error *err)
+{
+	for (;;) {
+		int rc;
+		if (f->z.inside) {
+			if ((rc = chunk_record(f, rec, err)) != 0)
+				return rc;
+			f->z.inside = false;
+		}
+		if (f->pos >= f->data_end)
+			return finished(f, err);
+		if ((rc = record_header(f, rec, err)) < 0)
+			return rc;
+		if (rec->type != PD_RECORD_COMPRESSED)
+			return 1;
+		if ((rc = enter_compressed(f, rec, err)) < 0)
+			return rc;
+	}
 }
 
 int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
@@ -722,8 +892,6 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	pmurt_clear_error(err);
 	if (!f || !out || out->sz < sizeof(size_t))
 		return -EINVAL;
-	if (f->pos >= f->data_end)
-		return 0;
 	/* a copy of a blank record: GCC clears 248 bytes with rep stos, whose
 	 * start-up cost was half of this function's time */
 	static const struct pmurt_perf_record blank;
@@ -732,14 +900,21 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	*rec = blank;
 	rec->sz = sz < sizeof(*rec) ? sz : sizeof(*rec);
 	rec->event = -1;
-	int rc = record_header(f, rec, err);
-	if (!rc && rec->type == PD_RECORD_AUXTRACE)
+	int rc = next_record(f, rec, err);
+	if (rc <= 0)
+		return rc;
+	bool inside = rec->offset & PMURT_PERF_OFFSET_DECOMPRESSED;
+	rc = 0;
+	if (!inside && rec->type == PD_RECORD_AUXTRACE)
 		rc = auxtrace_payload(f, rec, err);
 	if (!rc)
 		rc = parse_body(f, rec, err);
 	if (rc)
 		return rc;
-	f->pos += rec->size + rec->payload_size;
+	if (inside)
+		f->z.pos += rec->size;
+	else
+		f->pos += rec->size + rec->payload_size;
 	if (rec != out)
 		memcpy(out, rec, sz);
 	return 1;

@@ -350,6 +350,14 @@ int pmurt_pmu_open_dtb(struct pmurt_pmu **out, const void *blob, size_t size,
 	return 0;
 }
 
+static int count_fixed(const struct pmu_model *m)
+{
+	int n = 0;
+	for (int i = 0; i < m->ncounters; i++)
+		n += !m->counters[i].programmable;
+	return n;
+}
+
 int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info)
 {
 	if (!pmu || !info || info->sz < offsetof(struct pmurt_pmu_info, ncounters))
@@ -369,6 +377,7 @@ int pmurt_pmu_info(const struct pmurt_pmu *pmu, struct pmurt_pmu_info *info)
 		.overflow_counter_unknown = m->overflow_counter_unknown,
 		.npresets = m->npresets,
 		.extends = m->extends,
+		.nfixed = count_fixed(m),
 	};
 	memcpy(info, &full, sz); /* a caller built against an older, smaller struct */
 	return 0;

@@ -48,4 +48,7 @@ if(PMU_FUZZ)
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus LINK pmurt_internal
     SOURCES ${CMAKE_SOURCE_DIR}/tools/dtl/dtl_perf.c)
   target_include_directories(fuzz_dtl_perf PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+  # libpfm.so.4's event strings (pfm/), over the library's own objects
+  pmu_fuzz_target(fuzz_pfm_event ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_pfm_event.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/pfm-corpus LINK pfm_internal)
 endif()

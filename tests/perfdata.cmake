@@ -15,7 +15,7 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
   endif()
 endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt bounds buildid-hits record-g record-a header kcache)
+foreach(mode synth jit plt bounds buildid-hits record-g record-a record-z header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -24,7 +24,12 @@ endforeach()
 add_executable(pd_reader_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/reader_test.c)
 target_link_libraries(pd_reader_test PRIVATE pmurt_internal)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
-add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
+# perf-record-z-*.data: perf 6.1's `perf record -z -e cpu-clock -c 100000 -- true`
+# and `perf record -z -g -m 1 -e cpu-clock -c 50000 -- longname_spin 100000`
+# (tests/record/longname_spin.cc; 120 compressed records, records split over two)
+add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch
+  ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/perf-record-z-true.data
+  ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/perf-record-z-g.data)
 # seeds: our writer's and perf's files; pmutool-group.data is `pmutool record -e
 # '{cpu-clock,task-clock}' -c 100000 -- pd_spin 0.02` (every feature perf writes,
 # build ids of the workload, ld.so and the kernel)

@@ -56,7 +56,7 @@ add_test(NAME record/sim
 # and by pmutool report/script (tests/record/record_tool.sh says what each
 # case checks).  The CPU-wide and task cases run alone: they sample
 # everything that runs.
-foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint cxx deep sortkeys)
+foreach(case workload callchain pid sigint period fcfs status papi single ours tracepoint cxx longnames tracegraph deep sortkeys)
   add_test(NAME record/tool-${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/record/record_tool.sh ${case}
       $<TARGET_FILE:pmutool> $<TARGET_FILE:record_spin> ${CMAKE_SOURCE_DIR}/pmus/power10.yaml

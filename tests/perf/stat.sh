@@ -245,21 +245,31 @@ for x in ts: x.join()' "$t/ready" &
 	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
+	counting() { # wait until stat $1 counts: SIGINT blocked for its signalfd
+		n=0
+		until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
+			[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
+			n=$((n + 1)); [ $n -lt 600 ] || { kill $1; fail "stat -p did not start in 60 s"; }
+			sleep 0.1
+		done
+	}
 	"$pmutool" stat -p $spinner -e task-clock >"$t/out" 2>"$t/err" &
 	statpid=$!
-	n=0
-	until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$statpid/status" 2>/dev/null) &&
-		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
-		n=$((n + 1)); [ $n -lt 600 ] || { kill $statpid; fail "stat -p did not start in 60 s"; }
-		sleep 0.1
-	done
+	counting $statpid
 	kill -INT $statpid
 	wait $statpid; rc=$?
 	[ $rc = 0 ] || fail "stat -p stopped by SIGINT: exit $rc"
 	has err 'msec  *task-clock'
-	# the process ending ends the count
-	sleep 0.2 &
-	run 0 stat -p $! -e task-clock
+	# the process ending ends the count: it waits on a fifo until stat counts (a short
+	# sleep could end before stat attached on a busy machine: "no such process")
+	mkfifo "$t/hold"
+	sh -c "read x <'$t/hold'" &
+	"$pmutool" stat -p $! -e task-clock >"$t/out" 2>"$t/err" &
+	statpid=$!
+	counting $statpid
+	echo go >"$t/hold"
+	wait $statpid; rc=$?
+	[ $rc = 0 ] || fail "stat -p of a process that ends: exit $rc ($(cat "$t/err"))"
 	has err "seconds time elapsed"
 	# refusals
 	max=$(cat /proc/sys/kernel/pid_max)

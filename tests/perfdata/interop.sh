@@ -27,6 +27,10 @@
 #                              report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
+#   interop.sh record-z BINDIR the same as record-g for `perf record -z -g
+#                              -m 1` (PERF_RECORD_COMPRESSED, a one-page
+#                              ring: many compressed records, records split
+#                              over two of them)
 #   interop.sh header BINDIR   perf report --header-only -I lists for a file
 #                              pmutool record wrote (a group) what it lists for
 #                              one perf record wrote, values alike but for those
@@ -145,8 +149,15 @@ bounds)
 	grep -q " $(at "$alpha" $((0x$size - 1))) synth_alpha+0x$(at "$size" -1) " "$t/perf.script"
 	grep " $(at "$alpha" $((0x$size))) " "$t/perf.script" | grep -qv synth_alpha
 	;;
-record-g | record-a)
-	if [ "$mode" = record-g ]; then
+record-g | record-a | record-z)
+	if [ "$mode" = record-z ]; then
+		perf record -q -z -m 1 -e cpu-clock -g -o "$t/p.data" -- "$bin/pd_spin" 0.3
+		perf report --header-only -i "$t/p.data" 2>/dev/null | grep -q '^# compressed : Zstd'
+		# the file's records: more than one compressed record
+		test "$(perf report -D -i "$t/p.data" 2>/dev/null |
+			awk '/^0x[0-9a-f]+@.* event: 9$/ { print $1 }' | sort -u | wc -l)" -ge 10
+		mode=record-g
+	elif [ "$mode" = record-g ]; then
 		perf record -q -e cpu-clock -g -o "$t/p.data" -- "$bin/pd_spin" 0.3
 	else
 		perf record -q -a -e cpu-clock -o "$t/p.data" -- "$bin/pd_spin" 0.3
@@ -301,7 +312,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|record-g|record-a|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|record-g|record-a|record-z|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

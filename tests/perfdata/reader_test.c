@@ -6,9 +6,15 @@
  * the file and every single-byte corruption of its header, attrs and
  * records, each an error naming the offset or a clean read, never a crash
  * (ASan in CI); the writer's refusals; and the tracing-data feature written
- * from a tracefs tree the test builds, byte for byte in perf's layout.
+ * from a tracefs tree the test builds, byte for byte in perf's layout;
+ * files of perf 6.1's `perf record -z` (PERF_RECORD_COMPRESSED): their
+ * records read in place, found again by seek, every truncation and byte
+ * corruption refused naming the offset or read cleanly, and payloads
+ * rebuilt with bad records inside.
  *
- * usage: reader_test DIR   (scratch files go there)
+ * usage: reader_test DIR [PERF_Z_SMALL PERF_Z_SPLIT]   (scratch files go
+ * to DIR; perf record -z files: one of two compressed records, one of
+ * many whose records span two of them)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +25,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "../check.h"
 #include "perfdata.h"
@@ -182,7 +189,7 @@ static void read_back(const char *path)
 	CHECK(info.features[PD_FEAT_AUXTRACE / 64] >> (PD_FEAT_AUXTRACE % 64) & 1, "aux index");
 	CHECK(pmurt_perf_seek(f, second) == 0 && pmurt_perf_next(f, &r, &err) == 1 &&
 	      r.ip == 0x401000, "seek");
-	CHECK(pmurt_perf_seek(f, second + 4) == -EINVAL, "misaligned seek");
+	CHECK(pmurt_perf_seek(f, second + 4) == -EINVAL, "misaligned seek (no compressed records)");
 	pmurt_perf_close(f);
 }
 
@@ -936,9 +943,138 @@ static void build_ids(const char *self)
 	free(v);
 }
 
+/* Every record of a perf record -z file, then each decompressed one found
+ * again by its offset, the same bytes (every 7th, from the last back). */
+static void compressed_read(const char *path)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_perf_file *f;
+	CHECK(pmurt_perf_open(&f, path, &err) == 0, "%s", err.message);
+	if (!f)
+		return;
+	struct pmurt_perf_record r = {.sz = sizeof(r)};
+	uint64_t offsets[4096];
+	const void *data[4096];
+	int n = 0, samples = 0, inside = 0, rc;
+	while ((rc = pmurt_perf_next(f, &r, &err)) == 1 && n < 4096) {
+		CHECK(r.type != PD_RECORD_COMPRESSED, "a compressed record handed out");
+		inside += !!(r.offset & PMURT_PERF_OFFSET_DECOMPRESSED);
+		samples += r.type == PERF_RECORD_SAMPLE;
+		CHECK((uintptr_t)r.data % 8 == 0, "record at %#llx not aligned",
+		      (unsigned long long)r.offset);
+		offsets[n] = r.offset;
+		data[n++] = r.data;
+	}
+	CHECK(rc == 0, "%s", err.message);
+	CHECK(samples > 0 && inside > samples, "%d samples, %d records decompressed", samples,
+	      inside);
+	for (int i = n - 1; i >= 0; i -= 7) {
+		CHECK(pmurt_perf_seek(f, offsets[i]) == 0 && pmurt_perf_next(f, &r, &err) == 1 &&
+		      r.offset == offsets[i] && (r.data == data[i] ||   /* or copied again, aligned */
+		      (!(r.offset & PMURT_PERF_OFFSET_DECOMPRESSED) && !memcmp(r.data, data[i], r.size))),
+		      "record %d at %#llx not found again",
+		      i, (unsigned long long)offsets[i]);
+	}
+	CHECK(pmurt_perf_seek(f, PMURT_PERF_OFFSET_DECOMPRESSED | 4) == -EINVAL, "misaligned seek");
+	CHECK(pmurt_perf_seek(f, PMURT_PERF_OFFSET_DECOMPRESSED | 99999ull << 32) == -EINVAL,
+	      "seek to no chunk");
+	pmurt_perf_close(f);
+	printf("%s: %d records, %d decompressed, %d samples\n", path, n, inside, samples);
+}
+
+/* A zstd skippable frame over n bytes at p (n >= 8), which a stream
+ * passes over. */
+static void skippable(uint8_t *p, size_t n)
+{
+	uint32_t skip[2] = {0x184D2A50, (uint32_t)(n - 8)};
+	memcpy(p, skip, 8);
+	memset(p + 8, 0, n - 8);
+}
+
+/* The stream of an n-byte file replaced by one zstd frame of plain in the
+ * compressed record at at, padded to its old size with a skippable frame,
+ * and skippable frames in the compressed records after it. */
+static void recompress(uint8_t *v, size_t n, uint64_t at, const void *plain, size_t len)
+{
+	uint16_t size;
+	memcpy(&size, v + at + 6, 2);
+	size_t room = size - 8u;
+	size_t z = ZSTD_compress(v + at + 8, room, plain, len, 1);
+	CHECK(!ZSTD_isError(z) && room - z >= 8, "payload of %zu bytes", z);
+	skippable(v + at + 8 + z, room - z);
+	uint64_t end = pd_get64(v + 40) + pd_get64(v + 48);
+	for (at += size; at + 8 <= end && at + 8 <= n; at += size) {
+		memcpy(&size, v + at + 6, 2);
+		if (size < 8)
+			break;
+		if (pd_get32(v + at) == PD_RECORD_COMPRESSED)
+			skippable(v + at + 8, size - 8u);
+	}
+}
+
+static void compressed_errors(const char *path)
+{
+	size_t n;
+	uint8_t *v = slurp(path, &n), *c = malloc(n);
+	uint64_t at = record_at(v, PD_RECORD_COMPRESSED), feat_size = 0;
+	const uint8_t *feat = feature_of(v, PD_FEAT_COMPRESSED, &feat_size);
+	CHECK(at < n && feat && feat_size == 20, "no compressed record or feature");
+	if (at >= n || !feat)
+		return;
+	size_t feat_at = (size_t)(feat - v);
+	char needle[160];
+	uint16_t size;
+	memcpy(&size, v + at + 6, 2);
+	memcpy(c, v, n);
+	expect_error_free(c, n);
+	c[at + 8 + size / 2] ^= 0x5a;
+	c[at + 8 + size / 2 + 1] ^= 0xa5;
+	snprintf(needle, sizeof(needle), "offset 0x%llx: compressed record", (unsigned long long)at);
+	expect_error("corrupt payload", c, n, needle);
+	/* a payload cut short: the rest is taken for the next record */
+	memcpy(c, v, n);
+	uint16_t shorter = (uint16_t)(size - 5);
+	memcpy(c + at + 6, &shorter, 2);
+	snprintf(needle, sizeof(needle), "offset 0x%llx: compressed record's %u-byte payload stops "
+		 "inside a zstd block", (unsigned long long)at, shorter - 8u);
+	expect_error("cut payload", c, n, needle);
+	memcpy(c, v, n);
+	c[feat_at + 4] = 2;
+	expect_error("type 2", c, n, "the COMPRESSED feature's type 2 is not zstd (1)");
+	memcpy(c, v, n);
+	memset(c + feat_at + 16, 0, 4);
+	expect_error("mmap_len 0", c, n, "COMPRESSED feature: mmap_len 0 is 0");
+	c[feat_at + 16] = 64;
+	expect_error("mmap_len 64", c, n, "decompresses to more than the 64 bytes");
+	/* records inside: bad size, cut at the end, a compressed one */
+	uint8_t plain[32] = {0};
+	uint32_t type = PD_RECORD_FINISHED_ROUND;
+	memcpy(plain, &type, 4), plain[6] = 8;
+	memcpy(plain + 8, &type, 4), plain[14] = 8;
+	memcpy(c, v, n);
+	recompress(c, n, at, plain, 16);
+	expect_error_free(c, n);
+	plain[14] = 12;
+	recompress(c, n, at, plain, 16);
+	snprintf(needle, sizeof(needle), "offset 0x%llx: compressed record, byte 8 of its "
+		 "decompressed data: record size 12 is not a multiple of 8",
+		 (unsigned long long)at);
+	expect_error("size 12 inside", c, n, needle);
+	plain[14] = 24;
+	recompress(c, n, at, plain, 16);
+	expect_error("cut inside", c, n, "the compressed records end inside a record (8 bytes "
+		     "of it): truncated?");
+	type = PD_RECORD_COMPRESSED;
+	memcpy(plain + 8, &type, 4), plain[14] = 16;
+	recompress(c, n, at, plain, 24);
+	expect_error("nested", c, n, "a compressed record inside compressed data");
+	free(c);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2)
+	if (argc != 2 && argc != 4)
 		return 2;
 	snprintf(dir, sizeof(dir), "%s", argv[1]);
 	char good[600];
@@ -958,5 +1094,11 @@ int main(int argc, char **argv)
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[k > 0 ? k : 0] = 0;
 	build_ids(self);
+	if (argc == 4) {
+		compressed_read(argv[2]);
+		compressed_read(argv[3]);
+		compressed_errors(argv[2]);
+		damaged(argv[2]);
+	}
 	return failures ? 1 : 0;
 }

@@ -6,7 +6,10 @@
 # status) with APT::Architecture=ppc64el, then `apt-get download` and `dpkg-deb -x`: it never
 # adds a foreign dpkg architecture and never changes the host's package state.
 # Idempotent: what is already unpacked is reused; a complete cache needs no network.
-# Layout: CACHE/kernel-{6.1,6.12,7}/vmlinux (+ version), CACHE/busybox, CACHE/sysroot/.
+# Layout: CACHE/kernel-{6.1,6.12,7}/vmlinux (+ version), CACHE/busybox, CACHE/sysroot/,
+# CACHE/peers/ (Debian's ppc64el PAPI, libpfm4 and PCP with the shared libraries they load,
+# unpacked as a root for the guests of tests/qemu/libpfm_test.sh), CACHE/src/libpfm4-tests
+# (libpfm4's tests/ from its Debian source package).
 set -euo pipefail
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
@@ -25,6 +28,17 @@ need awk mawk
 sysroot_packages=(
 	libyaml-dev libfdt-dev libjansson-dev libelf-dev libdw-dev
 	zlib1g-dev liblzma-dev libzstd-dev libbz2-dev libtraceevent-dev libiberty-dev
+)
+
+# The peers our libpfm.so.4 is tested beside (doc/libpfm.md), as Debian 12 ships them for
+# ppc64el, and the shared libraries their programs load (the closure of their ELF NEEDED
+# entries, checked by tests/qemu/libpfm_test.sh): the C library and loader, PAPI 7.0.0
+# (papi-tools' programs, papi-examples' test sources with libpapi-dev to build them),
+# libpfm4 4.13.0, PCP 6.0.3's pmda_perfevent and pmval.
+peer_packages=(
+	libc6 libgcc-s1 libpapi7.0 libsde1 papi-tools libpapi-dev papi-examples libpfm4 libpfm4-dev
+	pcp libpcp3 libpcp-pmda3 pcp-conf libsasl2-2 libssl3 libsystemd0 liblzma5 libzstd1
+	liblz4-1 libcap2 libgcrypt20 libgpg-error0 libreadline8 libtinfo6 libuv1 zlib1g libpcp-gui2
 )
 
 # The host's Debian mirror (first deb822 URIs or one-line `deb` URL naming .../debian),
@@ -132,23 +146,44 @@ fetch_busybox() {
 	rm -rf "$tmp" "$deb"
 }
 
-# The sysroot: the cross toolchain brings libc; these bring the libraries' headers, .a
-# archives and .pc files, taken from bookworm to match the host's glibc 2.36 cross libc.
-fetch_sysroot() {
-	# complete for this list of packages (a list that grew fetches again)
-	[ "$(cat "$cache/sysroot/.complete" 2>/dev/null)" = "$(printf '%s\n' "${sysroot_packages[@]}")" ] &&
-		return 0
+# unpack_bookworm DIR PACKAGE...: the newest bookworm version of each package unpacked into
+# CACHE/DIR; complete for this list of packages (a list that grew fetches again).
+unpack_bookworm() {
+	local dir=$1 pkg ver deb
+	shift
+	[ "$(cat "$cache/$dir/.complete" 2>/dev/null)" = "$(printf '%s\n' "$@")" ] && return 0
 	apt_update
-	local pkg ver deb
-	rm -rf "$cache/sysroot" && mkdir -p "$cache/sysroot"
-	for pkg in "${sysroot_packages[@]}"; do
+	rm -rf "${cache:?}/$dir" && mkdir -p "$cache/$dir"
+	for pkg in "$@"; do
 		ver=$(candidates bookworm "$pkg" | awk 'NR == 1 { print $2 }')
 		[ -n "$ver" ] || die "$pkg not in bookworm's ppc64el index"
 		deb=$(download "$pkg" "$ver") || die "$pkg $ver not downloadable from $mirror"
-		dpkg-deb -x "$deb" "$cache/sysroot"
+		dpkg-deb -x "$deb" "$cache/$dir"
 		rm -f "$deb"
 	done
-	printf '%s\n' "${sysroot_packages[@]}" >"$cache/sysroot/.complete"
+	printf '%s\n' "$@" >"$cache/$dir/.complete"
+}
+
+# libpfm4's own tests (tests/validate*.c of Debian's source package libpfm4 4.13.0) into
+# CACHE/src/libpfm4-tests, through a deb-src list of its own (CACHE/apt-src): the tests
+# tests/pfm-validate.cmake builds against our libpfm.so.4.
+fetch_libpfm4_tests() {
+	local dest=$cache/src/libpfm4-tests src=$cache/apt-src
+	[ -f "$dest/validate_power.c" ] && return 0
+	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/dl"
+	: >"$src/status"
+	echo "deb-src [signed-by=$keyring] $mirror bookworm main" >"$src/sources.list"
+	local opts=(-o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$src/lists" -o Dir::State::status="$src/status"
+		-o Dir::Cache="$src/cache" -o Debug::NoLocking=1 -o Acquire::Languages=none
+		-o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" -qq --error-on=any update || die "apt-get update of $mirror (bookworm, deb-src) failed"
+	(cd "$src/dl" && apt-get "${opts[@]}" -qq source --download-only libpfm4=4.13.0-1 >&2) ||
+		die "libpfm4 4.13.0-1's source not downloadable from $mirror"
+	rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+	tar -xzf "$src"/dl/libpfm4_4.13.0.orig.tar.gz -C "$dest.tmp" --strip-components=2 \
+		libpfm-4.13.0/tests
+	rm -rf "$src/dl" "$dest" && mkdir -p "$(dirname "$dest")" && mv "$dest.tmp" "$dest"
 }
 
 fetch_kernel kernel-6.1 bookworm 'linux-image-6\.1\.0-[0-9]+-powerpc64le'
@@ -156,5 +191,10 @@ fetch_kernel kernel-6.12 trixie 'linux-image-6\.12\.[0-9]+\+deb13-powerpc64le'
 # Unstable splits the image: linux-binary-* holds the kernel, linux-image-* is a meta package.
 fetch_kernel kernel-7 sid 'linux-binary-7\.[0-9.]+\+deb[0-9]+-powerpc64le'
 fetch_busybox
-fetch_sysroot
+# The sysroot: the cross toolchain brings libc; these bring the libraries' headers, .a
+# archives and .pc files, taken from bookworm to match the host's glibc 2.36 cross libc.
+unpack_bookworm sysroot "${sysroot_packages[@]}"
+# The peers' root (tests/qemu/peers_root.sh takes what a guest needs from it).
+unpack_bookworm peers "${peer_packages[@]}"
+fetch_libpfm4_tests
 echo "fetch.sh: $cache complete" >&2

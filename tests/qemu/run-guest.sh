@@ -3,13 +3,15 @@
 # a busybox initramfs, runs the caller's /t/run in it and hands back its output and status.
 #
 #   run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE
-#                [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR]
+#                [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR] [--root DIR]
 #
 # --files DIR   copied to /t in the guest; DIR/run (executable) is run there, in /t, with
 #               proc, sysfs, devtmpfs, tracefs and debugfs mounted, stdin /dev/null.
 # --out FILE    /t/run's stdout and stderr, byte for byte.  Beside it: FILE.console (the
 #               kernel's console, hvc0) and FILE.qemu (QEMU's own messages).
 # --outdir DIR  what /t/run leaves in /o (e.g. a perf.data) is copied to DIR.
+# --root DIR    copied onto the guest's root as it is (e.g. Debian's ppc64el C library, loader
+#               and shared libraries for dynamic programs: tests/qemu/peers_root.sh).
 # --timeout S   how long the guest may show no progress (default 240 s): QEMU is stopped
 #               when neither its console (hvc0) nor /t/run's output (hvc1) has grown for
 #               S seconds.  A bound on silence, not on the run's length, so that a machine
@@ -35,15 +37,15 @@
 set -euo pipefail
 
 fail() { echo "run-guest.sh: $*" >&2; exit 125; }
-usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR]"; }
+usage() { fail "usage: run-guest.sh --cache DIR --kernel 6.1|6.12|7 --cpu power10|power9|power8 --files DIR --out FILE [--timeout S] [--gdb PORT | --pvr HEX] [--smp N] [--outdir DIR] [--root DIR]"; }
 
-cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1 pvr=
+cache= kernel= cpu= files= out= outdir= timeout_s=240 gdb_port= smp=1 pvr= extra_root=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case $1 in
 	--cache) cache=$2 ;; --kernel) kernel=$2 ;; --cpu) cpu=$2 ;; --files) files=$2 ;;
 	--out) out=$2 ;; --outdir) outdir=$2 ;; --timeout) timeout_s=$2 ;; --gdb) gdb_port=$2 ;;
-	--smp) smp=$2 ;; --pvr) pvr=$2 ;; *) usage ;;
+	--smp) smp=$2 ;; --pvr) pvr=$2 ;; --root) extra_root=$2 ;; *) usage ;;
 	esac
 	shift 2
 done
@@ -64,11 +66,13 @@ vmlinux=$cache/kernel-$kernel/vmlinux
 [ -s "$vmlinux" ] || fail "no kernel at $vmlinux (run tests/qemu/fetch.sh $cache)"
 [ -x "$cache/busybox" ] || fail "no busybox at $cache/busybox (run tests/qemu/fetch.sh $cache)"
 [ -x "$files/run" ] || fail "$files/run is missing or not executable"
+[ -z "$extra_root" ] || [ -d "$extra_root" ] || fail "--root $extra_root is not a directory"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/run-guest.XXXXXX")
 [ -n "${PMU_QEMU_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 root=$work/root
 mkdir -p "$root/bin" "$root/t" "$root/o"
+[ -z "$extra_root" ] || cp -a "$extra_root/." "$root/"
 cp "$cache/busybox" "$root/bin/busybox"
 cp -a "$files/." "$root/t/"
 cat >"$root/init" <<'INIT'

@@ -34,6 +34,14 @@
 #   sortkeys  --sort pid (perf's per thread: TID:COMMAND) and --sort cpu
 #             (perf's %03d, -001 in a file without CPUs) of a two-thread
 #             workload, per task and CPU-wide: the rows of perf report;
+#   longnames a C++ workload whose std::_Rb_tree<...> members have names
+#             of about 790 characters, equal in their first 507: pmutool
+#             report's rows, text and --json, name them whole, as perf
+#             report's;
+#   tracegraph sched:sched_switch recorded with -g (by pmutool record and
+#             by perf record, alone and beside cpu-clock): pmutool script
+#             prints the frames under each sample line as perf script does,
+#             and none where -F chose the tracepoints' fields;
 #   deep      a call graph deeper than perf report walks (127 frames):
 #             pmutool report's Children and Self, and the call graphs
 #             under its rows, equal perf report's.
@@ -251,6 +259,59 @@ cxx)
 	grep -q ' twice<unsigned long>+0x[0-9a-f]* (.*cxx_spin)$' "$t/ours.txt" || fail "twice<unsigned long> not demangled"
 	"$pmutool" report -i "$t/p.data" --sort sym >"$t/report.txt" || fail "pmutool report"
 	grep -q '%  \[\.\] work::Spin::run$' "$t/report.txt" || fail "report: no work::Spin::run row"
+	;;
+longnames)
+	command -v g++ >/dev/null || fail "g++ is missing: install the Debian package g++"
+	# -fno-inline: the map's members out of line, each its own row;
+	# -fno-plt: no PLT stubs of its own in the rows
+	g++ -O1 -fno-inline -fno-plt -fno-omit-frame-pointer -o "$t/longname_spin" \
+		"$(dirname "$0")/longname_spin.cc" || fail "g++ longname_spin.cc"
+	record -e cpu-clock -c 100000 -o "$t/p.data" -- "$t/longname_spin" 3000000 ||
+		fail "record exited $?"
+	# rows as "SAMPLES PERIOD [m] NAME", sorted
+	perf report --stdio -i "$t/p.data" --sort sym -F sample,period,sym 2>/dev/null |
+		awk '/^ +[0-9]+ +[0-9]+ +\[/ { $1 = $1; print }' | sort >"$t/perf.txt"
+	"$pmutool" report -i "$t/p.data" --sort sym |
+		awk '!/^#/ && NF > 3 { $3 = ""; $0 = $0; $1 = $1; print }' | sort >"$t/ours.txt"
+	"$pmutool" report --json -i "$t/p.data" --sort sym >"$t/ours.json" || fail "pmutool report --json"
+	python3 -c 'import json, sys
+for e in json.load(open(sys.argv[1]))["events"]:
+    for r in e["rows"]:
+        m = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+        print(r["samples"], r["period"], f"[{m}]", r["sym"])' "$t/ours.json" | sort >"$t/ours-json.txt"
+	# the test's point: rows perf names whole past 507 characters, two
+	# of them alike in their first 507
+	awk 'length($0) > 600 { print substr($0, index($0, "]") + 2, 507) }' "$t/perf.txt" |
+		sort | uniq -d | grep -q '^std::_Rb_tree<' ||
+		fail "perf report has no two rows of std::_Rb_tree<...> alike in 507 characters"
+	diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool report's rows differ from perf report's"
+	diff "$t/perf.txt" "$t/ours-json.txt" >"$t/diff.txt" ||
+		fail "pmutool report --json's rows differ from perf report's"
+	;;
+tracegraph)
+	record -e sched:sched_switch -g -o "$t/ours.data" -- sh -c 'sleep 0.01; sleep 0.01' ||
+		fail "record exited $?"
+	record -e cpu-clock -c 100000 -e sched:sched_switch -g -o "$t/both.data" -- \
+		sh -c "sleep 0.01; $spin 20000000; sleep 0.01" || fail "record exited $?"
+	perf record -q -e sched:sched_switch -g -o "$t/perf.data" -- sh -c 'sleep 0.01; sleep 0.01' \
+		2>"$t/perf-err.txt" || fail "perf record"
+	for f in ours both perf; do
+		perf script -i "$t/$f.data" >"$t/perf.txt" 2>"$t/perf-err.txt" || fail "perf script $f"
+		"$pmutool" script -i "$t/$f.data" >"$t/ours.txt" || fail "pmutool script $f"
+		diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" || fail "pmutool script differs on $f.data"
+		# a frame under a sched_switch line: the kernel's __schedule
+		grep -A1 'sched:sched_switch: prev_comm=' "$t/ours.txt" |
+			grep -q '^	 *[0-9a-f]* __schedule+0x[0-9a-f]* (\[kernel.kallsyms\])$' ||
+			fail "$f.data: no __schedule frame under a sched_switch sample"
+		for fields in +pid trace:+ip trace:comm,ip,sym sw:comm,ip,sym,dso comm,tid,event,trace; do
+			perf script -i "$t/$f.data" -F "$fields" >"$t/perf.txt" 2>"$t/perf-err.txt" ||
+				fail "perf script -F $fields"
+			"$pmutool" script -i "$t/$f.data" -F "$fields" >"$t/ours.txt" ||
+				fail "pmutool script -F $fields"
+			diff "$t/perf.txt" "$t/ours.txt" >"$t/diff.txt" ||
+				fail "pmutool script -F $fields differs on $f.data"
+		done
+	done
 	;;
 deep)
 	# a call graph 200 frames deep: perf report walks its 127 outermost

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static const char *const key_titles[NKEYS] = {"Command", "Pid:Command", "Tid", "
 struct row {
 	int event;
 	const char *comm, *dso, *sym;
+	const char *sym_dso;       /* sym: its file, told apart when not sorted on */
 	const char *thread_comm;   /* pid: the thread's last command, as perf shows it */
 	uint32_t pid, tid;
 	int32_t cpu;               /* -1: the samples carry none (per task) */
@@ -111,7 +113,7 @@ static uint64_t row_hash(const struct row *k)
 	uint64_t h = (uint64_t)k->event * 0x9e3779b97f4a7c15ull;
 	h = (h ^ (uintptr_t)k->comm) * 0x100000001b3ull;
 	h = (h ^ (uintptr_t)k->dso) * 0x100000001b3ull;
-	h = (h ^ (uintptr_t)k->sym) * 0x100000001b3ull;
+	h = (h ^ (uintptr_t)k->sym ^ (uintptr_t)k->sym_dso) * 0x100000001b3ull;
 	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * 0x100000001b3ull;
 	h = (h ^ k->addr) * 0x100000001b3ull;
 	return (h ^ ((uint64_t)k->cpu << 8 | (uint8_t)k->mode)) * 0x9e3779b97f4a7c15ull;
@@ -120,7 +122,7 @@ static uint64_t row_hash(const struct row *k)
 static bool row_same(const struct row *a, const struct row *b)
 {
 	return a->event == b->event && a->comm == b->comm && a->dso == b->dso &&
-	       a->sym == b->sym && a->pid == b->pid && a->tid == b->tid &&
+	       a->sym == b->sym && a->sym_dso == b->sym_dso && a->pid == b->pid && a->tid == b->tid &&
 	       a->cpu == b->cpu && a->mode == b->mode && a->addr == b->addr;
 }
 
@@ -176,6 +178,12 @@ static struct row row_key(const struct report *r, const struct session_sample *s
 		 * address alone, whatever its level */
 		if (!strcmp(k.sym, "[unknown]"))
 			k.addr = addr_of_unknown;
+		else {   /* one row per function, not per name: two C++
+			  * overloads show one name (sort.c sort__sym_cmp:
+			  * the file, then _sort__sym_cmp's start address) */
+			k.addr = at->map_ip - at->sym_offset;
+			k.sym_dso = at->dso;
+		}
 		if (!strcmp(k.sym, "[unknown]") && !strcmp(at->dso, "[unknown]"))
 			k.mode = '?';
 	}
@@ -466,23 +474,63 @@ static int pack_rows(struct report *r, size_t *n)
 	return 0;
 }
 
-static void key_text(const struct row *w, int key, char *buf, size_t len)
+/* A line of output or a key's text, grown as it needs: names have no
+ * bound (perf prints a C++ name of any length whole). */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+/* Appends to t; 0, or -ENOMEM. */
+static int __attribute__((format(printf, 2, 3))) text_add(struct text *t, const char *fmt, ...)
 {
+	va_list ap;
+	for (;;) {
+		size_t room = t->cap - t->len;
+		va_start(ap, fmt);
+		int n = vsnprintf(t->s ? t->s + t->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -ENOMEM;
+		if ((size_t)n < room) {
+			t->len += (size_t)n;
+			return 0;
+		}
+		size_t cap = (t->len + (size_t)n + 1) * 2;
+		char *s = realloc(t->s, cap);
+		if (!s)
+			return -ENOMEM;
+		t->s = s;
+		t->cap = cap;
+	}
+}
+
+/* A row's text for one key, whole, in t (emptied first): t->s, or NULL
+ * when out of memory. */
+static const char *key_text(const struct row *w, int key, struct text *t)
+{
+	char dso[4200];
+	int rc;
+	t->len = 0;
 	switch (key) {
-	case KEY_COMM: snprintf(buf, len, "%s", w->comm); break;
+	case KEY_COMM: rc = text_add(t, "%s", w->comm); break;
 	/* sort.c hist_entry__thread_snprintf and hist_entry__cpu_snprintf */
-	case KEY_PID: snprintf(buf, len, "%7d:%s", (int32_t)w->tid, w->thread_comm); break;
-	case KEY_TID: snprintf(buf, len, "%u", w->tid); break;
-	case KEY_CPU: snprintf(buf, len, "%3.3d", w->cpu); break;
-	case KEY_DSO: session_dso_short(w->dso, buf, len); break;
+	case KEY_PID: rc = text_add(t, "%7d:%s", (int32_t)w->tid, w->thread_comm); break;
+	case KEY_TID: rc = text_add(t, "%u", w->tid); break;
+	case KEY_CPU: rc = text_add(t, "%3.3d", w->cpu); break;
+	case KEY_DSO:
+		session_dso_short(w->dso, dso, sizeof(dso));
+		rc = text_add(t, "%s", dso);
+		break;
 	default:
 		if (!strcmp(w->sym, "[unknown]"))
 			/* "%-#.*llx" (sort.c): no "0x" before a 0 */
-			snprintf(buf, len, "[%c] %#.16" PRIx64, w->level, w->addr);
+			rc = text_add(t, "[%c] %#.16" PRIx64, w->level, w->addr);
 		else
-			snprintf(buf, len, "[%c] %s", w->level, w->sym);
+			rc = text_add(t, "[%c] %s", w->level, w->sym);
 		break;
 	}
+	return rc ? NULL : t->s;
 }
 
 static double share(const struct report *r, const struct row *w, uint64_t period)
@@ -502,73 +550,82 @@ static bool shown(const struct report *r, const struct row *w)
 	return share(r, w, r->children ? w->children : w->period) >= r->percent_limit;
 }
 
-static void print_event(const struct report *r, const struct session *s, int e,
-			const struct row *rows, size_t n)
+/* One event's rows; 0, or -ENOMEM. */
+static int print_event(const struct report *r, const struct session *s, int e,
+		       const struct row *rows, size_t n, struct text *key, struct text *line)
 {
 	int width[NKEYS];
-	char text[512];
 	for (int i = 0; i < r->nkeys; i++)
 		width[i] = (int)strlen(key_titles[r->keys[i]]);
 	for (size_t j = 0; j < n; j++)
 		for (int i = 0; i < r->nkeys && shown(r, &rows[j]); i++) {
-			key_text(&rows[j], r->keys[i], text, sizeof(text));
-			if ((int)strlen(text) > width[i])
-				width[i] = (int)strlen(text);
+			if (!key_text(&rows[j], r->keys[i], key))
+				return -ENOMEM;
+			if (key->len > (size_t)width[i])
+				width[i] = (int)key->len;
 		}
 	printf("# Event '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", s->event_names[e],
 	       r->samples[e], r->period[e]);
-	char head[1024];
-	int hl = snprintf(head, sizeof(head), "# %10s %14s", "Samples", "Period");
-	hl += snprintf(head + hl, sizeof(head) - (size_t)hl, r->children ? " %8s %8s" : " %8s",
-		       r->children ? "Children" : "Overhead", "Self");
-	for (int i = 0; i < r->nkeys && hl < (int)sizeof(head); i++)
-		hl += snprintf(head + hl, sizeof(head) - (size_t)hl, "  %-*s", width[i],
-			       key_titles[r->keys[i]]);
-	tool_line("%s", head);
+	line->len = 0;
+	int rc = text_add(line, "# %10s %14s", "Samples", "Period");
+	if (!rc)
+		rc = text_add(line, r->children ? " %8s %8s" : " %8s",
+			      r->children ? "Children" : "Overhead", "Self");
+	for (int i = 0; !rc && i < r->nkeys; i++)
+		rc = text_add(line, "  %-*s", width[i], key_titles[r->keys[i]]);
+	if (rc)
+		return rc;
+	tool_line("%s", line->s);
 	for (size_t j = 0; j < n; j++) {
 		if (!shown(r, &rows[j]))
 			continue;
-		char line[2048];
-		int len = snprintf(line, sizeof(line), "  %10" PRIu64 " %14" PRIu64, rows[j].samples,
-				   rows[j].period);
-		if (r->children)
-			len += snprintf(line + len, sizeof(line) - (size_t)len, " %7.2f%%",
-					share(r, &rows[j], rows[j].children));
-		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7.2f%%",
-				percent(r, &rows[j]));
-		for (int i = 0; i < r->nkeys && len < (int)sizeof(line); i++) {
-			key_text(&rows[j], r->keys[i], text, sizeof(text));
-			len += snprintf(line + len, sizeof(line) - (size_t)len, "  %-*s", width[i], text);
-		}
-		tool_line("%s", line);
+		line->len = 0;
+		rc = text_add(line, "  %10" PRIu64 " %14" PRIu64, rows[j].samples, rows[j].period);
+		if (!rc && r->children)
+			rc = text_add(line, " %7.2f%%", share(r, &rows[j], rows[j].children));
+		if (!rc)
+			rc = text_add(line, " %7.2f%%", percent(r, &rows[j]));
+		for (int i = 0; !rc && i < r->nkeys; i++)
+			rc = key_text(&rows[j], r->keys[i], key)
+				     ? text_add(line, "  %-*s", width[i], key->s) : -ENOMEM;
+		if (rc)
+			return rc;
+		tool_line("%s", line->s);
 		if (r->draw)
 			graph_print(&r->graphs, rows[j].graph, r->whole[e],
 				    r->children ? rows[j].children : rows[j].period,
 				    r->keys[0] == KEY_SYM, stdout);
 	}
 	putchar('\n');
+	return 0;
 }
 
-static void print_stdio(const struct report *r, const struct session *s, size_t n)
+static int print_stdio(const struct report *r, const struct session *s, size_t n)
 {
 	printf("# pmutool report: %s, %" PRIu64 " samples, %" PRIu64 " lost\n#\n", s->path,
 	       s->nsamples, s->nlost);
+	struct text key = {0}, line = {0};
+	int rc = 0;
 	size_t j = 0;
-	for (int e = 0; e < s->info.nevents; e++) {
+	for (int e = 0; !rc && e < s->info.nevents; e++) {
 		size_t first = j;
 		while (j < n && r->rows[j].event == e)
 			j++;
 		if (r->samples[e])
-			print_event(r, s, e, r->rows + first, j - first);
+			rc = print_event(r, s, e, r->rows + first, j - first, &key, &line);
 	}
+	free(key.s);
+	free(line.s);
+	return rc;
 }
 
 /* The function's name, or the address no function holds ("0x..."). */
 static json_t *json_sym(const struct row *w)
 {
-	char text[512];
-	key_text(w, KEY_SYM, text, sizeof(text));
-	return json_string(text + 4);   /* after "[m] " */
+	struct text t = {0};
+	json_t *sym = key_text(w, KEY_SYM, &t) ? json_string(t.s + 4) : NULL;   /* after "[m] " */
+	free(t.s);
+	return sym;
 }
 
 static json_t *json_row(const struct report *r, const struct row *w)
@@ -680,7 +737,11 @@ int cmd_report(struct tool *t)
 		} else {
 			for (size_t i = 0; i < n && sorted_on(&r, KEY_PID); i++) /* after the last COMM */
 				r.rows[i].thread_comm = symbols_comm(s.syms, r.rows[i].tid);
-			rc = t->json ? print_json(&r, &s, n) : (print_stdio(&r, &s, n), EXIT_OK);
+			rc = t->json ? print_json(&r, &s, n) : print_stdio(&r, &s, n);
+			if (rc < 0) {
+				tool_error(t, "out of memory");
+				rc = EXIT_INTERNAL;
+			}
 		}
 	}
 	free(r.rows);

@@ -51,6 +51,7 @@ static const char *const type_names[OUT_TYPES] = {"hw", "sw", "trace", NULL, "ra
 struct script {
 	int name_width;             /* event names right-aligned to the longest */
 	unsigned fields[OUT_TYPES]; /* per output type */
+	bool user_set[OUT_TYPES];   /* fields -F chose or changed */
 	struct tool_trace *trace;   /* NULL: the file has no tracepoint formats */
 };
 
@@ -117,9 +118,30 @@ static int parse_fields(const struct tool *t, struct script *sc, const char *spe
 	}
 	free(copy);
 	for (int i = 0; !rc && i < OUT_TYPES; i++)
-		if (type < 0 || i == type)
+		if (type < 0 || i == type) {
 			sc->fields[i] = set ? set : (sc->fields[i] | add) & ~del;
+			sc->user_set[i] = true;
+		}
 	return rc;
+}
+
+/* Tracepoints recorded with call graphs print their frames unless -F
+ * chose their fields, as perf 6.1 does (builtin-script.c
+ * perf_session__check_output_opt: "set default for tracepoints to print
+ * symbols only if callchains are present"; perf's -G, no_callchain, turns
+ * call graphs off, and with them this). */
+static void trace_call_graphs(struct script *sc, const struct session *s)
+{
+	if (sc->user_set[OUT_TRACE] || s->tool->hide_call_graph)
+		return;
+	for (int e = 0; e < s->info.nevents; e++) {
+		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
+		if (s->event_types[e] == PERF_TYPE_TRACEPOINT && !pmurt_perf_event(s->file, e, &ev) &&
+		    (ev.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			sc->fields[OUT_TRACE] |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+			return;
+		}
+	}
 }
 
 /* The fields before the period: comm (right-aligned in 16 columns, or as
@@ -278,8 +300,10 @@ int cmd_script(struct tool *t)
 	for (int e = 0; !rc && e < s.info.nevents; e++)
 		if ((int)strlen(s.event_names[e]) > sc.name_width)
 			sc.name_width = (int)strlen(s.event_names[e]);
-	if (!rc)
+	if (!rc) {
+		trace_call_graphs(&sc, &s);
 		rc = open_trace(&s, &sc);
+	}
 	if (!rc)
 		rc = session_run(&s, print_sample, &sc);
 	tool_trace_close(sc.trace);

@@ -18,8 +18,11 @@
 #include "perfdata.h"
 #include "tool_session.h"
 
+/* A record's time and where to find it; seq, its place in the file (the
+ * offsets of records decompressed from perf record -z's compressed ones
+ * are not file offsets). */
 struct stamp {
-	uint64_t time, offset;
+	uint64_t time, offset, seq;
 };
 
 static int by_time(const void *a, const void *b)
@@ -27,7 +30,7 @@ static int by_time(const void *a, const void *b)
 	const struct stamp *x = a, *y = b;
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void session_dso_short(const char *dso, char *buf, size_t len)
@@ -164,8 +167,10 @@ static int collect_stamps(struct session *s, struct stamp **out, size_t *n,
 		}
 		if (rec.has & PERF_SAMPLE_TIME)
 			last = rec.time;
-		v[(*n)++] = (struct stamp){last, rec.offset};
-		progress_step(pr, s, rec.offset - s->info.data_offset);
+		v[*n] = (struct stamp){last, rec.offset, *n};
+		(*n)++;
+		if (!(rec.offset & PMURT_PERF_OFFSET_DECOMPRESSED))
+			progress_step(pr, s, rec.offset - s->info.data_offset);
 	}
 	*out = v;
 	if (!v || rc == 1) {

@@ -570,9 +570,13 @@ static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
 					   ? lib->elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
 		if (name && !(name = demangled(s, name)))
 			return -ENOMEM;
-		char buf[1024];
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
-		const char *interned = intern(s, buf);
+		/* whole, however long (a C++ name can run to thousands) */
+		size_t len = name ? strlen(name) : 0;
+		char *stub = malloc(len + sizeof("@plt"));
+		if (stub)
+			snprintf(stub, len + sizeof("@plt"), "%s@plt", name ? name : "");
+		const char *interned = stub ? intern(s, stub) : NULL;
+		free(stub);
 		if (!interned || symtab_add(&d->syms, at, plt.sh_entsize, interned, STB_GLOBAL))
 			return -ENOMEM;
 	}
