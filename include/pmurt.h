@@ -158,7 +158,7 @@ struct pmurt_pmu_info {
 	 * same PMU under another name, platform and processor versions: the
 	 * same events, codes and rules (schema/description-format.md). */
 	const char *extends;
-	/* 0.7 */
+	/* 0.6, too */
 	int nfixed;             /* fixed-function counters among ncounters
 	                           (POWER's PMC5/PMC6: 2) */
 };
