@@ -259,21 +259,28 @@ static bool ordered_eq(struct differ *d, const char *what, const struct pmu_mode
 	return true;
 }
 
-/* Each item of a has an equal item of b with the same key (keys are unique
- * within a collection, so equal counts make this a bijection). */
+/* How many items of m (n of them) have a's item i's key and equal it. */
+static int count_equal(const struct pmu_model *m, int n, const struct pmu_model *a, int i,
+		       item_eq eq, item_key key)
+{
+	const char *k = key(a, i);
+	int c = 0;
+	for (int j = 0; j < n; j++)
+		c += str_eq(key(m, j), k) && eq(a, i, m, j);
+	return c;
+}
+
+/* The same items in a and b, in any order: each item of a as many times in
+ * b as in a.  Keys are mostly unique, but not always (two counter-usage bits
+ * may set the same field for different counters, as a tree may say). */
 static bool keyed_eq(struct differ *d, const char *what, const struct pmu_model *a,
 		     int na, const struct pmu_model *b, int nb, item_eq eq, item_key key)
 {
 	if (na != nb)
 		return note(d, what, "count");
-	for (int i = 0; i < na; i++) {
-		const char *k = key(a, i);
-		int j = 0;
-		while (j < nb && !str_eq(key(b, j), k))
-			j++;
-		if (j == nb || !eq(a, i, b, j))
-			return note(d, what, k);
-	}
+	for (int i = 0; i < na; i++)
+		if (count_equal(b, nb, a, i, eq, key) != count_equal(a, na, a, i, eq, key))
+			return note(d, what, key(a, i));
 	return true;
 }
 

@@ -77,7 +77,8 @@ add_test(NAME dt-old-layout
     $<TARGET_FILE:dt_old_layout> ${DT_P10})
 
 # libFuzzer target for the loader (PMU_FUZZ=ON, clang), seeded with pmugen's
-# trees and skiboot's; a loaded model must survive emit -> load unchanged.
+# trees and skiboot's and with the inputs it once failed on (dt/fuzz_dtb-regressions);
+# a loaded model must survive emit -> load unchanged.
 if(PMU_FUZZ)
   set(FUZZ_RUNS 20000 CACHE STRING "mutations per fuzz target in ctest")
   set(DT_FUZZ_WORK ${DT_OUT}/fuzz_dtb-corpus)
@@ -88,7 +89,7 @@ if(PMU_FUZZ)
   target_link_libraries(fuzz_dtb PRIVATE pmumodel PkgConfig::FDT)
   target_link_options(fuzz_dtb PRIVATE -fsanitize=fuzzer)
   add_test(NAME fuzz/fuzz_dtb
-    COMMAND sh -c "\"$0\" -q -f dtb -o \"$2/p10.dtb\" \"$1\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$2/skiboot.dtb\" \"$4\" && \"$5\" -runs=$6 -max_len=65536 -timeout=10 \"$7\" \"$2\""
+    COMMAND sh -c "\"$0\" -q -f dtb -o \"$2/p10.dtb\" \"$1\" 2>/dev/null && \"$3\" -I dts -O dtb -o \"$2/skiboot.dtb\" \"$4\" && \"$5\" -runs=$6 -max_len=65536 -timeout=10 \"$7\" \"$2\" \"$8\""
       ${PMUGEN} ${DT_P10} ${DT_FUZZ_SEEDS} ${DTC} ${DT_SKIBOOT}
-      $<TARGET_FILE:fuzz_dtb> ${FUZZ_RUNS} ${DT_FUZZ_WORK})
+      $<TARGET_FILE:fuzz_dtb> ${FUZZ_RUNS} ${DT_FUZZ_WORK} ${DT_TESTS}/fuzz_dtb-regressions)
 endif()
