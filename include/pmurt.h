@@ -1045,11 +1045,13 @@ struct pmurt_record_opts {
 PMURT_API int pmurt_record_attr(const struct pmurt_evlist *list, int i,
 				const struct pmurt_record_opts *opts, struct perf_event_attr *attr,
 				size_t attr_size);
-/* What pmurt_record_open refuses of list under opts before any system call,
- * for a dry run: a per-CPU-only PMU (vpa_dtl) recorded per task, a vpa_dtl
- * event with a config or exclude bit its driver refuses, a core event of
- * another processor's description; -EINVAL with the message the open would
- * give, 0 when it refuses none. */
+/* What a recording of list under opts would be refused, said before any
+ * system call, for a dry run: what pmurt_record_open itself refuses (a
+ * per-CPU-only PMU such as vpa_dtl recorded per task, a core event of
+ * another processor's description), and a vpa_dtl config or exclude bit,
+ * which the open leaves to the kernel's driver and explains the same way
+ * when it refuses them; -EINVAL with that message, 0 when none is
+ * refused. */
 PMURT_API int pmurt_record_refusal(const struct pmurt_evlist *list,
 				   const struct pmurt_record_opts *opts, struct pmurt_error *err);
 

@@ -77,7 +77,8 @@ int pmurt_record_refusal(const struct pmurt_evlist *list, const struct pmurt_rec
 	}
 	if (session_opts(opts, &o, &taken, "pmurt_record_refusal", err))
 		return -EINVAL;
-	return pmu_record_refusal(&list->host->h, &list->l, &o, err);
+	int rc = pmu_record_refusal(&list->host->h, &list->l, &o, err);
+	return rc ? rc : pmu_refuse_dtl_attr(&list->l, err);
 }
 
 /* The description says the PMU cannot tell which counter overflowed. */
