@@ -135,11 +135,11 @@ int main(int argc, char **argv)
 	}
 	printf("vpa_dtl loss at %.0f dispatches/s on one CPU, %u simulated s, the reader every "
 	       "%d ms (defaults: -c %llu ms, %u KiB)\n", rate, seconds, READER_MS,
-	       PMU_DTL_DEFAULT_PERIOD_NS / 1000000, PMU_DTL_AUX_DEFAULT_BYTES / 1024);
+	       PMURT_DTL_DEFAULT_PERIOD_NS / 1000000, PMURT_DTL_AUX_DEFAULT_BYTES / 1024);
 	printf("period    AUX        lost       where\n");
 	if (defaults) {
-		double loss = measure(dir, rate, PMU_DTL_DEFAULT_PERIOD_NS / 1000000,
-				      PMU_DTL_AUX_DEFAULT_BYTES / 1024, seconds);
+		double loss = measure(dir, rate, PMURT_DTL_DEFAULT_PERIOD_NS / 1000000,
+				      PMURT_DTL_AUX_DEFAULT_BYTES / 1024, seconds);
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 		int rc = system(cmd);

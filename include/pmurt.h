@@ -695,6 +695,12 @@ struct pmurt_host_info {
 /* Where the host's parts came from; strings live as long as the host.
  * (PMURT_0.5) */
 PMURT_API int pmurt_host_info(const struct pmurt_host *host, struct pmurt_host_info *info);
+/* 0 when host's sysfs has a PMU named name (bus/event_source/devices/NAME);
+ * -ENOENT with err saying where it looked, and for vpa_dtl where such a PMU
+ * exists (a shared-processor LPAR under PowerVM); -EINVAL for a bad
+ * argument.  (PMURT_0.6) */
+PMURT_API int pmurt_host_pmu_present(const struct pmurt_host *host, const char *name,
+				     struct pmurt_error *err);
 
 /* --- event lists: a string parsed once (PMURT_0.5) ----------------------------
  * An event list is perf's evlist: the events of one or more -e strings, each
@@ -998,6 +1004,155 @@ PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_recor
  * place, each valid until pmurt_perf_close. */
 PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
 PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
+
+/* --- recording into perf.data (PMURT_0.6) --------------------------------------
+ * A recording samples an event list into a perf.data file as perf record
+ * does: the attrs as perf record sets them (sample id, ip, tid, time, cpu
+ * and period; callchains on request), one ring per CPU, every event of a
+ * task on each of its threads, children inherited; the records of what
+ * already runs (COMM, MMAP2, FORK) synthesised first, the rings drained as
+ * perf record drains them, the file's header and features (event names,
+ * groups, build ids, the host's description, the tracepoints' formats)
+ * written when it is finished.  With an AUX area (aux_pages) the list's
+ * first event (vpa_dtl) gets one per CPU, its chunks written as AUXTRACE
+ * records after an AUXTRACE_INFO.  The recording borrows the list.
+ */
+struct pmurt_record;
+
+struct pmurt_record_opts {
+	size_t sz;
+	int pid;              /* the task (all its threads), or -1: CPUs */
+	bool enable_on_exec;  /* pid is a command held before its exec (perf's
+	                         workload): its events start at the exec, and
+	                         its maps come from the kernel, not /proc */
+	const int *cpus;      /* with pid -1: these CPUs; NULL: every online one */
+	int ncpus;
+	bool no_inherit;      /* a task only, not the children it starts */
+	uint64_t period;      /* every event's period, or 0: each event's own
+	                         (a cpc probe's COUNT, pmurt_evlist_set_period),
+	                         else freq */
+	uint64_t freq;        /* samples a second, or 0: 4000 without a period
+	                         (perf's default) */
+	bool callchain;       /* PERF_SAMPLE_CALLCHAIN */
+	unsigned data_pages;  /* per ring, a power of two; 0: 128 */
+	unsigned aux_pages;   /* an AUX area of this many pages (a power of two)
+	                         per CPU for the first event; 0: none */
+	uint32_t auxtrace_type; /* with aux_pages: PERF_RECORD_AUXTRACE_INFO's
+	                         type (7 for vpa_dtl, perf's auxtrace.h); its
+	                         priv[0] is the first event's perf type */
+	bool buildid_cache;   /* when finished, the DSOs the file records kept in
+	                         perf's build-id cache (perf's buildid.dir, else
+	                         ~/.debug), as perf record keeps them, so that
+	                         report finds their symbols after a rebuild; what
+	                         cannot be kept is passed over, as in perf */
+};
+
+/* The attr event i is sampled with under opts, into attr (attr_size
+ * bytes, as pmurt_counter_attr), for a dry run.  0 or -EINVAL. */
+PMURT_API int pmurt_record_attr(const struct pmurt_evlist *list, int i,
+				const struct pmurt_record_opts *opts, struct perf_event_attr *attr,
+				size_t attr_size);
+/* What pmurt_record_open refuses of list under opts before any system call,
+ * for a dry run: a per-CPU-only PMU (vpa_dtl) recorded per task, a vpa_dtl
+ * event with a config or exclude bit its driver refuses, a core event of
+ * another processor's description; -EINVAL with the message the open would
+ * give, 0 when it refuses none. */
+PMURT_API int pmurt_record_refusal(const struct pmurt_evlist *list,
+				   const struct pmurt_record_opts *opts, struct pmurt_error *err);
+
+/* The DTrace cpc provider's rules for a recording (Oracle's dcpc.c), which
+ * pmutool record applies, checked before anything is opened:
+ * - every event's period (opts->period when non-zero, as -c gives it, else
+ *   the event's own, a cpc probe's COUNT) at least min_period (the provider's
+ *   dcpc_min_overflow, 5000): a frequency-driven event has none, and a
+ *   tracepoint's period (1: every hit) is not an overflow count;
+ * - counters first come, first served: each group of core events must fit
+ *   (pmurt_group_check) together with the groups before it, nothing is
+ *   multiplexed; and where the description says the PMU cannot tell which
+ *   counter overflowed (pmurt_pmu_info.overflow_counter_unknown), one such
+ *   group at a time.
+ * 0; -EINVAL naming the event and the minimum; -EBUSY naming the refused
+ * group and the holders.  held, when not NULL, gets the check of all core
+ * events together (held->n 0 when there are none): each one's counter. */
+#define PMURT_CPC_MIN_PERIOD 5000
+struct pmurt_cpc_opts {
+	size_t sz;
+	uint64_t period;      /* every event's period (-c), 0: each its own */
+	uint64_t min_period;  /* 0: PMURT_CPC_MIN_PERIOD */
+	bool per_cpu;         /* CPUs are recorded (-a, -C), not a task: the
+	                         counters are checked without per-task rules */
+};
+PMURT_API int pmurt_evlist_cpc_check(const struct pmurt_evlist *list,
+				     const struct pmurt_cpc_opts *opts,
+				     struct pmurt_group_result *held, struct pmurt_error *err);
+
+/* Open every event (disabled; with enable_on_exec they start at the exec)
+ * and its rings, create the file at path with the events' attrs and ids,
+ * and write what perf record writes before sampling starts.  *r NULL on
+ * failure: a refused perf_event_open is its errno with a message that
+ * begins "cannot open" and says what to do (-ESRCH for a pid that does not
+ * exist); a file that cannot be written, its errno. */
+PMURT_API int pmurt_record_open(struct pmurt_record **r, const struct pmurt_evlist *list,
+				const char *path, const struct pmurt_record_opts *opts,
+				struct pmurt_error *err);
+/* Start sampling now (not needed with enable_on_exec). */
+PMURT_API int pmurt_record_enable(struct pmurt_record *r, struct pmurt_error *err);
+/* Wait up to timeout_ms for a ring to fill past its wake-up mark, for the
+ * task's events to hang up or for pmurt_record_stop; then drain every ring
+ * into the file.  0 or -errno. */
+PMURT_API int pmurt_record_poll(struct pmurt_record *r, int timeout_ms,
+				struct pmurt_error *err);
+/* Async-signal-safe (a lock-free atomic store), for a SIGINT handler: a
+ * running poll returns at once and pmurt_record_stopped says true. */
+PMURT_API void pmurt_record_stop(struct pmurt_record *r);
+/* Asked to stop, or every task event hung up (the task and its children
+ * exited). */
+PMURT_API bool pmurt_record_stopped(const struct pmurt_record *r);
+/* Stop sampling, drain what the rings hold, write the file's header and
+ * features: the file is complete (also after an error, which is
+ * returned).  The events stay open until pmurt_record_close. */
+PMURT_API int pmurt_record_finish(struct pmurt_record *r, struct pmurt_error *err);
+/* Closes the events and frees r, writing the header of a file not
+ * finished (with what was drained so far).  NULL does nothing. */
+PMURT_API void pmurt_record_close(struct pmurt_record *r);
+
+struct pmurt_record_stats {
+	size_t sz;
+	uint64_t records;        /* written into the file from the rings */
+	uint64_t samples;        /* PERF_RECORD_SAMPLE */
+	uint64_t lost;           /* the sum of PERF_RECORD_LOST's counts */
+	uint64_t lost_records;   /* PERF_RECORD_LOST records */
+	uint64_t lost_samples;   /* the sum of PERF_RECORD_LOST_SAMPLES' counts */
+	uint64_t bytes;          /* bytes written from the rings */
+	uint64_t aux_records;    /* PERF_RECORD_AUX, and with these flags: */
+	uint64_t aux_truncated, aux_overwrite, aux_partial, aux_collision;
+	/* the AUX areas' drain (aux_pages; as pmurt_dtl_capture_stats) */
+	uint64_t aux_chunks;     /* AUXTRACE records written */
+	uint64_t aux_bytes;      /* their payload */
+	uint64_t aux_stale_bytes; /* stale tails skipped at the driver's wraps */
+	uint64_t aux_lost_entries; /* slots overwritten before they were read */
+	uint64_t aux_lost_headers; /* the header slot among them */
+	uint64_t aux_overruns;   /* drains that found an area full */
+	uint64_t aux_torn_bytes; /* bytes overwritten while being read */
+	uint64_t aux_wrap_polls, aux_wrap_lost_min, aux_wrap_lost_max;
+	uint64_t aux_cut_lost_max; /* the driver's own losses at its wraps */
+	uint64_t aux_reopens;    /* the AUX event closed and opened anew */
+	uint64_t aux_full_polls; /* polls that took all the driver takes (84) */
+};
+/* What the recording wrote and lost so far, up to stats->sz. */
+PMURT_API int pmurt_record_stats(const struct pmurt_record *r, struct pmurt_record_stats *stats);
+
+/* vpa_dtl's poll interval (arch/powerpc/perf/vpa-dtl.c: its hrtimer polls
+ * every max(1 ms, sample_period) ns) and the defaults of the capture and of
+ * pmutool dtl record (PMURT_0.6): they keep the driver's own losses under
+ * 0.1% at 10,000 dispatches a second per CPU (bench/bench_dtl_loss.c:
+ * 0.072%; perf's 128 KiB with a 10 ms poll loses 20%: 100 dispatches a poll
+ * overflow the hypervisor's 84, and each of its wraps loses one or two
+ * polls). */
+#define PMURT_DTL_MIN_PERIOD_NS 1000000ull
+#define PMURT_DTL_DEFAULT_PERIOD_NS 1000000ull
+#define PMURT_DTL_AUX_DEFAULT_BYTES (1u << 20)
+#define PMURT_DTL_DATA_DEFAULT_BYTES (256u << 10)
 
 /* --- vpa_dtl capture, since 0.4 ---------------------------------------------------
  * The Dispatch Trace Log captured live through the vpa_dtl PMU's AUX area,

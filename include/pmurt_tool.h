@@ -12,6 +12,7 @@
 
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -61,6 +62,45 @@ struct pmurt_sys {
  * -ENOMEM.  (PMURT_0.5) */
 PMURT_API int pmurt_cpulist_parse(const char *text, int **cpus, int *ncpus,
 				  struct pmurt_error *err);
+
+/* One event of pmu decoded against its description, as pmutool describe
+ * prints it (PMURT_0.6): the counter it gets alone in a group (checked
+ * under opts, NULL: the defaults), every field of its code and config1 with
+ * its value and where it lands (the register field and bits for that
+ * counter, under which condition, with its transform), the privilege
+ * filters of that counter and which of them the event's exclude bits set,
+ * and each constraint's part of the kernel's constraint word with their
+ * total and the adder slots.  Lines of text into *text (malloc'd, the
+ * caller frees it; their layout is for people and may change).  0, or
+ * -EINVAL / -ENOMEM with err. */
+PMURT_API int pmurt_event_describe(const struct pmurt_pmu *pmu,
+				   const struct pmurt_event_spec *ev,
+				   const struct pmurt_check_opts *opts, char **text,
+				   struct pmurt_error *err);
+
+/*
+ * A command a tool profiles, forked and held before its exec until its
+ * events are open (PMURT_0.6), as perf's evlist__prepare_workload and
+ * evlist__start_workload hold theirs: events opened on its pid with
+ * enable_on_exec (pmurt_record_opts, pmurt_counter_opts) start at the exec,
+ * not in the forked copy of the tool.
+ */
+struct pmurt_workload;
+
+/* Fork argv[0] (searched in PATH, as execvp), held before its exec.  *w
+ * NULL on failure. */
+PMURT_API int pmurt_workload_prepare(struct pmurt_workload **w, char *const argv[],
+				     struct pmurt_error *err);
+/* Its process id. */
+PMURT_API pid_t pmurt_workload_pid(const struct pmurt_workload *w);
+/* Let it exec: 0, or the failed exec's -errno with err naming the
+ * command. */
+PMURT_API int pmurt_workload_start(struct pmurt_workload *w, struct pmurt_error *err);
+/* Whether it has exited (it stays a zombie for pmurt_workload_finish). */
+PMURT_API bool pmurt_workload_exited(const struct pmurt_workload *w);
+/* Reap it, terminating it (SIGTERM) first if it still runs, and free w: its
+ * status as a shell gives it (128 + signal when killed); 0 for NULL. */
+PMURT_API int pmurt_workload_finish(struct pmurt_workload *w);
 
 /* --- build ids (PMURT_0.6) -----------------------------------------------------
  * A GNU build id names one build of an ELF file (its NT_GNU_BUILD_ID note),

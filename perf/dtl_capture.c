@@ -31,7 +31,7 @@ static int check_opts(const struct pmurt_dtl_capture_opts *o, struct pmurt_error
 	else if (!pmu_dtl_config_valid(o->config))
 		why = "config must be " PMU_DTL_CONFIGS ": vpa_dtl_event_init refuses any other "
 		      "value";
-	else if (o->period_ns < PMU_DTL_MIN_PERIOD_NS)
+	else if (o->period_ns < PMURT_DTL_MIN_PERIOD_NS)
 		why = "period_ns is below 1000000: the driver polls at most every 1 ms";
 	else if (o->aux_pages & (o->aux_pages - 1) || o->data_pages & (o->data_pages - 1))
 		why = "aux_pages and data_pages must be powers of two";
@@ -47,11 +47,11 @@ static struct pmurt_dtl_capture_opts defaults(const struct pmurt_dtl_capture_opt
 	struct pmurt_dtl_capture_opts o = PMURT_OPTS_INIT(pmurt_dtl_capture_opts);
 	pmu_opts_take(&o, sizeof(struct pmurt_dtl_capture_opts), opts);
 	o.config = o.config ? o.config : 7;
-	o.period_ns = o.period_ns ? o.period_ns : PMU_DTL_DEFAULT_PERIOD_NS;
+	o.period_ns = o.period_ns ? o.period_ns : PMURT_DTL_DEFAULT_PERIOD_NS;
 	if (!o.aux_pages)
-		o.aux_pages = PMU_DTL_AUX_DEFAULT_BYTES > page ? (unsigned)(PMU_DTL_AUX_DEFAULT_BYTES / page) : 1;
+		o.aux_pages = PMURT_DTL_AUX_DEFAULT_BYTES > page ? (unsigned)(PMURT_DTL_AUX_DEFAULT_BYTES / page) : 1;
 	if (!o.data_pages)
-		o.data_pages = PMU_DTL_DATA_DEFAULT_BYTES > page ? (unsigned)(PMU_DTL_DATA_DEFAULT_BYTES / page) : 1;
+		o.data_pages = PMURT_DTL_DATA_DEFAULT_BYTES > page ? (unsigned)(PMURT_DTL_DATA_DEFAULT_BYTES / page) : 1;
 	return o;
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "perf_int.h"
 #include "sysfs.h"
@@ -180,6 +181,28 @@ void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *er
 			uname(&u) == 0 ? u.machine : "an unknown machine", DTL_WHERE);
 }
 
+int pmurt_host_pmu_present(const struct pmurt_host *host, const char *name,
+			   struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!host || !name || !*name || strchr(name, '/')) {
+		pmurt_set_error(err, -EINVAL, "pmurt_host_pmu_present: missing or bad argument");
+		return -EINVAL;
+	}
+	const struct pmu_host *h = &host->h;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
+		 h->sysfs[0] ? h->sysfs : "/sys", name);
+	if (access(path, R_OK) == 0)
+		return 0;
+	if (pmu_is_vpa_dtl(name))
+		pmu_explain_dtl_missing(h, err);
+	else
+		pmurt_set_error(err, -ENOENT, "no PMU '%s' in %s/bus/event_source/devices", name,
+				h->sysfs[0] ? h->sysfs : "/sys");
+	return -ENOENT;
+}
+
 /* vpa_dtl_event_init's refusals, in its order, and the core's after it for a
  * perf_invalid_context, PERF_PMU_CAP_NO_EXCLUDE | PERF_PMU_CAP_EXCLUSIVE PMU
  * (kernel/events/core.c perf_try_init_event, perf_event_alloc,
@@ -296,4 +319,19 @@ void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list
 		snprintf(where, sizeof(where), "the task");
 	pmurt_set_error(err, code, "cannot open '%s' on %s: %s (%s)", e->name, where, why,
 			strerrorname_np(-code) ? strerrorname_np(-code) : strerror(-code));
+}
+
+int pmu_refuse_dtl_attr(const struct pmu_evlist *list, struct pmurt_error *err)
+{
+	for (int i = 0; i < list->n; i++) {
+		const struct pmu_evsel *e = &list->v[i];
+		if (!pmu_is_vpa_dtl(e->pmu) ||
+		    (pmu_dtl_config_valid(e->attr.config) && !pmu_attr_excludes_any(&e->attr)))
+			continue;
+		char why[400];
+		explain_dtl(e, false, -EINVAL, why, sizeof(why));
+		pmurt_set_error(err, -EINVAL, "cannot open '%s': %s (EINVAL)", e->name, why);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -55,22 +55,18 @@ PMURT_HIDDEN int pmu_refuse_dtl_per_task(const struct pmu_host *host,
 PMURT_HIDDEN void pmu_explain_open(const struct pmu_host *host, const struct pmu_evlist *list,
 				   int i, pid_t pid, int cpu, int code, struct pmurt_error *err);
 
-/* vpa_dtl's rules (arch/powerpc/perf/vpa-dtl.c), one copy for the capture
- * API (dtl_capture.c) and pmutool dtl record: the hrtimer polls every
- * max(1 ms, sample_period) ns; vpa_dtl_event_init takes these configs only.
- * The defaults keep the driver's own losses under 0.1% at 10,000 dispatches
- * a second per CPU (bench/bench_dtl_loss.c: 0.072%; perf's 128 KiB with a
- * 10 ms poll loses 20%: 100 dispatches a poll overflow the hypervisor's 84,
- * and each of its wraps loses one or two polls). */
-#define PMU_DTL_MIN_PERIOD_NS 1000000ull
-#define PMU_DTL_DEFAULT_PERIOD_NS 1000000ull
-#define PMU_DTL_AUX_DEFAULT_BYTES (1u << 20)
-#define PMU_DTL_DATA_DEFAULT_BYTES (256u << 10)
+/* vpa_dtl_event_init takes these configs only (arch/powerpc/perf/vpa-dtl.c);
+ * its poll interval and the default areas are pmurt.h's PMURT_DTL_*. */
 #define PMU_DTL_CONFIGS "dtl_cede (0x1), dtl_preempt (0x2), dtl_fault (0x4) or dtl_all (0x7)"
 static inline bool pmu_dtl_config_valid(uint64_t config)
 {
 	return config == 1 || config == 2 || config == 4 || config == 7;
 }
+
+/* A vpa_dtl event of list with a config or an exclude bit its driver
+ * refuses (vpa_dtl_event_init, PERF_PMU_CAP_NO_EXCLUDE): -EINVAL with the
+ * open's explanation, before any system call; else 0. */
+PMURT_HIDDEN int pmu_refuse_dtl_attr(const struct pmu_evlist *list, struct pmurt_error *err);
 
 /* There is no vpa_dtl in host's sysfs: where it exists, in err (-ENOENT). */
 PMURT_HIDDEN void pmu_explain_dtl_missing(const struct pmu_host *host, struct pmurt_error *err);

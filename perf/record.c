@@ -300,7 +300,8 @@ int pmu_record_refusal(const struct pmu_host *host, const struct pmu_evlist *lis
 			pmu_explain_open(host, list, ev, o->pid, -1, -EINVAL, err);
 			return -EINVAL;
 		}
-	return pmu_refuse_foreign_core(host, list, err);
+	int rc = pmu_refuse_dtl_attr(list, err);
+	return rc ? rc : pmu_refuse_foreign_core(host, list, err);
 }
 
 static int open_all(struct pmu_session *s, struct pmurt_error *err)

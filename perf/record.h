@@ -76,7 +76,8 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 
 /* What pmu_session_open refuses before any system call (and dry runs too):
  * a PMU without a task context (a cpumask: hv_24x7; vpa_dtl) under a
- * per-task o, and core events of a description not the host's; 0 or
+ * per-task o, a vpa_dtl config or exclude bit its driver refuses, and core
+ * events of a description not the host's; 0 or
  * -EINVAL with err naming the event. */
 int pmu_record_refusal(const struct pmu_host *host, const struct pmu_evlist *list,
 		       const struct pmu_record_opts *o, struct pmurt_error *err);

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "errors.h"
+#include "pmurt_tool.h"
 #include "workload.h"
 
 /* The child: wait for the go byte, exec, or report why it could not. */
@@ -108,4 +110,69 @@ int pmu_workload_finish(struct pmu_workload *w)
 	if (r < 0)
 		return 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* --- the public handle (pmurt_tool.h) ------------------------------------------------ */
+
+struct pmurt_workload {
+	struct pmu_workload w;
+	char *name;    /* argv[0], for the start's message */
+};
+
+int pmurt_workload_prepare(struct pmurt_workload **out, char *const argv[],
+			   struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!out || !argv || !argv[0]) {
+		pmurt_set_error(err, -EINVAL, "pmurt_workload_prepare: missing argument");
+		return -EINVAL;
+	}
+	*out = NULL;
+	struct pmurt_workload *w = calloc(1, sizeof(*w));
+	char *name = strdup(argv[0]);
+	if (!w || !name) {
+		free(w);
+		free(name);
+		pmurt_set_error(err, -ENOMEM, "pmurt_workload_prepare: out of memory");
+		return -ENOMEM;
+	}
+	w->name = name;
+	int rc = pmu_workload_prepare(&w->w, argv, err);
+	if (rc < 0) {
+		free(w->name);
+		free(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+pid_t pmurt_workload_pid(const struct pmurt_workload *w)
+{
+	return w ? w->w.pid : 0;
+}
+
+int pmurt_workload_start(struct pmurt_workload *w, struct pmurt_error *err)
+{
+	pmurt_clear_error(err);
+	if (!w) {
+		pmurt_set_error(err, -EINVAL, "pmurt_workload_start: missing argument");
+		return -EINVAL;
+	}
+	return pmu_workload_start(&w->w, w->name, err);
+}
+
+bool pmurt_workload_exited(const struct pmurt_workload *w)
+{
+	return w && pmu_workload_exited(&w->w);
+}
+
+int pmurt_workload_finish(struct pmurt_workload *w)
+{
+	if (!w)
+		return 0;
+	int status = pmu_workload_finish(&w->w);
+	free(w->name);
+	free(w);
+	return status;
 }

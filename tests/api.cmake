@@ -27,6 +27,20 @@ add_test(NAME api/evlist
                  sh \"$2\" \"$t/sys\" >/dev/null && \"$1\" \"$t/sys\"" sh
     $<TARGET_FILE:evlist_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)
 
+# The public recording API and what pmutool's record, dtl record and
+# describe take from pmurt_tool.h (tests/api/record_test.c): the cpc rules,
+# a recording's refusals and the host's PMUs on a fake POWER10 LPAR's
+# sysfs, an event decoded, and a held command recorded with a software
+# event on this machine's kernel, its file read back.
+add_executable(record_api_test ${CMAKE_CURRENT_LIST_DIR}/api/record_test.c)
+target_include_directories(record_api_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(record_api_test PRIVATE pmurt)
+add_test(NAME api/record
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-record.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 sh \"$2\" \"$t/sys\" >/dev/null && \"$1\" \"$t/sys\" \"$t\"" sh
+    $<TARGET_FILE:record_api_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)
+
 # pmurt_tool.h's build ids and build-id cache, and pmurt.h's perf.data from
 # memory (tests/api/buildid_test.c), through libpmurt.so's exported symbols:
 # a recording's build ids against perf 6.1's buildid-list of it, the test

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "dtl_perf.h"
-#include "perf_int.h"
 #include "record/record_tool.h"
 
 #define AUXTRACE_VPA_DTL 7               /* tools/perf/util/auxtrace.h */
@@ -72,7 +71,7 @@ static int parse_period(const struct tool *t, const char *s, uint64_t *v)
 		tool_error(t, "dtl record: -c: '%s' is not a number of ns", s);
 		return EXIT_USAGE;
 	}
-	if (*v < PMU_DTL_MIN_PERIOD_NS) {
+	if (*v < PMURT_DTL_MIN_PERIOD_NS) {
 		tool_error(t, "dtl record: -c %llu: the poll interval is in ns and vpa_dtl polls "
 			   "at most every 1 ms (vpa-dtl.c: max(1 ms, sample_period)); give at least "
 			   "1000000", (unsigned long long)*v);
@@ -117,11 +116,11 @@ static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_re
 		{NULL, 0, NULL, 0},
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = PMU_DTL_DEFAULT_PERIOD_NS};
+	*a = (struct dtl_record_args){.event = "vpa_dtl/dtl_all/", .period = PMURT_DTL_DEFAULT_PERIOD_NS};
 	a->r = (struct record_args){.pid = -1, .output = "perf.data", .min_period = 1,
 				    .auxtrace_type = AUXTRACE_VPA_DTL,
-				    .aux_pages = PMU_DTL_AUX_DEFAULT_BYTES > page ? PMU_DTL_AUX_DEFAULT_BYTES / page : 1,
-				    .data_pages = PMU_DTL_DATA_DEFAULT_BYTES > page ? PMU_DTL_DATA_DEFAULT_BYTES / page
+				    .aux_pages = PMURT_DTL_AUX_DEFAULT_BYTES > page ? PMURT_DTL_AUX_DEFAULT_BYTES / page : 1,
+				    .data_pages = PMURT_DTL_DATA_DEFAULT_BYTES > page ? PMURT_DTL_DATA_DEFAULT_BYTES / page
 									    : 1};
 	optind = 1;
 	opterr = 0;
@@ -158,37 +157,23 @@ static int parse_args(const struct tool *t, int argc, char **argv, struct dtl_re
 /* The vpa_dtl event first (the AUX area is on it), its poll interval as
  * its period; the tracepoints one sample per hit. */
 static int build_list(const struct tool *t, const struct dtl_record_args *a,
-		      const struct pmu_host *host, struct pmu_evlist *list)
+		      struct pmurt_host *host, struct pmurt_evlist **list)
 {
 	struct pmurt_error err = {0};
-	int rc = pmu_evlist_parse(list, host, a->event, &err);
-	if (rc == 0 && (list->n != 1 || strcmp(list->v[0].pmu, "vpa_dtl") != 0)) {
+	struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+	int rc = pmurt_evlist_parse(list, host, a->event, NULL, &err);
+	if (rc == 0 && (pmurt_evlist_nevents(*list) != 1 ||
+			pmurt_evlist_event(*list, 0, &e) < 0 || strcmp(e.pmu, "vpa_dtl") != 0)) {
 		tool_error(t, "dtl record: -e '%s': one vpa_dtl event (vpa_dtl/dtl_all/, "
 			   "vpa_dtl/dtl_cede/, ...)", a->event);
 		return EXIT_USAGE;
 	}
-	struct perf_event_attr *dtl = rc == 0 ? &list->v[0].attr : NULL;
-	if (dtl && pmu_attr_excludes_any(dtl)) {
-		tool_error(t, "dtl record: -e '%s': vpa_dtl refuses every exclude bit "
-			   "(PERF_PMU_CAP_NO_EXCLUDE): drop the modifier", a->event);
-		return EXIT_USAGE;
-	}
-	if (dtl && !pmu_dtl_config_valid(dtl->config)) {
-		tool_error(t, "dtl record: -e '%s': config 0x%llx: vpa_dtl takes " PMU_DTL_CONFIGS
-			   " and no other value (vpa_dtl_event_init)", a->event,
-			   (unsigned long long)dtl->config);
-		return EXIT_USAGE;
-	}
-	if (dtl) {
-		dtl->sample_period = a->period;
-		dtl->freq = 0;
-	}
+	if (rc == 0)
+		rc = pmurt_evlist_set_period(*list, 0, a->period);
 	if (rc == 0 && !a->no_sched)
-		rc = pmu_evlist_parse(list, host, SCHED_EVENTS, &err);
-	for (int i = 1; rc == 0 && i < list->n; i++) {
-		list->v[i].attr.sample_period = 1;
-		list->v[i].attr.freq = 0;
-	}
+		rc = pmurt_evlist_add(*list, SCHED_EVENTS, &err);
+	for (int i = 1; rc == 0 && i < pmurt_evlist_nevents(*list); i++)
+		rc = pmurt_evlist_set_period(*list, i, 1);
 	if (rc < 0) {
 		tool_error(t, "dtl record: %s", err.message[0] ? err.message : strerror(-rc));
 		return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
@@ -198,24 +183,33 @@ static int build_list(const struct tool *t, const struct dtl_record_args *a,
 
 /* --- the run ------------------------------------------------------------------------ */
 
-static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmurt_host *hh)
+/* What the driver refuses of the event (a config, an exclude bit), said
+ * before anything is opened. */
+static int check_refusal(const struct tool *t, const struct dtl_record_args *a,
+			 const struct pmurt_evlist *list)
 {
-	struct pmu_host host = hh->h;
 	struct pmurt_error err = {0};
-	char path[512];
-	snprintf(path, sizeof path, "%s/bus/event_source/devices/vpa_dtl/type", host.sysfs);
-	if (access(path, R_OK) != 0) {
-		pmu_explain_dtl_missing(&host, &err);
+	struct pmurt_record_opts o = PMURT_OPTS_INIT(pmurt_record_opts, .pid = -1);
+	if (pmurt_record_refusal(list, &o, &err) == 0)
+		return EXIT_OK;
+	tool_error(t, "dtl record: -e '%s': %s", a->event, err.message);
+	return EXIT_USAGE;
+}
+
+static int record_on(const struct tool *t, struct dtl_record_args *a, struct pmurt_host *host)
+{
+	struct pmurt_error err = {0};
+	if (pmurt_host_pmu_present(host, "vpa_dtl", &err) < 0) {
 		tool_error(t, "dtl record: %s", err.message);
 		return EXIT_OPEN_FAILED;
 	}
-	struct pmu_evlist list = {0};
-	int rc = build_list(t, a, &host, &list);
-	if (rc == EXIT_OK) {
-		a->r.auxtrace_pmu = list.v[0].attr.type;
-		rc = record_run(t, &a->r, &host, &list);
-	}
-	pmu_evlist_free(&list);
+	struct pmurt_evlist *list = NULL;
+	int rc = build_list(t, a, host, &list);
+	if (rc == EXIT_OK)
+		rc = check_refusal(t, a, list);
+	if (rc == EXIT_OK)
+		rc = record_run(t, &a->r, list);
+	pmurt_evlist_free(list);
 	return rc;
 }
 

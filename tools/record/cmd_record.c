@@ -20,28 +20,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpc.h"
-#include "evlist.h"
-#include "perf_int.h"
-#include "perfdata.h"
 #include "pmutool.h"
-#include "record.h"
 #include "record_tool.h"
-#include "workload.h"
 
 #define POLL_MS 100
 
 enum { OPT_MIN_PERIOD = 256, OPT_DRY_RUN };
 
-/* The session a signal stops: the handler may touch nothing else. */
-static struct pmu_session *volatile stop_target;
+/* The recording a signal stops: the handler may touch nothing else. */
+static struct pmurt_record *volatile stop_target;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	struct pmu_session *s = stop_target;
-	if (s)
-		pmu_session_stop(s);
+	struct pmurt_record *r = stop_target;
+	if (r)
+		pmurt_record_stop(r);
 }
 
 static void usage_record(FILE *out)
@@ -144,7 +138,7 @@ static int parse_record_args(const struct tool *t, int argc, char **argv, struct
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*a = (struct record_args){.pid = -1, .min_period = PMU_CPC_MIN_PERIOD,
+	*a = (struct record_args){.pid = -1, .min_period = PMURT_CPC_MIN_PERIOD,
 				  .output = "perf.data"};
 	optind = 1;
 	opterr = 0;
@@ -194,37 +188,26 @@ static int check_record_args(const struct tool *t, const struct record_args *a)
 
 /* Every -e string into one event list. */
 static int build_evlist(const struct tool *t, const struct record_args *a,
-			const struct pmu_host *host, struct pmu_evlist *list)
+			struct pmurt_evlist **list)
 {
-	for (int i = 0; i < a->nevents; i++) {
-		struct pmurt_error err = {0};
-		int rc = pmu_evlist_parse(list, host, a->events[i], &err);
-		if (rc < 0) {
-			tool_error(t, "%s", err.message[0] ? err.message : strerror(-rc));
-			return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-		}
-	}
-	return EXIT_OK;
-}
-
-/* The description says the PMU cannot tell which counter overflowed: one
- * enabling at a time (pmurt_pmu_info's overflow_counter_unknown). */
-static bool single_overflow(const struct tool *t)
-{
-	const struct pmurt_pmu *core = pmurt_host_pmu(t->host);
-	struct pmurt_pmu_info info = PMURT_OPTS_INIT(pmurt_pmu_info);
-	return core && pmurt_pmu_info(core, &info) == 0 && info.overflow_counter_unknown;
+	struct pmurt_error err = {0};
+	int rc = pmurt_evlist_new(list, t->host, NULL, &err);
+	for (int i = 0; rc == 0 && i < a->nevents; i++)
+		rc = pmurt_evlist_add(*list, a->events[i], &err);
+	if (rc == 0)
+		return EXIT_OK;
+	tool_error(t, "%s", err.message[0] ? err.message : strerror(-rc));
+	return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 }
 
 static int check_cpc_rules(const struct tool *t, const struct record_args *a,
-			   const struct pmu_evlist *list, struct pmurt_group_result *held)
+			   const struct pmurt_evlist *list, struct pmurt_group_result *held)
 {
 	struct pmurt_error err = {0};
-	int rc = pmu_cpc_check_periods(list, a->period, a->min_period, &err);
-	if (rc == 0)
-		rc = pmu_cpc_check_counters(pmurt_host_pmu(t->host), list,
-					    !a->all_cpus && !a->cpu_list, single_overflow(t), held,
-					    &err);
+	struct pmurt_cpc_opts o = PMURT_OPTS_INIT(pmurt_cpc_opts, .period = a->period,
+						  .min_period = a->min_period,
+						  .per_cpu = a->all_cpus || a->cpu_list);
+	int rc = pmurt_evlist_cpc_check(list, &o, held, &err);
 	if (rc == 0)
 		return EXIT_OK;
 	tool_error(t, "record: %s", err.message);
@@ -234,95 +217,30 @@ static int check_cpc_rules(const struct tool *t, const struct record_args *a,
 /* --dry-run: what would be opened, an event a line (members indented): its
  * type, config, period or frequency, and the counter each core event
  * holds. */
-static void print_dry_run(const struct pmu_evlist *list, const struct pmu_record_opts *o,
+static void print_dry_run(const struct pmurt_evlist *list, const struct pmurt_record_opts *o,
 			  const struct pmurt_group_result *held)
 {
 	int core = 0;
-	for (int i = 0; i < list->n; i++) {
-		const struct pmu_evsel *e = &list->v[i];
+	for (int i = 0; i < pmurt_evlist_nevents(list); i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
 		struct perf_event_attr at;
-		pmu_record_attr(list, i, o, &at);
+		if (pmurt_evlist_event(list, i, &e) < 0 ||
+		    pmurt_record_attr(list, i, o, &at, sizeof(at)) < 0)
+			continue;
 		char pmc[16] = "";
-		if (e->kind == PMU_EVSEL_CORE && core < held->n)
+		if (e.kind == PMURT_EVSEL_CORE && core < held->n)
 			snprintf(pmc, sizeof pmc, " PMC%d", held->pmc[core++]);
 		tool_line("%s%s: type %u config 0x%" PRIx64 " %s %" PRIu64 "%s",
-			  e->leader == i ? "" : "  ", e->name, at.type, (uint64_t)at.config,
+			  e.leader == i ? "" : "  ", e.name, at.type, (uint64_t)at.config,
 			  at.freq ? "freq" : "period", (uint64_t)at.sample_period, pmc);
 	}
 }
 
 /* --- recording ------------------------------------------------------------------------ */
 
-/* AUXTRACE records come with their payload by pointer (aux.h). */
-static int write_record(void *arg, const struct perf_event_header *rec, struct pmurt_error *err)
+static void install_handlers(struct pmurt_record *r, bool workload)
 {
-	if (rec->type == PMU_RECORD_AUXTRACE)
-		return pd_writer_add_auxtrace(arg, rec, ((const struct pmu_auxtrace *)rec)->data, err);
-	return pd_writer_add(arg, rec, err);
-}
-
-/* PERF_RECORD_AUXTRACE_INFO (tools/perf/util/auxtrace.c
- * perf_event__synthesize_auxtrace_info): u32 type, u32 reserved, then the
- * PMU's priv[]; for vpa_dtl (powerpc-vpadtl.h) priv[0] is the PMU type. */
-static int write_auxtrace_info(struct pd_writer *w, uint32_t auxtrace_type, uint64_t pmu_type,
-			       struct pmurt_error *err)
-{
-	uint64_t rec[3];
-	struct perf_event_header h = {.type = PD_RECORD_AUXTRACE_INFO, .size = sizeof rec};
-	memcpy(rec, &h, sizeof h);
-	rec[1] = auxtrace_type; /* and reserved 0 */
-	rec[2] = pmu_type;
-	return pd_writer_add(w, rec, err);
-}
-
-/* The rings' records, written as the kernel laid them out (perf record's
- * way), each noted by the writer from the session's walk over them. */
-static int note_span_record(void *arg, const struct perf_event_header *rec,
-			    struct pmurt_error *err)
-{
-	(void)err;
-	pd_writer_note(arg, rec);
-	return 0;
-}
-
-static int write_span(void *arg, const void *recs, size_t len, struct pmurt_error *err)
-{
-	return pd_writer_add_noted_span(arg, recs, len, err);
-}
-
-static int open_writer(const struct tool *t, const char *path, const struct pmu_session *s,
-		       const struct pmu_host *host, const struct pmu_evlist *list,
-		       struct pd_writer **w)
-{
-	struct pd_event *ev = calloc((size_t)list->n, sizeof *ev);
-	if (!ev) {
-		tool_error(t, "record: out of memory");
-		return EXIT_INTERNAL;
-	}
-	for (int i = 0; i < list->n; i++) {
-		ev[i].attr = *pmu_session_attr(s, i);
-		ev[i].ids = pmu_session_ids(s, i, &ev[i].nids);
-		ev[i].name = list->v[i].name;
-		ev[i].group_size = list->v[i].leader == i ? list->v[i].group_size : 0;
-	}
-	struct pmurt_error err = {0};
-	int rc = pd_writer_open(w, path, ev, list->n, &err);
-	free(ev);
-	/* perf reads tracepoint samples only with their formats */
-	if (rc == 0 && (rc = pd_writer_add_tracing(*w, pmu_host_tracefs(host, NULL), &err)) < 0) {
-		pd_writer_finish(*w, NULL);
-		*w = NULL;
-	}
-	if (rc < 0) {
-		tool_error(t, "record: %s", err.message);
-		return EXIT_INTERNAL;
-	}
-	return EXIT_OK;
-}
-
-static void install_handlers(struct pmu_session *s, bool workload)
-{
-	stop_target = s;
+	stop_target = r;
 	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: poll returns */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -342,26 +260,22 @@ static void remove_handlers(void)
 }
 
 /* Poll and drain until stopped (a signal, the workload's end, every task
- * event hung up), then drain what is left. */
-static int record_loop(struct pmu_session *s, struct pd_writer *w,
-		       const struct pmu_workload *wl, struct pmurt_error *err)
+ * event hung up). */
+static int record_loop(struct pmurt_record *r, const struct pmurt_workload *wl,
+		       struct pmurt_error *err)
 {
 	int rc = 0;
-	while (rc == 0 && !pmu_session_stopped(s)) {
-		rc = pmu_session_poll(s, POLL_MS, write_record, w, err);
-		if (pmu_workload_exited(wl))
-			pmu_session_stop(s);
+	while (rc == 0 && !pmurt_record_stopped(r)) {
+		rc = pmurt_record_poll(r, POLL_MS, err);
+		if (pmurt_workload_exited(wl))
+			pmurt_record_stop(r);
 	}
-	if (rc == 0)
-		rc = pmu_session_disable(s, err);
-	if (rc == 0)
-		rc = pmu_session_drain(s, write_record, w, err);
 	return rc;
 }
 
-static void print_summary(const struct tool *t, const struct pmu_session *s, const char *path)
+static void print_summary(const struct tool *t, const struct pmurt_record_stats *st,
+			  const char *path)
 {
-	const struct pmu_record_stats *st = pmu_session_stats(s);
 	if (st->lost || st->lost_samples)
 		fprintf(stderr, "%s: warning: lost %" PRIu64 " records in %" PRIu64 " PERF_RECORD_LOST "
 			"and %" PRIu64 " samples in PERF_RECORD_LOST_SAMPLES (a larger -m or period "
@@ -371,49 +285,52 @@ static void print_summary(const struct tool *t, const struct pmu_session *s, con
 		st->lost_samples, (double)st->bytes / 1e6, path);
 }
 
-/* The AUX side: what was drained, skipped and lost (aux.h). */
-static void print_aux_summary(const struct tool *t, const struct pmu_session *s)
+/* The AUX side: what was drained, skipped and lost (pmurt_record_stats). */
+static void print_aux_summary(const struct tool *t, const struct pmurt_record_stats *st)
 {
-	const struct pmu_record_stats *st = pmu_session_stats(s);
-	const struct pmu_aux_stats *a = &st->aux;
-	if (a->lost_entries || a->lost_headers || a->overruns || a->torn_bytes)
+	if (st->aux_lost_entries || st->aux_lost_headers || st->aux_overruns || st->aux_torn_bytes)
 		fprintf(stderr, "%s: warning: the AUX area filled %" PRIu64 " times (the reader was "
 			"slow: a larger --aux-pages helps): %" PRIu64 " DTL entries "
 			"overwritten before they were read%s, %" PRIu64 " bytes possibly torn; the "
 			"kernel disables the event when the area is full, so entries of those "
-			"intervals are lost too\n", t->prog, a->overruns, a->lost_entries,
-			a->lost_headers ? " (and the header)" : "", a->torn_bytes);
-	if (a->wrap_polls)
+			"intervals are lost too\n", t->prog, st->aux_overruns, st->aux_lost_entries,
+			st->aux_lost_headers ? " (and the header)" : "", st->aux_torn_bytes);
+	if (st->aux_wrap_polls)
 		fprintf(stderr, "%s: warning: the vpa_dtl driver lost %" PRIu64 " to %" PRIu64 " DTL "
 			"entries at its wraps (%" PRIu64 " polls whose entries it never reported), and "
 			"up to %" PRIu64 " more from batches that reached a wrap (vpa-dtl.c; a larger "
 			"--aux-pages makes wraps rarer, a shorter -c makes each poll smaller)\n",
-			t->prog, a->wrap_lost_min, a->wrap_lost_max, a->wrap_polls, a->cut_lost_max);
-	if (a->full_polls)
+			t->prog, st->aux_wrap_lost_min, st->aux_wrap_lost_max, st->aux_wrap_polls,
+			st->aux_cut_lost_max);
+	if (st->aux_full_polls)
 		fprintf(stderr, "%s: warning: %" PRIu64 " polls of the vpa_dtl driver took 84 "
 			"entries, all it takes between two polls: the hypervisor's buffer may have "
-			"dropped more, unseen (a shorter -c helps)\n", t->prog, a->full_polls);
-	if (a->reopens)
+			"dropped more, unseen (a shorter -c helps)\n", t->prog, st->aux_full_polls);
+	if (st->aux_reopens)
 		fprintf(stderr, "%s: warning: vpa_dtl was closed and opened anew %" PRIu64 " times "
 			"(its area filled and the kernel disabled it; enabling it again would crash "
 			"the kernel): the dispatches in between are not in the file\n", t->prog,
-			a->reopens);
+			st->aux_reopens);
 	if (st->aux_truncated || st->aux_partial || st->aux_collision)
 		fprintf(stderr, "%s: warning: PERF_RECORD_AUX flags: %" PRIu64 " truncated, %" PRIu64
 			" partial, %" PRIu64 " collision\n", t->prog, st->aux_truncated,
 			st->aux_partial, st->aux_collision);
 	fprintf(stderr, "[ AUX: %" PRIu64 " PERF_RECORD_AUX, %" PRIu64 " AUXTRACE records, %"
 		PRIu64 " bytes (%" PRIu64 " slots), %" PRIu64 " stale bytes skipped at wraps, %"
-		PRIu64 " entries lost ]\n", st->aux_records, a->chunks, a->bytes,
-		a->bytes / PMURT_DTL_SLOT_SIZE, a->stale_bytes, a->lost_entries);
+		PRIu64 " entries lost ]\n", st->aux_records, st->aux_chunks, st->aux_bytes,
+		st->aux_bytes / PMURT_DTL_SLOT_SIZE, st->aux_stale_bytes, st->aux_lost_entries);
 }
 
-static int session_opts(const struct tool *t, const struct record_args *a, pid_t workload,
-			struct pmu_record_opts *o, int **cpus)
+/* The library's options from the command line's; the workload, when there
+ * is one and no CPUs are recorded, is the task. */
+static int record_opts(const struct tool *t, const struct record_args *a, pid_t workload,
+		       struct pmurt_record_opts *o, int **cpus)
 {
-	*o = (struct pmu_record_opts){.pid = a->pid, .period = a->period, .freq = a->freq,
-				      .callchain = a->callchain, .data_pages = a->data_pages,
-				      .aux_pages = a->aux_pages, .no_inherit = a->no_inherit};
+	*o = PMURT_OPTS_INIT(pmurt_record_opts, .pid = a->pid, .period = a->period,
+			     .freq = a->freq, .callchain = a->callchain,
+			     .data_pages = a->data_pages, .aux_pages = a->aux_pages,
+			     .auxtrace_type = a->auxtrace_type, .no_inherit = a->no_inherit,
+			     .buildid_cache = !a->no_buildid_cache);
 	if (a->cpu_list) {
 		struct pmurt_error err = {0};
 		int rc = pmurt_cpulist_parse(a->cpu_list, cpus, &o->ncpus, &err);
@@ -424,10 +341,11 @@ static int session_opts(const struct tool *t, const struct record_args *a, pid_t
 		if (tool_check_cpus(t, "record: ", a->cpu_list, *cpus, o->ncpus))
 			return EXIT_USAGE;
 		o->cpus = *cpus;
+		o->pid = -1;
 	}
 	if (workload > 0 && !a->all_cpus && !a->cpu_list) {
 		o->pid = workload;
-		o->workload = true;
+		o->enable_on_exec = true;
 	}
 	return EXIT_OK;
 }
@@ -440,80 +358,61 @@ static int fail(const struct tool *t, const struct pmurt_error *err, int rc)
 
 /* Enable (or let the workload exec), loop, and stop, signals caught
  * meanwhile. */
-static int record_active(const struct tool *t, const struct record_args *a,
-			 struct pmu_session *s, struct pd_writer *w, struct pmu_workload *wl,
-			 bool per_workload)
+static int record_active(const struct tool *t, struct pmurt_record *r,
+			 struct pmurt_workload *wl, bool per_workload)
 {
 	struct pmurt_error err = {0};
 	int rc = EXIT_OK;
-	install_handlers(s, wl->pid > 0);
-	if (!per_workload && pmu_session_enable(s, &err) < 0)
+	install_handlers(r, wl != NULL);
+	if (!per_workload && pmurt_record_enable(r, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
-	if (rc == EXIT_OK && wl->pid > 0 && pmu_workload_start(wl, a->cmd[0], &err) < 0)
+	if (rc == EXIT_OK && wl && pmurt_workload_start(wl, &err) < 0)
 		rc = fail(t, &err, EXIT_USAGE);
-	if (rc == EXIT_OK && record_loop(s, w, wl, &err) < 0)
+	if (rc == EXIT_OK && record_loop(r, wl, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	remove_handlers();
 	return rc;
 }
 
-/* The DSOs the finished file records, kept in perf's build-id cache as
- * perf record keeps them (builtin-record.c record__finish_output), so that
- * report and script, pmutool's and perf's, find their symbols by build id
- * after a rebuild, and perf finds the vDSO's at all.  As in perf, what
- * cannot be kept is passed over silently. */
-static void cache_build_ids(const char *path)
+/* The exit code of a refused open: -p of a process that does not exist is
+ * a usage error, a refused perf_event_open its own code. */
+static int open_failure(const struct tool *t, const struct pmurt_error *err, int rc)
 {
-	char dir[4096];
-	struct pmurt_perf_file *f = NULL;
-	struct pmurt_error err = {0};
-	if (pd_build_id_cache_dir(dir, sizeof(dir)) < 0 || pmurt_perf_open(&f, path, &err) < 0)
-		return;
-	pd_build_id_cache_add_recorded(dir, "", f);
-	pmurt_perf_close(f);
+	return fail(t, err, rc == -ESRCH ? EXIT_USAGE
+			    : strncmp(err->message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
+									    : EXIT_INTERNAL);
 }
 
-/* Open, synthesize, start, loop, finish: the recording proper. */
+/* Open, start, loop, finish: the recording proper (pmurt_record_*, which
+ * writes the file as perf record does, the build ids cached at the end). */
 int record_run(const struct tool *t, const struct record_args *a,
-		      const struct pmu_host *host, const struct pmu_evlist *list)
+	       const struct pmurt_evlist *list)
 {
-	struct pmu_workload wl = {.pid = 0, .go_fd = -1, .err_fd = -1};
-	int *cpus = NULL;
-	struct pmu_session *s = NULL;
-	struct pd_writer *w = NULL;
+	struct pmurt_workload *wl = NULL;
+	struct pmurt_record *r = NULL;
 	struct pmurt_error err = {0};
-	struct pmu_record_opts o;
+	struct pmurt_record_opts o;
+	int *cpus = NULL;
 	int rc = EXIT_OK;
-	if (a->cmd && pmu_workload_prepare(&wl, a->cmd, &err) < 0)
+	if (a->cmd && pmurt_workload_prepare(&wl, a->cmd, &err) < 0)
 		rc = fail(t, &err, EXIT_INTERNAL);
 	if (rc == EXIT_OK)
-		rc = session_opts(t, a, wl.pid, &o, &cpus);
-	int open_rc = rc == EXIT_OK ? pmu_session_open(&s, host, list, &o, &err) : 0;
-	if (open_rc < 0)   /* -p of a process that does not exist: a usage error */
-		rc = fail(t, &err, open_rc == -ESRCH ? EXIT_USAGE
-				   : strncmp(err.message, "cannot open", 11) == 0 ? EXIT_OPEN_FAILED
-										  : EXIT_INTERNAL);
+		rc = record_opts(t, a, pmurt_workload_pid(wl), &o, &cpus);
+	int open_rc = rc == EXIT_OK ? pmurt_record_open(&r, list, a->output, &o, &err) : 0;
+	if (open_rc < 0)
+		rc = open_failure(t, &err, open_rc);
 	if (rc == EXIT_OK)
-		rc = open_writer(t, a->output, s, host, list, &w);
-	if (rc == EXIT_OK && a->aux_pages &&
-	    write_auxtrace_info(w, a->auxtrace_type, a->auxtrace_pmu, &err) < 0)
+		rc = record_active(t, r, wl, o.enable_on_exec);
+	int status = pmurt_workload_finish(wl);
+	if (r && pmurt_record_finish(r, &err) < 0 && rc == EXIT_OK)
 		rc = fail(t, &err, EXIT_INTERNAL);
-	if (s)
-		pmu_session_noted_span_sink(s, note_span_record, write_span);
-	if (rc == EXIT_OK && pmu_session_synthesize(s, write_record, w, &err) < 0)
-		rc = fail(t, &err, EXIT_INTERNAL);
-	if (rc == EXIT_OK)
-		rc = record_active(t, a, s, w, &wl, o.workload);
-	int status = pmu_workload_finish(&wl);
-	if (w && pd_writer_finish(w, &err) < 0 && rc == EXIT_OK)
-		rc = fail(t, &err, EXIT_INTERNAL);
-	if (rc == EXIT_OK && !a->no_buildid_cache)
-		cache_build_ids(a->output);
-	if (rc == EXIT_OK)
-		print_summary(t, s, a->output);
-	if (rc == EXIT_OK && a->aux_pages)
-		print_aux_summary(t, s);
-	pmu_session_close(s);
+	struct pmurt_record_stats st = PMURT_OPTS_INIT(pmurt_record_stats);
+	if (rc == EXIT_OK && pmurt_record_stats(r, &st) == 0) {
+		print_summary(t, &st, a->output);
+		if (a->aux_pages)
+			print_aux_summary(t, &st);
+	}
+	pmurt_record_close(r);
 	free(cpus);
 	return rc != EXIT_OK ? rc : status;
 }
@@ -533,15 +432,15 @@ static int refuse_stat_options(const struct tool *t)
  * would refuse them before opening anything (a command stands for the
  * workload it would fork: per task). */
 static int dry_run(const struct tool *t, const struct record_args *a,
-		   const struct pmu_evlist *list, const struct pmurt_group_result *held)
+		   const struct pmurt_evlist *list, const struct pmurt_group_result *held)
 {
-	struct pmu_record_opts o;
+	struct pmurt_record_opts o;
 	struct pmurt_error err = {0};
 	int *cpus = NULL;
-	int rc = session_opts(t, a, 0, &o, &cpus);
+	int rc = record_opts(t, a, 0, &o, &cpus);
 	if (a->cmd && !a->all_cpus && !a->cpu_list)
 		o.pid = 0; /* the command's task */
-	if (rc == EXIT_OK && pmu_record_refusal(&t->host->h, list, &o, &err) < 0)
+	if (rc == EXIT_OK && pmurt_record_refusal(list, &o, &err) < 0)
 		rc = fail(t, &err, EXIT_OPEN_FAILED);
 	if (rc == EXIT_OK)
 		print_dry_run(list, &o, held);
@@ -560,14 +459,13 @@ int cmd_record(struct tool *t)
 		rc = check_record_args(t, &a);
 	if (rc || done)
 		return rc;
-	const struct pmu_host *host = &t->host->h;
-	struct pmu_evlist list = {0};
+	struct pmurt_evlist *list = NULL;
 	struct pmurt_group_result held = PMURT_OPTS_INIT(pmurt_group_result);
-	rc = build_evlist(t, &a, host, &list);
+	rc = build_evlist(t, &a, &list);
 	if (rc == EXIT_OK)
-		rc = check_cpc_rules(t, &a, &list, &held);
+		rc = check_cpc_rules(t, &a, list, &held);
 	if (rc == EXIT_OK)
-		rc = a.dry_run ? dry_run(t, &a, &list, &held) : record_run(t, &a, host, &list);
-	pmu_evlist_free(&list);
+		rc = a.dry_run ? dry_run(t, &a, list, &held) : record_run(t, &a, list);
+	pmurt_evlist_free(list);
 	return rc;
 }

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "evlist.h"
 #include "pmutool.h"
 
 struct record_args {
@@ -26,13 +25,12 @@ struct record_args {
 	unsigned data_pages;
 	unsigned aux_pages;         /* an AUX area per CPU on the first event */
 	uint32_t auxtrace_type;     /* its AUXTRACE_INFO type (7: vpa_dtl) */
-	uint64_t auxtrace_pmu;      /* and priv[0], the PMU type */
 	const char *output;
 	char **cmd;
 };
 
-/* Record list's events on host as a says; an exit code. */
-int record_run(const struct tool *t, const struct record_args *a, const struct pmu_host *host,
-	       const struct pmu_evlist *list);
+/* Record list's events as a says; an exit code. */
+int record_run(const struct tool *t, const struct record_args *a,
+	       const struct pmurt_evlist *list);
 
 #endif /* PMUTOOL_RECORD_TOOL_H */
