@@ -978,6 +978,13 @@ struct pmurt_perf_record {
  * the like for an unreadable file, -EINVAL for a bad one, -ENOMEM. */
 PMURT_API int pmurt_perf_open(struct pmurt_perf_file **f, const char *path,
 			      struct pmurt_error *err);
+/* The same for a perf.data image held in memory (size bytes at data), name
+ * standing for its path in messages.  data is borrowed: records and strings
+ * point into it, so it must outlive *f and not change.  The bytes are read
+ * as they are, never past size: a fuzz target hands its input this way, so
+ * that a read past the end would be one AddressSanitizer sees.  (PMURT_0.6) */
+PMURT_API int pmurt_perf_open_mem(struct pmurt_perf_file **f, const char *name,
+				  const void *data, size_t size, struct pmurt_error *err);
 PMURT_API int pmurt_perf_info(const struct pmurt_perf_file *f,
 			      struct pmurt_perf_info *info);
 /* Event i, 0 .. nevents-1; -ERANGE past the end. */

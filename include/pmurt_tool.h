@@ -1,9 +1,11 @@
 /*
  * pmurt_tool.h - what a tool built on libpmurt needs beyond pmurt.h, as
  * pmutool does: the kernel interface the perf side calls (to run a tool's
- * own code on a simulated kernel in its tests), and the kernel's CPU list
- * format.  Versioned with pmurt.h: its functions are in libpmurt.map's
- * nodes too, under the release that brought them.
+ * own code on a simulated kernel in its tests), the kernel's CPU list
+ * format, and build ids with perf's build-id cache (to resolve a
+ * recording's samples to the very files it ran, as perf report does).
+ * Versioned with pmurt.h: its functions are in libpmurt.map's nodes too,
+ * under the release that brought them.
  */
 #ifndef PMURT_TOOL_H
 #define PMURT_TOOL_H
@@ -12,6 +14,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "pmurt.h"
@@ -98,6 +101,83 @@ PMURT_API bool pmurt_workload_exited(const struct pmurt_workload *w);
 /* Reap it, terminating it (SIGTERM) first if it still runs, and free w: its
  * status as a shell gives it (128 + signal when killed); 0 for NULL. */
 PMURT_API int pmurt_workload_finish(struct pmurt_workload *w);
+
+/* --- build ids (PMURT_0.6) -----------------------------------------------------
+ * A GNU build id names one build of an ELF file (its NT_GNU_BUILD_ID note),
+ * as perf keys DSOs by it: perf record writes the build ids of the DSOs its
+ * samples hit into the file (HEADER_BUILD_ID) and keeps a copy of each DSO
+ * in its build-id cache, so that perf report takes a DSO's symbols from the
+ * build that ran, not from a file rebuilt since.  These functions read
+ * build ids as perf 6.1 does and look DSOs up in that cache, in perf's own
+ * layout (tools/perf/util/build-id.c), so that pmutool and perf share it.
+ * A DSO is named as perf names it in a file: a path, "[kernel.kallsyms]"
+ * or "[vdso]". */
+
+/* perf's BUILD_ID_SIZE: a SHA-1's 20 bytes, the longest a note gives */
+#define PMURT_BUILD_ID_MAX 20
+
+/* A build id: its first len bytes (at most PMURT_BUILD_ID_MAX; an MD5 or
+ * UUID style id is shorter).  A value, not an options struct: never
+ * extended. */
+struct pmurt_build_id {
+	uint8_t id[PMURT_BUILD_ID_MAX];
+	size_t len;
+};
+
+struct pmurt_build_id_opts {
+	size_t sz;
+	const char *root;       /* stands for / where the running system is
+	                           read (ROOT/sys/kernel/notes); NULL or "":
+	                           the running system itself */
+	const char *cache_dir;  /* perf's build-id cache; NULL: the one perf
+	                           would use (pmurt_build_id_cache_dir) */
+};
+
+/* The build id of the ELF file at path, from its PT_NOTE segments as perf
+ * reads it (util/symbol-elf.c filename__read_build_id): 0; -ENOEXEC (not
+ * ELF), -ENOENT (no such file, or no build-id note: the message says
+ * which), or the -errno of opening it; err names the file. */
+PMURT_API int pmurt_build_id_elf(const char *path, struct pmurt_build_id *id,
+				 struct pmurt_error *err);
+/* The running kernel's, from ROOT/sys/kernel/notes (opts->root) as perf
+ * record reads it (sysfs__read_build_id): 0, -ENOENT (no such file, or no
+ * build-id note in it), the -errno of opening it, or -EINVAL for bad opts;
+ * err names the file. */
+PMURT_API int pmurt_build_id_kernel(struct pmurt_build_id *id,
+				    const struct pmurt_build_id_opts *opts,
+				    struct pmurt_error *err);
+/* This process's vDSO's (the image the kernel maps into every process,
+ * which perf records as "[vdso]" from its own): 0, or -ENOENT when the
+ * process has no vDSO or it carries no build id. */
+PMURT_API int pmurt_build_id_vdso(struct pmurt_build_id *id);
+/* This process's vDSO's ELF image in memory, its whole pages as perf keeps
+ * them (util/vdso.c), with its size in *size; NULL when the process has
+ * none.  The image is the kernel's mapping: read-only, lives as long as the
+ * process. */
+PMURT_API const void *pmurt_vdso_image(size_t *size);
+/* The build id f's HEADER_BUILD_ID feature records for the DSO named dso
+ * (its first entry of that name, as perf reads them): 0, -ENOENT when the
+ * file records none for it, -EINVAL for a NULL argument. */
+PMURT_API int pmurt_perf_build_id(const struct pmurt_perf_file *f, const char *dso,
+				  struct pmurt_build_id *id);
+/* The build-id cache directory perf 6.1 uses (util/config.c
+ * set_buildid_dir): $PERF_BUILDID_DIR (which perf sets for the commands it
+ * runs), else perf config's buildid.dir (/etc/perfconfig, then
+ * $PERF_CONFIG or ~/.perfconfig, the later winning), else $HOME/.debug;
+ * into buf[len]: 0, -ENOENT with none of them set, -ENAMETOOLONG. */
+PMURT_API int pmurt_build_id_cache_dir(char *buf, size_t len, struct pmurt_error *err);
+/* The cache's copy of DSO dso with build id id, found through
+ * DIR/.build-id/HE/X.../ as perf report looks it up (build-id.c
+ * build_id_cache__linkname; the file is "elf", "kallsyms" for
+ * "[kernel.kallsyms]", "vdso" for "[vdso]"): its path into path[len] and
+ * 0; -ENOENT when the cache does not hold it (path then says where it was
+ * looked for), -ENAMETOOLONG, -EINVAL for an id of no bytes or more than
+ * PMURT_BUILD_ID_MAX or bad opts, or pmurt_build_id_cache_dir's error when
+ * opts names no cache_dir. */
+PMURT_API int pmurt_build_id_cache_find(const char *dso, const struct pmurt_build_id *id,
+					char *path, size_t len,
+					const struct pmurt_build_id_opts *opts,
+					struct pmurt_error *err);
 
 #ifdef __cplusplus
 }

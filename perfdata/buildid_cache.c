@@ -60,18 +60,25 @@ int pd_build_id_cache_dir(char *out, size_t len)
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 	const char *user = getenv("PERF_CONFIG");
-	char path[4096];
+	char path[4096], found[4096] = "";
 	out[0] = 0;
 	if (env && *env)   /* what perf hands the commands it runs */
 		return snprintf(out, len, "%s", env) < (int)len ? 0 : -ENAMETOOLONG;
-	config_buildid_dir("/etc/perfconfig", out, len);
+	config_buildid_dir("/etc/perfconfig", found, sizeof(found));
 	if (user && *user)
-		config_buildid_dir(user, out, len);
+		config_buildid_dir(user, found, sizeof(found));
 	else if (home && *home && snprintf(path, sizeof(path), "%s/.perfconfig", home) > 0)
-		config_buildid_dir(path, out, len);
-	if (!out[0] && home && *home)
-		snprintf(out, len, "%s/.debug", home);
-	return out[0] ? 0 : -ENOENT;
+		config_buildid_dir(path, found, sizeof(found));
+	if (!found[0] && home && *home)
+		snprintf(found, sizeof(found), "%s/.debug", home);
+	if (!found[0])
+		return -ENOENT;
+	/* a path cut short would name another directory */
+	if (snprintf(out, len, "%s", found) >= (int)len) {
+		out[0] = 0;
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }
 
 static void to_hex(const uint8_t *id, size_t n, char out[2 * PD_BUILD_ID_MAX + 1])

@@ -89,14 +89,6 @@ struct pd_event {
 	int group_size;
 };
 
-/* Reading perf.data held in memory (data, size bytes, kept alive by the
- * caller until pmurt_perf_close): as pmurt_perf_open reads a file, name
- * standing for its path in messages.  The fuzz targets hand their input
- * this way, so that a read past the end is a read past a heap block that
- * ASan sees, not a read into a mapping's last page. */
-int pd_open_bytes(struct pmurt_perf_file **f, const char *name, const void *data,
-		  size_t size, struct pmurt_error *err);
-
 /* Writing: open, add records in order, finish.  The header is written last
  * (as perf does), so a file whose writer died is recognisably unfinished
  * (its first bytes are zero, not the magic).  Records are written as given:

@@ -517,8 +517,8 @@ int pmurt_perf_open(struct pmurt_perf_file **out, const char *path, struct pmurt
 	return opened(out, f, rc ? rc : read_header(f, err));
 }
 
-int pd_open_bytes(struct pmurt_perf_file **out, const char *name, const void *data,
-		  size_t size, struct pmurt_error *err)
+int pmurt_perf_open_mem(struct pmurt_perf_file **out, const char *name, const void *data,
+			size_t size, struct pmurt_error *err)
 {
 	struct pmurt_perf_file *f;
 	int rc = new_file(&f, name, err);

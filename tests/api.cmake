@@ -40,3 +40,21 @@ add_test(NAME api/record
                  trap 'rm -rf \"$t\"' EXIT
                  sh \"$2\" \"$t/sys\" >/dev/null && \"$1\" \"$t/sys\" \"$t\"" sh
     $<TARGET_FILE:record_api_test> ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh)
+
+# pmurt_tool.h's build ids and build-id cache, and pmurt.h's perf.data from
+# memory (tests/api/buildid_test.c), through libpmurt.so's exported symbols:
+# a recording's build ids against perf 6.1's buildid-list of it, the test
+# program's own against binutils' readelf, a kernel, caches and perf
+# configs laid out in a scratch directory.
+add_executable(api_buildid_test ${CMAKE_CURRENT_LIST_DIR}/api/buildid_test.c)
+target_include_directories(api_buildid_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(api_buildid_test PRIVATE pmurt)
+target_link_options(api_buildid_test PRIVATE -Wl,--build-id=sha1)
+add_test(NAME api/buildid
+  COMMAND sh -c "t=$(mktemp -d \"\${TMPDIR:-/tmp}/pmurt-buildid.XXXXXX\") || exit 1
+                 trap 'rm -rf \"$t\"' EXIT
+                 id=$(\"$2\" -n \"$1\" | sed -n 's/.*Build ID: *//p')
+                 test -n \"$id\" || { echo \"no build id in $1 (readelf: binutils)\" >&2; exit 1; }
+                 \"$1\" \"$t\" \"$3\" \"$id\"" sh
+    $<TARGET_FILE:api_buildid_test> ${CMAKE_READELF}
+    ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/pmutool-group.data)

@@ -43,10 +43,12 @@ set_tests_properties(perfdata/cli PROPERTIES
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_report ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_report.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus
-    LINK pmurt_internal PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
+    LINK pmurt_static PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c)
+  # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
+  # the public headers and the library's public symbols only (libpmurt.a)
   target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   # elfutils' sonames (tools/CMakeLists.txt), for elf_lib.c's dlopen
   target_compile_definitions(fuzz_report PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)

@@ -5,7 +5,7 @@
  * read, each printed as perf report -D prints it (to /dev/null) and walked
  * slot by slot, or fail with a negative errno and a message; never a crash
  * or a sanitizer report.  The input is libFuzzer's heap block of its exact
- * size (pd_open_bytes), so that ASan sees a read past it.  Seeds:
+ * size (pmurt_perf_open_mem), so that ASan sees a read past it.  Seeds:
  * tests/fuzz/dtl-perfdata-corpus (files check_perfdata.py's builder wrote:
  * vpa-dtl.data, three CPUs with two buffers each; short-auxtrace.data, one
  * buffer and a 16-byte AUXTRACE record ending the file, which ASan showed
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dtl_chunk chunk;
 	struct pmurt_error err = {0};
 	struct pmurt_perf_file *file;
-	int rc = pd_open_bytes(&file, "fuzz.data", data, size, &err);
+	int rc = pmurt_perf_open_mem(&file, "fuzz.data", data, size, &err);
 	if (rc == 0)
 		dtl_perf_attach(&d, "fuzz.data", file);
 	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {

@@ -4,7 +4,7 @@
  * message naming the file offset; never a crash or a sanitizer report.
  * Every record's parsed pointers are touched within their stated sizes.
  * The input reaches the reader as libFuzzer holds it, a heap block of its
- * exact size (pd_open_bytes), so that ASan sees any read past its end (a
+ * exact size (pmurt_perf_open_mem), so that ASan sees any read past its end (a
  * mapped file's last page would hide it).
  */
 #include <errno.h>
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pmurt_error err = {0};
 	struct pmurt_perf_file *f;
-	int rc = pd_open_bytes(&f, "fuzz.data", data, size, &err);
+	int rc = pmurt_perf_open_mem(&f, "fuzz.data", data, size, &err);
 	if (rc == 0) {
 		struct pmurt_perf_info info = {.sz = sizeof(info)};
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfdata.h"
 #include "tool_session.h"
 
 /* A record's time and where to find it; seq, its place in the file (the
@@ -95,8 +94,8 @@ int session_open(struct session *s, const struct tool *t, const char *path)
 	struct pmurt_error err = {0};
 	*s = (struct session){.tool = t, .path = path ? path : "perf.data"};
 	s->info.sz = sizeof(s->info);
-	int rc = t->input_bytes ? pd_open_bytes(&s->file, s->path, t->input_bytes,
-						t->input_size, &err)
+	int rc = t->input_bytes ? pmurt_perf_open_mem(&s->file, s->path, t->input_bytes,
+						      t->input_size, &err)
 				: pmurt_perf_open(&s->file, s->path, &err);
 	if (rc < 0)
 		return read_error(s, &err, rc);

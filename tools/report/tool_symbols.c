@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "elf_lib.h"
-#include "perfdata.h"
+#include "pmurt_tool.h"
 #include "tool_symbols.h"
 
 /* --- small hash tables --------------------------------------------------- */
@@ -608,7 +608,7 @@ static int elf_load(struct symbols *s, Elf *e, struct dso *d)
 static int vdso_load(struct symbols *s, struct dso *d)
 {
 	size_t size;
-	const void *image = pd_vdso_image(&size);
+	const void *image = pmurt_vdso_image(&size);
 	Elf *e = image ? s->lib->elf_memory((char *)image, size) : NULL;
 	d->elf[0] = e;
 	return elf_load(s, e, d);
@@ -672,17 +672,16 @@ static void hex(const uint8_t *id, size_t n, char *out)
 /* The build id the file records for d, and the one d has here (the file's
  * at its path, this process's vDSO's): 1 when they differ, else 0 (also
  * when either is unknown). */
-static int rebuilt(const struct dso *d, const uint8_t *want, size_t want_n, char a[], char b[])
+static int rebuilt(const struct dso *d, const struct pmurt_build_id *want, char a[], char b[])
 {
-	uint8_t have[PD_BUILD_ID_MAX];
-	size_t have_n;
+	struct pmurt_build_id have;
 	bool vdso = !strcmp(d->path, "[vdso]");
-	if ((vdso ? pd_vdso_build_id(have, &have_n) : pd_elf_build_id(d->path, have, &have_n)) < 0)
+	if ((vdso ? pmurt_build_id_vdso(&have) : pmurt_build_id_elf(d->path, &have, NULL)) < 0)
 		return 0;
-	if (have_n == want_n && !memcmp(have, want, have_n))
+	if (have.len == want->len && !memcmp(have.id, want->id, have.len))
 		return 0;
-	hex(have, have_n, a);
-	hex(want, want_n, b);
+	hex(have.id, have.len, a);
+	hex(want->id, want->len, b);
 	return 1;
 }
 
@@ -695,17 +694,15 @@ static int rebuilt(const struct dso *d, const uint8_t *want, size_t want_n, char
  * perf). */
 static int dso_source(const struct symbols *s, const struct dso *d, char *path, size_t len)
 {
-	uint8_t want[PD_BUILD_ID_MAX];
-	size_t want_n;
-	char dir[4096], a[2 * PD_BUILD_ID_MAX + 1], b[2 * PD_BUILD_ID_MAX + 1];
+	struct pmurt_build_id want;
+	char a[2 * PMURT_BUILD_ID_MAX + 1], b[2 * PMURT_BUILD_ID_MAX + 1];
 	path[0] = 0;
-	if (!s->recorded || pd_recorded_build_id(s->recorded, d->path, want, &want_n) < 0)
+	if (!s->recorded || pmurt_perf_build_id(s->recorded, d->path, &want) < 0)
 		return 1;
-	if (pd_build_id_cache_dir(dir, sizeof(dir)) == 0 &&
-	    pd_build_id_cache_find(dir, d->path, want, want_n, path, len) == 0)
+	if (pmurt_build_id_cache_find(d->path, &want, path, len, NULL, NULL) == 0)
 		return 1;
 	path[0] = 0;
-	if (!rebuilt(d, want, want_n, a, b))
+	if (!rebuilt(d, &want, a, b))
 		return 1;
 	fprintf(stderr, "%s: warning: %s has build id %s, the recording's had %s: rebuilt or "
 		"replaced since, and the build-id cache does not hold the recorded one: its "
@@ -1004,16 +1001,12 @@ static int kallsyms_parse(struct symbols *s)
  * kernel's /proc/kallsyms otherwise. */
 static const char *recorded_kallsyms(const struct symbols *s, char *path, size_t len)
 {
-	uint8_t want[PD_BUILD_ID_MAX], have[PD_BUILD_ID_MAX];
-	size_t want_n, have_n;
-	char dir[4096];
-	if (!s->recorded ||
-	    pd_recorded_build_id(s->recorded, "[kernel.kallsyms]", want, &want_n) < 0 ||
-	    pd_kernel_build_id("", have, &have_n) < 0 ||
-	    (have_n == want_n && !memcmp(have, want, have_n)))
+	struct pmurt_build_id want, have;
+	if (!s->recorded || pmurt_perf_build_id(s->recorded, "[kernel.kallsyms]", &want) < 0 ||
+	    pmurt_build_id_kernel(&have, NULL, NULL) < 0 ||
+	    (have.len == want.len && !memcmp(have.id, want.id, have.len)))
 		return s->kallsyms_path;
-	if (pd_build_id_cache_dir(dir, sizeof(dir)) == 0 &&
-	    pd_build_id_cache_find(dir, "[kernel.kallsyms]", want, want_n, path, len) == 0)
+	if (pmurt_build_id_cache_find("[kernel.kallsyms]", &want, path, len, NULL, NULL) == 0)
 		return path;
 	return NULL;
 }
@@ -1098,13 +1091,29 @@ static const char *record_string(const struct pmurt_perf_record *rec, size_t at,
 	return buf;
 }
 
+/* A record's fields, unaligned, in this host's order (the kernel's, as
+ * the reader checked). */
+static uint32_t record_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t record_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static int track_comm(struct symbols *s, const struct pmurt_perf_record *rec)
 {
 	char name[64];
 	if (rec->size < 16)
 		return 0;
 	const uint8_t *p = rec->data;
-	struct thread *t = thread_get(s, pd_get32(p + 12), pd_get32(p + 8));
+	struct thread *t = thread_get(s, record_u32(p + 12), record_u32(p + 8));
 	const char *comm = intern(s, record_string(rec, 16, name, sizeof(name)));
 	if (!t || !comm)
 		return -ENOMEM;
@@ -1119,8 +1128,8 @@ static int track_fork(struct symbols *s, const struct pmurt_perf_record *rec)
 	if (rec->size < 24)
 		return 0;
 	const uint8_t *p = rec->data;
-	uint32_t pid = pd_get32(p + 8), ppid = pd_get32(p + 12), tid = pd_get32(p + 16),
-		 ptid = pd_get32(p + 20);
+	uint32_t pid = record_u32(p + 8), ppid = record_u32(p + 12), tid = record_u32(p + 16),
+		 ptid = record_u32(p + 20);
 	struct thread *parent = thread_get(s, ptid, ppid), *child = thread_get(s, tid, pid);
 	if (!parent || !child)
 		return -ENOMEM;
@@ -1160,14 +1169,14 @@ static int track_mmap(struct symbols *s, const struct pmurt_perf_record *rec)
 	char path[4096], jit_map[32];
 	if (rec->size < name_at || (rec->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return 0;
-	if (v2 && !(pd_get32(p + 64) & PROT_EXEC))
+	if (v2 && !(record_u32(p + 64) & PROT_EXEC))
 		return 0;
-	int32_t pid = (int32_t)pd_get32(p + 8);
+	int32_t pid = (int32_t)record_u32(p + 8);
 	if (pid < 0)
 		return 0;   /* the kernel's own maps: kallsyms answers */
 	const char *name = record_string(rec, name_at, path, sizeof(path));
-	uint64_t start = pd_get64(p + 16), len = pd_get64(p + 24), pgoff = pd_get64(p + 32);
-	if (without_file(name, v2 ? pd_get32(p + 68) : 0)) {
+	uint64_t start = record_u64(p + 16), len = record_u64(p + 24), pgoff = record_u64(p + 32);
+	if (without_file(name, v2 ? record_u32(p + 68) : 0)) {
 		snprintf(jit_map, sizeof(jit_map), "/tmp/perf-%d.map", pid);
 		name = jit_map;
 		pgoff = start;   /* ip - start + pgoff: the ip itself */
