@@ -187,3 +187,7 @@ endforeach()
 add_test(NAME pmutool/bash-completion
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pmutool/completion.sh ${CMAKE_BINARY_DIR}/bin
     ${CMAKE_SOURCE_DIR}/completions)
+
+# pmutool uses libpmurt's public headers only (tests/pmutool/public_headers.sh)
+add_test(NAME pmutool/public-headers
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/public_headers.sh ${CMAKE_SOURCE_DIR})
