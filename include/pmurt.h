@@ -1076,7 +1076,7 @@ PMURT_API int pmurt_record_refusal(const struct pmurt_evlist *list,
  * 0; -EINVAL naming the event and the minimum; -EBUSY naming the refused
  * group and the holders.  held, when not NULL, gets the check of all core
  * events together (held->n 0 when there are none): each one's counter. */
-#define PMURT_CPC_MIN_PERIOD 5000
+#define PMURT_CPC_MIN_PERIOD 5000  /* dcpc_min_overflow */
 struct pmurt_cpc_opts {
 	size_t sz;
 	uint64_t period;      /* every event's period (-c), 0: each its own */

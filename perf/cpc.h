@@ -23,7 +23,7 @@
 
 #include "evlist.h"
 
-#define PMU_CPC_MIN_PERIOD 5000  /* dcpc_min_overflow */
+/* The minimum period is pmurt.h's PMURT_CPC_MIN_PERIOD (dcpc_min_overflow). */
 
 /* Every event's period (period when non-zero, as -c gives it, else the
  * event's own, a probe's COUNT) at least min_period; frequency-driven events

@@ -207,9 +207,7 @@ int pmurt_record_open(struct pmurt_record **out, const struct pmurt_evlist *list
 		rc = pmu_session_synthesize(r->s, write_record, r->w, err);
 	}
 	if (rc) {
-		pd_writer_finish(r->w, NULL);
-		r->w = NULL;
-		pmurt_record_close(r);
+		pmurt_record_close(r);   /* finishes what open_writer began */
 		return rc;
 	}
 	*out = r;

@@ -57,7 +57,7 @@ static void test_periods(const struct pmurt_pmu *pmu)
 	add_software(&l, "cpu-clock");
 	add_core(&l, pmu, probe, 1);
 	struct pmurt_error err = {0};
-	int rc = pmu_cpc_check_periods(&l, 0, PMU_CPC_MIN_PERIOD, &err);
+	int rc = pmu_cpc_check_periods(&l, 0, PMURT_CPC_MIN_PERIOD, &err);
 	CHECK(rc == -EINVAL && strstr(err.message, "'PM_RUN_INST_CMPL-user-1000'") &&
 	      strstr(err.message, "period 1000") && strstr(err.message, "minimum of 5000") &&
 	      strstr(err.message, "dcpc_min_overflow") && strstr(err.message, "--min-period"),
@@ -65,20 +65,20 @@ static void test_periods(const struct pmurt_pmu *pmu)
 	err = (struct pmurt_error){0};
 	rc = pmu_cpc_check_periods(&l, 0, 1000, &err);
 	CHECK(rc == 0, "--min-period 1000 allows COUNT 1000: '%s'", err.message);
-	rc = pmu_cpc_check_periods(&l, 4999, PMU_CPC_MIN_PERIOD, &err);
+	rc = pmu_cpc_check_periods(&l, 4999, PMURT_CPC_MIN_PERIOD, &err);
 	CHECK(rc == -EINVAL && strstr(err.message, "'cpu-clock': period 4999"),
 	      "-c 4999: the first event is refused: '%s'", err.message);
 	err = (struct pmurt_error){0};
-	rc = pmu_cpc_check_periods(&l, 5000, PMU_CPC_MIN_PERIOD, &err);
+	rc = pmu_cpc_check_periods(&l, 5000, PMURT_CPC_MIN_PERIOD, &err);
 	CHECK(rc == 0, "-c 5000 is the minimum itself: '%s'", err.message);
 
 	/* a tracepoint's own period 1 is every hit; -c still applies to it */
 	struct pmu_evsel tp[1] = {{.kind = PMU_EVSEL_TRACEPOINT, .name = "sched:sched_switch",
 				   .attr = {.type = PERF_TYPE_TRACEPOINT, .sample_period = 1}}};
 	struct pmu_evlist tl = {.v = tp, .n = 1, .cap = 1};
-	rc = pmu_cpc_check_periods(&tl, 0, PMU_CPC_MIN_PERIOD, &err);
+	rc = pmu_cpc_check_periods(&tl, 0, PMURT_CPC_MIN_PERIOD, &err);
 	CHECK(rc == 0, "tracepoint's own period: '%s'", err.message);
-	rc = pmu_cpc_check_periods(&tl, 10, PMU_CPC_MIN_PERIOD, &err);
+	rc = pmu_cpc_check_periods(&tl, 10, PMURT_CPC_MIN_PERIOD, &err);
 	CHECK(rc == -EINVAL && strstr(err.message, "period 10"), "tracepoint -c 10: '%s'",
 	      err.message);
 }

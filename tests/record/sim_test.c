@@ -68,7 +68,7 @@ static void test_power_session(struct pmurt_host *host, struct pmu_sim *sim)
 		CHECK(pmu_evlist_parse(&list, &host->h, enablings[i], &err) == 0, "%s: %s",
 		      enablings[i], err.message);
 	CHECK(list.n == 3, "%d events", list.n);
-	CHECK(pmu_cpc_check_periods(&list, 0, PMU_CPC_MIN_PERIOD, &err) == 0, "%s", err.message);
+	CHECK(pmu_cpc_check_periods(&list, 0, PMURT_CPC_MIN_PERIOD, &err) == 0, "%s", err.message);
 	struct pmurt_group_result held = PMURT_OPTS_INIT(pmurt_group_result);
 	CHECK(pmu_cpc_check_counters(host->h.core, &list, false, false, &held, &err) == 0 &&
 	      held.n == 3 && held.pmc[0] == 5 && held.pmc[1] == 1 && held.pmc[2] == 2,
