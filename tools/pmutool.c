@@ -13,14 +13,23 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "stat/stat.h"
 
 #ifndef PMUTOOL_VERSION
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_METRIC_ONLY,
-       OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN };
+/* Long-only options' values: pmutool's own from 0x100; each family's table
+ * has its own range (stat's from 0x200, stat.h). */
+enum { OPT_PMU = 0x100, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
+       OPT_TRACEFS, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_PERCENT_LIMIT, OPT_CHILDREN,
+       OPT_NO_CHILDREN };
+
+/* The options of the subcommand families that have their own table (stat
+ * today; report, script, check, list and describe still in struct tool). */
+struct family_opts {
+	struct stat_opts stat;
+};
 
 static void usage(FILE *out)
 {
@@ -201,32 +210,6 @@ static void set_flag(bool *flag, bool value, const char **first, const char *opt
 		*first = opt;
 }
 
-static int add_event(struct tool *t, const char *arg)
-{
-	const char **v = realloc(t->events, (size_t)(t->nevents + 1) * sizeof(*v));
-	if (!v) {
-		tool_error(t, "out of memory");
-		return -1;
-	}
-	t->events = v;
-	t->events[t->nevents++] = arg;
-	return 0;
-}
-
-static int number_option(const struct tool *t, const char *opt, const char *arg, long lo, long hi,
-			 long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < lo || v > hi) {
-		tool_error(t, "%s wants a number from %ld to %ld, not '%s'", opt, lo, hi, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* report --percent-limit: a percentage, 0 to 100, as perf's (a fraction
  * allowed, a '%' after it too: builtin-report.c parse_percent_limit) */
 static int percent_option(struct tool *t, const char *arg)
@@ -259,14 +242,52 @@ static int pvr_option(struct tool *t, const char *arg)
 	return 0;
 }
 
+/* pmutool's options and its families' in one table for getopt_long: an
+ * option may come before the subcommand's name, so any family's option is
+ * recognised anywhere and refused by name where it changes nothing. */
+struct merged_options {
+	char shorts[64];
+	struct option longs[64];
+	int nlongs;
+};
+
+static void merge_options(struct merged_options *m, const char *shorts,
+			  const struct option *longs)
+{
+	size_t len = strlen(m->shorts);
+	snprintf(m->shorts + len, sizeof(m->shorts) - len, "%s", shorts);
+	for (; longs->name; longs++) {
+		bool known = false;
+		for (int i = 0; i < m->nlongs; i++)
+			known |= !strcmp(m->longs[i].name, longs->name);
+		if (!known && m->nlongs + 1 < (int)(sizeof(m->longs) / sizeof(m->longs[0])))
+			m->longs[m->nlongs++] = *longs;
+	}
+}
+
+/* An option some family's table takes: -1 when none does, else an exit
+ * code.  -j belongs to several: stat's table, and struct tool's json for
+ * the others until they have their own (so it goes on to the switch). */
+static int family_option(struct tool *t, struct family_opts *f, int c, const char *arg,
+			 bool stat_pass)
+{
+	if (c == 'p' && stat_pass)
+		c = STAT_OPT_PID;  /* after stat, -p is a PID as in perf (and record) */
+	if (c == STAT_OPT_PID && !stat_pass) {
+		tool_error(t, "--pid applies to stat, after its name (record has its own)");
+		return EXIT_USAGE;
+	}
+	int rc = stat_option(&f->stat, t, c, arg);
+	return c == 'j' ? -1 : rc;
+}
+
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
-static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first,
-				bool stat_pass)
+static int parse_global_options(struct tool *t, struct family_opts *f, int argc, char **argv,
+				bool *done, bool first, bool stat_pass)
 {
 	static const struct option longopts[] = {
 		{"pmu", required_argument, NULL, OPT_PMU},
-		{"pid", required_argument, NULL, OPT_PID},
 		{"pvr", required_argument, NULL, OPT_PVR},
 		{"show-pick", no_argument, NULL, OPT_SHOW_PICK},
 		{"json", no_argument, NULL, 'j'},
@@ -275,16 +296,6 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"no-per-task", no_argument, NULL, OPT_NO_PER_TASK},
 		{"per-task", no_argument, NULL, OPT_PER_TASK},
 		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
-		{"event", required_argument, NULL, 'e'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"interval-print", required_argument, NULL, 'I'},
-		{"repeat", required_argument, NULL, 'r'},
-		{"field-separator", required_argument, NULL, 'x'},
-		{"output", required_argument, NULL, 'o'},
-		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-		{"metrics", required_argument, NULL, 'M'},
-		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
 		{"input", required_argument, NULL, 'i'},
@@ -300,49 +311,21 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	int c;
-	long pid;
+	struct merged_options m = {.shorts = ""};
+	merge_options(&m, first ? "+:p:jb:i:GF:g:hV" : ":p:jb:i:GF:g:hV", longopts);
+	merge_options(&m, stat_shortopts, stat_longopts);
+	int c, rc;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:M:aC:I:r:x:o:i:GF:g:hV" : ":p:jb:e:M:aC:I:r:x:o:i:GF:g:hV";
-	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, m.shorts, m.longs, NULL)) != -1) {
+		if ((rc = family_option(t, f, c, optarg, stat_pass)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
-			if (!stat_pass) {
-				t->pmu_spec = optarg;
-				t->pmu_given = true;
-				break;
-			}
-			/* fall through */
-		case OPT_PID:
-			if (!stat_pass) {
-				tool_error(t, "--pid applies to stat, after its name (record has its own)");
-				return EXIT_USAGE;
-			}
-			if (number_option(t, "-p", optarg, 1, INT_MAX, &pid))
-				return EXIT_USAGE;
-			t->pid = (int)pid;
-			break;
+		case 'p': /* before stat, --pmu (after it, stat's PID: family_option) */
 		case OPT_PMU: t->pmu_spec = optarg; t->pmu_given = true; break;
-		case 'e':
-			if (add_event(t, optarg))
-				return EXIT_INTERNAL;
-			break;
-		case 'a': t->all_cpus = true; break;
-		case 'C': t->cpu_list = optarg; break;
-		case 'I':
-			if (number_option(t, "-I", optarg, 10, 3600000, &t->interval_ms))
-				return EXIT_USAGE;
-			break;
-		case 'r':
-			if (number_option(t, "-r", optarg, 1, 100000, &t->repeat))
-				return EXIT_USAGE;
-			break;
-		case 'x': t->sep = optarg; break;
-		case 'o': t->output = optarg; break;
-		case OPT_DRY_RUN: t->dry_run = true; break;
-		case 'M': t->metric_names = optarg; break;
-		case OPT_METRIC_ONLY: t->metric_only = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
 			if (pvr_option(t, optarg))
@@ -432,17 +415,17 @@ static bool runs_a_command(const char *name)
 
 /* Options may come before or after the subcommand (getopt permutes), except
  * after one that takes its own options or runs a command. */
-static int parse_options(struct tool *t, int argc, char **argv, bool *done)
+static int parse_options(struct tool *t, struct family_opts *f, int argc, char **argv, bool *done)
 {
-	int rc = parse_global_options(t, argc, argv, done, true, false);
+	int rc = parse_global_options(t, f, argc, argv, done, true, false);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
 	if (t->nargs > 0 && runs_a_command(t->args[0])) {
 		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
-		return parse_global_options(t, t->nargs, t->args, done, true, true);
+		return parse_global_options(t, f, t->nargs, t->args, done, true, true);
 	}
-	t->nevents = 0; /* the second pass sees the first's -e again */
-	return parse_global_options(t, argc, argv, done, false, false);
+	f->stat.nevents = 0; /* the second pass sees the first's -e again */
+	return parse_global_options(t, f, argc, argv, done, false, false);
 }
 
 /* Without --pmu, the host's description as stat's host picks it
@@ -510,32 +493,41 @@ enum subcommand_needs {
 
 struct subcommand {
 	const char *name;
-	int (*run)(struct tool *t);
+	int (*run)(struct tool *t, struct family_opts *f);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
 	enum subcommand_needs needs;
 };
 
+/* The subcommands as the table runs them: each with its family's options. */
+static int run_list(struct tool *t, struct family_opts *f) { (void)f; return cmd_list(t); }
+static int run_describe(struct tool *t, struct family_opts *f) { (void)f; return cmd_describe(t); }
+static int run_check(struct tool *t, struct family_opts *f) { (void)f; return cmd_check(t); }
+static int run_record(struct tool *t, struct family_opts *f) { (void)f; return cmd_record(t); }
+static int run_stat(struct tool *t, struct family_opts *f) { return cmd_stat(t, &f->stat); }
+static int run_report(struct tool *t, struct family_opts *f) { (void)f; return cmd_report(t); }
+static int run_script(struct tool *t, struct family_opts *f) { (void)f; return cmd_script(t); }
+
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list, false, false, NEEDS_PMU},
-	{"describe", cmd_describe, true, false, NEEDS_PMU},
-	{"check", cmd_check, true, true, NEEDS_PMU},
-	{"record", cmd_record, false, false, NEEDS_HOST},
-	{"stat", cmd_stat, false, false, NEEDS_HOST},
-	{"report", cmd_report, false, false, NEEDS_NOTHING},
-	{"script", cmd_script, false, false, NEEDS_NOTHING},
+	{"list", run_list, false, false, NEEDS_PMU},
+	{"describe", run_describe, true, false, NEEDS_PMU},
+	{"check", run_check, true, true, NEEDS_PMU},
+	{"record", run_record, false, false, NEEDS_HOST},
+	{"stat", run_stat, false, false, NEEDS_HOST},
+	{"report", run_report, false, false, NEEDS_NOTHING},
+	{"script", run_script, false, false, NEEDS_NOTHING},
 };
 
 /* An option the subcommand would ignore is an error, not a silent no-op. */
-static int refuse_unused(const struct tool *t, const struct subcommand *sub)
+static int refuse_unused(const struct tool *t, const struct family_opts *f,
+			 const struct subcommand *sub)
 {
 	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
 			  : !sub->task_opts && t->task_opt   ? t->task_opt
 							       : NULL;
-	bool live_opts = t->nevents || t->metric_names || t->metric_only || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
-			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
+	bool live_opts = stat_opts_given(&f->stat) || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -M, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
@@ -586,24 +578,22 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 
 /* The first pmutool option given before `dtl` that dtl has no use for:
  * only --sysfs and --tracefs reach it (dtl record's roots). */
-static const char *unused_by_dtl(const struct tool *t)
+static const char *unused_by_dtl(const struct tool *t, const struct family_opts *f)
 {
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
 	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
 	       : t->call_graph ? "-g"
-	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
-	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
-	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
+	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : stat_opts_given(&f->stat);
 }
 
 /* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own
  * options; --sysfs and --tracefs given before it go to dtl record, as if
  * given after `record` (where a later one still wins). */
-static int run_dtl(struct tool *t, int argc, char **argv)
+static int run_dtl(struct tool *t, const struct family_opts *f, int argc, char **argv)
 {
-	const char *opt = unused_by_dtl(t);
+	const char *opt = unused_by_dtl(t, f);
 	bool record = argc > 1 && strcmp(argv[1], "record") == 0;
 	if (!opt && !record && (t->sysfs || t->tracefs))
 		opt = t->sysfs ? "--sysfs" : "--tracefs";
@@ -638,7 +628,18 @@ static int run_dtl(struct tool *t, int argc, char **argv)
 	return rc;
 }
 
-static int dispatch(struct tool *t)
+/* record takes its options after its name: stat's (and check's --json and
+ * --batch) before it would be ignored. */
+static int refuse_before_record(const struct tool *t, const struct family_opts *f)
+{
+	if (!stat_opts_given(&f->stat) && !t->json && !t->batch)
+		return EXIT_OK;
+	tool_error(t, "record takes its options after its name (pmutool record -e EVENT ...); "
+		   "before it go --pmu, --sysfs and --tracefs only");
+	return EXIT_USAGE;
+}
+
+static int dispatch(struct tool *t, struct family_opts *f)
 {
 	if (!t->subcommand && t->nargs < 1) {
 		tool_error(t, "no subcommand (list, describe, check, stat, record, report, script or "
@@ -646,7 +647,7 @@ static int dispatch(struct tool *t)
 		return EXIT_USAGE;
 	}
 	if (!t->subcommand && strcmp(t->args[0], "dtl") == 0)
-		return run_dtl(t, t->nargs, t->args);
+		return run_dtl(t, f, t->nargs, t->args);
 	if (!t->subcommand) {
 		t->subcommand = t->args[0];
 		t->args++;
@@ -656,15 +657,17 @@ static int dispatch(struct tool *t)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) != 0)
 			continue;
-		int rc = refuse_unused(t, &subcommands[i]);
+		int rc = refuse_unused(t, f, &subcommands[i]);
 		if (!rc)
 			rc = refuse_unused_perfdata(t, &subcommands[i]);
+		if (!rc && subcommands[i].run == run_record)
+			rc = refuse_before_record(t, f);
 		if (rc)
 			return rc;
 		rc = subcommands[i].needs == NEEDS_HOST ? tool_open_host(t)
 		     : subcommands[i].needs == NEEDS_PMU ? open_pmu(t)
 							    : EXIT_OK;
-		return rc ? rc : subcommands[i].run(t);
+		return rc ? rc : subcommands[i].run(t, f);
 	}
 	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report, script "
 		   "or dtl)", name);
@@ -679,9 +682,10 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 		.check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true),
 		.sys = sys,
 	};
+	struct family_opts f = {0};
 	bool done = false;
 	int rc;
-	rc = parse_options(&t, argc, argv, &done);
+	rc = parse_options(&t, &f, argc, argv, &done);
 	char *own_help[] = {NULL, "--help", NULL};
 	if (!rc && !done && t.help && t.nargs > 0 && takes_own_options(t.args[0])) {
 		own_help[0] = t.args[0];   /* `pmutool --help record`: record's own */
@@ -692,13 +696,13 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 		done = true;
 	}
 	if (rc || done) {
-		free(t.events);
+		stat_opts_free(&f.stat);
 		return rc;
 	}
-	rc = dispatch(&t);
+	rc = dispatch(&t, &f);
 	pmurt_pmu_close(t.own_pmu);
 	pmurt_host_close(t.host);
-	free(t.events);
+	stat_opts_free(&f.stat);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");
 		return EXIT_INTERNAL;

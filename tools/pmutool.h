@@ -30,7 +30,7 @@ struct tool {
 	uint32_t pvr;               /* --pvr, 0: the description's own */
 	const struct pmurt_pmu *pmu; /* list, describe, check: the description */
 	struct pmurt_pmu *own_pmu;  /* ... when not the host's */
-	bool json;                  /* --json */
+	bool json;                  /* --json (list, check, report; stat keeps its own) */
 	const char *batch;          /* --batch FILE ('-' = standard input) */
 	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
 	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
@@ -51,24 +51,10 @@ struct tool {
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
 	bool help;                  /* -h, --help: the subcommand's, else the global */
-	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
+	/* the live host (stat, record): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;
 	struct pmurt_host *host;
-	/* stat: -e (each), -a, -C, -I, -r, -x, --dry-run */
-	const char **events;
-	int nevents;
-	bool all_cpus;
-	const char *cpu_list;
-	long interval_ms;
-	long repeat;
-	const char *sep;
-	bool dry_run;
-	const char *metric_names;   /* stat -M NAME[,NAME...] */
-	bool metric_only;           /* stat --metric-only */
-	const char *output;         /* stat -o FILE */
-	int pid;                    /* stat -p PID (0: none) */
-	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 	/* the kernel dtl record opens vpa_dtl on: NULL, the real one; a test
 	 * program's simulated one (tests/dtl/pmutool_sim.c, not installed) */
 	const struct pmurt_sys *sys;
@@ -87,7 +73,6 @@ int list_metrics(const struct tool *t, const char *glob);
 bool describe_metric(const struct tool *t, const char *name);
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
 int cmd_record(struct tool *t);
-int cmd_stat(struct tool *t);
 /* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
 int cmd_dtl(const struct tool *t, int argc, char **argv);
 
