@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "report/report_opts.h"
 #include "stat/stat.h"
 
 #ifndef PMUTOOL_VERSION
@@ -20,15 +21,16 @@
 #endif
 
 /* Long-only options' values: pmutool's own from 0x100; each family's table
- * has its own range (stat's from 0x200, stat.h). */
+ * has its own range (stat's from 0x200, stat.h; report's from 0x300,
+ * report/report_opts.h). */
 enum { OPT_PMU = 0x100, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_PERCENT_LIMIT, OPT_CHILDREN,
-       OPT_NO_CHILDREN };
+       OPT_TRACEFS, OPT_PVR, OPT_SHOW_PICK };
 
-/* The options of the subcommand families that have their own table (stat
- * today; report, script, check, list and describe still in struct tool). */
+/* The options of the subcommand families that have their own table (stat;
+ * report and script; check, list and describe still in struct tool). */
 struct family_opts {
 	struct stat_opts stat;
+	struct report_opts report;
 };
 
 static void usage(FILE *out)
@@ -210,23 +212,6 @@ static void set_flag(bool *flag, bool value, const char **first, const char *opt
 		*first = opt;
 }
 
-/* report --percent-limit: a percentage, 0 to 100, as perf's (a fraction
- * allowed, a '%' after it too: builtin-report.c parse_percent_limit) */
-static int percent_option(struct tool *t, const char *arg)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (*end == '%')
-		end++;
-	if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
-		tool_error(t, "--percent-limit wants a percentage from 0 to 100, not '%s'", arg);
-		return -1;
-	}
-	t->percent_limit = v;
-	return 0;
-}
-
 /* --pvr: a 32-bit PVR in hex, 0x optional */
 static int pvr_option(struct tool *t, const char *arg)
 {
@@ -266,7 +251,7 @@ static void merge_options(struct merged_options *m, const char *shorts,
 }
 
 /* An option some family's table takes: -1 when none does, else an exit
- * code.  -j belongs to several: stat's table, and struct tool's json for
+ * code.  -j belongs to several: stat's and report's tables, and struct tool's json for
  * the others until they have their own (so it goes on to the switch). */
 static int family_option(struct tool *t, struct family_opts *f, int c, const char *arg,
 			 bool stat_pass)
@@ -278,6 +263,8 @@ static int family_option(struct tool *t, struct family_opts *f, int c, const cha
 		return EXIT_USAGE;
 	}
 	int rc = stat_option(&f->stat, t, c, arg);
+	if (rc < 0 || c == 'j')
+		rc = report_option(&f->report, t, c, arg);
 	return c == 'j' ? -1 : rc;
 }
 
@@ -298,22 +285,14 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
-		{"input", required_argument, NULL, 'i'},
-		{"sort", required_argument, NULL, OPT_SORT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
-		{"children", no_argument, NULL, OPT_CHILDREN},
-		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
-		{"hide-call-graph", no_argument, NULL, 'G'},
-		{"fields", required_argument, NULL, 'F'},
-		{"call-graph", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct merged_options m = {.shorts = ""};
-	merge_options(&m, first ? "+:p:jb:i:GF:g:hV" : ":p:jb:i:GF:g:hV", longopts);
+	merge_options(&m, first ? "+:p:jb:hV" : ":p:jb:hV", longopts);
 	merge_options(&m, stat_shortopts, stat_longopts);
+	merge_options(&m, report_shortopts, report_longopts);
 	int c, rc;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
@@ -335,21 +314,6 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 		case OPT_SHOW_PICK: t->show_pick = true; break;
 		case 'j': t->json = true; break;
 		case 'b': t->batch = optarg; break;
-		case 'i': t->input = optarg; break;
-		case OPT_SORT: t->sort = optarg; break;
-		case OPT_COMM: t->comm = optarg; break;
-		case OPT_CHILDREN:
-		case OPT_NO_CHILDREN:
-			t->no_children = c == OPT_NO_CHILDREN;
-			t->children_given = true;
-			break;
-		case OPT_PERCENT_LIMIT:
-			if (percent_option(t, optarg))
-				return EXIT_USAGE;
-			break;
-		case 'G': t->hide_call_graph = true; break;
-		case 'F': t->fields = optarg; break;
-		case 'g': t->call_graph = optarg; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -505,8 +469,8 @@ static int run_describe(struct tool *t, struct family_opts *f) { (void)f; return
 static int run_check(struct tool *t, struct family_opts *f) { (void)f; return cmd_check(t); }
 static int run_record(struct tool *t, struct family_opts *f) { (void)f; return cmd_record(t); }
 static int run_stat(struct tool *t, struct family_opts *f) { return cmd_stat(t, &f->stat); }
-static int run_report(struct tool *t, struct family_opts *f) { (void)f; return cmd_report(t); }
-static int run_script(struct tool *t, struct family_opts *f) { (void)f; return cmd_script(t); }
+static int run_report(struct tool *t, struct family_opts *f) { return cmd_report(t, &f->report); }
+static int run_script(struct tool *t, struct family_opts *f) { return cmd_script(t, &f->report); }
 
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
@@ -557,17 +521,18 @@ static int refuse_unused(const struct tool *t, const struct family_opts *f,
 
 /* -i, --sort, --comm belong to report (-i also to script, -G to script); --batch and
  * --json to the description's subcommands (--json also to report). */
-static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
+static const char *either(const char *a, const char *b)
+{
+	return a ? a : b;
+}
+
+static int refuse_unused_perfdata(const struct tool *t, const struct family_opts *f,
+				  const struct subcommand *sub)
 {
 	bool report = !strcmp(sub->name, "report"), script = !strcmp(sub->name, "script");
-	const char *opt = t->input && !report && !script ? "-i"
-			  : t->sort && !report          ? "--sort"
-			  : t->comm && !report          ? "--comm"
-			  : t->percent_limit && !report ? "--percent-limit"
-			  : t->children_given && !report ? "--children"
-			  : t->call_graph && !report    ? "-g"
-			  : t->hide_call_graph && !script ? "-G"
-			  : t->fields && !script        ? "-F"
+	const char *opt = f->report.input && !report && !script ? "-i"
+			  : !report && report_only_given(&f->report) ? report_only_given(&f->report)
+			  : !script && script_only_given(&f->report) ? script_only_given(&f->report)
 			  : t->batch && (report || script) ? "--batch"
 			  : t->json && script            ? "--json"
 							 : NULL;
@@ -582,10 +547,9 @@ static const char *unused_by_dtl(const struct tool *t, const struct family_opts 
 {
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
-	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
-	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
-	       : t->call_graph ? "-g"
-	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : stat_opts_given(&f->stat);
+	       : f->report.input ? "-i"
+	       : either(report_only_given(&f->report),
+			either(script_only_given(&f->report), stat_opts_given(&f->stat)));
 }
 
 /* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own
@@ -659,7 +623,7 @@ static int dispatch(struct tool *t, struct family_opts *f)
 			continue;
 		int rc = refuse_unused(t, f, &subcommands[i]);
 		if (!rc)
-			rc = refuse_unused_perfdata(t, &subcommands[i]);
+			rc = refuse_unused_perfdata(t, f, &subcommands[i]);
 		if (!rc && subcommands[i].run == run_record)
 			rc = refuse_before_record(t, f);
 		if (rc)

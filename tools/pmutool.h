@@ -30,23 +30,11 @@ struct tool {
 	uint32_t pvr;               /* --pvr, 0: the description's own */
 	const struct pmurt_pmu *pmu; /* list, describe, check: the description */
 	struct pmurt_pmu *own_pmu;  /* ... when not the host's */
-	bool json;                  /* --json (list, check, report; stat keeps its own) */
+	bool json;                  /* --json (list, check; stat, report keep their own) */
 	const char *batch;          /* --batch FILE ('-' = standard input) */
 	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
 	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
 	const char *task_opt;       /* the first of --per-task, --no-per-task given */
-	const char *input;          /* report, script: -i FILE (perf.data) */
-	const void *input_bytes;    /* fuzz targets: that file's bytes in memory, */
-	size_t input_size;          /* read instead of the file input names */
-	const char *sort;           /* report: --sort KEYS */
-	const char *comm;           /* report: --comm NAME */
-	double percent_limit;       /* report: --percent-limit P (0: none) */
-	bool no_children;           /* report: --no-children (the last of it
-	                               and --children given) */
-	bool children_given;
-	const char *call_graph;     /* report: -g caller|callee|none */
-	bool hide_call_graph;       /* script: -G */
-	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
@@ -79,8 +67,6 @@ int cmd_dtl(const struct tool *t, int argc, char **argv);
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
  * description, if any); returns 0 or an exit code. */
 int tool_open_host(struct tool *t);
-int cmd_report(struct tool *t);
-int cmd_script(struct tool *t);
 
 /* "pmutool: error: ..." on standard error. */
 void tool_error(const struct tool *t, const char *fmt, ...)
