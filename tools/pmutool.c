@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "describe/describe_opts.h"
 #include "report/report_opts.h"
 #include "stat/stat.h"
 
@@ -21,16 +22,17 @@
 #endif
 
 /* Long-only options' values: pmutool's own from 0x100; each family's table
- * has its own range (stat's from 0x200, stat.h; report's from 0x300,
- * report/report_opts.h). */
-enum { OPT_PMU = 0x100, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_PVR, OPT_SHOW_PICK };
+ * has its own range (stat's from 0x200, stat/stat.h; report's from 0x300,
+ * report/report_opts.h; describe's from 0x400, describe/describe_opts.h). */
+enum { OPT_PMU = 0x100, OPT_SYSFS, OPT_TRACEFS, OPT_PVR, OPT_SHOW_PICK };
 
-/* The options of the subcommand families that have their own table (stat;
- * report and script; check, list and describe still in struct tool). */
+/* Each subcommand family's options, filled from its own table: stat;
+ * report and script; list, describe and check.  record and dtl parse their
+ * own after their name. */
 struct family_opts {
 	struct stat_opts stat;
 	struct report_opts report;
+	struct describe_opts describe;
 };
 
 static void usage(FILE *out)
@@ -203,15 +205,6 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A check option: its value, and the first such option given (for refusing
- * it where it would change nothing). */
-static void set_flag(bool *flag, bool value, const char **first, const char *opt)
-{
-	*flag = value;
-	if (!*first)
-		*first = opt;
-}
-
 /* --pvr: a 32-bit PVR in hex, 0x optional */
 static int pvr_option(struct tool *t, const char *arg)
 {
@@ -251,8 +244,7 @@ static void merge_options(struct merged_options *m, const char *shorts,
 }
 
 /* An option some family's table takes: -1 when none does, else an exit
- * code.  -j belongs to several: stat's and report's tables, and struct tool's json for
- * the others until they have their own (so it goes on to the switch). */
+ * code.  -j belongs to three families: each table that has it takes it. */
 static int family_option(struct tool *t, struct family_opts *f, int c, const char *arg,
 			 bool stat_pass)
 {
@@ -265,7 +257,9 @@ static int family_option(struct tool *t, struct family_opts *f, int c, const cha
 	int rc = stat_option(&f->stat, t, c, arg);
 	if (rc < 0 || c == 'j')
 		rc = report_option(&f->report, t, c, arg);
-	return c == 'j' ? -1 : rc;
+	if (rc < 0 || c == 'j')
+		rc = describe_option(&f->describe, c, arg);
+	return rc;
 }
 
 /* pmutool's own options: up to the first operand (first), or all of
@@ -277,12 +271,6 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 		{"pmu", required_argument, NULL, OPT_PMU},
 		{"pvr", required_argument, NULL, OPT_PVR},
 		{"show-pick", no_argument, NULL, OPT_SHOW_PICK},
-		{"json", no_argument, NULL, 'j'},
-		{"batch", required_argument, NULL, 'b'},
-		{"hv-mode", no_argument, NULL, OPT_HV_MODE},
-		{"no-per-task", no_argument, NULL, OPT_NO_PER_TASK},
-		{"per-task", no_argument, NULL, OPT_PER_TASK},
-		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
 		{"help", no_argument, NULL, 'h'},
@@ -290,9 +278,10 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 		{NULL, 0, NULL, 0},
 	};
 	struct merged_options m = {.shorts = ""};
-	merge_options(&m, first ? "+:p:jb:hV" : ":p:jb:hV", longopts);
+	merge_options(&m, first ? "+:p:hV" : ":p:hV", longopts);
 	merge_options(&m, stat_shortopts, stat_longopts);
 	merge_options(&m, report_shortopts, report_longopts);
+	merge_options(&m, describe_shortopts, describe_longopts);
 	int c, rc;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
@@ -312,14 +301,6 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 			break;
 		case OPT_TRACEFS: t->tracefs = optarg; break;
 		case OPT_SHOW_PICK: t->show_pick = true; break;
-		case 'j': t->json = true; break;
-		case 'b': t->batch = optarg; break;
-		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
-		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
-		case OPT_NO_PER_TASK:
-			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
-			break;
-		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
 		case 'h': t->help = true; break;
 		case 'V':
 			printf("pmutool %s (libpmurt %u.%u.%u)\n", PMUTOOL_VERSION,
@@ -464,9 +445,12 @@ struct subcommand {
 };
 
 /* The subcommands as the table runs them: each with its family's options. */
-static int run_list(struct tool *t, struct family_opts *f) { (void)f; return cmd_list(t); }
-static int run_describe(struct tool *t, struct family_opts *f) { (void)f; return cmd_describe(t); }
-static int run_check(struct tool *t, struct family_opts *f) { (void)f; return cmd_check(t); }
+static int run_list(struct tool *t, struct family_opts *f) { return cmd_list(t, &f->describe); }
+static int run_describe(struct tool *t, struct family_opts *f)
+{
+	return cmd_describe(t, &f->describe);
+}
+static int run_check(struct tool *t, struct family_opts *f) { return cmd_check(t, &f->describe); }
 static int run_record(struct tool *t, struct family_opts *f) { (void)f; return cmd_record(t); }
 static int run_stat(struct tool *t, struct family_opts *f) { return cmd_stat(t, &f->stat); }
 static int run_report(struct tool *t, struct family_opts *f) { return cmd_report(t, &f->report); }
@@ -488,8 +472,9 @@ static const struct subcommand subcommands[] = {
 static int refuse_unused(const struct tool *t, const struct family_opts *f,
 			 const struct subcommand *sub)
 {
-	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
-			  : !sub->task_opts && t->task_opt   ? t->task_opt
+	const struct describe_opts *d = &f->describe;
+	const char *opt = !sub->kernel_opts && d->kernel_opt ? d->kernel_opt
+			  : !sub->task_opts && d->task_opt   ? d->task_opt
 							       : NULL;
 	bool live_opts = stat_opts_given(&f->stat) || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
@@ -512,7 +497,7 @@ static int refuse_unused(const struct tool *t, const struct family_opts *f,
 		return EXIT_OK;
 	if (!sub->kernel_opts)
 		tool_error(t, "%s changes nothing for %s (it applies to check%s)", opt, sub->name,
-			   t->kernel_opt == opt ? " and describe" : "");
+			   d->kernel_opt == opt ? " and describe" : "");
 	else
 		tool_error(t, "%s changes nothing for %s: one event alone never needs "
 			   "an alternative (it applies to check)", opt, sub->name);
@@ -533,8 +518,8 @@ static int refuse_unused_perfdata(const struct tool *t, const struct family_opts
 	const char *opt = f->report.input && !report && !script ? "-i"
 			  : !report && report_only_given(&f->report) ? report_only_given(&f->report)
 			  : !script && script_only_given(&f->report) ? script_only_given(&f->report)
-			  : t->batch && (report || script) ? "--batch"
-			  : t->json && script            ? "--json"
+			  : f->describe.batch && (report || script) ? "--batch"
+			  : f->describe.json && script ? "--json"
 							 : NULL;
 	if (opt)
 		tool_error(t, "%s changes nothing for %s", opt, sub->name);
@@ -545,8 +530,9 @@ static int refuse_unused_perfdata(const struct tool *t, const struct family_opts
  * only --sysfs and --tracefs reach it (dtl record's roots). */
 static const char *unused_by_dtl(const struct tool *t, const struct family_opts *f)
 {
-	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
-	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
+	const struct describe_opts *d = &f->describe;
+	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : d->json ? "--json"
+	       : d->batch ? "--batch" : d->kernel_opt ? d->kernel_opt : d->task_opt ? d->task_opt
 	       : f->report.input ? "-i"
 	       : either(report_only_given(&f->report),
 			either(script_only_given(&f->report), stat_opts_given(&f->stat)));
@@ -596,7 +582,7 @@ static int run_dtl(struct tool *t, const struct family_opts *f, int argc, char *
  * --batch) before it would be ignored. */
 static int refuse_before_record(const struct tool *t, const struct family_opts *f)
 {
-	if (!stat_opts_given(&f->stat) && !t->json && !t->batch)
+	if (!stat_opts_given(&f->stat) && !f->describe.json && !f->describe.batch)
 		return EXIT_OK;
 	tool_error(t, "record takes its options after its name (pmutool record -e EVENT ...); "
 		   "before it go --pmu, --sysfs and --tracefs only");
@@ -643,10 +629,9 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 	struct tool t = {
 		.prog = base_name(argc > 0 ? argv[0] : "pmutool"),
 		.pmu_spec = "power10",
-		.check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true),
 		.sys = sys,
 	};
-	struct family_opts f = {0};
+	struct family_opts f = {.describe = DESCRIBE_OPTS_INIT};
 	bool done = false;
 	int rc;
 	rc = parse_options(&t, &f, argc, argv, &done);

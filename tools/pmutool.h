@@ -30,11 +30,6 @@ struct tool {
 	uint32_t pvr;               /* --pvr, 0: the description's own */
 	const struct pmurt_pmu *pmu; /* list, describe, check: the description */
 	struct pmurt_pmu *own_pmu;  /* ... when not the host's */
-	bool json;                  /* --json (list, check; stat, report keep their own) */
-	const char *batch;          /* --batch FILE ('-' = standard input) */
-	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
-	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
-	const char *task_opt;       /* the first of --per-task, --no-per-task given */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
@@ -51,14 +46,9 @@ struct tool {
 /* pmutool itself (main.c calls it with the real kernel): an exit code. */
 int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys);
 
-/* Subcommands: each returns an exit code. */
-int cmd_list(struct tool *t);
-int cmd_describe(struct tool *t);
-int cmd_check(struct tool *t);
-/* cmd_metrics.c: `list metrics [GLOB]` (an exit code); describe a metric
- * (false when name is none). */
-int list_metrics(const struct tool *t, const char *glob);
-bool describe_metric(const struct tool *t, const char *name);
+/* Subcommands: each returns an exit code.  Those with an options struct
+ * of their own declare it beside it (describe/describe_opts.h,
+ * stat/stat.h, report/report_opts.h). */
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
 int cmd_record(struct tool *t);
 /* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
