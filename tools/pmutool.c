@@ -438,23 +438,48 @@ enum subcommand_needs {
 
 struct subcommand {
 	const char *name;
-	int (*run)(struct tool *t, struct family_opts *f);
+	int (*run)(const struct tool *t, struct family_opts *f);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
 	enum subcommand_needs needs;
 };
 
 /* The subcommands as the table runs them: each with its family's options. */
-static int run_list(struct tool *t, struct family_opts *f) { return cmd_list(t, &f->describe); }
-static int run_describe(struct tool *t, struct family_opts *f)
+static int run_list(const struct tool *t, struct family_opts *f)
+{
+	return cmd_list(t, &f->describe);
+}
+
+static int run_describe(const struct tool *t, struct family_opts *f)
 {
 	return cmd_describe(t, &f->describe);
 }
-static int run_check(struct tool *t, struct family_opts *f) { return cmd_check(t, &f->describe); }
-static int run_record(struct tool *t, struct family_opts *f) { (void)f; return cmd_record(t); }
-static int run_stat(struct tool *t, struct family_opts *f) { return cmd_stat(t, &f->stat); }
-static int run_report(struct tool *t, struct family_opts *f) { return cmd_report(t, &f->report); }
-static int run_script(struct tool *t, struct family_opts *f) { return cmd_script(t, &f->report); }
+
+static int run_check(const struct tool *t, struct family_opts *f)
+{
+	return cmd_check(t, &f->describe);
+}
+
+static int run_record(const struct tool *t, struct family_opts *f)
+{
+	(void)f;   /* record parses its own options, after its name */
+	return cmd_record(t);
+}
+
+static int run_stat(const struct tool *t, struct family_opts *f)
+{
+	return cmd_stat(t, &f->stat);
+}
+
+static int run_report(const struct tool *t, struct family_opts *f)
+{
+	return cmd_report(t, &f->report);
+}
+
+static int run_script(const struct tool *t, struct family_opts *f)
+{
+	return cmd_script(t, &f->report);
+}
 
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */

@@ -50,7 +50,7 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys);
  * of their own declare it beside it (describe/describe_opts.h,
  * stat/stat.h, report/report_opts.h). */
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
-int cmd_record(struct tool *t);
+int cmd_record(const struct tool *t);
 /* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
 int cmd_dtl(const struct tool *t, int argc, char **argv);
 

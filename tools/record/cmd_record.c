@@ -437,7 +437,7 @@ static int dry_run(const struct tool *t, const struct record_args *a,
 	return rc;
 }
 
-int cmd_record(struct tool *t)
+int cmd_record(const struct tool *t)
 {
 	struct record_args a;
 	bool done = false;
