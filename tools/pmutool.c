@@ -13,14 +13,27 @@
 #include <string.h>
 
 #include "pmutool.h"
+#include "describe/describe_opts.h"
+#include "report/report_opts.h"
+#include "stat/stat.h"
 
 #ifndef PMUTOOL_VERSION
 #define PMUTOOL_VERSION "0.0.0"
 #endif
 
-enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
-       OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_METRIC_ONLY,
-       OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN };
+/* Long-only options' values: pmutool's own from 0x100; each family's table
+ * has its own range (stat's from 0x200, stat/stat.h; report's from 0x300,
+ * report/report_opts.h; describe's from 0x400, describe/describe_opts.h). */
+enum { OPT_PMU = 0x100, OPT_SYSFS, OPT_TRACEFS, OPT_PVR, OPT_SHOW_PICK };
+
+/* Each subcommand family's options, filled from its own table: stat;
+ * report and script; list, describe and check.  record and dtl parse their
+ * own after their name. */
+struct family_opts {
+	struct stat_opts stat;
+	struct report_opts report;
+	struct describe_opts describe;
+};
 
 static void usage(FILE *out)
 {
@@ -192,58 +205,6 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A check option: its value, and the first such option given (for refusing
- * it where it would change nothing). */
-static void set_flag(bool *flag, bool value, const char **first, const char *opt)
-{
-	*flag = value;
-	if (!*first)
-		*first = opt;
-}
-
-static int add_event(struct tool *t, const char *arg)
-{
-	const char **v = realloc(t->events, (size_t)(t->nevents + 1) * sizeof(*v));
-	if (!v) {
-		tool_error(t, "out of memory");
-		return -1;
-	}
-	t->events = v;
-	t->events[t->nevents++] = arg;
-	return 0;
-}
-
-static int number_option(const struct tool *t, const char *opt, const char *arg, long lo, long hi,
-			 long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < lo || v > hi) {
-		tool_error(t, "%s wants a number from %ld to %ld, not '%s'", opt, lo, hi, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* report --percent-limit: a percentage, 0 to 100, as perf's (a fraction
- * allowed, a '%' after it too: builtin-report.c parse_percent_limit) */
-static int percent_option(struct tool *t, const char *arg)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (*end == '%')
-		end++;
-	if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
-		tool_error(t, "--percent-limit wants a percentage from 0 to 100, not '%s'", arg);
-		return -1;
-	}
-	t->percent_limit = v;
-	return 0;
-}
-
 /* --pvr: a 32-bit PVR in hex, 0x optional */
 static int pvr_option(struct tool *t, const char *arg)
 {
@@ -259,90 +220,80 @@ static int pvr_option(struct tool *t, const char *arg)
 	return 0;
 }
 
+/* pmutool's options and its families' in one table for getopt_long: an
+ * option may come before the subcommand's name, so any family's option is
+ * recognised anywhere and refused by name where it changes nothing. */
+struct merged_options {
+	char shorts[64];
+	struct option longs[64];
+	int nlongs;
+};
+
+static void merge_options(struct merged_options *m, const char *shorts,
+			  const struct option *longs)
+{
+	size_t len = strlen(m->shorts);
+	snprintf(m->shorts + len, sizeof(m->shorts) - len, "%s", shorts);
+	for (; longs->name; longs++) {
+		bool known = false;
+		for (int i = 0; i < m->nlongs; i++)
+			known |= !strcmp(m->longs[i].name, longs->name);
+		if (!known && m->nlongs + 1 < (int)(sizeof(m->longs) / sizeof(m->longs[0])))
+			m->longs[m->nlongs++] = *longs;
+	}
+}
+
+/* An option some family's table takes: -1 when none does, else an exit
+ * code.  -j belongs to three families: each table that has it takes it. */
+static int family_option(struct tool *t, struct family_opts *f, int c, const char *arg,
+			 bool stat_pass)
+{
+	if (c == 'p' && stat_pass)
+		c = STAT_OPT_PID;  /* after stat, -p is a PID as in perf (and record) */
+	if (c == STAT_OPT_PID && !stat_pass) {
+		tool_error(t, "--pid applies to stat, after its name (record has its own)");
+		return EXIT_USAGE;
+	}
+	int rc = stat_option(&f->stat, t, c, arg);
+	if (rc < 0 || c == 'j')
+		rc = report_option(&f->report, t, c, arg);
+	if (rc < 0 || c == 'j')
+		rc = describe_option(&f->describe, c, arg);
+	return rc;
+}
+
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
-static int parse_global_options(struct tool *t, int argc, char **argv, bool *done, bool first,
-				bool stat_pass)
+static int parse_global_options(struct tool *t, struct family_opts *f, int argc, char **argv,
+				bool *done, bool first, bool stat_pass)
 {
 	static const struct option longopts[] = {
 		{"pmu", required_argument, NULL, OPT_PMU},
-		{"pid", required_argument, NULL, OPT_PID},
 		{"pvr", required_argument, NULL, OPT_PVR},
 		{"show-pick", no_argument, NULL, OPT_SHOW_PICK},
-		{"json", no_argument, NULL, 'j'},
-		{"batch", required_argument, NULL, 'b'},
-		{"hv-mode", no_argument, NULL, OPT_HV_MODE},
-		{"no-per-task", no_argument, NULL, OPT_NO_PER_TASK},
-		{"per-task", no_argument, NULL, OPT_PER_TASK},
-		{"no-lpar", no_argument, NULL, OPT_NO_LPAR},
-		{"event", required_argument, NULL, 'e'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"interval-print", required_argument, NULL, 'I'},
-		{"repeat", required_argument, NULL, 'r'},
-		{"field-separator", required_argument, NULL, 'x'},
-		{"output", required_argument, NULL, 'o'},
-		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-		{"metrics", required_argument, NULL, 'M'},
-		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
 		{"sysfs", required_argument, NULL, OPT_SYSFS},
 		{"tracefs", required_argument, NULL, OPT_TRACEFS},
-		{"input", required_argument, NULL, 'i'},
-		{"sort", required_argument, NULL, OPT_SORT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
-		{"children", no_argument, NULL, OPT_CHILDREN},
-		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
-		{"hide-call-graph", no_argument, NULL, 'G'},
-		{"fields", required_argument, NULL, 'F'},
-		{"call-graph", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	int c;
-	long pid;
+	struct merged_options m = {.shorts = ""};
+	merge_options(&m, first ? "+:p:hV" : ":p:hV", longopts);
+	merge_options(&m, stat_shortopts, stat_longopts);
+	merge_options(&m, report_shortopts, report_longopts);
+	merge_options(&m, describe_shortopts, describe_longopts);
+	int c, rc;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
-	const char *optstring = first ? "+:p:jb:e:M:aC:I:r:x:o:i:GF:g:hV" : ":p:jb:e:M:aC:I:r:x:o:i:GF:g:hV";
-	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, m.shorts, m.longs, NULL)) != -1) {
+		if ((rc = family_option(t, f, c, optarg, stat_pass)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'p': /* after stat, a PID as in perf (and record); before, --pmu */
-			if (!stat_pass) {
-				t->pmu_spec = optarg;
-				t->pmu_given = true;
-				break;
-			}
-			/* fall through */
-		case OPT_PID:
-			if (!stat_pass) {
-				tool_error(t, "--pid applies to stat, after its name (record has its own)");
-				return EXIT_USAGE;
-			}
-			if (number_option(t, "-p", optarg, 1, INT_MAX, &pid))
-				return EXIT_USAGE;
-			t->pid = (int)pid;
-			break;
+		case 'p': /* before stat, --pmu (after it, stat's PID: family_option) */
 		case OPT_PMU: t->pmu_spec = optarg; t->pmu_given = true; break;
-		case 'e':
-			if (add_event(t, optarg))
-				return EXIT_INTERNAL;
-			break;
-		case 'a': t->all_cpus = true; break;
-		case 'C': t->cpu_list = optarg; break;
-		case 'I':
-			if (number_option(t, "-I", optarg, 10, 3600000, &t->interval_ms))
-				return EXIT_USAGE;
-			break;
-		case 'r':
-			if (number_option(t, "-r", optarg, 1, 100000, &t->repeat))
-				return EXIT_USAGE;
-			break;
-		case 'x': t->sep = optarg; break;
-		case 'o': t->output = optarg; break;
-		case OPT_DRY_RUN: t->dry_run = true; break;
-		case 'M': t->metric_names = optarg; break;
-		case OPT_METRIC_ONLY: t->metric_only = true; break;
 		case OPT_SYSFS: t->sysfs = optarg; break;
 		case OPT_PVR:
 			if (pvr_option(t, optarg))
@@ -350,29 +301,6 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 			break;
 		case OPT_TRACEFS: t->tracefs = optarg; break;
 		case OPT_SHOW_PICK: t->show_pick = true; break;
-		case 'j': t->json = true; break;
-		case 'b': t->batch = optarg; break;
-		case 'i': t->input = optarg; break;
-		case OPT_SORT: t->sort = optarg; break;
-		case OPT_COMM: t->comm = optarg; break;
-		case OPT_CHILDREN:
-		case OPT_NO_CHILDREN:
-			t->no_children = c == OPT_NO_CHILDREN;
-			t->children_given = true;
-			break;
-		case OPT_PERCENT_LIMIT:
-			if (percent_option(t, optarg))
-				return EXIT_USAGE;
-			break;
-		case 'G': t->hide_call_graph = true; break;
-		case 'F': t->fields = optarg; break;
-		case 'g': t->call_graph = optarg; break;
-		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
-		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
-		case OPT_NO_PER_TASK:
-			set_flag(&t->check.per_task, false, &t->task_opt, "--no-per-task");
-			break;
-		case OPT_PER_TASK: set_flag(&t->check.per_task, true, &t->task_opt, "--per-task"); break;
 		case 'h': t->help = true; break;
 		case 'V':
 			printf("pmutool %s (libpmurt %u.%u.%u)\n", PMUTOOL_VERSION,
@@ -432,17 +360,17 @@ static bool runs_a_command(const char *name)
 
 /* Options may come before or after the subcommand (getopt permutes), except
  * after one that takes its own options or runs a command. */
-static int parse_options(struct tool *t, int argc, char **argv, bool *done)
+static int parse_options(struct tool *t, struct family_opts *f, int argc, char **argv, bool *done)
 {
-	int rc = parse_global_options(t, argc, argv, done, true, false);
+	int rc = parse_global_options(t, f, argc, argv, done, true, false);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
 	if (t->nargs > 0 && runs_a_command(t->args[0])) {
 		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
-		return parse_global_options(t, t->nargs, t->args, done, true, true);
+		return parse_global_options(t, f, t->nargs, t->args, done, true, true);
 	}
-	t->nevents = 0; /* the second pass sees the first's -e again */
-	return parse_global_options(t, argc, argv, done, false, false);
+	f->stat.nevents = 0; /* the second pass sees the first's -e again */
+	return parse_global_options(t, f, argc, argv, done, false, false);
 }
 
 /* Without --pmu, the host's description as stat's host picks it
@@ -510,32 +438,70 @@ enum subcommand_needs {
 
 struct subcommand {
 	const char *name;
-	int (*run)(struct tool *t);
+	int (*run)(const struct tool *t, struct family_opts *f);
 	bool kernel_opts;  /* --hv-mode, --no-lpar change its answer */
 	bool task_opts;    /* --per-task, --no-per-task change its answer */
 	enum subcommand_needs needs;
 };
 
+/* The subcommands as the table runs them: each with its family's options. */
+static int run_list(const struct tool *t, struct family_opts *f)
+{
+	return cmd_list(t, &f->describe);
+}
+
+static int run_describe(const struct tool *t, struct family_opts *f)
+{
+	return cmd_describe(t, &f->describe);
+}
+
+static int run_check(const struct tool *t, struct family_opts *f)
+{
+	return cmd_check(t, &f->describe);
+}
+
+static int run_record(const struct tool *t, struct family_opts *f)
+{
+	(void)f;   /* record parses its own options, after its name */
+	return cmd_record(t);
+}
+
+static int run_stat(const struct tool *t, struct family_opts *f)
+{
+	return cmd_stat(t, &f->stat);
+}
+
+static int run_report(const struct tool *t, struct family_opts *f)
+{
+	return cmd_report(t, &f->report);
+}
+
+static int run_script(const struct tool *t, struct family_opts *f)
+{
+	return cmd_script(t, &f->report);
+}
+
 /* describe shows one event alone, which never needs an alternative, so the
  * per-task alternatives (PPMU_ONLY_COUNT_RUN) change nothing there. */
 static const struct subcommand subcommands[] = {
-	{"list", cmd_list, false, false, NEEDS_PMU},
-	{"describe", cmd_describe, true, false, NEEDS_PMU},
-	{"check", cmd_check, true, true, NEEDS_PMU},
-	{"record", cmd_record, false, false, NEEDS_HOST},
-	{"stat", cmd_stat, false, false, NEEDS_HOST},
-	{"report", cmd_report, false, false, NEEDS_NOTHING},
-	{"script", cmd_script, false, false, NEEDS_NOTHING},
+	{"list", run_list, false, false, NEEDS_PMU},
+	{"describe", run_describe, true, false, NEEDS_PMU},
+	{"check", run_check, true, true, NEEDS_PMU},
+	{"record", run_record, false, false, NEEDS_HOST},
+	{"stat", run_stat, false, false, NEEDS_HOST},
+	{"report", run_report, false, false, NEEDS_NOTHING},
+	{"script", run_script, false, false, NEEDS_NOTHING},
 };
 
 /* An option the subcommand would ignore is an error, not a silent no-op. */
-static int refuse_unused(const struct tool *t, const struct subcommand *sub)
+static int refuse_unused(const struct tool *t, const struct family_opts *f,
+			 const struct subcommand *sub)
 {
-	const char *opt = !sub->kernel_opts && t->kernel_opt ? t->kernel_opt
-			  : !sub->task_opts && t->task_opt   ? t->task_opt
+	const struct describe_opts *d = &f->describe;
+	const char *opt = !sub->kernel_opts && d->kernel_opt ? d->kernel_opt
+			  : !sub->task_opts && d->task_opt   ? d->task_opt
 							       : NULL;
-	bool live_opts = t->nevents || t->metric_names || t->metric_only || t->all_cpus || t->cpu_list || t->interval_ms || t->repeat ||
-			 t->sep || t->output || t->dry_run || t->sysfs || t->tracefs;
+	bool live_opts = stat_opts_given(&f->stat) || t->sysfs || t->tracefs;
 	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -M, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);
@@ -556,7 +522,7 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 		return EXIT_OK;
 	if (!sub->kernel_opts)
 		tool_error(t, "%s changes nothing for %s (it applies to check%s)", opt, sub->name,
-			   t->kernel_opt == opt ? " and describe" : "");
+			   d->kernel_opt == opt ? " and describe" : "");
 	else
 		tool_error(t, "%s changes nothing for %s: one event alone never needs "
 			   "an alternative (it applies to check)", opt, sub->name);
@@ -565,19 +531,20 @@ static int refuse_unused(const struct tool *t, const struct subcommand *sub)
 
 /* -i, --sort, --comm belong to report (-i also to script, -G to script); --batch and
  * --json to the description's subcommands (--json also to report). */
-static int refuse_unused_perfdata(const struct tool *t, const struct subcommand *sub)
+static const char *either(const char *a, const char *b)
+{
+	return a ? a : b;
+}
+
+static int refuse_unused_perfdata(const struct tool *t, const struct family_opts *f,
+				  const struct subcommand *sub)
 {
 	bool report = !strcmp(sub->name, "report"), script = !strcmp(sub->name, "script");
-	const char *opt = t->input && !report && !script ? "-i"
-			  : t->sort && !report          ? "--sort"
-			  : t->comm && !report          ? "--comm"
-			  : t->percent_limit && !report ? "--percent-limit"
-			  : t->children_given && !report ? "--children"
-			  : t->call_graph && !report    ? "-g"
-			  : t->hide_call_graph && !script ? "-G"
-			  : t->fields && !script        ? "-F"
-			  : t->batch && (report || script) ? "--batch"
-			  : t->json && script            ? "--json"
+	const char *opt = f->report.input && !report && !script ? "-i"
+			  : !report && report_only_given(&f->report) ? report_only_given(&f->report)
+			  : !script && script_only_given(&f->report) ? script_only_given(&f->report)
+			  : f->describe.batch && (report || script) ? "--batch"
+			  : f->describe.json && script ? "--json"
 							 : NULL;
 	if (opt)
 		tool_error(t, "%s changes nothing for %s", opt, sub->name);
@@ -586,24 +553,22 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 
 /* The first pmutool option given before `dtl` that dtl has no use for:
  * only --sysfs and --tracefs reach it (dtl record's roots). */
-static const char *unused_by_dtl(const struct tool *t)
+static const char *unused_by_dtl(const struct tool *t, const struct family_opts *f)
 {
-	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : t->json ? "--json"
-	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
-	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
-	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
-	       : t->call_graph ? "-g"
-	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
-	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
-	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;
+	const struct describe_opts *d = &f->describe;
+	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : d->json ? "--json"
+	       : d->batch ? "--batch" : d->kernel_opt ? d->kernel_opt : d->task_opt ? d->task_opt
+	       : f->report.input ? "-i"
+	       : either(report_only_given(&f->report),
+			either(script_only_given(&f->report), stat_opts_given(&f->stat)));
 }
 
 /* `pmutool [--sysfs DIR] [--tracefs DIR] dtl SUB ...`: dtl parses its own
  * options; --sysfs and --tracefs given before it go to dtl record, as if
  * given after `record` (where a later one still wins). */
-static int run_dtl(struct tool *t, int argc, char **argv)
+static int run_dtl(struct tool *t, const struct family_opts *f, int argc, char **argv)
 {
-	const char *opt = unused_by_dtl(t);
+	const char *opt = unused_by_dtl(t, f);
 	bool record = argc > 1 && strcmp(argv[1], "record") == 0;
 	if (!opt && !record && (t->sysfs || t->tracefs))
 		opt = t->sysfs ? "--sysfs" : "--tracefs";
@@ -638,7 +603,18 @@ static int run_dtl(struct tool *t, int argc, char **argv)
 	return rc;
 }
 
-static int dispatch(struct tool *t)
+/* record takes its options after its name: stat's (and check's --json and
+ * --batch) before it would be ignored. */
+static int refuse_before_record(const struct tool *t, const struct family_opts *f)
+{
+	if (!stat_opts_given(&f->stat) && !f->describe.json && !f->describe.batch)
+		return EXIT_OK;
+	tool_error(t, "record takes its options after its name (pmutool record -e EVENT ...); "
+		   "before it go --pmu, --sysfs and --tracefs only");
+	return EXIT_USAGE;
+}
+
+static int dispatch(struct tool *t, struct family_opts *f)
 {
 	if (!t->subcommand && t->nargs < 1) {
 		tool_error(t, "no subcommand (list, describe, check, stat, record, report, script or "
@@ -646,7 +622,7 @@ static int dispatch(struct tool *t)
 		return EXIT_USAGE;
 	}
 	if (!t->subcommand && strcmp(t->args[0], "dtl") == 0)
-		return run_dtl(t, t->nargs, t->args);
+		return run_dtl(t, f, t->nargs, t->args);
 	if (!t->subcommand) {
 		t->subcommand = t->args[0];
 		t->args++;
@@ -656,15 +632,17 @@ static int dispatch(struct tool *t)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(name, subcommands[i].name) != 0)
 			continue;
-		int rc = refuse_unused(t, &subcommands[i]);
+		int rc = refuse_unused(t, f, &subcommands[i]);
 		if (!rc)
-			rc = refuse_unused_perfdata(t, &subcommands[i]);
+			rc = refuse_unused_perfdata(t, f, &subcommands[i]);
+		if (!rc && subcommands[i].run == run_record)
+			rc = refuse_before_record(t, f);
 		if (rc)
 			return rc;
 		rc = subcommands[i].needs == NEEDS_HOST ? tool_open_host(t)
 		     : subcommands[i].needs == NEEDS_PMU ? open_pmu(t)
 							    : EXIT_OK;
-		return rc ? rc : subcommands[i].run(t);
+		return rc ? rc : subcommands[i].run(t, f);
 	}
 	tool_error(t, "unknown subcommand '%s' (list, describe, check, stat, record, report, script "
 		   "or dtl)", name);
@@ -676,12 +654,12 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 	struct tool t = {
 		.prog = base_name(argc > 0 ? argv[0] : "pmutool"),
 		.pmu_spec = "power10",
-		.check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = true, .lpar = true),
 		.sys = sys,
 	};
+	struct family_opts f = {.describe = DESCRIBE_OPTS_INIT};
 	bool done = false;
 	int rc;
-	rc = parse_options(&t, argc, argv, &done);
+	rc = parse_options(&t, &f, argc, argv, &done);
 	char *own_help[] = {NULL, "--help", NULL};
 	if (!rc && !done && t.help && t.nargs > 0 && takes_own_options(t.args[0])) {
 		own_help[0] = t.args[0];   /* `pmutool --help record`: record's own */
@@ -692,13 +670,13 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 		done = true;
 	}
 	if (rc || done) {
-		free(t.events);
+		stat_opts_free(&f.stat);
 		return rc;
 	}
-	rc = dispatch(&t);
+	rc = dispatch(&t, &f);
 	pmurt_pmu_close(t.own_pmu);
 	pmurt_host_close(t.host);
-	free(t.events);
+	stat_opts_free(&f.stat);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_error(&t, "writing the output failed");
 		return EXIT_INTERNAL;

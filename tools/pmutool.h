@@ -30,45 +30,14 @@ struct tool {
 	uint32_t pvr;               /* --pvr, 0: the description's own */
 	const struct pmurt_pmu *pmu; /* list, describe, check: the description */
 	struct pmurt_pmu *own_pmu;  /* ... when not the host's */
-	bool json;                  /* --json */
-	const char *batch;          /* --batch FILE ('-' = standard input) */
-	struct pmurt_check_opts check; /* --hv-mode, --no-per-task, --no-lpar */
-	const char *kernel_opt;     /* the first of --hv-mode, --no-lpar given */
-	const char *task_opt;       /* the first of --per-task, --no-per-task given */
-	const char *input;          /* report, script: -i FILE (perf.data) */
-	const void *input_bytes;    /* fuzz targets: that file's bytes in memory, */
-	size_t input_size;          /* read instead of the file input names */
-	const char *sort;           /* report: --sort KEYS */
-	const char *comm;           /* report: --comm NAME */
-	double percent_limit;       /* report: --percent-limit P (0: none) */
-	bool no_children;           /* report: --no-children (the last of it
-	                               and --children given) */
-	bool children_given;
-	const char *call_graph;     /* report: -g caller|callee|none */
-	bool hide_call_graph;       /* script: -G */
-	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */
 	int nargs;
 	const char *subcommand;     /* its name when taken off args already (stat) */
 	bool help;                  /* -h, --help: the subcommand's, else the global */
-	/* the live host (stat): --sysfs, --tracefs, --pmu when given */
+	/* the live host (stat, record): --sysfs, --tracefs, --pmu when given */
 	bool pmu_given;
 	const char *sysfs, *tracefs;
 	struct pmurt_host *host;
-	/* stat: -e (each), -a, -C, -I, -r, -x, --dry-run */
-	const char **events;
-	int nevents;
-	bool all_cpus;
-	const char *cpu_list;
-	long interval_ms;
-	long repeat;
-	const char *sep;
-	bool dry_run;
-	const char *metric_names;   /* stat -M NAME[,NAME...] */
-	bool metric_only;           /* stat --metric-only */
-	const char *output;         /* stat -o FILE */
-	int pid;                    /* stat -p PID (0: none) */
-	FILE *stat_out;             /* stat: -o's stream while it runs, else NULL */
 	/* the kernel dtl record opens vpa_dtl on: NULL, the real one; a test
 	 * program's simulated one (tests/dtl/pmutool_sim.c, not installed) */
 	const struct pmurt_sys *sys;
@@ -77,25 +46,17 @@ struct tool {
 /* pmutool itself (main.c calls it with the real kernel): an exit code. */
 int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys);
 
-/* Subcommands: each returns an exit code. */
-int cmd_list(struct tool *t);
-int cmd_describe(struct tool *t);
-int cmd_check(struct tool *t);
-/* cmd_metrics.c: `list metrics [GLOB]` (an exit code); describe a metric
- * (false when name is none). */
-int list_metrics(const struct tool *t, const char *glob);
-bool describe_metric(const struct tool *t, const char *name);
+/* Subcommands: each returns an exit code.  Those with an options struct
+ * of their own declare it beside it (describe/describe_opts.h,
+ * stat/stat.h, report/report_opts.h). */
 /* Takes its own options: t->args[-1] is "record", t->args its arguments. */
-int cmd_record(struct tool *t);
-int cmd_stat(struct tool *t);
+int cmd_record(const struct tool *t);
 /* `pmutool dtl ...`: argv[0] is "dtl"; it parses its own options. */
 int cmd_dtl(const struct tool *t, int argc, char **argv);
 
 /* Opens t->host from --sysfs, --tracefs and --pmu (else the host's own
  * description, if any); returns 0 or an exit code. */
 int tool_open_host(struct tool *t);
-int cmd_report(struct tool *t);
-int cmd_script(struct tool *t);
 
 /* "pmutool: error: ..." on standard error. */
 void tool_error(const struct tool *t, const char *fmt, ...)

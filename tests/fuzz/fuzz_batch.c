@@ -51,9 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, f);
 	fclose(f);
-	struct tool t = {.prog = "pmutool", .pmu_spec = "power10", .pmu = pmu, .json = true,
-			 .batch = input_path,
-			 .check = {.sz = sizeof(t.check), .per_task = true, .lpar = true}};
-	tool_check_batch(&t);
+	struct tool t = {.prog = "pmutool", .pmu_spec = "power10", .pmu = pmu};
+	struct describe_opts opts = DESCRIBE_OPTS_INIT;
+	opts.json = true;
+	opts.batch = input_path;
+	tool_check_batch(&t, &opts);
 	return 0;
 }

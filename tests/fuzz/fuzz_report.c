@@ -5,14 +5,14 @@
  * kernel symbols from a missing file), the tables; any input is reported or
  * refused with a message, never a crash or a sanitizer report.  The input
  * is read where libFuzzer holds it, a heap block of its exact size
- * (t.input_bytes), so that ASan sees a read past it.
+ * (opts.input_bytes), so that ASan sees a read past it.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pmutool.h"
+#include "report/report_opts.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,10 +30,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (int json = 0; json < 2; json++) {
-		struct tool t = {.prog = "pmutool", .input = "fuzz.data", .json = json,
-				 .input_bytes = data, .input_size = size,
-				 .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL};
-		int rc = cmd_report(&t);
+		struct tool t = {.prog = "pmutool"};
+		struct report_opts opts = {.input = "fuzz.data", .json = json, .input_bytes = data,
+					   .input_size = size,
+					   .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL};
+		int rc = cmd_report(&t, &opts);
 		if (rc != EXIT_OK && rc != EXIT_USAGE)
 			abort();   /* out of memory or an output error: not from input */
 	}

@@ -17,15 +17,15 @@
 
 static int failures;
 
-/* Runs print(t, r) with standard error captured into out. */
-static void capture(void (*print)(const struct tool *, const struct stat_report *),
-		    const struct tool *t, const struct stat_report *r, char *out, size_t len)
+/* Runs print(opts, r) with standard error captured into out. */
+static void capture(void (*print)(const struct stat_opts *, const struct stat_report *),
+		    const struct stat_opts *opts, const struct stat_report *r, char *out, size_t len)
 {
 	FILE *f = tmpfile();
 	int saved = dup(2);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	print(t, r);
+	print(opts, r);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -44,12 +44,11 @@ static void test_derived(void)
 	struct pmurt_host_opts o = PMURT_OPTS_INIT(pmurt_host_opts, .pmu = "power10");
 	CHECK(pmurt_host_open(&t.host, &o, &err) == 0, "%s", err.message);
 	const char *ev[] = {"task-clock,PAPI_L1_DCM:u", "papi_l1_dcr"};
-	t.events = ev;
-	t.nevents = 2;
+	struct stat_opts opts = {.events = ev, .nevents = 2};
 	struct pmurt_evlist *list = NULL;
 	double elapsed = 0.1;
 	struct stat_report r = {.runs = 1, .command = "x", .elapsed = &elapsed};
-	CHECK(stat_events(&t, &list, &r) == 0 && list, "stat_events");
+	CHECK(stat_events(&t, &opts, &list, &r) == 0 && list, "stat_events");
 	/* the list as it would be opened: each preset its events' group */
 	static const char *const names[] = {"task-clock", "PM_LD_DEMAND_MISS_L1_FIN",
 					    "PM_ST_MISS_L1", "PM_LD_REF_L1",
@@ -108,13 +107,13 @@ int main(void)
 					   .n = 2, .values = dcm}};
 	struct stat_report r = {.command = "make -j2", .nevents = 3, .runs = 3, .ev = ev,
 				.elapsed = elapsed, .status = 0, .derived = derived, .nderived = 1};
-	struct tool t = {.prog = "pmutool", .sep = ","};
+	struct stat_opts opts = {.sep = ","};
 	char out[4096];
 	double mean, rel;
 	stat_spread(cycles, 3, &mean, &rel);
 	CHECK(mean == 1000 && rel > 5.77 && rel < 5.78, "mean %g, spread %g%%", mean, rel);
 
-	capture(stat_print_text, &t, &r, out, sizeof(out));
+	capture(stat_print_text, &opts, &r, out, sizeof(out));
 	CHECK(strstr(out, " Performance counter stats for 'make -j2' (3 runs):\n"), "%s", out);
 	/* perf 6.1's layout (stat-display.c printout, print_metric_std): the
 	 * count, a 4-column unit, the name in 32 (25 when not counted), the
@@ -133,7 +132,7 @@ int main(void)
 	CHECK(strstr(out, "Some events were multiplexed: their counts are scaled by time_enabled / "
 			  "time_running; (N%) is the part of the time they were counted."), "%s", out);
 
-	capture(stat_print_csv, &t, &r, out, sizeof(out));
+	capture(stat_print_csv, &opts, &r, out, sizeof(out));
 	/* perf's -x columns: value, unit, name, spread, run time, percent
 	 * counted (whole, perf's integer division), derived value and unit */
 	CHECK(strcmp(out, "1000,,PM_RUN_CYC,5.77%,500,62.00,666.667,K/sec\n"
@@ -145,11 +144,11 @@ int main(void)
 	struct stat_report one = {.command = "true", .nevents = 2, .runs = 1, .ev = ev,
 				  .elapsed = elapsed, .rusage = true, .user_s = 0.001327,
 				  .sys_s = 0.25};
-	t.sep = NULL;
-	capture(stat_print_text, &t, &one, out, sizeof(out));
+	opts.sep = NULL;
+	capture(stat_print_text, &opts, &one, out, sizeof(out));
 	CHECK(strstr(out, "\n       0.250000000 seconds time elapsed\n\n       0.001327000 seconds "
 			  "user\n       0.250000000 seconds sys\n\n\n"), "%s", out);
-	t.sep = ",";
+	opts.sep = ",";
 
 	json_t *o = stat_report_json(&r);
 	json_t *e = json_array_get(json_object_get(o, "events"), 0);

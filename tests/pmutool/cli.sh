@@ -81,6 +81,19 @@ record-args)
 	# a sign is no number (strtoull would read -2^63 as 2^63, a power of two)
 	run 2 dtl report --aux-size -9223372036854775808 /etc/passwd
 	has err "^pmutool: error: --aux-size '-9223372036854775808': not a power of two of at least 128$"
+	# stat's options before record's name would be ignored: each refused
+	# (-M, --metric-only and -o were ignored until stat had its own table),
+	# and before dtl alike
+	for opt in "-e cpu-clock" -a "-C 0" "-I 100" "-r 2" "-x ," --dry-run "-o $t/s.out" \
+		   "-M IPC" --metric-only --json; do
+		run 2 $opt record -e cpu-clock -o "$t/r.data" -- true
+		has err "^pmutool: error: record takes its options after its name"
+	done
+	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
+	for opt in "-M IPC" --metric-only; do
+		run 2 $opt dtl report /etc/passwd
+		has err "^pmutool: error: ${opt% *} before dtl: it does not apply to dtl report"
+	done
 	(umask 022 && "$pmutool" record -e cpu-clock -o "$t/r.data" -- true >"$t/out" 2>"$t/err") ||
 		fail "record failed"
 	mode=$(stat -c %a "$t/r.data")

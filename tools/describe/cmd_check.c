@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmutool.h"
+#include "describe_opts.h"
 #include "tool_batch.h"
 
 /* --- the result as JSON ---------------------------------------------------- */
@@ -180,14 +180,15 @@ int tool_print_json_line(json_t *o)
 }
 
 /* --- checking ------------------------------------------------------------------ */
-int tool_group_check(const struct tool *t, const struct pmurt_event_spec *ev, int n,
+int tool_group_check(const struct tool *t, const struct describe_opts *opts,
+		     const struct pmurt_event_spec *ev, int n,
 		     const struct tool_bad_event *bad, struct pmurt_group_result *r,
 		     struct pmurt_error *err)
 {
 	*r = (struct pmurt_group_result){.sz = sizeof(*r)};
 	int upto = bad && bad->index >= 0 ? bad->index : n;
 	if (upto > 0) {
-		int rc = pmurt_group_check(t->pmu, ev, upto, sizeof(ev[0]), &t->check, r, err);
+		int rc = pmurt_group_check(t->pmu, ev, upto, sizeof(ev[0]), &opts->check, r, err);
 		if (rc < 0 || !r->ok || upto == n)
 			return rc;
 	}
@@ -308,8 +309,8 @@ static int split_events(char *arg, char **out, int n, int max, size_t *empty_at)
 /* A derived PAPI preset among the operands becomes its events, with its
  * modifiers, checked in the group as stat counts them (stat_events.c);
  * store holds their strings.  The count, or -1 when more than max. */
-static int expand_derived(const struct tool *t, char **strs, int n, int max,
-			  char store[][PRESET_EVENT_LEN])
+static int expand_derived(const struct tool *t, const struct describe_opts *opts, char **strs,
+			  int n, int max, char store[][PRESET_EVENT_LEN])
 {
 	char *in[PMURT_MAX_GROUP];
 	memcpy(in, strs, (size_t)n * sizeof(*in));
@@ -330,7 +331,7 @@ static int expand_derived(const struct tool *t, char **strs, int n, int max,
 			strs[m++] = in[i];
 			continue;
 		}
-		if (!t->json)
+		if (!opts->json)
 			printf("%s = %s: its %d events checked as a group\n", info.name, info.formula,
 			       info.nevents);
 		for (int k = 0; k < info.nevents; k++) {
@@ -369,8 +370,8 @@ static int parse_one(const struct tool *t, const char *str, int i,
 	return 0;
 }
 
-static int parse_group(const struct tool *t, struct pmurt_event_spec *ev, int *nev,
-		       struct tool_bad_event *bad)
+static int parse_group(const struct tool *t, const struct describe_opts *opts,
+		       struct pmurt_event_spec *ev, int *nev, struct tool_bad_event *bad)
 {
 	char *strs[PMURT_MAX_GROUP];
 	char store[PMURT_MAX_GROUP][PRESET_EVENT_LEN];
@@ -386,7 +387,7 @@ static int parse_group(const struct tool *t, struct pmurt_event_spec *ev, int *n
 		}
 	}
 	if (n >= 0)
-		n = expand_derived(t, strs, n, PMURT_MAX_GROUP, store);
+		n = expand_derived(t, opts, strs, n, PMURT_MAX_GROUP, store);
 	if (n < 0) {
 		tool_error(t, "a group holds at most %d events", PMURT_MAX_GROUP);
 		return EXIT_USAGE;
@@ -405,23 +406,23 @@ static int parse_group(const struct tool *t, struct pmurt_event_spec *ev, int *n
 	return EXIT_OK;
 }
 
-static int check_group(struct tool *t)
+static int check_group(const struct tool *t, const struct describe_opts *opts)
 {
 	struct pmurt_event_spec ev[PMURT_MAX_GROUP];
 	struct tool_bad_event bad;
 	int n = 0;
-	int rc = parse_group(t, ev, &n, &bad);
+	int rc = parse_group(t, opts, ev, &n, &bad);
 	if (rc)
 		return rc;
 	tool_note_raw_codes(t->pmu, ev, n);
 	struct pmurt_group_result r;
 	struct pmurt_error err = {0};
-	int lrc = tool_group_check(t, ev, n, &bad, &r, &err);
+	int lrc = tool_group_check(t, opts, ev, n, &bad, &r, &err);
 	if (lrc < 0) {
 		tool_error(t, "%s", err.message[0] ? err.message : strerror(-lrc));
 		return EXIT_INTERNAL;
 	}
-	if (t->json)
+	if (opts->json)
 		rc = tool_print_result_json(t->pmu, &r);
 	else if (r.ok)
 		print_accepted(t->pmu, ev, &r);
@@ -430,14 +431,14 @@ static int check_group(struct tool *t)
 	return rc ? rc : r.ok ? EXIT_OK : EXIT_REJECTED;
 }
 
-int cmd_check(struct tool *t)
+int cmd_check(const struct tool *t, const struct describe_opts *opts)
 {
-	if (t->batch) {
+	if (opts->batch) {
 		if (t->nargs) {
 			tool_error(t, "check --batch takes no EVENT operands");
 			return EXIT_USAGE;
 		}
-		return tool_check_batch(t);
+		return tool_check_batch(t, opts);
 	}
-	return check_group(t);
+	return check_group(t, opts);
 }

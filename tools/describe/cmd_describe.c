@@ -17,7 +17,7 @@
 
 #include <stdlib.h>
 
-#include "pmutool.h"
+#include "describe_opts.h"
 
 struct describe {
 	const struct pmurt_pmu *pmu;
@@ -64,7 +64,8 @@ static void print_alone(const struct describe *d)
 
 /* A PAPI preset: its members, formula, and whether they fit one group (as
  * stat opens them).  Returns true when it is derived (nothing more to show). */
-static bool describe_preset(const struct tool *t, const struct pmurt_preset_info *p)
+static bool describe_preset(const struct tool *t, const struct describe_opts *opts,
+			    const struct pmurt_preset_info *p)
 {
 	static const char *const kinds[] = {"one event", "derived: add (the sum)",
 					    "derived: sub (the first minus the others)",
@@ -86,7 +87,7 @@ static bool describe_preset(const struct tool *t, const struct pmurt_preset_info
 		return false;
 	}
 	struct pmurt_group_result res = {.sz = sizeof(res)};
-	if (pmurt_group_check(t->pmu, ev, p->nevents, sizeof(ev[0]), &t->check, &res, NULL) == 0) {
+	if (pmurt_group_check(t->pmu, ev, p->nevents, sizeof(ev[0]), &opts->check, &res, NULL) == 0) {
 		if (res.ok) {
 			printf("  its events in one group:");
 			for (int k = 0; k < res.n; k++)
@@ -101,17 +102,17 @@ static bool describe_preset(const struct tool *t, const struct pmurt_preset_info
 	return true;
 }
 
-int cmd_describe(struct tool *t)
+int cmd_describe(const struct tool *t, const struct describe_opts *opts)
 {
-	if (t->nargs != 1 || t->batch || t->json) {
+	if (t->nargs != 1 || opts->batch || opts->json) {
 		tool_error(t, "usage: %s describe EVENT (no --json, no --batch)", t->prog);
 		return EXIT_USAGE;
 	}
 	struct pmurt_preset_info preset = {.sz = sizeof(preset)};
 	if (pmurt_preset_find(t->pmu, t->args[0], &preset, NULL) >= 0 &&
-	    describe_preset(t, &preset))
+	    describe_preset(t, opts, &preset))
 		return EXIT_OK;
-	if (pmurt_event_find(t->pmu, t->args[0], NULL, NULL) < 0 && describe_metric(t, t->args[0]))
+	if (pmurt_event_find(t->pmu, t->args[0], NULL, NULL) < 0 && describe_metric(t, opts, t->args[0]))
 		return EXIT_OK;
 	struct describe d = {.pmu = t->pmu};
 	int rc = tool_parse_event(t, t->args[0], &d.ev);
@@ -120,8 +121,8 @@ int cmd_describe(struct tool *t)
 	struct pmurt_error err = {0};
 	char *decoded = NULL;
 	d.alone = (struct pmurt_group_result){.sz = sizeof(d.alone)};
-	if (pmurt_group_check(t->pmu, &d.ev, 1, sizeof(d.ev), &t->check, &d.alone, &err) < 0 ||
-	    pmurt_event_describe(t->pmu, &d.ev, &t->check, &decoded, &err) < 0) {
+	if (pmurt_group_check(t->pmu, &d.ev, 1, sizeof(d.ev), &opts->check, &d.alone, &err) < 0 ||
+	    pmurt_event_describe(t->pmu, &d.ev, &opts->check, &decoded, &err) < 0) {
 		tool_error(t, "%s", err.message);
 		return EXIT_INTERNAL;
 	}

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmutool.h"
+#include "describe_opts.h"
 #include "tool_batch.h"
 
 static bool matches(const char *glob, const char *name)
@@ -74,7 +74,8 @@ static int print_json_object(json_t *o, bool first)
 }
 
 /* The presets whose names match, after the events; how many were shown. */
-static int list_presets(const struct tool *t, const char *glob, int npresets, int shown)
+static int list_presets(const struct tool *t, const struct describe_opts *opts, const char *glob,
+			int npresets, int shown)
 {
 	bool header = false;
 	for (int i = 0; i < npresets; i++) {
@@ -83,7 +84,7 @@ static int list_presets(const struct tool *t, const char *glob, int npresets, in
 			return -1;
 		if (!matches(glob, p.name))
 			continue;
-		if (t->json) {
+		if (opts->json) {
 			if (print_json_object(preset_json(&p), shown == 0) < 0)
 				return -1;
 		} else {
@@ -111,20 +112,20 @@ static int name_width(const struct tool *t, const char *glob, int nevents)
 	return width;
 }
 
-int cmd_list(struct tool *t)
+int cmd_list(const struct tool *t, const struct describe_opts *opts)
 {
 	bool metrics = t->nargs && strcmp(t->args[0], "metrics") == 0;
-	if (t->nargs > 1 + metrics || t->batch) {
+	if (t->nargs > 1 + metrics || opts->batch) {
 		tool_error(t, "usage: %s list [--json] [GLOB] | list metrics [GLOB]", t->prog);
 		return EXIT_USAGE;
 	}
 	if (metrics)
-		return list_metrics(t, t->nargs > 1 ? t->args[1] : NULL);
+		return list_metrics(t, opts, t->nargs > 1 ? t->args[1] : NULL);
 	const char *glob = t->nargs ? t->args[0] : NULL;
 	struct pmurt_pmu_info info = {.sz = sizeof(info)};
 	if (pmurt_pmu_info(t->pmu, &info) < 0)
 		return EXIT_INTERNAL;
-	int width = t->json ? 0 : name_width(t, glob, info.nevents);
+	int width = opts->json ? 0 : name_width(t, glob, info.nevents);
 	int shown = 0;
 	for (int i = 0; i < info.nevents; i++) {
 		struct pmurt_event_info e = {.sz = sizeof(e)};
@@ -132,7 +133,7 @@ int cmd_list(struct tool *t)
 			return EXIT_INTERNAL;
 		if (!matches(glob, e.name))
 			continue;
-		if (!t->json)
+		if (!opts->json)
 			print_text(&e, width);
 		else if (print_json_object(event_json(&e), shown == 0) < 0) {
 			tool_error(t, "out of memory");
@@ -140,12 +141,12 @@ int cmd_list(struct tool *t)
 		}
 		shown++;
 	}
-	shown = list_presets(t, glob, info.npresets, shown);
+	shown = list_presets(t, opts, glob, info.npresets, shown);
 	if (shown < 0) {
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
-	if (t->json)
+	if (opts->json)
 		printf(shown ? "\n]\n" : "[]\n");
 	return shown ? EXIT_OK : EXIT_REJECTED;
 }

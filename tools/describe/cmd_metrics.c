@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmutool.h"
+#include "describe_opts.h"
 #include "tool_batch.h"
 
 static bool matches(const char *glob, const char *name)
@@ -48,14 +48,14 @@ static int list_groups(const struct tool *t)
 	return 0;
 }
 
-int list_metrics(const struct tool *t, const char *glob)
+int list_metrics(const struct tool *t, const struct describe_opts *opts, const char *glob)
 {
 	int shown = 0, n = pmurt_metric_count(t->pmu);
 	for (int i = 0; i < n; i++) {
 		struct pmurt_metric_info m = {.sz = sizeof(m)};
 		if (pmurt_metric_get(t->pmu, i, &m) < 0 || !matches(glob, m.name))
 			continue;
-		if (t->json) {
+		if (opts->json) {
 			if (print_json(metric_json(&m), shown == 0) < 0) {
 				tool_error(t, "out of memory");
 				return EXIT_INTERNAL;
@@ -67,7 +67,7 @@ int list_metrics(const struct tool *t, const char *glob)
 		}
 		shown++;
 	}
-	if (t->json)
+	if (opts->json)
 		printf(shown ? "\n]\n" : "[]\n");
 	else if (shown && !glob)
 		list_groups(t);
@@ -75,11 +75,12 @@ int list_metrics(const struct tool *t, const char *glob)
 }
 
 /* Whether its events fit one group, as stat -M would open them. */
-static void describe_fit(const struct tool *t, const struct pmurt_metric_info *m)
+static void describe_fit(const struct tool *t, const struct describe_opts *opts,
+			 const struct pmurt_metric_info *m)
 {
 	struct pmurt_pack *pk = NULL;
 	struct pmurt_pack_metric pm = {.sz = sizeof(pm)};
-	if (pmurt_pack(t->pmu, &m->name, 1, &t->check, &pk, NULL) ||
+	if (pmurt_pack(t->pmu, &m->name, 1, &opts->check, &pk, NULL) ||
 	    pmurt_pack_metric_get(pk, 0, &pm)) {
 		pmurt_pack_free(pk);
 		return;
@@ -98,7 +99,7 @@ static void describe_fit(const struct tool *t, const struct pmurt_metric_info *m
 	pmurt_pack_free(pk);
 }
 
-bool describe_metric(const struct tool *t, const char *name)
+bool describe_metric(const struct tool *t, const struct describe_opts *opts, const char *name)
 {
 	struct pmurt_metric_info m = {.sz = sizeof(m)};
 	if (pmurt_metric_find(t->pmu, name, &m, NULL) < 0)
@@ -118,6 +119,6 @@ bool describe_metric(const struct tool *t, const char *name)
 	if (m.pmus)
 		printf("  counts events of %s, not of this PMU\n", m.pmus);
 	else
-		describe_fit(t, &m);
+		describe_fit(t, opts, &m);
 	return true;
 }

@@ -232,9 +232,10 @@ static int parse_line(struct batch_line *b, const char *text, size_t len)
 
 /* Answers a malformed line: EXIT_USAGE, or EXIT_INTERNAL if the answer could
  * not be written. */
-static int answer_error(const struct tool *t, long lineno, const char *why, long *nreported)
+static int answer_error(const struct tool *t, const struct describe_opts *opts, long lineno,
+			const char *why, long *nreported)
 {
-	const char *file = strcmp(t->batch, "-") ? t->batch : "<stdin>";
+	const char *file = strcmp(opts->batch, "-") ? opts->batch : "<stdin>";
 	if (++*nreported <= BATCH_MAX_REPORTED)
 		tool_error(t, "%s:%ld: %s", file, lineno, why);
 	else if (*nreported == BATCH_MAX_REPORTED + 1)
@@ -245,8 +246,8 @@ static int answer_error(const struct tool *t, long lineno, const char *why, long
 }
 
 /* One line: 0 answered, EXIT_USAGE answered as malformed, or EXIT_INTERNAL. */
-static int answer_line(struct tool *t, const char *text, size_t len, long lineno,
-		       long *nreported)
+static int answer_line(const struct tool *t, const struct describe_opts *opts, const char *text,
+		       size_t len, long lineno, long *nreported)
 {
 	struct batch_line b = {.pmu = t->pmu, .bad = {.index = -1}};
 	int prc = parse_line(&b, text, len);
@@ -255,12 +256,12 @@ static int answer_line(struct tool *t, const char *text, size_t len, long lineno
 		return EXIT_INTERNAL;
 	}
 	if (prc)
-		return answer_error(t, lineno, b.why, nreported);
+		return answer_error(t, opts, lineno, b.why, nreported);
 	struct pmurt_group_result r;
 	struct pmurt_error err = {0};
-	int lrc = tool_group_check(t, b.ev, b.n, &b.bad, &r, &err);
+	int lrc = tool_group_check(t, opts, b.ev, b.n, &b.bad, &r, &err);
 	if (lrc < 0)
-		return answer_error(t, lineno, err.message[0] ? err.message : strerror(-lrc),
+		return answer_error(t, opts, lineno, err.message[0] ? err.message : strerror(-lrc),
 				    nreported);
 	return tool_print_result_json(t->pmu, &r);
 }
@@ -288,11 +289,11 @@ static bool read_line(FILE *in, char *buf, size_t *len)
 	return true;
 }
 
-int tool_check_batch(struct tool *t)
+int tool_check_batch(const struct tool *t, const struct describe_opts *opts)
 {
-	FILE *in = strcmp(t->batch, "-") ? fopen(t->batch, "r") : stdin;
+	FILE *in = strcmp(opts->batch, "-") ? fopen(opts->batch, "r") : stdin;
 	if (!in) {
-		tool_error(t, "%s: %s", t->batch, strerror(errno));
+		tool_error(t, "%s: %s", opts->batch, strerror(errno));
 		return EXIT_USAGE;
 	}
 	char *line = malloc(BATCH_MAX_LINE + 1);
@@ -307,12 +308,12 @@ int tool_check_batch(struct tool *t)
 		lineno++;
 		int rc;
 		if (len > BATCH_MAX_LINE)
-			rc = answer_error(t, lineno, "line longer than " TOOL_STR(BATCH_MAX_LINE)
+			rc = answer_error(t, opts, lineno, "line longer than " TOOL_STR(BATCH_MAX_LINE)
 					  " bytes", &nreported);
 		else if (skipped(line))
 			continue;
 		else
-			rc = answer_line(t, line, len, lineno, &nreported);
+			rc = answer_line(t, opts, line, len, lineno, &nreported);
 		if (rc == EXIT_INTERNAL) {
 			status = rc;
 			break;
@@ -321,7 +322,7 @@ int tool_check_batch(struct tool *t)
 			status = rc;
 	}
 	if (ferror(in)) {
-		tool_error(t, "%s: read error", t->batch);
+		tool_error(t, "%s: read error", opts->batch);
 		status = EXIT_INTERNAL;
 	}
 	free(line);

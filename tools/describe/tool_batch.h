@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "pmutool.h"
+#include "describe_opts.h"
 
 /* Print the result as one compact JSON line:
  * {"ok":true,"final_events":[...],"pmc":[...],"mmcr0":...} or
@@ -35,12 +35,13 @@ struct tool_bad_event {
 /* pmurt_group_check, except that a bad member rejects the group at its
  * index, after the members before it were checked as their own
  * perf_event_open calls would be.  0 or a negative errno (err filled). */
-int tool_group_check(const struct tool *t, const struct pmurt_event_spec *ev, int n,
+int tool_group_check(const struct tool *t, const struct describe_opts *opts,
+		     const struct pmurt_event_spec *ev, int n,
 		     const struct tool_bad_event *bad, struct pmurt_group_result *r,
 		     struct pmurt_error *err);
 
 /* Check every group of t->batch; an exit code (EXIT_USAGE if a line was
  * malformed, after answering every other line). */
-int tool_check_batch(struct tool *t);
+int tool_check_batch(const struct tool *t, const struct describe_opts *opts);
 
 #endif /* TOOL_BATCH_H */

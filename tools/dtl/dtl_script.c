@@ -233,7 +233,7 @@ int dtl_script(const struct tool *t, const char *path)
 	struct session s;
 	int rc = load_queues(&d, t, path), opened = 0;
 	if (!rc) {
-		rc = session_open(&s, t, path);
+		rc = session_open(&s, t, path, NULL, 0);
 		opened = !rc;
 	}
 	/* event names right-aligned to the longest, the synthesised one too */

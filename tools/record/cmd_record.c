@@ -417,17 +417,6 @@ int record_run(const struct tool *t, const struct record_args *a,
 	return rc != EXIT_OK ? rc : status;
 }
 
-/* stat's options before "record" would be ignored: refuse them. */
-static int refuse_stat_options(const struct tool *t)
-{
-	if (!t->nevents && !t->all_cpus && !t->cpu_list && !t->interval_ms && !t->repeat &&
-	    !t->sep && !t->dry_run && !t->json && !t->batch)
-		return EXIT_OK;
-	tool_error(t, "record takes its options after its name (pmutool record -e EVENT ...); "
-		   "before it go --pmu, --sysfs and --tracefs only");
-	return EXIT_USAGE;
-}
-
 /* --dry-run: the attrs the options give, nothing opened; refused as the run
  * would refuse them before opening anything (a command stands for the
  * workload it would fork: per task). */
@@ -448,13 +437,11 @@ static int dry_run(const struct tool *t, const struct record_args *a,
 	return rc;
 }
 
-int cmd_record(struct tool *t)
+int cmd_record(const struct tool *t)
 {
 	struct record_args a;
 	bool done = false;
-	int rc = refuse_stat_options(t);
-	if (rc == EXIT_OK)
-		rc = parse_record_args(t, t->nargs + 1, t->args - 1, &a, &done);
+	int rc = parse_record_args(t, t->nargs + 1, t->args - 1, &a, &done);
 	if (rc == EXIT_OK && !done)
 		rc = check_record_args(t, &a);
 	if (rc || done)

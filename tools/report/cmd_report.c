@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "report_graph.h"
+#include "report_opts.h"
 #include "tool_session.h"
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
@@ -73,7 +74,7 @@ struct report {
 	                              --percentage absolute */
 };
 
-static int parse_sort(struct tool *t, struct report *r, const char *spec)
+static int parse_sort(const struct tool *t, struct report *r, const char *spec)
 {
 	char buf[256];
 	tool_copy(buf, sizeof(buf), spec);
@@ -693,23 +694,23 @@ static bool has_call_graphs(const struct session *s)
 	return false;
 }
 
-int cmd_report(struct tool *t)
+int cmd_report(const struct tool *t, const struct report_opts *opts)
 {
-	struct report r = {.comm = t->comm, .percent_limit = t->percent_limit};
+	struct report r = {.comm = opts->comm, .percent_limit = opts->percent_limit};
 	if (t->nargs) {
 		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
-	if (t->call_graph && strcmp(t->call_graph, "caller") && strcmp(t->call_graph, "callee") &&
-	    strcmp(t->call_graph, "none")) {
-		tool_error(t, "-g: '%s' is not caller, callee or none", t->call_graph);
+	if (opts->call_graph && strcmp(opts->call_graph, "caller") &&
+	    strcmp(opts->call_graph, "callee") && strcmp(opts->call_graph, "none")) {
+		tool_error(t, "-g: '%s' is not caller, callee or none", opts->call_graph);
 		return EXIT_USAGE;
 	}
-	int rc = parse_sort(t, &r, t->sort ? t->sort : "comm,dso,sym");
+	int rc = parse_sort(t, &r, opts->sort ? opts->sort : "comm,dso,sym");
 	if (rc)
 		return rc;
 	struct session s;
-	rc = session_open(&s, t, t->input);
+	rc = session_open(&s, t, opts->input, opts->input_bytes, opts->input_size);
 	if (!rc) {
 		r.samples = calloc((size_t)s.info.nevents, sizeof(*r.samples));
 		r.period = calloc((size_t)s.info.nevents, sizeof(*r.period));
@@ -721,11 +722,11 @@ int cmd_report(struct tool *t)
 	}
 	if (!rc) {
 		bool graphs = has_call_graphs(&s);
-		r.children = !t->no_children && graphs;
+		r.children = !opts->no_children && graphs;
 		/* perf: callers first with Children, callees first without */
-		r.caller = t->call_graph ? !strcmp(t->call_graph, "caller") : r.children;
-		r.callchains = graphs && !(t->call_graph && !strcmp(t->call_graph, "none"));
-		r.draw = r.callchains && !t->json;
+		r.caller = opts->call_graph ? !strcmp(opts->call_graph, "caller") : r.children;
+		r.callchains = graphs && !(opts->call_graph && !strcmp(opts->call_graph, "none"));
+		r.draw = r.callchains && !opts->json;
 	}
 	if (!rc)
 		rc = session_run(&s, add_sample, &r);
@@ -737,7 +738,7 @@ int cmd_report(struct tool *t)
 		} else {
 			for (size_t i = 0; i < n && sorted_on(&r, KEY_PID); i++) /* after the last COMM */
 				r.rows[i].thread_comm = symbols_comm(s.syms, r.rows[i].tid);
-			rc = t->json ? print_json(&r, &s, n) : print_stdio(&r, &s, n);
+			rc = opts->json ? print_json(&r, &s, n) : print_stdio(&r, &s, n);
 			if (rc < 0) {
 				tool_error(t, "out of memory");
 				rc = EXIT_INTERNAL;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_opts.h"
 #include "tool_session.h"
 #include "tool_trace.h"
 
@@ -53,6 +54,7 @@ struct script {
 	unsigned fields[OUT_TYPES]; /* per output type */
 	bool user_set[OUT_TYPES];   /* fields -F chose or changed */
 	struct tool_trace *trace;   /* NULL: the file has no tracepoint formats */
+	bool hide_call_graph;       /* -G */
 };
 
 static int output_type(uint32_t attr_type)
@@ -132,7 +134,7 @@ static int parse_fields(const struct tool *t, struct script *sc, const char *spe
  * call graphs off, and with them this). */
 static void trace_call_graphs(struct script *sc, const struct session *s)
 {
-	if (sc->user_set[OUT_TRACE] || s->tool->hide_call_graph)
+	if (sc->user_set[OUT_TRACE] || sc->hide_call_graph)
 		return;
 	for (int e = 0; e < s->info.nevents; e++) {
 		struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
@@ -250,7 +252,7 @@ static int print_sample(void *ctx, struct session *s, const struct session_sampl
 	unsigned f = sc->fields[output_type(smp->event_type)];
 	if (!f)
 		return 0;
-	if ((smp->rec->has & PERF_SAMPLE_CALLCHAIN) && (f & F_IP) && !s->tool->hide_call_graph)
+	if ((smp->rec->has & PERF_SAMPLE_CALLCHAIN) && (f & F_IP) && !sc->hide_call_graph)
 		return print_callchain(sc, s, smp, f);
 	print_line(sc, smp, f);
 	return 0;
@@ -284,19 +286,19 @@ static int open_trace(struct session *s, struct script *sc)
 	return 0;
 }
 
-int cmd_script(struct tool *t)
+int cmd_script(const struct tool *t, const struct report_opts *opts)
 {
 	if (t->nargs) {
 		tool_error(t, "script takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
-	struct script sc = {0};
+	struct script sc = {.hide_call_graph = opts->hide_call_graph};
 	default_fields(&sc);
-	int rc = t->fields ? parse_fields(t, &sc, t->fields) : 0;
+	int rc = opts->fields ? parse_fields(t, &sc, opts->fields) : 0;
 	if (rc)
 		return rc;
 	struct session s;
-	rc = session_open(&s, t, t->input);
+	rc = session_open(&s, t, opts->input, opts->input_bytes, opts->input_size);
 	for (int e = 0; !rc && e < s.info.nevents; e++)
 		if ((int)strlen(s.event_names[e]) > sc.name_width)
 			sc.name_width = (int)strlen(s.event_names[e]);

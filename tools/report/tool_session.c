@@ -89,14 +89,14 @@ static const char *kallsyms_path(void)
 	return env && *env ? env : "/proc/kallsyms";
 }
 
-int session_open(struct session *s, const struct tool *t, const char *path)
+int session_open(struct session *s, const struct tool *t, const char *path, const void *bytes,
+		 size_t size)
 {
 	struct pmurt_error err = {0};
 	*s = (struct session){.tool = t, .path = path ? path : "perf.data"};
 	s->info.sz = sizeof(s->info);
-	int rc = t->input_bytes ? pmurt_perf_open_mem(&s->file, s->path, t->input_bytes,
-						      t->input_size, &err)
-				: pmurt_perf_open(&s->file, s->path, &err);
+	int rc = bytes ? pmurt_perf_open_mem(&s->file, s->path, bytes, size, &err)
+		       : pmurt_perf_open(&s->file, s->path, &err);
 	if (rc < 0)
 		return read_error(s, &err, rc);
 	pmurt_perf_info(s->file, &s->info);

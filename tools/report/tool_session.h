@@ -40,8 +40,10 @@ struct session {
 /* Called per sample; a non-zero return stops the pass with that code. */
 typedef int (*session_fn)(void *ctx, struct session *s, const struct session_sample *smp);
 
-/* Open path (default "perf.data") and its symbols; an exit code. */
-int session_open(struct session *s, const struct tool *t, const char *path);
+/* Open path (default "perf.data") and its symbols, the file read from
+ * bytes[0..size) when bytes is not NULL (fuzz targets); an exit code. */
+int session_open(struct session *s, const struct tool *t, const char *path, const void *bytes,
+		 size_t size);
 /* Every record in time order; samples to fn.  An exit code. */
 int session_run(struct session *s, session_fn fn, void *ctx);
 void session_close(struct session *s);

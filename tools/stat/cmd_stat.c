@@ -98,23 +98,23 @@ static double now_s(void)
 
 /* "0,2-3" (pmurt_cpulist_parse) or every configured CPU for -a; *n CPUs in a
  * malloc'd array, each below the number of configured CPUs. */
-static int *cpu_list(const struct tool *t, int *n)
+static int *cpu_list(const struct tool *t, const struct stat_opts *opts, int *n)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int *cpus;
 	*n = 0;
-	if (!t->cpu_list) {
+	if (!opts->cpu_list) {
 		cpus = malloc((size_t)(ncpu > 0 ? ncpu : 1) * sizeof(int));
 		for (int c = 0; cpus && c < ncpu; c++)
 			cpus[(*n)++] = c;
 		return cpus;
 	}
 	struct pmurt_error err = {0};
-	if (pmurt_cpulist_parse(t->cpu_list, &cpus, n, &err) < 0) {
+	if (pmurt_cpulist_parse(opts->cpu_list, &cpus, n, &err) < 0) {
 		tool_error(t, "-C: %s", err.message);
 		return NULL;
 	}
-	if (tool_check_cpus(t, "", t->cpu_list, cpus, *n)) {
+	if (tool_check_cpus(t, "", opts->cpu_list, cpus, *n)) {
 		free(cpus);
 		*n = 0;
 		return NULL;
@@ -122,7 +122,7 @@ static int *cpu_list(const struct tool *t, int *n)
 	return cpus;
 }
 
-static int open_counters(struct tool *t, const struct pmurt_evlist *list, pid_t pid,
+static int open_counters(const struct tool *t, const struct pmurt_evlist *list, pid_t pid,
 			 const int *cpus, int ncpus, struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
@@ -180,22 +180,22 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
-static int wait_run(const struct tool *t, const struct stat_report *r, struct waiter *w,
-		    struct stat_counters *c, struct pmurt_count *now, struct pmurt_count *prev,
-		    double start, json_t *intervals)
+static int wait_run(const struct tool *t, const struct stat_opts *opts, const struct stat_report *r,
+		    struct waiter *w, struct stat_counters *c, struct pmurt_count *now,
+		    struct pmurt_count *prev, double start, json_t *intervals)
 {
-	if (!t->interval_ms) {
+	if (!opts->interval_ms) {
 		wait_until(w, -1);
 		return EXIT_OK;
 	}
 	for (int index = 0;; index++) {
-		bool done = wait_until(w, (double)t->interval_ms / 1000) == WAIT_ENDED;
+		bool done = wait_until(w, (double)opts->interval_ms / 1000) == WAIT_ENDED;
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
-		if (!t->metric_only)
-			stat_print_interval(t, r, index, when, now, prev, c->nevents, intervals);
-		stat_metrics_interval(t, r, when, now, prev);
+		if (!opts->metric_only)
+			stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals);
+		stat_metrics_interval(t, opts, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (done)
 			return EXIT_OK;
@@ -212,13 +212,13 @@ struct run_state {
 
 /* The counters of a run: on the -p process's threads, on the CPUs, or on
  * the command (held until they are open). */
-static int open_run(struct tool *t, struct run_state *s, struct workload *w,
-		    struct stat_counters *c)
+static int open_run(const struct tool *t, const struct stat_opts *opts, struct run_state *s,
+		    struct workload *w, struct stat_counters *c)
 {
 	if (t->nargs && spawn(t, s->argv, w))
 		return EXIT_INTERNAL;
-	int rc = t->pid ? stat_attach(t, s->list, c)
-			: open_counters(t, s->list, w->pid, s->cpus, s->ncpus, c);
+	int rc = opts->pid ? stat_attach(t, opts, s->list, c)
+			   : open_counters(t, s->list, w->pid, s->cpus, s->ncpus, c);
 	if (rc && w->pid)
 		abandon(w);
 	return rc;
@@ -280,23 +280,24 @@ static void children_times(struct stat_report *r, const struct rusage *before, b
 }
 
 /* One run; its counts into the report's run k. */
-static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, int k)
+static int run_once(const struct tool *t, const struct stat_opts *opts, struct run_state *s,
+		    struct stat_report *r, int k)
 {
 	struct workload w = {0};
 	struct stat_counters c = {0};
-	int rc = open_run(t, s, &w, &c);
+	int rc = open_run(t, opts, s, &w, &c);
 	if (rc)
 		return rc;
 	memset(s->prev, 0, (size_t)c.nevents * sizeof(*s->prev));
 	/* ignored throughout, and when it ends the run also blocked, so that
 	 * the signalfd reads it (Linux queues a blocked signal even when it is
 	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
-	bool sigint_ends = t->pid && !t->nargs;
+	bool sigint_ends = opts->pid && !t->nargs;
 	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	sigset_t old_mask;
 	struct waiter wt = {.child = w.pid, .pidfd = -1,
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
-	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, t->pid)) < 0))
+	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, opts->pid)) < 0))
 		rc = EXIT_INTERNAL;
 	struct rusage before;
 	getrusage(RUSAGE_CHILDREN, &before);
@@ -308,10 +309,10 @@ static int run_once(struct tool *t, struct run_state *s, struct stat_report *r, 
 		abandon(&w);
 	}
 	if (!rc)
-		rc = wait_run(t, r, &wt, &c, s->now, s->prev, start, s->intervals);
+		rc = wait_run(t, opts, r, &wt, &c, s->now, s->prev, start, s->intervals);
 	r->elapsed[k] = now_s() - start;
 	/* perf shows them only when the command is what was counted (not -a, -C, -p) */
-	children_times(r, &before, w.pid > 0 && !t->all_cpus && !t->cpu_list && !t->pid);
+	children_times(r, &before, w.pid > 0 && !opts->all_cpus && !opts->cpu_list && !opts->pid);
 	if (wt.sigfd >= 0) {
 		close(wt.sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -376,44 +377,45 @@ static char *command_line(char **argv, int n)
 	return s;
 }
 
-static void print_report(struct tool *t, struct stat_report *r, json_t *intervals)
+static void print_report(const struct stat_opts *opts, struct stat_report *r, json_t *intervals)
 {
-	if (t->json) {
+	if (opts->json) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
 		if (r->metrics)
 			json_object_set_new(o, "metrics", stat_metrics_json(r));
-		stat_print_json(o, t->stat_out ? t->stat_out : stderr);
-	} else if (!t->interval_ms) {
-		if (t->metric_only)
+		stat_print_json(o, opts->out ? opts->out : stderr);
+	} else if (!opts->interval_ms) {
+		if (opts->metric_only)
 			; /* the metrics alone */
-		else if (t->sep)
-			stat_print_csv(t, r);
+		else if (opts->sep)
+			stat_print_csv(opts, r);
 		else
-			stat_print_text(t, r);
-		stat_metrics_print(t, r);
+			stat_print_text(opts, r);
+		stat_metrics_print(opts, r);
 	}
 }
 
-static int run_all(struct tool *t, const struct pmurt_evlist *list, struct stat_report *r)
+static int run_all(const struct tool *t, const struct stat_opts *opts,
+		   const struct pmurt_evlist *list, struct stat_report *r)
 {
 	struct run_state s = {.list = list, .argv = t->args};
 	int rc = EXIT_OK;
 	s.now = calloc((size_t)r->nevents, sizeof(*s.now));
 	s.prev = calloc((size_t)r->nevents, sizeof(*s.prev));
-	s.intervals = t->json && t->interval_ms ? json_array() : NULL;
-	if (t->all_cpus || t->cpu_list) {
-		s.cpus = cpu_list(t, &s.ncpus);
+	s.intervals = opts->json && opts->interval_ms ? json_array() : NULL;
+	if (opts->all_cpus || opts->cpu_list) {
+		s.cpus = cpu_list(t, opts, &s.ncpus);
 		if (!s.cpus)
 			rc = EXIT_USAGE;
 	}
 	if (!s.now || !s.prev)
 		rc = EXIT_INTERNAL;
 	for (int k = 0; !rc && k < r->runs; k++)
-		rc = run_once(t, &s, r, k);
+		rc = run_once(t, opts, &s, r, k);
 	if (!rc)
-		print_report(t, r, s.intervals);
+		print_report(opts, r, s.intervals);
 	json_decref(s.intervals);
 	free(s.cpus);
 	free(s.now);
@@ -423,68 +425,68 @@ static int run_all(struct tool *t, const struct pmurt_evlist *list, struct stat_
 
 /* -o FILE: created (truncated) before the command runs, as perf stat -o
  * does; the workload's own output stays where it was. */
-static int open_output(struct tool *t)
+static int open_output(const struct tool *t, struct stat_opts *opts)
 {
-	if (!t->output)
+	if (!opts->output)
 		return EXIT_OK;
-	t->stat_out = fopen(t->output, "w");
-	if (!t->stat_out) {
-		tool_error(t, "-o %s: %s", t->output, strerror(errno));
+	opts->out = fopen(opts->output, "w");
+	if (!opts->out) {
+		tool_error(t, "-o %s: %s", opts->output, strerror(errno));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
 
 /* rc, or EXIT_INTERNAL when writing -o's file failed. */
-static int close_output(struct tool *t, int rc)
+static int close_output(const struct tool *t, struct stat_opts *opts, int rc)
 {
-	if (!t->stat_out)
+	if (!opts->out)
 		return rc;
-	bool failed = ferror(t->stat_out) != 0;
-	failed |= fclose(t->stat_out) != 0;
-	t->stat_out = NULL;
+	bool failed = ferror(opts->out) != 0;
+	failed |= fclose(opts->out) != 0;
+	opts->out = NULL;
 	if (failed) {
-		tool_error(t, "-o %s: writing failed", t->output);
+		tool_error(t, "-o %s: writing failed", opts->output);
 		return EXIT_INTERNAL;
 	}
 	return rc;
 }
 
-int cmd_stat(struct tool *t)
+int cmd_stat(const struct tool *t, struct stat_opts *opts)
 {
 	struct pmurt_evlist *list = NULL;
-	struct stat_report r = {.runs = t->repeat ? (int)t->repeat : 1};
+	struct stat_report r = {.runs = opts->repeat ? (int)opts->repeat : 1};
 	int rc = EXIT_OK;
-	if (t->metric_only && !t->metric_names) {
+	if (opts->metric_only && !opts->metric_names) {
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
-	if (!rc && t->metric_names)
-		rc = stat_metrics_plan(t, &r);
+	if (!rc && opts->metric_names)
+		rc = stat_metrics_plan(t, opts, &r);
 	if (!rc)
-		rc = stat_events(t, &list, &r);
+		rc = stat_events(t, opts, &list, &r);
 	if (!rc) {
 		note_raw_codes(t, list);
 		rc = describe_events(list, &r);
 	}
-	if (!rc && t->dry_run) {
+	if (!rc && opts->dry_run) {
 		rc = t->nargs ? (tool_error(t, "--dry-run runs no command"), EXIT_USAGE)
-		     : t->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
-				    EXIT_USAGE)
-			      : stat_dry_run(t, list, &r);
-	} else if (!rc && !t->nargs && !t->pid) {
+		     : opts->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
+				       EXIT_USAGE)
+			      : stat_dry_run(t, opts, list, &r);
+	} else if (!rc && !t->nargs && !opts->pid) {
 		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, or -p PID)");
 		rc = EXIT_USAGE;
-	} else if (!rc && t->pid && (t->all_cpus || t->cpu_list || t->repeat)) {
-		tool_error(t, "stat: -p counts a process; %s", t->repeat ? "-r repeats a command"
+	} else if (!rc && opts->pid && (opts->all_cpus || opts->cpu_list || opts->repeat)) {
+		tool_error(t, "stat: -p counts a process; %s", opts->repeat ? "-r repeats a command"
 			   : "-a and -C count CPUs: give one or the other");
 		rc = EXIT_USAGE;
-	} else if (!rc && !(rc = open_output(t))) {
+	} else if (!rc && !(rc = open_output(t, opts))) {
 		r.command = t->nargs ? command_line(t->args, t->nargs) : NULL;
-		r.pid = t->pid;
+		r.pid = opts->pid;
 		r.elapsed = calloc((size_t)r.runs, sizeof(double));
-		rc = (r.command || !t->nargs) && r.elapsed ? run_all(t, list, &r) : EXIT_INTERNAL;
-		rc = close_output(t, rc);
+		rc = (r.command || !t->nargs) && r.elapsed ? run_all(t, opts, list, &r) : EXIT_INTERNAL;
+		rc = close_output(t, opts, rc);
 	}
 	for (int i = 0; r.ev && i < r.nevents; i++)
 		free(r.ev[i].values);

@@ -5,7 +5,10 @@
 #ifndef PMUTOOL_STAT_H
 #define PMUTOOL_STAT_H
 
+#include <getopt.h>
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -13,6 +16,42 @@
 
 /* The "version" key of stat's JSON: bumped when a key changes meaning. */
 #define STAT_JSON_VERSION 1
+
+/* stat's own options (stat_opts.c parses them); pmutool's shared ones
+ * (--pmu, --sysfs, --tracefs, the host) stay in struct tool. */
+struct stat_opts {
+	const char **events;        /* -e (each, in order; malloc'd) */
+	int nevents;
+	const char *metric_names;   /* -M NAME[,NAME...] */
+	bool metric_only;           /* --metric-only */
+	bool all_cpus;              /* -a */
+	const char *cpu_list;       /* -C CPUS */
+	long interval_ms;           /* -I MS (0: none) */
+	long repeat;                /* -r N (0: once) */
+	const char *sep;            /* -x SEP */
+	const char *output;         /* -o FILE */
+	bool dry_run;               /* --dry-run */
+	bool json;                  /* -j, --json */
+	int pid;                    /* -p PID (0: none) */
+	FILE *out;                  /* not an option: -o's stream while stat
+	                               runs, else NULL (standard error) */
+};
+
+/* stat_opts.c: stat's option table, which pmutool's parser merges with the
+ * other families' (options may come before the subcommand's name).
+ * stat_option takes option c (getopt_long's value) into o: -1 when it is
+ * not one of stat's, else an exit code. */
+enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY };
+extern const char stat_shortopts[];
+extern const struct option stat_longopts[];
+int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg);
+/* The first of stat's options given (in the order pmutool's refusals name
+ * them), NULL when none; -j, which list, check and report take too, and -p,
+ * which stat alone takes, are not counted. */
+const char *stat_opts_given(const struct stat_opts *opts);
+void stat_opts_free(struct stat_opts *opts);
+/* `pmutool stat`: an exit code (the command's exit status when it ran). */
+int cmd_stat(const struct tool *t, struct stat_opts *opts);
 
 
 /* One event over the runs: each run's count. */
@@ -85,13 +124,13 @@ void stat_shadow_metric(const struct stat_shadow *sh, const struct stat_shadow_e
 void stat_spread(const double *v, int n, double *mean, double *rel);
 
 /* The run's counts go to t->stat_out (-o FILE), else standard error. */
-void stat_print_text(const struct tool *t, const struct stat_report *r);
-void stat_print_csv(const struct tool *t, const struct stat_report *r);
+void stat_print_text(const struct stat_opts *opts, const struct stat_report *r);
+void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
 /* One interval's lines (-I): time since start, counts since the last;
  * the events' types from r; index counts the intervals (perf's header
  * line before the first and every 25th). */
-void stat_print_interval(const struct tool *t, const struct stat_report *r, int index,
+void stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
 			 double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals);
 /* An interval's count of an event (prev NULL: since the start) as perf stat
@@ -104,21 +143,24 @@ void stat_print_json(json_t *o, FILE *out);
 /* The -e strings and -M's groups (r->metrics) parsed once into *list (a
  * derived preset as the group of its events, recorded in r->derived).
  * Returns an exit code. */
-int stat_events(struct tool *t, struct pmurt_evlist **list, struct stat_report *r);
-int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct stat_report *r);
+int stat_events(const struct tool *t, const struct stat_opts *opts, struct pmurt_evlist **list,
+		struct stat_report *r);
+int stat_dry_run(const struct tool *t, const struct stat_opts *opts,
+		 const struct pmurt_evlist *list, const struct stat_report *r);
 /* The derived presets' values of run from the events' counts. */
 void stat_compute_derived(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *counts, int run);
 
 /* stat_metrics.c: -M's metrics packed into groups (after -e's events in
  * the list), computed from each run's counts and printed. */
-int stat_metrics_plan(struct tool *t, struct stat_report *r);
+int stat_metrics_plan(const struct tool *t, const struct stat_opts *opts, struct stat_report *r);
 /* The plan's groups onto list (pmurt_evlist_add_pack); 0 or -errno. */
 int stat_metrics_add(struct stat_report *r, struct pmurt_evlist *list, struct pmurt_error *err);
 void stat_metrics_compute(const struct tool *t, struct stat_report *r,
 			  const struct pmurt_count *now, int run);
-void stat_metrics_print(const struct tool *t, const struct stat_report *r);
-void stat_metrics_interval(const struct tool *t, const struct stat_report *r, double when,
+void stat_metrics_print(const struct stat_opts *opts, const struct stat_report *r);
+void stat_metrics_interval(const struct tool *t, const struct stat_opts *opts,
+			   const struct stat_report *r, double when,
 			   const struct pmurt_count *now, const struct pmurt_count *prev);
 json_t *stat_metrics_json(const struct stat_report *r);
 void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o);
@@ -138,7 +180,8 @@ int stat_counters_add(const struct tool *t, struct stat_counters *c, struct pmur
 int stat_counters_read(const struct tool *t, struct stat_counters *c, struct pmurt_count *out);
 void stat_counters_close(struct stat_counters *c);
 /* -p: every thread of t->pid, counters open and enabled; an exit code. */
-int stat_attach(struct tool *t, const struct pmurt_evlist *list, struct stat_counters *c);
+int stat_attach(const struct tool *t, const struct stat_opts *opts, const struct pmurt_evlist *list,
+		struct stat_counters *c);
 /* A pidfd of pid, readable once it ends; -1 (said) on failure. */
 int stat_pidfd(const struct tool *t, pid_t pid);
 /* The message of a failed pmurt_counter_open or enable, and its exit code. */

@@ -92,7 +92,7 @@ void stat_counters_close(struct stat_counters *c)
 
 /* Opens and enables the events on one thread: EXIT_OK, -1 when the thread
  * ended since it was listed, or an exit code (said). */
-static int attach_thread(struct tool *t, const struct pmurt_evlist *list, int tid,
+static int attach_thread(const struct tool *t, const struct pmurt_evlist *list, int tid,
 			 struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
@@ -111,13 +111,14 @@ static int attach_thread(struct tool *t, const struct pmurt_evlist *list, int ti
 	return rc < 0 ? stat_open_error(t, rc, &err) : EXIT_OK;
 }
 
-int stat_attach(struct tool *t, const struct pmurt_evlist *list, struct stat_counters *c)
+int stat_attach(const struct tool *t, const struct stat_opts *opts, const struct pmurt_evlist *list,
+		struct stat_counters *c)
 {
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", opts->pid);
 	DIR *d = opendir(path);
 	if (!d) {
-		tool_error(t, "-p %d: %s", t->pid, errno == ENOENT ? "no such process"
+		tool_error(t, "-p %d: %s", opts->pid, errno == ENOENT ? "no such process"
 			   : strerror(errno));
 		return EXIT_USAGE;
 	}
@@ -133,7 +134,7 @@ int stat_attach(struct tool *t, const struct pmurt_evlist *list, struct stat_cou
 	}
 	closedir(d);
 	if (rc == EXIT_OK && !c->nsets) {
-		tool_error(t, "-p %d: the process ended before its counters opened", t->pid);
+		tool_error(t, "-p %d: the process ended before its counters opened", opts->pid);
 		rc = EXIT_USAGE;
 	}
 	if (rc)

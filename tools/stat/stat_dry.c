@@ -136,17 +136,18 @@ static struct pmurt_counter_opts run_opts(bool per_task)
 			: PMURT_OPTS_INIT(pmurt_counter_opts, .cpus = any_cpu, .ncpus = 1);
 }
 
-int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct stat_report *report)
+int stat_dry_run(const struct tool *t, const struct stat_opts *opts,
+		 const struct pmurt_evlist *list, const struct stat_report *report)
 {
 	const struct pmurt_pmu *core = pmurt_host_pmu(t->host);
-	bool per_task = !t->all_cpus && !t->cpu_list;
+	bool per_task = !opts->all_cpus && !opts->cpu_list;
 	struct pmurt_counter_opts run = run_opts(per_task);
 	struct pmurt_check_opts check = PMURT_OPTS_INIT(pmurt_check_opts, .per_task = per_task,
 							.lpar = true);
 	/* refused as the run refuses it before opening anything: the command
 	 * (0) or -p's process */
 	struct pmurt_counter_opts task = PMURT_OPTS_INIT(pmurt_counter_opts,
-							 .pid = t->pid > 0 ? t->pid : 0);
+							 .pid = opts->pid > 0 ? opts->pid : 0);
 	struct pmurt_error refusal = {0};
 	if (per_task && pmurt_counter_refusal(list, &task, &refusal)) {
 		tool_error(t, "%s", refusal.message);
@@ -159,7 +160,7 @@ int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct s
 		struct perf_event_attr a;
 		pmurt_evlist_event(list, i, &e);
 		pmurt_counter_attr(list, i, &run, &a, sizeof(a));
-		if (t->json)
+		if (opts->json)
 			json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:b}",
 				"name", e.name, "pmu", e.pmu, "kind", kind_name(e.kind), "attr",
 				attr_json(&a, e.leader), "scale", e.scale, "unit", e.unit,
@@ -180,19 +181,19 @@ int stat_dry_run(struct tool *t, const struct pmurt_evlist *list, const struct s
 			continue;
 		if (!r.ok)
 			rc = EXIT_REJECTED;
-		if (t->json)
+		if (opts->json)
 			json_array_append_new(groups, json_pack("{s:i, s:i, s:o, s:o}", "leader", leader,
 				"size", e.group_size, "events", group_names(list, leader, e.group_size),
 				"check", stat_check_json(core, &r)));
 		else
 			print_check_text(core, leader, &r);
 	}
-	for (int i = 0; !t->json && i < report->nderived; i++)
+	for (int i = 0; !opts->json && i < report->nderived; i++)
 		tool_line("%s = %s (events %d-%d)", report->derived[i].name, report->derived[i].formula,
 			  report->derived[i].first, report->derived[i].first + report->derived[i].n - 1);
-	if (!t->json && rc != EXIT_INTERNAL)
+	if (!opts->json && rc != EXIT_INTERNAL)
 		stat_metrics_dry(t, report, NULL);
-	if (t->json && rc != EXIT_INTERNAL) {
+	if (opts->json && rc != EXIT_INTERNAL) {
 		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o, s:o}", "version", STAT_JSON_VERSION,
 				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
 				      events, "groups", groups, "derived", derived_json(report));

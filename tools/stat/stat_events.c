@@ -52,13 +52,14 @@ static int parse_failed(const struct tool *t, const struct pmurt_error *err)
 	return err->code == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 }
 
-int stat_events(struct tool *t, struct pmurt_evlist **list, struct stat_report *r)
+int stat_events(const struct tool *t, const struct stat_opts *opts, struct pmurt_evlist **list,
+		struct stat_report *r)
 {
 	static const char *const defaults[] = {"task-clock,context-switches,cpu-migrations,"
 					       "page-faults"};
 	/* perf stat's defaults without -e and -M */
-	const char *const *strs = t->nevents || r->metrics ? t->events : defaults;
-	int nstrs = t->nevents || r->metrics ? t->nevents : 1;
+	const char *const *strs = opts->nevents || r->metrics ? opts->events : defaults;
+	int nstrs = opts->nevents || r->metrics ? opts->nevents : 1;
 	struct pmurt_error err = {0};
 	struct pmurt_evlist_opts o = PMURT_OPTS_INIT(pmurt_evlist_opts, .derived_presets = true);
 	if (pmurt_evlist_new(list, t->host, &o, &err))

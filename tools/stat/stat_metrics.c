@@ -116,7 +116,7 @@ static int add_metric(struct stat_metrics *sm, const struct pmurt_pmu *pmu,
 }
 
 /* -M without a core description: metrics are the description's. */
-static void no_description(const struct tool *t)
+static void no_description(const struct tool *t, const struct stat_opts *opts)
 {
 	char names[256] = "";
 	size_t len = 0;
@@ -125,30 +125,30 @@ static void no_description(const struct tool *t)
 					pmurt_builtin_name(i));
 	tool_error(t, "-M %s: metrics come from a core PMU description, and none is loaded "
 		   "(this host's was not found); give --pmu NAME (built in: %s), or a .dtb, "
-		   "device-tree directory or YAML file", t->metric_names, names);
+		   "device-tree directory or YAML file", opts->metric_names, names);
 }
 
-int stat_metrics_plan(struct tool *t, struct stat_report *r)
+int stat_metrics_plan(const struct tool *t, const struct stat_opts *opts, struct stat_report *r)
 {
 	const struct pmurt_pmu *pmu = pmurt_host_pmu(t->host);
 	struct stat_metrics *sm = calloc(1, sizeof(*sm));
 	char *copy = NULL;
 	const char **names = NULL;
 	struct pmurt_error err = {0};
-	bool per_task = !t->all_cpus && !t->cpu_list;
-	struct pmurt_check_opts opts = {.sz = sizeof(opts), .per_task = per_task, .lpar = true};
-	int n = sm ? split_names(t->metric_names, &copy, &names) : -1, rc = EXIT_INTERNAL;
+	bool per_task = !opts->all_cpus && !opts->cpu_list;
+	struct pmurt_check_opts check = {.sz = sizeof(check), .per_task = per_task, .lpar = true};
+	int n = sm ? split_names(opts->metric_names, &copy, &names) : -1, rc = EXIT_INTERNAL;
 
 	r->metrics = sm;
 	if (n < 0)
 		goto out;
 	if (!pmu) {
-		no_description(t);
+		no_description(t, opts);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (n == 0 || pmurt_pack(pmu, names, n, &opts, &sm->pack, &err)) {
-		tool_error(t, "-M %s: %s", t->metric_names, n ? err.message : "no metric named");
+	if (n == 0 || pmurt_pack(pmu, names, n, &check, &sm->pack, &err)) {
+		tool_error(t, "-M %s: %s", opts->metric_names, n ? err.message : "no metric named");
 		rc = n && err.code == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 		goto out;
 	}
@@ -159,7 +159,7 @@ int stat_metrics_plan(struct tool *t, struct stat_report *r)
 		struct pmurt_pack_metric pm = {.sz = sizeof(pm)};
 		pmurt_pack_metric_get(sm->pack, 0, &pm);
 		tool_error(t, "-M %s: no group can count these metrics' events: %s",
-			   t->metric_names, pm.message[0] ? pm.message : "they name no event");
+			   opts->metric_names, pm.message[0] ? pm.message : "they name no event");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -235,48 +235,49 @@ void stat_metrics_compute(const struct tool *t, struct stat_report *r,
 		sm->m[i].values[run] = metric_value(t, sm, &sm->m[i], now, NULL);
 }
 
-static void print_line(const struct tool *t, FILE *out, const char *prefix, double value,
+static void print_line(const struct stat_opts *opts, FILE *out, const char *prefix, double value,
 		       const struct stat_metric *m)
 {
-	if (t->sep) {
-		fprintf(out, "%s%.2f%s%s%s%s%s%.2f%s%s\n", prefix, value, t->sep, m->unit, t->sep,
-			m->name, t->sep, m->share * 100, t->sep, m->apart ? m->reason : "");
+	if (opts->sep) {
+		fprintf(out, "%s%.2f%s%s%s%s%s%.2f%s%s\n", prefix, value, opts->sep, m->unit, opts->sep,
+			m->name, opts->sep, m->share * 100, opts->sep, m->apart ? m->reason : "");
 		return;
 	}
 	fprintf(out, "%s%18.2f %-4s %-44s (%6.2f%%)%s%s\n", prefix, value, m->unit, m->name,
 		m->share * 100, m->apart ? "  measured apart: " : "", m->apart ? m->reason : "");
 }
 
-void stat_metrics_print(const struct tool *t, const struct stat_report *r)
+void stat_metrics_print(const struct stat_opts *opts, const struct stat_report *r)
 {
 	const struct stat_metrics *sm = r->metrics;
-	FILE *out = t->stat_out ? t->stat_out : stderr;
+	FILE *out = opts->out ? opts->out : stderr;
 	if (!sm)
 		return;
-	if (!t->sep)
+	if (!opts->sep)
 		fprintf(out, "\n Metrics (%d groups for %d metrics):\n\n", sm->ngroups, sm->n);
 	for (int i = 0; i < sm->n; i++) {
 		double mean, rel;
 		stat_spread(sm->m[i].values, r->runs, &mean, &rel);
-		print_line(t, out, "", mean, &sm->m[i]);
+		print_line(opts, out, "", mean, &sm->m[i]);
 	}
 }
 
-void stat_metrics_interval(const struct tool *t, const struct stat_report *r, double when,
+void stat_metrics_interval(const struct tool *t, const struct stat_opts *opts,
+			   const struct stat_report *r, double when,
 			   const struct pmurt_count *now, const struct pmurt_count *prev)
 {
 	struct stat_metrics *sm = r->metrics;
-	FILE *out = t->stat_out ? t->stat_out : stderr;
+	FILE *out = opts->out ? opts->out : stderr;
 	char prefix[48];
-	if (!sm || t->json)
+	if (!sm || opts->json)
 		return;
 	/* the time as stat_print_interval writes it for the counts */
-	if (t->sep)
-		snprintf(prefix, sizeof(prefix), "%.9f%s", when, t->sep);
+	if (opts->sep)
+		snprintf(prefix, sizeof(prefix), "%.9f%s", when, opts->sep);
 	else
 		snprintf(prefix, sizeof(prefix), "%18.9f", when);
 	for (int i = 0; i < sm->n; i++)
-		print_line(t, out, prefix, metric_value(t, sm, &sm->m[i], now, prev), &sm->m[i]);
+		print_line(opts, out, prefix, metric_value(t, sm, &sm->m[i], now, prev), &sm->m[i]);
 }
 
 json_t *stat_metrics_json(const struct stat_report *r)

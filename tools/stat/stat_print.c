@@ -47,9 +47,9 @@ static void format_value(double v, double scale, char *out, size_t len)
 }
 
 /* Where a run's counts go: -o FILE, else standard error (perf stat's). */
-static FILE *out_of(const struct tool *t)
+static FILE *out_of(const struct stat_opts *opts)
 {
-	return t->stat_out ? t->stat_out : stderr;
+	return opts->out ? opts->out : stderr;
 }
 
 /* print_metric_std: " # VALUE UNIT" in METRIC_LEN columns, or blanks. */
@@ -206,15 +206,15 @@ static void print_footer(FILE *out, const struct stat_report *r)
 	fprintf(out, "\n\n");
 }
 
-void stat_print_text(const struct tool *t, const struct stat_report *r)
+void stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
 {
-	FILE *out = out_of(t);
+	FILE *out = out_of(opts);
 	bool multiplexed = false;
 	/* stat-display.c print_header_std: -a, then -C, then -p, then the command */
-	if (t->all_cpus)
+	if (opts->all_cpus)
 		fprintf(out, "\n Performance counter stats for 'system wide'");
-	else if (t->cpu_list)
-		fprintf(out, "\n Performance counter stats for 'CPU(s) %s'", t->cpu_list);
+	else if (opts->cpu_list)
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s'", opts->cpu_list);
 	else if (r->pid)
 		fprintf(out, "\n Performance counter stats for process id '%d'", r->pid);
 	else
@@ -241,10 +241,10 @@ void stat_print_text(const struct tool *t, const struct stat_report *r)
 			"counted.\n\n");
 }
 
-void stat_print_csv(const struct tool *t, const struct stat_report *r)
+void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
 {
-	FILE *out = out_of(t);
-	const char *s = t->sep;
+	FILE *out = out_of(opts);
+	const char *s = opts->sep;
 	print_events(out, s, r);
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
@@ -330,11 +330,11 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 					 .counted = !l->not_counted};
 }
 
-void stat_print_interval(const struct tool *t, const struct stat_report *r, int index,
+void stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
 			 double when, const struct pmurt_count *now,
 			 const struct pmurt_count *prev, int n, json_t *intervals)
 {
-	FILE *out = out_of(t);
+	FILE *out = out_of(opts);
 	json_t *events = intervals ? json_array() : NULL;
 	int m = n > 0 ? n : 1;
 	struct count_line lines[m];
@@ -344,14 +344,14 @@ void stat_print_interval(const struct tool *t, const struct stat_report *r, int 
 	/* the derived figures per interval, the interval as the elapsed time
 	 * (builtin-stat.c process_interval) */
 	struct stat_shadow sh;
-	stat_shadow_collect(&sh, se, n, (double)t->interval_ms * 1e6);
+	stat_shadow_collect(&sh, se, n, (double)opts->interval_ms * 1e6);
 	/* print_interval: "%6lu.%09lu" since the start, and a header before
 	 * the first interval and every 25th (text only) */
 	uint64_t ns = (uint64_t)(when * 1e9 + 0.5);
 	char stamp[48];
 	snprintf(stamp, sizeof(stamp), "%6" PRIu64 ".%09" PRIu64 "%s", ns / 1000000000,
-		 ns % 1000000000, t->sep ? t->sep : " ");
-	if (!events && !t->sep && index % 25 == 0)
+		 ns % 1000000000, opts->sep ? opts->sep : " ");
+	if (!events && !opts->sep && index % 25 == 0)
 		fprintf(out, "#           time             counts %*s events\n", UNIT_WIDTH, "unit");
 	for (int i = 0; i < n; i++) {
 		const struct count_line *l = &lines[i];
@@ -364,7 +364,7 @@ void stat_print_interval(const struct tool *t, const struct stat_report *r, int 
 		}
 		stat_shadow_metric(&sh, &se[i], &lines[i].metric);
 		fputs(stamp, out);
-		print_count_line(out, t->sep, &lines[i]);
+		print_count_line(out, opts->sep, &lines[i]);
 	}
 	if (events)
 		json_array_append_new(intervals, json_pack("{s:f, s:o}", "time", when, "events",
