@@ -13,6 +13,11 @@
 #   interop.sh plt BINDIR      the same with samples in the PLT of a file
 #                              exporting data only (/usr/bin/dash, package
 #                              dash): perf names its PLT entries all the same
+#   interop.sh chains BINDIR   call chains, some with a context marker no
+#                              kernel writes (perf 6.1 discards such a
+#                              chain whole): pmutool's script with the
+#                              chains, report's Children and its call
+#                              graphs = perf's
 #   interop.sh bounds BINDIR   samples at the first and last byte of a map
 #                              and of a function and just outside them:
 #                              pmutool's script and report = perf's
@@ -126,6 +131,31 @@ plt)
 	in_order "$t/s.data"
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* [a-z_0-9]*@plt+0x4 (/usr/bin/dash)$' "$t/perf.script")" = "$plt"
+	;;
+chains)
+	# a chain with a marker no kernel writes is dropped whole, the sample
+	# kept (machine.c add_callchain_ip: "Discard all"), in script and report
+	"$bin/pd_synth" "$t/s.data" --chains >"$t/expect"
+	test "$(sed -n 's/^corrupt //p' "$t/expect")" -gt 0
+	"$bin/pmutool" script -i "$t/s.data" >"$t/ours.full"
+	perf script -i "$t/s.data" >"$t/perf.full" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	diff "$t/perf.full" "$t/ours.full"
+	"$bin/pmutool" report --json -i "$t/s.data" >"$t/ours-children.json"
+	perf report --stdio -i "$t/s.data" -g none --sort comm,dso,sym \
+		-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
+		>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_synth
+	for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
+		# shellcheck disable=SC2086 # the options are words
+		set -- $g
+		n=$1
+		shift
+		"$bin/pmutool" report -i "$t/s.data" "$@" >"$t/ours-graph.txt"
+		perf report --stdio -i "$t/s.data" "$@" >"$t/perf-graph.txt" 2>"$t/perf.err" ||
+			{ cat "$t/perf.err" >&2; exit 1; }
+		python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n" \
+			"$t/perf-children.report"
+	done
 	;;
 bounds)
 	# samples at the edges of the executable's map and of synth_alpha:
@@ -312,7 +342,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|record-g|record-a|record-z|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|chains|bounds|record-g|record-a|record-z|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

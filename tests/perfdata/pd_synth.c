@@ -18,11 +18,17 @@
  * and after it, synth_alpha's first and last byte and the byte after it
  * (perf 6.1: maps__find and symbols__find hold start <= ip < end).
  *
- * usage: pd_synth OUT [--jit | --plt ELF | --bounds] -- prints "alpha N beta
+ * With --chains, every sample has a call chain (PERF_SAMPLE_CALLCHAIN):
+ * user, kernel-then-user, and every third of synth_alpha's with a context
+ * marker no kernel writes in its middle (a chain perf 6.1 takes for
+ * corrupted and discards whole, machine.c add_callchain_ip).
+ *
+ * usage: pd_synth OUT [--jit | --plt ELF | --bounds | --chains] -- prints "alpha N beta
  *        M kernel K SYMBOL", with --jit then "gamma G delta D unnamed U
  *        MAPFILE", with --plt then "plt P", with --bounds then "bounds START
  *        END ALPHA SIZE" (the map's first byte and the byte after it,
- *        synth_alpha's address and size, in hex)
+ *        synth_alpha's address and size, in hex), with --chains then
+ *        "corrupt C" (the samples whose chain is corrupted)
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -198,16 +204,47 @@ static void add_mmap2(struct pd_writer *w, struct pd_sample_id *id, uintptr_t at
 	check(pd_writer_add_synth(w, b.b, id, &err), &err);
 }
 
+/* --chains: sample i of kind k's call chain, callee first (k 0: in
+ * synth_alpha, called from synth_beta, every third with a marker no kernel
+ * writes between them; k 1: in synth_beta, called from synth_alpha; k 2:
+ * in the kernel, entered from synth_alpha); 1 when it is corrupted. */
+static int put_chain(struct buf *b, int k, int i, uint64_t ip)
+{
+	const uint64_t alpha = (uintptr_t)synth_alpha + 1, beta = (uintptr_t)synth_beta + 2;
+	const uint64_t garbage = (uint64_t)-1000;   /* >= PERF_CONTEXT_MAX, no context */
+	uint64_t chain[5];
+	int n = 0;
+	bool bad = k == 0 && i % 3 == 0;
+	if (k == 2) {
+		chain[n++] = PERF_CONTEXT_KERNEL;
+		chain[n++] = ip;
+		chain[n++] = PERF_CONTEXT_USER;
+		chain[n++] = alpha;
+	} else {
+		chain[n++] = PERF_CONTEXT_USER;
+		chain[n++] = ip;
+		if (bad)
+			chain[n++] = garbage;
+		chain[n++] = k == 0 ? beta : alpha;
+	}
+	put64(b, (uint64_t)n);
+	for (int j = 0; j < n; j++)
+		put64(b, chain[j]);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	bool jit = argc == 3 && !strcmp(argv[2], "--jit");
 	bool bounds = argc == 3 && !strcmp(argv[2], "--bounds");
+	bool chains = argc == 3 && !strcmp(argv[2], "--chains");
 	const char *plt_file = argc == 4 && !strcmp(argv[2], "--plt") ? argv[3] : NULL;
-	if (argc != 2 && !jit && !bounds && !plt_file)
+	if (argc != 2 && !jit && !bounds && !chains && !plt_file)
 		return 2;
 	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			    (chains ? PERF_SAMPLE_CALLCHAIN : 0);
 	struct pd_event ev[2] = {
 		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 			  .sample_period = 100000, .sample_type = st, .sample_id_all = 1,
@@ -269,6 +306,7 @@ int main(int argc, char **argv)
 		add_mmap2(w, &id, (uintptr_t)elf, elf_size, MAP_PRIVATE, plt_file);
 	}
 
+	int corrupt = 0;
 	struct { uint64_t ip; uint16_t misc; uint64_t id; int n; } kinds[] = {
 		{(uintptr_t)synth_alpha + 1, PERF_RECORD_MISC_USER, 101, NALPHA},
 		{(uintptr_t)synth_beta + 2, PERF_RECORD_MISC_USER, 201, NBETA},
@@ -289,6 +327,8 @@ int main(int argc, char **argv)
 			put64(&b, t += 250000);
 			put32(&b, (uint32_t)(i % 2)), put32(&b, 0);
 			put64(&b, kinds[k].id == 201 ? 200000 : 100000);
+			if (chains)
+				corrupt += put_chain(&b, k, i, kinds[k].ip);
 			done(&b, NULL);
 			check(pd_writer_add(w, b.b, &err), &err);
 		}
@@ -318,6 +358,8 @@ int main(int argc, char **argv)
 		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
 	if (elf)
 		printf("plt %d\n", NPLT);
+	if (chains)
+		printf("corrupt %d\n", corrupt);
 	if (bounds)
 		printf("bounds %" PRIx64 " %" PRIx64 " %" PRIx64 " %" PRIx64 "\n", text_start, text_end,
 		       alpha, alpha_size);

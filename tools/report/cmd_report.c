@@ -228,15 +228,17 @@ struct frame {
 
 /* The frames of a sample's call graph that perf report walks (at most
  * MAX_STACK: the outermost in caller order, the innermost in callee
- * order), in the order drawn; their count, or -ENOMEM. */
+ * order; none of a chain perf takes for corrupted), in the order drawn;
+ * their count, or -ENOMEM. */
 static int sample_frames(struct report *r, struct session *s, const struct session_sample *smp,
 			 struct frame *out)
 {
 	const struct pmurt_perf_record *rec = smp->rec;
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t skip = r->caller ? frames_to_skip(rec) : 0;
+	uint64_t nr = session_chain_corrupt(rec) ? 0 : rec->nr_callchain; /* perf's: none */
 	int n = 0;
-	for (uint64_t i = 0; i < rec->nr_callchain && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < nr && n < MAX_STACK; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;

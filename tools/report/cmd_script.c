@@ -220,7 +220,7 @@ void script_print_sample(const struct session_sample *smp, int name_width)
  * sample__fprintf_callchain): the sample line ends after the event name,
  * then one line per frame, callee first, "\t%16x sym+0xOFF (dso)" (the
  * address of a user frame as an offset of its file, perf's map_ip), and
- * a blank line. */
+ * a blank line; no frame of a chain perf takes for corrupted. */
 static int print_callchain(const struct script *sc, struct session *s,
 			   const struct session_sample *smp, unsigned f)
 {
@@ -228,7 +228,8 @@ static int print_callchain(const struct script *sc, struct session *s,
 	sample_start(sc, smp, f, true);
 	printf("\n");
 	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	for (uint64_t i = 0; i < r->nr_callchain; i++) {
+	uint64_t nr = session_chain_corrupt(r) ? 0 : r->nr_callchain; /* perf's: none */
+	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = r->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;

@@ -54,6 +54,14 @@ uint16_t session_context_mode(uint64_t ip)
 	}
 }
 
+bool session_chain_corrupt(const struct pmurt_perf_record *rec)
+{
+	for (uint64_t i = 0; i < rec->nr_callchain; i++)
+		if (rec->callchain[i] >= PERF_CONTEXT_MAX && !session_context_mode(rec->callchain[i]))
+			return true;
+	return false;
+}
+
 static int read_error(const struct session *s, const struct pmurt_error *err, int rc)
 {
 	tool_error(s->tool, "%s", err->message[0] ? err->message : strerror(-rc));

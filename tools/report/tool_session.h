@@ -56,6 +56,11 @@ void session_dso_short(const char *dso, char *buf, size_t len);
 /* A call graph's context marker (PERF_CONTEXT_*) as a record's cpumode,
  * 0 for none (machine.c thread__resolve_callchain_sample). */
 uint16_t session_context_mode(uint64_t ip);
+/* A call chain perf takes for corrupted: a context marker (an entry at or
+ * above PERF_CONTEXT_MAX) that is none of the kernel's.  perf 6.1 discards
+ * such a chain whole (machine.c add_callchain_ip: "It seems the callchain
+ * is corrupted.  Discard all."): the sample counts, without its chain. */
+bool session_chain_corrupt(const struct pmurt_perf_record *rec);
 
 /* One sample as `pmutool script` prints it (cmd_script.c), its event name
  * right-aligned in name_width columns (also used by `pmutool dtl script`). */
