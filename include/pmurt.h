@@ -921,6 +921,9 @@ struct pmurt_perf_info {
 	 * writes them (perf's util/trace-event-info.c) */
 	const void *tracing_data;
 	uint64_t tracing_data_size;
+	/* 0.6: HEADER_SAMPLE_TIME, the first and last sample's times (0, 0
+	 * when absent), what perf report --time 10%-20% is a share of */
+	uint64_t first_sample_time, last_sample_time;
 };
 
 struct pmurt_perf_event_info {

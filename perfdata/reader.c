@@ -56,6 +56,7 @@ struct pmurt_perf_file {
 	char *strings[6];   /* hostname osrelease version arch cpudesc cpuid */
 	char *cmdline;
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t sample_times[2];  /* HEADER_SAMPLE_TIME: first, last */
 	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
 	uint64_t tracing_at, tracing_size;  /* the tracing-data section */
 	struct pd_decomp z;  /* perf record -z: the decompressed records */
@@ -340,6 +341,12 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		f->nr_cpus_avail = pd_get32(f->map + at);
 		f->nr_cpus_online = pd_get32(f->map + at + 4);
 		return 0;
+	case PD_FEAT_SAMPLE_TIME:   /* perf's write_sample_time: first, then last */
+		if (size < 16)
+			return fail_at(f, err, at, "sample-time feature shorter than 16 bytes");
+		f->sample_times[0] = pd_get64(f->map + at);
+		f->sample_times[1] = pd_get64(f->map + at + 8);
+		return 0;
 	case PD_FEAT_TRACING_DATA:
 		f->tracing_at = at;
 		f->tracing_size = size;
@@ -547,6 +554,8 @@ int pmurt_perf_info(const struct pmurt_perf_file *f, struct pmurt_perf_info *inf
 		.nr_cpus_online = f->nr_cpus_online,
 		.tracing_data = f->tracing_size ? f->map + f->tracing_at : NULL,
 		.tracing_data_size = f->tracing_size,
+		.first_sample_time = f->sample_times[0],
+		.last_sample_time = f->sample_times[1],
 	};
 	memcpy(i.features, f->features, sizeof(i.features));
 	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));

@@ -63,3 +63,9 @@ add_test(NAME perfdata/buildid COMMAND pd_buildid_test ${CMAKE_CURRENT_BINARY_DI
 # another parent; lets through only equal branches of different files
 add_test(NAME perfdata/compare-graph
   COMMAND ${PMU_SYSTEM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/perfdata/compare_graph_test.py)
+# report's and script's filters (--comms --pid --tid --dsos --symbols --cpu
+# --time --max-stack), -g graph,P,ORDER, -s and --stdio against perf 6.1
+add_test(NAME perfdata/filters
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/filters.sh ${CMAKE_BINARY_DIR}/bin)
+set_tests_properties(perfdata/filters PROPERTIES RUN_SERIAL TRUE
+  ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)

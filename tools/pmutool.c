@@ -46,9 +46,9 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
-		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-		"                      [--no-children] [-g caller|callee|none] [--json]\n"
-		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
+		"       pmutool report [-i FILE] [-s KEYS] [FILTER]... [--percent-limit P]\n"
+		"                      [--no-children] [-g [graph,]P,caller|callee|none] [--json]\n"
+		"       pmutool script [-i FILE] [-G] [-F FIELDS] [FILTER]...\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
 		"Inspect a PMU description: its events, what an event code means, and\n"
@@ -83,8 +83,10 @@ static void usage(FILE *out)
 		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
-		"      --sort=KEYS      report: comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
-		"      --comm=NAME      report: only the samples of command NAME\n"
+		"  -s, --sort=KEYS      report: comm,pid,tid,cpu,dso,symbol (default comm,dso,sym)\n"
+		"  FILTER               report, script: -c, --comms=LIST  --pid=LIST  --tid=LIST\n"
+		"                       -d, --dsos=LIST  -S, --symbols=LIST  -C, --cpu=CPUS\n"
+		"                       --time=START,STOP|A%%-B%%  --max-stack=N (see report --help)\n"
 		"      --percent-limit=P  report: hide the rows under P percent\n"
 		"      --no-children    report: no Children column for call graphs\n"
 		"  -g, --call-graph=ORDER  report: caller, callee or none\n"
@@ -161,29 +163,45 @@ static const struct sub_help sub_helps[] = {
 	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
-	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
-	 "                      [--no-children] [-g caller|callee|none] [--json]\n"
+	 "Usage: pmutool report [-i FILE] [-s KEYS] [FILTER]... [--percent-limit P]\n"
+	 "                      [--no-children] [-g [graph,]P,caller|callee|none] [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
-	 "      --sort=KEYS      comm,pid,tid,cpu,dso,sym (default comm,dso,sym)\n"
-	 "      --comm=NAME      only the samples of command NAME (percentages of all)\n"
+	 "  -s, --sort=KEYS      comm,pid,tid,cpu,dso,symbol (default comm,dso,sym; a key\n"
+	 "                       may be cut short as perf's: sym, s)\n"
+	 "  -c, --comms=LIST     only the samples of these commands (a,b); their\n"
+	 "      --pid=LIST       processes, threads, files (short or whole names),\n"
+	 "      --tid=LIST       functions (names or start addresses 0x...): the\n"
+	 "  -d, --dsos=LIST      others' count in the percentages (perf's absolute\n"
+	 "  -S, --symbols=LIST   percentages)\n"
+	 "  -C, --cpu=CPUS       only the samples of these CPUs (0-3,8) and\n"
+	 "      --time=RANGES    of these times: START,STOP in seconds (either may be\n"
+	 "                       left out; several separated by spaces), or shares of\n"
+	 "                       the recording: 0%-10%,30%-40%, 10%/2 (the second 10%),\n"
+	 "                       25%; the others not counted at all\n"
+	 "      --max-stack=N    the N outermost frames of each call chain (127)\n"
 	 "      --percent-limit=P  hide the rows under P percent\n"
 	 "      --no-children    no Children column for a file with call graphs (-g):\n"
 	 "                       each row's own samples only, as perf report --no-children\n"
 	 "  -g, --call-graph=ORDER  a -g file's call graphs under the rows, as perf report\n"
 	 "                       draws them: caller (default with Children), callee\n"
-	 "                       (default without), none\n"
+	 "                       (default without), none; a threshold, perf's words\n"
+	 "                       (graph,0.5,caller: branches under 0.5% not drawn)\n"
+	 "      --stdio          accepted, as perf's (the only interface)\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
-	 "Usage: pmutool script [-i FILE] [-G] [-F FIELDS]\n"
+	 "Usage: pmutool script [-i FILE] [-G] [-F FIELDS] [FILTER]...\n"
 	 "The samples of a perf.data file in time order, as perf script prints them,\n"
 	 "tracepoints' fields decoded by libtraceevent.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
 	 "  -G, --hide-call-graph  one line per sample, without its call graph\n"
 	 "  -F, --fields=FIELDS  [TYPE:][+-]comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 	 "                       symoff,dso,period (TYPE: hw, sw, trace, raw, break)\n"
+	 "  FILTER               only the samples report's filters keep: -c, --comms,\n"
+	 "                       --pid, --tid, -d, --dsos, -S, --symbols, -C, --cpu,\n"
+	 "                       --time; --max-stack=N: N frames of each call chain\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 };
 
@@ -243,19 +261,27 @@ static void merge_options(struct merged_options *m, const char *shorts,
 	}
 }
 
+/* Which subcommand's options a pass reads first: stat's (-p, --pid and
+ * --cpu are stat's), report's and script's (--pid, --cpu and -C are
+ * their filters, as perf report's), or any (before the subcommand). */
+enum pass { PASS_ANY, PASS_STAT, PASS_PERFDATA };
+
 /* An option some family's table takes: -1 when none does, else an exit
  * code.  -j belongs to three families: each table that has it takes it. */
 static int family_option(struct tool *t, struct family_opts *f, int c, const char *arg,
-			 bool stat_pass)
+			 enum pass pass)
 {
-	if (c == 'p' && stat_pass)
+	if (c == 'p' && pass == PASS_STAT)
 		c = STAT_OPT_PID;  /* after stat, -p is a PID as in perf (and record) */
-	if (c == STAT_OPT_PID && !stat_pass) {
-		tool_error(t, "--pid applies to stat, after its name (record has its own)");
+	if (c == STAT_OPT_PID && pass != PASS_STAT) {
+		tool_error(t, "--pid applies to stat, report and script, after their name (record "
+			   "has its own)");
 		return EXIT_USAGE;
 	}
-	int rc = stat_option(&f->stat, t, c, arg);
+	int rc = pass == PASS_PERFDATA ? report_option(&f->report, t, c, arg) : -1;
 	if (rc < 0 || c == 'j')
+		rc = stat_option(&f->stat, t, c, arg);
+	if ((rc < 0 || c == 'j') && pass != PASS_PERFDATA)
 		rc = report_option(&f->report, t, c, arg);
 	if (rc < 0 || c == 'j')
 		rc = describe_option(&f->describe, c, arg);
@@ -265,7 +291,7 @@ static int family_option(struct tool *t, struct family_opts *f, int c, const cha
 /* pmutool's own options: up to the first operand (first), or all of
  * them wherever they are (getopt permutes). */
 static int parse_global_options(struct tool *t, struct family_opts *f, int argc, char **argv,
-				bool *done, bool first, bool stat_pass)
+				bool *done, bool first, enum pass pass)
 {
 	static const struct option longopts[] = {
 		{"pmu", required_argument, NULL, OPT_PMU},
@@ -279,14 +305,17 @@ static int parse_global_options(struct tool *t, struct family_opts *f, int argc,
 	};
 	struct merged_options m = {.shorts = ""};
 	merge_options(&m, first ? "+:p:hV" : ":p:hV", longopts);
+	if (pass == PASS_PERFDATA)   /* its --pid and --cpu before stat's */
+		merge_options(&m, report_shortopts, report_longopts);
 	merge_options(&m, stat_shortopts, stat_longopts);
-	merge_options(&m, report_shortopts, report_longopts);
+	if (pass != PASS_PERFDATA)
+		merge_options(&m, report_shortopts, report_longopts);
 	merge_options(&m, describe_shortopts, describe_longopts);
 	int c, rc;
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, also for the second pass */
 	while ((c = getopt_long(argc, argv, m.shorts, m.longs, NULL)) != -1) {
-		if ((rc = family_option(t, f, c, optarg, stat_pass)) >= 0) {
+		if ((rc = family_option(t, f, c, optarg, pass)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
@@ -358,19 +387,31 @@ static bool runs_a_command(const char *name)
 	return strcmp(name, "stat") == 0;
 }
 
+/* Subcommands that read a perf.data file: after their name, --pid, --cpu
+ * and -C are their filters (perf report's and script's), not stat's. */
+static bool reads_perf_data(const char *name)
+{
+	return strcmp(name, "report") == 0 || strcmp(name, "script") == 0;
+}
+
 /* Options may come before or after the subcommand (getopt permutes), except
- * after one that takes its own options or runs a command. */
+ * after one that takes its own options or runs a command; after report's
+ * and script's name, theirs first. */
 static int parse_options(struct tool *t, struct family_opts *f, int argc, char **argv, bool *done)
 {
-	int rc = parse_global_options(t, f, argc, argv, done, true, false);
+	int rc = parse_global_options(t, f, argc, argv, done, true, PASS_ANY);
 	if (rc || *done || (t->nargs > 0 && takes_own_options(t->args[0])))
 		return rc;
 	if (t->nargs > 0 && runs_a_command(t->args[0])) {
 		t->subcommand = t->args[0];   /* getopt takes it for argv[0] */
-		return parse_global_options(t, f, t->nargs, t->args, done, true, true);
+		return parse_global_options(t, f, t->nargs, t->args, done, true, PASS_STAT);
+	}
+	if (t->nargs > 0 && reads_perf_data(t->args[0])) {
+		t->subcommand = t->args[0];
+		return parse_global_options(t, f, t->nargs, t->args, done, false, PASS_PERFDATA);
 	}
 	f->stat.nevents = 0; /* the second pass sees the first's -e again */
-	return parse_global_options(t, f, argc, argv, done, false, false);
+	return parse_global_options(t, f, argc, argv, done, false, PASS_ANY);
 }
 
 /* Without --pmu, the host's description as stat's host picks it
@@ -529,7 +570,7 @@ static int refuse_unused(const struct tool *t, const struct family_opts *f,
 	return EXIT_USAGE;
 }
 
-/* -i, --sort, --comm belong to report (-i also to script, -G to script); --batch and
+/* -i and the filters belong to report and script, --sort to report, -G to script; --batch and
  * --json to the description's subcommands (--json also to report). */
 static const char *either(const char *a, const char *b)
 {
@@ -541,6 +582,8 @@ static int refuse_unused_perfdata(const struct tool *t, const struct family_opts
 {
 	bool report = !strcmp(sub->name, "report"), script = !strcmp(sub->name, "script");
 	const char *opt = f->report.input && !report && !script ? "-i"
+			  : !report && !script && perfdata_only_given(&f->report)
+				  ? perfdata_only_given(&f->report)
 			  : !report && report_only_given(&f->report) ? report_only_given(&f->report)
 			  : !script && script_only_given(&f->report) ? script_only_given(&f->report)
 			  : f->describe.batch && (report || script) ? "--batch"
@@ -558,7 +601,8 @@ static const char *unused_by_dtl(const struct tool *t, const struct family_opts 
 	const struct describe_opts *d = &f->describe;
 	return t->pmu_given ? "--pmu" : t->pvr ? "--pvr" : d->json ? "--json"
 	       : d->batch ? "--batch" : d->kernel_opt ? d->kernel_opt : d->task_opt ? d->task_opt
-	       : f->report.input ? "-i"
+	       : f->report.input ? "-i" : perfdata_only_given(&f->report)
+	       ? perfdata_only_given(&f->report)
 	       : either(report_only_given(&f->report),
 			either(script_only_given(&f->report), stat_opts_given(&f->stat)));
 }
@@ -656,7 +700,7 @@ int pmutool_main(int argc, char **argv, const struct pmurt_sys *sys)
 		.pmu_spec = "power10",
 		.sys = sys,
 	};
-	struct family_opts f = {.describe = DESCRIBE_OPTS_INIT};
+	struct family_opts f = {.report = REPORT_OPTS_INIT, .describe = DESCRIBE_OPTS_INIT};
 	bool done = false;
 	int rc;
 	rc = parse_options(&t, &f, argc, argv, &done);

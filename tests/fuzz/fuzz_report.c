@@ -31,9 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (int json = 0; json < 2; json++) {
 		struct tool t = {.prog = "pmutool"};
+		/* the JSON pass filters too (report_filter.c) */
+		struct filter_spec filter = {.time = "5%-95%", .symbols = "main,0x401000",
+					     .dsos = "[kernel.kallsyms],libc.so.6"};
 		struct report_opts opts = {.input = "fuzz.data", .json = json, .input_bytes = data,
-					   .input_size = size,
-					   .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL};
+					   .input_size = size, .max_stack = json ? 8 : REPORT_MAX_STACK,
+					   .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL,
+					   .filter = json ? filter : (struct filter_spec){0}};
 		int rc = cmd_report(&t, &opts);
 		if (rc != EXIT_OK && rc != EXIT_USAGE)
 			abort();   /* out of memory or an output error: not from input */

@@ -56,7 +56,7 @@ expect_error() {
 	test $rc = 2 || fail "$*: exit $rc, not 2"
 	grep -q -- "$want" "$t/err" || fail "$*: '$(cat "$t/err")' lacks '$want'"
 }
-expect_error "unknown key 'bogus' (comm, pid, tid, cpu, dso, sym)" report -i "$t/s.data" --sort comm,bogus
+expect_error "unknown key 'bogus' (comm, pid, tid, cpu, dso, symbol)" report -i "$t/s.data" --sort comm,bogus
 expect_error "key 'sym' given twice" report -i "$t/s.data" --sort sym,sym
 expect_error "$t/missing.data: No such file or directory" report -i "$t/missing.data"
 head -c 1000 "$t/s.data" >"$t/short.data"

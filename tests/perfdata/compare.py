@@ -47,6 +47,16 @@
                                      row's first sample's thread), so such a
                                      row holds every command's samples or
                                      none; pmutool's holds COMM's own
+  compare.py filtered OURS PERF WHAT
+                                     pmutool report --json with a filter vs
+                                     perf report -g none -F overhead,sample,
+                                     period,comm|pid,dso,sym with the same
+                                     (WHAT names it): the same rows with the
+                                     same samples, periods and percentages
+                                     (of what perf counts: the whole file
+                                     for --comms, --pid, --tid, --dsos and
+                                     --symbols, what is left for --cpu and
+                                     --time), a row at least
   compare.py features OURS PERF      the two perf.data files' host-description
                                      features byte for byte (hostname, os
                                      release, arch, nrcpus, cpudesc, cpuid,
@@ -388,6 +398,52 @@ def compare_comm(ours, perf, comm, full):
            comm)
 
 
+def filtered_rows_perf(path):
+    """Rows by (command or tid, dso, sym): (percent, samples, period)."""
+    rows = {}
+    for line in open(path):
+        m = re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\d+)\s+(.*?)\s{2,}(.*?)\s{2,}(\[.\] .*?)\s*$",
+                     line)
+        if m:
+            who = m.group(4).strip()
+            thread = re.match(r"^(\d+):", who)   # perf's pid key: TID:COMMAND
+            key = (int(thread.group(1)) if thread else who, m.group(5), m.group(6))
+            rows[key] = (m.group(1), int(m.group(2)), int(m.group(3)))
+    return rows
+
+
+def filtered_rows_ours(path):
+    rows = {}
+    for ev in json.load(open(path))["events"]:
+        for r in ev["rows"]:
+            if not r["samples"]:
+                continue
+            mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
+            who = r["comm"] if "comm" in r else r["tid"]
+            rows[(who, short_name(r["dso"]), f"[{mode}] {r['sym']}")] = (
+                f"{r['percent']:.2f}", r["samples"], r["period"])
+    return rows
+
+
+def compare_filtered(ours, perf, what):
+    a, b = filtered_rows_ours(ours), filtered_rows_perf(perf)
+    if not b:
+        sys.exit(f"compare: {what}: no rows in perf report's output")
+    tolerated = 0
+    for key in sorted(set(a) | set(b), key=str):
+        if a.get(key) == b.get(key):
+            continue
+        if perf_only(key[2][4:]):
+            tolerated += (b.get(key) or a.get(key))[1]
+            continue
+        sys.exit(f"compare: {what}: {key}: perf report {b.get(key)}, pmutool report {a.get(key)}")
+    total = sum(v[1] for v in b.values())
+    if tolerated * 10 > total:
+        sys.exit(f"compare: {what}: {tolerated} of {total} samples under perf-only symbols")
+    print(f"{what}: {len(b)} rows, {total} samples agree ({tolerated} under symbols only perf "
+          "names)")
+
+
 def finish(tolerated, of_comm, total, what, comm):
     if not of_comm:
         sys.exit(f"compare: no {what} of {comm}")
@@ -539,7 +595,7 @@ if __name__ == "__main__":
         compare_graph(*sys.argv[2:])
         sys.exit(0)
     modes = {"script": compare_script, "report": compare_report,
-             "children": compare_children}
+             "children": compare_children, "filtered": compare_filtered}
     if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](*sys.argv[2:])

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report_graph.h"
 #include "report_opts.h"
@@ -56,7 +57,11 @@ struct row {
 struct report {
 	int keys[NKEYS];
 	int nkeys;
-	const char *comm;          /* --comm: interned on first match */
+	struct report_filter filter;
+	int max_stack;             /* --max-stack: frames of a chain walked */
+	struct frame *frames;      /* scratch for a sample's frames: max_stack */
+	struct graph_frame *graph_frames;
+	struct row *seen;          /* max_stack + 1 */
 	double percent_limit;      /* --percent-limit: rows under it hidden */
 	bool children;             /* a Children column: the file has call
 	                              graphs and --no-children was not given */
@@ -65,6 +70,7 @@ struct report {
 	bool draw;                 /* call graphs under the rows (-g) */
 	bool caller;               /* drawn from the callers down (-g caller;
 	                              perf's default with Children) */
+	double min_percent;        /* -g graph,P: branches under P% not drawn */
 	struct graph_pool graphs;
 	struct row *rows;          /* open-addressing table */
 	size_t cap, n;
@@ -74,28 +80,44 @@ struct report {
 	                              --percentage absolute */
 };
 
+/* A --sort key: one of ours by name, else the first of perf's that the
+ * text begins (sort.c sort_dimension__add: strncasecmp over its table in
+ * the order pid, comm, dso, symbol, ..., cpu), so that "symbol", "sym"
+ * and "s" name one key; -1 when none. */
+static int sort_key(const char *k)
+{
+	static const struct { const char *name; int key; } perf_keys[] = {
+		{"pid", KEY_PID}, {"comm", KEY_COMM}, {"dso", KEY_DSO}, {"symbol", KEY_SYM},
+		{"cpu", KEY_CPU},
+	};
+	for (int i = 0; i < NKEYS; i++)
+		if (!strcmp(k, key_names[i]))
+			return i;
+	for (size_t i = 0; *k && i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++)
+		if (!strncasecmp(perf_keys[i].name, k, strlen(k)))
+			return perf_keys[i].key;
+	return -1;
+}
+
 static int parse_sort(const struct tool *t, struct report *r, const char *spec)
 {
 	char buf[256];
 	tool_copy(buf, sizeof(buf), spec);
 	for (char *save, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		int found = -1;
-		for (int i = 0; i < NKEYS; i++)
-			if (!strcmp(k, key_names[i]))
-				found = i;
+		int found = sort_key(k);
 		for (int i = 0; i < r->nkeys && found >= 0; i++)
 			if (r->keys[i] == found) {
 				tool_error(t, "--sort: key '%s' given twice", k);
 				return EXIT_USAGE;
 			}
 		if (found < 0) {
-			tool_error(t, "--sort: unknown key '%s' (comm, pid, tid, cpu, dso, sym)", k);
+			tool_error(t, "--sort: unknown key '%s' (comm, pid, tid, cpu, dso, symbol)", k);
 			return EXIT_USAGE;
 		}
 		r->keys[r->nkeys++] = found;
 	}
 	if (!r->nkeys) {
-		tool_error(t, "--sort: no key (comm, pid, tid, cpu, dso, sym)");
+		tool_error(t, "--sort: no key (comm, pid, tid, cpu, dso, symbol)");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -205,19 +227,15 @@ static struct row *row_of(struct report *r, const struct row *k)
 	return slot;
 }
 
-/* perf report's --max-stack default (PERF_MAX_STACK_DEPTH): the frames of
- * a call graph it walks, from the outermost in (caller order). */
-#define MAX_STACK 127
-
 /* The frames of rec's call graph to skip, innermost first, so that only
- * the MAX_STACK outermost are walked (machine.c
- * thread__resolve_callchain_sample in caller order). */
-static uint64_t frames_to_skip(const struct pmurt_perf_record *rec)
+ * the max_stack outermost are walked (--max-stack, perf's default 127:
+ * machine.c thread__resolve_callchain_sample in caller order). */
+static uint64_t frames_to_skip(const struct pmurt_perf_record *rec, int max_stack)
 {
 	uint64_t frames = 0;
 	for (uint64_t i = 0; i < rec->nr_callchain; i++)
 		frames += rec->callchain[i] < PERF_CONTEXT_MAX;
-	return frames > MAX_STACK ? frames - MAX_STACK : 0;
+	return frames > (uint64_t)max_stack ? frames - (uint64_t)max_stack : 0;
 }
 
 /* A frame of a sample's call graph: where it is, and its row's key. */
@@ -235,10 +253,10 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 {
 	const struct pmurt_perf_record *rec = smp->rec;
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t skip = r->caller ? frames_to_skip(rec) : 0;
+	uint64_t skip = r->caller ? frames_to_skip(rec, r->max_stack) : 0;
 	uint64_t nr = session_chain_corrupt(rec) ? 0 : rec->nr_callchain; /* perf's: none */
 	int n = 0;
-	for (uint64_t i = 0; i < nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < nr && n < r->max_stack; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
@@ -289,8 +307,8 @@ static struct graph_frame *graph_frames(const struct frame *f, int n, struct gra
 static int add_call_graph(struct report *r, struct session *s, const struct session_sample *smp,
 			  struct row *self)
 {
-	struct frame f[MAX_STACK];
-	struct graph_frame g[MAX_STACK];
+	struct frame *f = r->frames;
+	struct graph_frame *g = r->graph_frames;
 	int n = sample_frames(r, s, smp, f);
 	if (n < 0)
 		return n;
@@ -299,7 +317,7 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
-	struct row seen[MAX_STACK + 1];   /* the keys credited already */
+	struct row *seen = r->seen;   /* the keys credited already */
 	int nseen = 0;
 	seen[nseen++] = *self;
 	self->children += smp->period;
@@ -328,8 +346,11 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 {
 	struct report *r = ctx;
 	const struct pmurt_perf_record *rec = smp->rec;
+	enum filter_verdict v = report_filter_sample(&r->filter, smp);
+	if (v == FILTER_DROP)
+		return 0;
 	r->whole[rec->event] += smp->period;
-	if (r->comm && strcmp(r->comm, smp->at.comm) != 0)
+	if (v == FILTER_HIDE)
 		return 0;
 	struct row k = row_key(r, smp, &smp->at, smp->at.mode == '.' ? smp->at.map_ip : rec->ip);
 	struct row *slot = row_of(r, &k);
@@ -597,7 +618,7 @@ static int print_event(const struct report *r, const struct session *s, int e,
 		if (r->draw)
 			graph_print(&r->graphs, rows[j].graph, r->whole[e],
 				    r->children ? rows[j].children : rows[j].period,
-				    r->keys[0] == KEY_SYM, stdout);
+				    r->min_percent, r->keys[0] == KEY_SYM, stdout);
 	}
 	putchar('\n');
 	return 0;
@@ -696,39 +717,141 @@ static bool has_call_graphs(const struct session *s)
 	return false;
 }
 
+/* -g as perf 6.1 reads it (callchain.c __parse_callchain_report_opt):
+ * comma-separated words, each the first of a kind it begins: a mode
+ * (graph, flat, fractal, folded; "none" turns graphs off), an order
+ * (caller, callee), a key (function, address), a value (percent, period,
+ * count); a first number is the threshold, a second the print limit.
+ * pmutool draws perf's default: graph, function, percent. */
+struct graph_opts {
+	bool none;
+	int caller;            /* 1 caller, 0 callee, -1 not given */
+	double min_percent;
+};
+
+static bool word_of(const char *tok, const char *const *words, int n, int *which)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(tok, words[i], strlen(tok))) {
+			*which = i;
+			return true;
+		}
+	return false;
+}
+
+static int graph_word(const struct tool *t, struct graph_opts *g, const char *tok, int *numbers)
+{
+	static const char *const modes[] = {"graph", "flat", "fractal", "folded"};
+	static const char *const orders[] = {"caller", "callee"};
+	static const char *const keys[] = {"function", "address"};
+	static const char *const values[] = {"percent", "period", "count"};
+	int w;
+	if (word_of(tok, modes, 4, &w) || word_of(tok, keys, 2, &w) || word_of(tok, values, 3, &w)) {
+		if (w == 0)
+			return EXIT_OK;
+		tool_error(t, "-g %s: pmutool draws perf's default graph,function,percent call graphs "
+			   "only", tok);
+		return EXIT_USAGE;
+	}
+	if (word_of(tok, orders, 2, &w)) {
+		g->caller = w == 0;
+		return EXIT_OK;
+	}
+	char *end;
+	double v = strtod(tok, &end);
+	if (end == tok || *end || !(v >= 0 && v <= 100) || *numbers > 0) {
+		tool_error(t, *numbers > 0 && end != tok && !*end
+			   ? "-g %s: a print limit is not supported (the threshold is the first number)"
+			   : "-g: '%s' is none of graph, caller, callee, function, percent or a threshold "
+			     "from 0 to 100", tok);
+		return EXIT_USAGE;
+	}
+	g->min_percent = v;
+	++*numbers;
+	return EXIT_OK;
+}
+
+static int parse_graph_opts(const struct tool *t, const char *spec, struct graph_opts *g)
+{
+	*g = (struct graph_opts){.caller = -1, .min_percent = 0.5};
+	char buf[256];
+	int numbers = 0;
+	if (!spec)
+		return EXIT_OK;
+	tool_copy(buf, sizeof(buf), spec);
+	for (char *save, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(k, "none", strlen(k))) {
+			g->none = true;
+			return EXIT_OK;
+		}
+		int rc = graph_word(t, g, k, &numbers);
+		if (rc)
+			return rc;
+	}
+	return EXIT_OK;
+}
+
+/* The file, the filters on it, the scratch of a sample's frames. */
+static int report_open(struct report *r, struct session *s, const struct tool *t,
+		       const struct report_opts *opts)
+{
+	int rc = session_open(s, t, opts->input, opts->input_bytes, opts->input_size);
+	if (rc)
+		return rc;
+	rc = report_filter_init(&r->filter, &opts->filter, s);
+	if (rc)
+		return rc;
+	size_t frames = (size_t)r->max_stack + 1;
+	r->samples = calloc((size_t)s->info.nevents, sizeof(*r->samples));
+	r->period = calloc((size_t)s->info.nevents, sizeof(*r->period));
+	r->whole = calloc((size_t)s->info.nevents, sizeof(*r->whole));
+	r->frames = calloc(frames, sizeof(*r->frames));
+	r->graph_frames = calloc(frames, sizeof(*r->graph_frames));
+	r->seen = calloc(frames, sizeof(*r->seen));
+	if (!r->samples || !r->period || !r->whole || !r->frames || !r->graph_frames || !r->seen ||
+	    grow(r)) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
+static void report_free(struct report *r)
+{
+	free(r->rows);
+	free(r->samples);
+	free(r->period);
+	free(r->whole);
+	free(r->frames);
+	free(r->graph_frames);
+	free(r->seen);
+	graph_free(&r->graphs);
+	report_filter_free(&r->filter);
+}
+
 int cmd_report(const struct tool *t, const struct report_opts *opts)
 {
-	struct report r = {.comm = opts->comm, .percent_limit = opts->percent_limit};
+	struct report r = {.percent_limit = opts->percent_limit, .max_stack = opts->max_stack};
+	struct graph_opts g;
 	if (t->nargs) {
 		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
-	if (opts->call_graph && strcmp(opts->call_graph, "caller") &&
-	    strcmp(opts->call_graph, "callee") && strcmp(opts->call_graph, "none")) {
-		tool_error(t, "-g: '%s' is not caller, callee or none", opts->call_graph);
-		return EXIT_USAGE;
-	}
-	int rc = parse_sort(t, &r, opts->sort ? opts->sort : "comm,dso,sym");
+	int rc = parse_graph_opts(t, opts->call_graph, &g);
+	if (!rc)
+		rc = parse_sort(t, &r, opts->sort ? opts->sort : "comm,dso,sym");
 	if (rc)
 		return rc;
 	struct session s;
-	rc = session_open(&s, t, opts->input, opts->input_bytes, opts->input_size);
-	if (!rc) {
-		r.samples = calloc((size_t)s.info.nevents, sizeof(*r.samples));
-		r.period = calloc((size_t)s.info.nevents, sizeof(*r.period));
-		r.whole = calloc((size_t)s.info.nevents, sizeof(*r.whole));
-		if (!r.samples || !r.period || !r.whole || grow(&r)) {
-			tool_error(t, "out of memory");
-			rc = EXIT_INTERNAL;
-		}
-	}
+	rc = report_open(&r, &s, t, opts);
 	if (!rc) {
 		bool graphs = has_call_graphs(&s);
 		r.children = !opts->no_children && graphs;
 		/* perf: callers first with Children, callees first without */
-		r.caller = opts->call_graph ? !strcmp(opts->call_graph, "caller") : r.children;
-		r.callchains = graphs && !(opts->call_graph && !strcmp(opts->call_graph, "none"));
+		r.caller = g.caller >= 0 ? g.caller : r.children;
+		r.callchains = graphs && !g.none;
 		r.draw = r.callchains && !opts->json;
+		r.min_percent = g.min_percent;
 	}
 	if (!rc)
 		rc = session_run(&s, add_sample, &r);
@@ -747,11 +870,7 @@ int cmd_report(const struct tool *t, const struct report_opts *opts)
 			}
 		}
 	}
-	free(r.rows);
-	free(r.samples);
-	free(r.period);
-	free(r.whole);
-	graph_free(&r.graphs);
+	report_free(&r);
 	session_close(&s);
 	return rc;
 }

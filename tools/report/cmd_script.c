@@ -55,6 +55,8 @@ struct script {
 	bool user_set[OUT_TYPES];   /* fields -F chose or changed */
 	struct tool_trace *trace;   /* NULL: the file has no tracepoint formats */
 	bool hide_call_graph;       /* -G */
+	int max_stack;              /* --max-stack: frames printed a chain */
+	struct report_filter filter;
 };
 
 static int output_type(uint32_t attr_type)
@@ -229,7 +231,8 @@ static int print_callchain(const struct script *sc, struct session *s,
 	printf("\n");
 	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t nr = session_chain_corrupt(r) ? 0 : r->nr_callchain; /* perf's: none */
-	for (uint64_t i = 0; i < nr; i++) {
+	int frames = 0;
+	for (uint64_t i = 0; i < nr && frames < sc->max_stack; i++) {
 		uint64_t ip = r->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
@@ -242,6 +245,7 @@ static int print_callchain(const struct script *sc, struct session *s,
 		}
 		printf("\t%16" PRIx64, at.mode == '.' ? at.map_ip : ip);
 		print_symbol(&at, f);
+		frames++;
 	}
 	printf("\n");
 	return 0;
@@ -251,8 +255,8 @@ static int print_sample(void *ctx, struct session *s, const struct session_sampl
 {
 	const struct script *sc = ctx;
 	unsigned f = sc->fields[output_type(smp->event_type)];
-	if (!f)
-		return 0;
+	if (!f || report_filter_sample(&sc->filter, smp) != FILTER_KEEP)
+		return 0;   /* perf script prints no sample a filter leaves out */
 	if ((smp->rec->has & PERF_SAMPLE_CALLCHAIN) && (f & F_IP) && !sc->hide_call_graph)
 		return print_callchain(sc, s, smp, f);
 	print_line(sc, smp, f);
@@ -293,13 +297,15 @@ int cmd_script(const struct tool *t, const struct report_opts *opts)
 		tool_error(t, "script takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
-	struct script sc = {.hide_call_graph = opts->hide_call_graph};
+	struct script sc = {.hide_call_graph = opts->hide_call_graph, .max_stack = opts->max_stack};
 	default_fields(&sc);
 	int rc = opts->fields ? parse_fields(t, &sc, opts->fields) : 0;
 	if (rc)
 		return rc;
 	struct session s;
 	rc = session_open(&s, t, opts->input, opts->input_bytes, opts->input_size);
+	if (!rc)
+		rc = report_filter_init(&sc.filter, &opts->filter, &s);
 	for (int e = 0; !rc && e < s.info.nevents; e++)
 		if ((int)strlen(s.event_names[e]) > sc.name_width)
 			sc.name_width = (int)strlen(s.event_names[e]);
@@ -310,6 +316,7 @@ int cmd_script(const struct tool *t, const struct report_opts *opts)
 	if (!rc)
 		rc = session_run(&s, print_sample, &sc);
 	tool_trace_close(sc.trace);
+	report_filter_free(&sc.filter);
 	session_close(&s);
 	return rc;
 }

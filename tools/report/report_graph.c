@@ -6,7 +6,8 @@
  *     and one function (else one address: util/callchain.c match_chain);
  *   - drawn in perf's nodes: a run of frames that neither branches nor
  *     ends a chain is one node (append_chain's splits);
- *   - a node under 0.5% of the whole left out (min_percent, graph mode);
+ *   - a node under 0.5% of the whole left out (min_percent, graph mode;
+ *     -g graph,0.1 another share);
  *     siblings by their weight, heaviest first;
  *   - ui/stdio/hist.c callchain__fprintf_graph: a 12-column margin, "---"
  *     before a single first node that holds the whole row, "--P%--" before
@@ -198,13 +199,13 @@ static void draw_level(struct drawing *d, uint32_t i, int depth, int mask, int l
 }
 
 void graph_print(const struct graph_pool *g, uint32_t root, uint64_t total, uint64_t parent,
-		 bool skip_first, FILE *out)
+		 double min_percent, bool skip_first, FILE *out)
 {
 	if (!root)
 		return;
 	set_cumul(g->v, root);
 	struct drawing d = {.v = g->v, .total = total, .out = out,
-			    .min_hit = (uint64_t)((double)total * (0.5 / 100))};
+			    .min_hit = (uint64_t)((double)total * (min_percent / 100))};
 	uint32_t first[2];
 	int n = sorted_children(&d, root, first, 2);
 	int left = 0;

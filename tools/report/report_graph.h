@@ -31,10 +31,11 @@ struct graph_pool {
  * graph *root (0: none yet, made here).  0 or -ENOMEM. */
 int graph_add(struct graph_pool *g, uint32_t *root, const struct graph_frame *frames, int n,
 	      uint64_t period);
-/* Draws graph root: percentages of total, parent the row's own period
- * (its Children when shown), skip_first when sorting on sym first. */
+/* Draws graph root: percentages of total, nodes under min_percent of it
+ * left out, parent the row's own period (its Children when shown),
+ * skip_first when sorting on sym first. */
 void graph_print(const struct graph_pool *g, uint32_t root, uint64_t total, uint64_t parent,
-		 bool skip_first, FILE *out);
+		 double min_percent, bool skip_first, FILE *out);
 void graph_free(struct graph_pool *g);
 
 #endif /* REPORT_GRAPH_H */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "pmutool.h"
+#include "report_filter.h"
 
 struct report_opts {
 	const char *input;          /* -i FILE (perf.data) */
@@ -18,7 +19,11 @@ struct report_opts {
 	size_t input_size;          /* read instead of the file input names */
 	bool json;                  /* report: -j, --json */
 	const char *sort;           /* report: --sort KEYS */
-	const char *comm;           /* report: --comm NAME */
+	struct filter_spec filter;  /* --comms, --pid, --tid, --dsos, --symbols,
+	                               --cpu, --time (report and script) */
+	bool stdio;                 /* report: --stdio (its only interface) */
+	int max_stack;              /* --max-stack N: the call chains' frames
+	                               used (report_opts_init: perf's 127) */
 	double percent_limit;       /* report: --percent-limit P (0: none) */
 	bool no_children;           /* report: the last of --no-children and
 	                               --children given */
@@ -30,16 +35,22 @@ struct report_opts {
 
 /* report_option takes option c (getopt_long's value) into opts: -1 when
  * it is not one of report's or script's, else an exit code. */
-enum { REPORT_OPT_SORT = 0x300, REPORT_OPT_COMM, REPORT_OPT_PERCENT_LIMIT, REPORT_OPT_CHILDREN,
-       REPORT_OPT_NO_CHILDREN };
+enum { REPORT_OPT_PERCENT_LIMIT = 0x300, REPORT_OPT_CHILDREN,
+       REPORT_OPT_NO_CHILDREN, REPORT_OPT_PID, REPORT_OPT_TID, REPORT_OPT_TIME,
+       REPORT_OPT_MAX_STACK, REPORT_OPT_STDIO };
+/* perf report's --max-stack default (PERF_MAX_STACK_DEPTH) */
+#define REPORT_MAX_STACK 127
+#define REPORT_OPTS_INIT {.max_stack = REPORT_MAX_STACK}
 extern const char report_shortopts[];
 extern const struct option report_longopts[];
 int report_option(struct report_opts *opts, const struct tool *t, int c, const char *arg);
 /* The first of report's or script's options given that the other one
  * (script: report) does not take, for refusing it, NULL when none; -j is
- * not counted (list and check take it too). */
+ * not counted (list and check take it too).  perfdata_only_given: the
+ * first of those both take but no other subcommand. */
 const char *report_only_given(const struct report_opts *opts);
 const char *script_only_given(const struct report_opts *opts);
+const char *perfdata_only_given(const struct report_opts *opts);
 
 int cmd_report(const struct tool *t, const struct report_opts *opts);
 int cmd_script(const struct tool *t, const struct report_opts *opts);
