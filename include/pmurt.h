@@ -924,6 +924,9 @@ struct pmurt_perf_info {
 	/* 0.6: HEADER_SAMPLE_TIME, the first and last sample's times (0, 0
 	 * when absent), what perf report --time 10%-20% is a share of */
 	uint64_t first_sample_time, last_sample_time;
+	/* 0.6: perf's pipe format (perf record -o -): attrs, features and
+	 * names from records at the data's start */
+	bool pipe_format;
 };
 
 struct pmurt_perf_event_info {

@@ -60,8 +60,10 @@ struct pmurt_perf_file {
 	uint64_t build_ids, build_ids_size;   /* the BUILD_ID feature's section */
 	uint64_t tracing_at, tracing_size;  /* the tracing-data section */
 	struct pd_decomp z;  /* perf record -z: the decompressed records */
-	void **copies;       /* records after a compressed one, at unaligned
-	                        offsets: copied to aligned memory, kept */
+	bool pipe;           /* perf's pipe format (perf record -o -) */
+	void **copies;       /* records after a compressed one or in a pipe
+	                        file, at unaligned offsets: copied to aligned
+	                        memory, kept */
 	size_t ncopies;
 };
 
@@ -406,6 +408,8 @@ static int name_unnamed(struct pmurt_perf_file *f, struct pmurt_error *err)
 	return 0;
 }
 
+static int read_pipe_header(struct pmurt_perf_file *f, struct pmurt_error *err);
+
 static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 {
 	if (f->size < 16)
@@ -417,7 +421,7 @@ static int read_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 		return fail_at(f, err, 0, "not a perf.data file (magic is not PERFILE2; an "
 			       "unfinished recording has no header yet)");
 	if (hsize == PD_PIPE_HEADER_SIZE)
-		return fail_at(f, err, 8, "perf's pipe format (perf record -o -): not supported");
+		return read_pipe_header(f, err);
 	if (hsize != PD_HEADER_SIZE || f->size < PD_HEADER_SIZE)
 		return fail_at(f, err, 8, "header size %llu in a file of %zu bytes: expected %u",
 			       (unsigned long long)hsize, f->size, PD_HEADER_SIZE);
@@ -556,6 +560,7 @@ int pmurt_perf_info(const struct pmurt_perf_file *f, struct pmurt_perf_info *inf
 		.tracing_data_size = f->tracing_size,
 		.first_sample_time = f->sample_times[0],
 		.last_sample_time = f->sample_times[1],
+		.pipe_format = f->pipe,
 	};
 	memcpy(i.features, f->features, sizeof(i.features));
 	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));
@@ -649,7 +654,7 @@ int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset)
 		return seek_decompressed(f, offset);
 	/* perf pads every record to 8 bytes but its compressed ones */
 	if (!f || offset < f->data_offset || offset > f->data_end ||
-	    (offset % 8 && !f->z.described))
+	    (offset % 8 && !f->z.described && !f->pipe))
 		return -EINVAL;
 	f->pos = offset;
 	f->z.inside = false;
@@ -751,8 +756,9 @@ static int header_fields(const struct pmurt_perf_file *f, struct pmurt_perf_reco
 	memcpy(&rec->misc, p + 4, 2);
 	memcpy(&rec->size, p + 6, 2);
 	/* perf pads every record to 8 bytes but its compressed ones
-	 * (zstd.c zstd_compress_stream_to_records) */
-	if (rec->size < 8 || (rec->size % 8 && rec->type != PD_RECORD_COMPRESSED))
+	 * (zstd.c zstd_compress_stream_to_records) and, in a pipe, its
+	 * synthesized ones (HEADER_FEATURE) */
+	if (rec->size < 8 || (rec->size % 8 && rec->type != PD_RECORD_COMPRESSED && !f->pipe))
 		return fail_at(f, err, at, "record size %u is %s", rec->size,
 			       rec->size < 8 ? "smaller than its header" : "not a multiple of 8");
 	return 0;
@@ -895,6 +901,21 @@ static int next_record(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
 	}
 }
 
+/* HEADER_TRACING_DATA: {header, u32 size, pad}, its size bytes after it. */
+static int tracing_payload(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+			   struct pmurt_error *err)
+{
+	uint64_t start = rec->offset + rec->size;
+	uint32_t size = rec->size >= 16 ? pd_get32((const uint8_t *)rec->data + 8) : 0;
+	if (rec->size < 16 || size > f->data_end - start)
+		return fail_at(f, err, rec->offset, "tracing data %s", rec->size < 16
+			       ? "record shorter than 16 bytes"
+			       : "runs past the end of the stream: truncated?");
+	rec->payload = f->map + start;
+	rec->payload_size = size;
+	return 0;
+}
+
 int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 		    struct pmurt_error *err)
 {
@@ -916,6 +937,8 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	rc = 0;
 	if (!inside && rec->type == PD_RECORD_AUXTRACE)
 		rc = auxtrace_payload(f, rec, err);
+	else if (!inside && rec->type == PD_RECORD_HEADER_TRACING_DATA && f->pipe)
+		rc = tracing_payload(f, rec, err);
 	if (!rc)
 		rc = parse_body(f, rec, err);
 	if (rc)
@@ -927,6 +950,133 @@ int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_record *out,
 	if (rec != out)
 		memcpy(out, rec, sz);
 	return 1;
+}
+
+/* --- perf's pipe format ------------------------------------------------------ */
+
+/* perf record -o - (util/header.c perf_header__write_pipe, and
+ * perf_event__synthesize_attrs/features/event_update_name): a 16-byte
+ * header, then records only; the attrs come as HEADER_ATTR records, the
+ * features as HEADER_FEATURE records (the section bytes of a file's
+ * feature), the names as EVENT_UPDATE ones, the tracepoints' formats after
+ * a HEADER_TRACING_DATA record.  Records need not be 8-byte padded.  Read
+ * in two passes over the records' headers: the attrs, then what names them. */
+
+/* HEADER_ATTR: {header, attr (attr.size bytes), u64 ids[]}. */
+static int pipe_attr(struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+		     struct pmurt_error *err)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	uint32_t len = rec->size - 8u, asz = len >= 8 ? pd_get32(p + 4) : 0;
+	asz = asz ? asz : PERF_ATTR_SIZE_VER0;
+	if (len < asz || asz < PERF_ATTR_SIZE_VER0 || (len - asz) % 8)
+		return fail_at(f, err, rec->offset, "attr record of %u bytes does not hold its "
+			       "%u-byte attr and whole ids", rec->size, asz);
+	if (f->nevents >= 65536)
+		return fail_at(f, err, rec->offset, "more than 65536 attrs");
+	struct file_event *v = realloc(f->events, (size_t)(f->nevents + 1) * sizeof(*v));
+	if (!v)
+		goto nomem;
+	f->events = v;
+	struct file_event *ev = &v[f->nevents++];
+	*ev = (struct file_event){.raw_attr = p, .raw_size = asz, .nids = (int)((len - asz) / 8)};
+	memcpy(&ev->attr, p, asz < sizeof(ev->attr) ? asz : sizeof(ev->attr));
+	if (!(ev->ids = malloc(len - asz ? len - asz : 1)))
+		goto nomem;
+	memcpy(ev->ids, p + asz, len - asz);
+	return 0;
+nomem:
+	pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+	return -ENOMEM;
+}
+
+/* EVENT_UPDATE {header, u64 type, u64 id, ...}: type 2 (NAME) names the
+ * event of id, as perf's evsel__process_event_update. */
+static int pipe_event_update(struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+			     struct pmurt_error *err)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	if (rec->size < 24 || pd_get64(p) != 2)
+		return 0;
+	int e = event_of_id(f, pd_get64(p + 8));
+	size_t len = strnlen((const char *)p + 16, rec->size - 24u);
+	if (e < 0 || f->events[e].name)
+		return 0;
+	if (!(f->events[e].name = strndup((const char *)p + 16, len))) {
+		pmurt_set_error(err, -ENOMEM, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* HEADER_FEATURE {header, u64 feature, the section's bytes}. */
+static int pipe_feature(struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+			struct pmurt_error *err)
+{
+	if (rec->size < 16)
+		return fail_at(f, err, rec->offset, "feature record shorter than 16 bytes");
+	uint64_t bit = pd_get64((const uint8_t *)rec->data + 8);
+	if (bit >= PD_FEAT_BITS)
+		return 0;
+	f->features[bit / 64] |= 1ull << (bit % 64);
+	/* a feature's reader reads f->map: the record in place, not its copy */
+	return read_feature(f, (int)bit, rec->offset + 16, rec->size - 16u, err);
+}
+
+/* The record at f->pos in place (unaligned: its fields read bytewise). */
+static int pipe_record(struct pmurt_perf_file *f, struct pmurt_perf_record *rec,
+		       struct pmurt_error *err)
+{
+	if (f->data_end - f->pos < 8)
+		return fail_at(f, err, f->pos, "record header runs past the end of the stream: "
+			       "truncated?");
+	int rc = header_fields(f, rec, f->map + f->pos, f->pos, err);
+	if (!rc && rec->size > f->data_end - f->pos)
+		return fail_at(f, err, f->pos, "record of %u bytes runs past the end of the "
+			       "stream: truncated?", rec->size);
+	return rc;
+}
+
+/* One pass over the stream's records: attrs (first pass) or the rest. */
+static int pipe_pass(struct pmurt_perf_file *f, bool attrs, struct pmurt_error *err)
+{
+	struct pmurt_perf_record rec = {.sz = sizeof(rec)};
+	int rc = 0;
+	for (f->pos = f->data_offset; !rc && f->pos < f->data_end;) {
+		rec.payload_size = 0;
+		if ((rc = pipe_record(f, &rec, err)) ||
+		    (rec.type == PD_RECORD_HEADER_TRACING_DATA &&
+		     (rc = tracing_payload(f, &rec, err))))
+			return rc;
+		if (attrs && rec.type == PD_RECORD_HEADER_ATTR)
+			rc = pipe_attr(f, &rec, err);
+		else if (!attrs && rec.type == PD_RECORD_HEADER_FEATURE)
+			rc = pipe_feature(f, &rec, err);
+		else if (!attrs && rec.type == PD_RECORD_EVENT_UPDATE)
+			rc = pipe_event_update(f, &rec, err);
+		else if (!attrs && rec.type == PD_RECORD_HEADER_TRACING_DATA) {
+			f->tracing_at = rec.offset + rec.size;
+			f->tracing_size = rec.payload_size;
+		}
+		f->pos += rec.size + rec.payload_size;
+	}
+	f->pos = f->data_offset;
+	return rc;
+}
+
+static int read_pipe_header(struct pmurt_perf_file *f, struct pmurt_error *err)
+{
+	f->pipe = true;
+	f->data_offset = f->pos = PD_PIPE_HEADER_SIZE;
+	f->data_end = f->size;
+	int rc = pipe_pass(f, true, err);
+	if (!rc && !f->nevents)
+		return fail_at(f, err, PD_PIPE_HEADER_SIZE, "perf's pipe format without an attr "
+			       "record: not a recording");
+	if (rc || (rc = build_id_hash(f, err)) || (rc = check_id_layout(f, err)) ||
+	    (rc = pipe_pass(f, false, err)))
+		return rc;
+	return name_unnamed(f, err);
 }
 
 /* build-id.c perf_header__read_build_ids: records of {header, pid, 20

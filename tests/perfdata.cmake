@@ -15,7 +15,8 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
   endif()
 endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt chains bounds buildid-hits record-g record-a record-z header kcache)
+foreach(mode synth jit plt chains bounds buildid-hits record-g record-a record-z record-pipe header
+    kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -30,7 +31,8 @@ file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
 add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch
   ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/perf-record-z-true.data
   ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/perf-record-z-g.data)
-# seeds: our writer's and perf's files; pmutool-group.data is `pmutool record -e
+# seeds: our writer's and perf's files (perf-pipe-spin.data: perf 6.1's pipe
+# format, `perf record -e cpu-clock -c 1000000 -o - -- pd_spin 0.003`); pmutool-group.data is `pmutool record -e
 # '{cpu-clock,task-clock}' -c 100000 -- pd_spin 0.02` (every feature perf writes,
 # build ids of the workload, ld.so and the kernel)
 if(PMU_FUZZ)

@@ -32,6 +32,9 @@
 #                              report's);
 #                              its copy through our writer reads the same in perf
 #   interop.sh record-a BINDIR the same for `perf record -a`
+#   interop.sh record-pipe BINDIR  the same as record-g for perf's pipe
+#                              format (perf record -o -), from the file, -i -
+#                              and a pipe; a tracepoint's fields in a pipe
 #   interop.sh record-z BINDIR the same as record-g for `perf record -z -g
 #                              -m 1` (PERF_RECORD_COMPRESSED, a one-page
 #                              ring: many compressed records, records split
@@ -227,6 +230,39 @@ record-g | record-a | record-z)
 	fi
 	agree "$t/copy.data" pd_spin
 	;;
+record-pipe)
+	# perf's pipe format: a file of perf record -o - reads as perf reads
+	# it (attrs, names and features from records, records not 8-byte
+	# padded), from the file, from -i - and from a pipe without -i
+	perf record -q -e cpu-clock -g -o - -- "$bin/pd_spin" 0.3 >"$t/p.data"
+	test "$(od -An -tu8 -j8 -N8 "$t/p.data" | tr -d ' ')" = 16
+	agree "$t/p.data" pd_spin
+	# perf's view of a pipe file: call graphs, callers first, and no
+	# Children column (set up before perf knows of the call chains)
+	for g in "" "-g callee"; do
+		# shellcheck disable=SC2086 # the options are words
+		"$bin/pmutool" report -i "$t/p.data" $g >"$t/ours-graph.txt"
+		# shellcheck disable=SC2086
+		perf report --stdio -i "$t/p.data" $g >"$t/perf-graph.txt" 2>"$t/perf.err" ||
+			{ cat "$t/perf.err" >&2; exit 1; }
+		python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" 1
+	done
+	perf script -i "$t/p.data" >"$t/perf.full"
+	"$bin/pmutool" script -i - <"$t/p.data" >"$t/stdin.full"
+	diff "$t/perf.full" "$t/stdin.full"
+	"$bin/pmutool" report -i "$t/p.data" >"$t/file.txt"
+	cat "$t/p.data" | "$bin/pmutool" report >"$t/pipe.txt"
+	test "$(sed 1d "$t/file.txt" | md5sum)" = "$(sed 1d "$t/pipe.txt" | md5sum)"
+	# straight from perf record: not a file at all
+	perf record -q -e cpu-clock -o - -- "$bin/pd_spin" 0.1 | "$bin/pmutool" report -i - \
+		--sort comm | grep -q ' pd_spin *$'
+	# a tracepoint's formats after HEADER_TRACING_DATA, its fields decoded
+	perf record -q -e sched:sched_switch -o - -- sh -c 'sleep 0.01; sleep 0.01' >"$t/tp.data"
+	perf script -i "$t/tp.data" >"$t/perf.tp" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	"$bin/pmutool" script -i "$t/tp.data" >"$t/ours.tp"
+	diff "$t/perf.tp" "$t/ours.tp"
+	grep -q 'prev_comm=sleep' "$t/ours.tp"
+	;;
 buildid-hits)
 	# the DSOs the writer's BUILD_ID feature says were hit, in
 	# tests/perfdata/buildid's files (MMAP2s and samples in and out of time
@@ -342,7 +378,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|chains|bounds|record-g|record-a|record-z|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|chains|bounds|record-g|record-a|record-z|record-pipe|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

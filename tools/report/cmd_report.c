@@ -845,10 +845,15 @@ int cmd_report(const struct tool *t, const struct report_opts *opts)
 	struct session s;
 	rc = report_open(&r, &s, t, opts);
 	if (!rc) {
-		bool graphs = has_call_graphs(&s);
-		r.children = !opts->no_children && graphs;
+		bool graphs = has_call_graphs(&s), pipe = s.info.pipe_format;
+		/* perf 6.1 reading its pipe format sets the Children column up
+		 * before it knows the samples have call chains, so leaves it
+		 * out (builtin-report.c: process_attr enables the call graphs
+		 * only), their order the callers' as set up for it;
+		 * --children here still gives it */
+		r.children = !opts->no_children && graphs && (!pipe || opts->children_given);
 		/* perf: callers first with Children, callees first without */
-		r.caller = g.caller >= 0 ? g.caller : r.children;
+		r.caller = g.caller >= 0 ? g.caller : r.children || pipe;
 		r.callchains = graphs && !g.none;
 		r.draw = r.callchains && !opts->json;
 		r.min_percent = g.min_percent;

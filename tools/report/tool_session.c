@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tool_session.h"
@@ -97,12 +98,51 @@ static const char *kallsyms_path(void)
 	return env && *env ? env : "/proc/kallsyms";
 }
 
+/* Standard input's bytes, whole, into s->input (perf record -o - | ...);
+ * an exit code. */
+static int read_stdin(struct session *s, size_t *size)
+{
+	size_t cap = 1 << 16;
+	*size = 0;
+	for (;;) {
+		char *grown = *size == 0 || *size == cap ? realloc(s->input, cap *= 2) : s->input;
+		if (!grown) {
+			tool_error(s->tool, "out of memory reading standard input");
+			return EXIT_INTERNAL;
+		}
+		s->input = grown;
+		size_t n = fread(s->input + *size, 1, cap - *size, stdin);
+		*size += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(stdin)) {
+		tool_error(s->tool, "reading standard input: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* No -i: standard input when it is a pipe, else perf.data (perf report's
+ * and perf script's rule). */
+static const char *default_input(void)
+{
+	struct stat st;
+	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+}
+
 int session_open(struct session *s, const struct tool *t, const char *path, const void *bytes,
 		 size_t size)
 {
 	struct pmurt_error err = {0};
-	*s = (struct session){.tool = t, .path = path ? path : "perf.data"};
+	*s = (struct session){.tool = t, .path = path ? path : bytes ? "perf.data" : default_input()};
 	s->info.sz = sizeof(s->info);
+	if (!bytes && !strcmp(s->path, "-")) {
+		int rc = read_stdin(s, &size);
+		if (rc)
+			return rc;
+		bytes = s->input;
+	}
 	int rc = bytes ? pmurt_perf_open_mem(&s->file, s->path, bytes, size, &err)
 		       : pmurt_perf_open(&s->file, s->path, &err);
 	if (rc < 0)
@@ -130,6 +170,7 @@ void session_close(struct session *s)
 	symbols_free(s->syms);
 	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);
+	free(s->input);
 }
 
 /* "pmutool: reading perf.data 42%" on a terminal, for long work. */

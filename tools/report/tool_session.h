@@ -35,13 +35,16 @@ struct session {
 	struct symbols *syms;
 	struct elf_lib elf;         /* opened by session_open for syms */
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
+	char *input;                /* -i -: standard input's bytes */
 };
 
 /* Called per sample; a non-zero return stops the pass with that code. */
 typedef int (*session_fn)(void *ctx, struct session *s, const struct session_sample *smp);
 
-/* Open path (default "perf.data") and its symbols, the file read from
- * bytes[0..size) when bytes is not NULL (fuzz targets); an exit code. */
+/* Open path and its symbols, the file read from bytes[0..size) when bytes
+ * is not NULL (fuzz targets), from standard input when path is "-" (perf's
+ * pipe format, or a file); without path, standard input when it is a
+ * pipe, else "perf.data", as perf's.  An exit code. */
 int session_open(struct session *s, const struct tool *t, const char *path, const void *bytes,
 		 size_t size);
 /* Every record in time order; samples to fn.  An exit code. */
