@@ -51,6 +51,10 @@ struct pmurt_host {
  * was tried or it succeeded. */
 const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno);
 
+/* perf's software event i (parse-events.c event_symbols_sw) and its alias
+ * (NULL when none); NULL past the last (evparse.c). */
+const char *pmu_software_event(int i, const char **alias);
+
 enum pmu_evsel_kind {
 	PMU_EVSEL_CORE,       /* an event of the description (cpu/../, bare name, raw) */
 	PMU_EVSEL_HARDWARE,   /* perf's generic hardware events */

@@ -138,6 +138,14 @@ static const struct {
 };
 #define NPERF_SW ((int)(sizeof(perf_sw) / sizeof(perf_sw[0])))
 
+const char *pmu_software_event(int i, const char **alias)
+{
+	if (i < 0 || i >= NPERF_SW)
+		return NULL;
+	*alias = perf_sw[i].alias;
+	return perf_sw[i].symbol;
+}
+
 static int software_id(const char *name)
 {
 	for (int i = 0; i < NPERF_SW; i++)

@@ -702,6 +702,28 @@ PMURT_API int pmurt_host_info(const struct pmurt_host *host, struct pmurt_host_i
 PMURT_API int pmurt_host_pmu_present(const struct pmurt_host *host, const char *name,
 				     struct pmurt_error *err);
 
+/* The events host names beyond its core description, as perf list shows
+ * them (PMURT_0.6): perf's software events (alias: "cs" for
+ * context-switches), each sysfs PMU's named events but the core PMU's
+ * ("msr/tsc/"), the tracepoints ("sched:sched_switch"; tracefs mounted as
+ * for a tracepoint in an event list), each kind sorted by name.  fn is
+ * called for each; its non-zero return stops the walk and is returned.
+ * Strings live for the call only.  0, or -EINVAL / -ENOMEM with err. */
+enum pmurt_listed_kind {
+	PMURT_LISTED_SOFTWARE,
+	PMURT_LISTED_PMU_EVENT,
+	PMURT_LISTED_TRACEPOINT,
+};
+struct pmurt_listed_event {
+	size_t sz;
+	enum pmurt_listed_kind kind;
+	const char *name;
+	const char *alias;   /* NULL when none */
+};
+PMURT_API int pmurt_host_events(const struct pmurt_host *host,
+				int (*fn)(void *ctx, const struct pmurt_listed_event *e),
+				void *ctx, struct pmurt_error *err);
+
 /* --- event lists: a string parsed once (PMURT_0.5) ----------------------------
  * An event list is perf's evlist: the events of one or more -e strings, each
  * with its PMU, its struct perf_event_attr and its group, parsed once on a

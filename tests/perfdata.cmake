@@ -48,7 +48,8 @@ if(PMU_FUZZ)
     LINK pmurt_static PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
-            ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c)
+            ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
+            ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)
   target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)

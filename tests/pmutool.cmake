@@ -191,3 +191,8 @@ add_test(NAME pmutool/bash-completion
 # pmutool uses libpmurt's public headers only (tests/pmutool/public_headers.sh)
 add_test(NAME pmutool/public-headers
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/public_headers.sh ${CMAKE_SOURCE_DIR})
+
+# list: the host's software events, PMU events and tracepoints as perf list
+# shows them, and a simulated LPAR's (tests/pmutool/list-host.sh)
+add_test(NAME pmutool/list-host
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pmutool/list-host.sh ${CMAKE_BINARY_DIR}/bin)

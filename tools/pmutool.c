@@ -542,7 +542,9 @@ static int refuse_unused(const struct tool *t, const struct family_opts *f,
 	const char *opt = !sub->kernel_opts && d->kernel_opt ? d->kernel_opt
 			  : !sub->task_opts && d->task_opt   ? d->task_opt
 							       : NULL;
-	bool live_opts = stat_opts_given(&f->stat) || t->sysfs || t->tracefs;
+	/* list shows the host's tracepoints and PMUs' events: its roots */
+	bool live_opts = stat_opts_given(&f->stat) ||
+			 ((t->sysfs || t->tracefs) && strcmp(sub->name, "list") != 0);
 	if (sub->needs != NEEDS_HOST && live_opts) {
 		tool_error(t, "-e, -M, -a, -C, -I, -r, -x, -o, --dry-run, --sysfs and --tracefs change "
 			   "nothing for %s (they apply to stat)", sub->name);

@@ -2,9 +2,12 @@
  * cmd_list.c - `pmutool list [--json] [GLOB]`: the description's events
  * whose names match GLOB (fnmatch, without case), with code, category and
  * description; an alias names the event it aliases.  Then its PAPI presets
- * that match, with their events or formula (JSON objects keyed "preset").
+ * that match, with their events or formula (JSON objects keyed "preset"),
+ * and the host's software events, other PMUs' events and tracepoints, as
+ * perf list shows them (objects with a "type").
  */
 #include <fnmatch.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -112,6 +115,55 @@ static int name_width(const struct tool *t, const char *glob, int nevents)
 	return width;
 }
 
+/* The host's other events, perf list's lines (print-events.c: two spaces,
+ * the name in 50 columns, its kind in brackets). */
+struct host_listing {
+	const struct describe_opts *opts;
+	const char *glob;
+	int shown;
+};
+
+static int list_host_event(void *ctx, const struct pmurt_listed_event *e)
+{
+	static const char *const kinds[] = {"Software event", "Kernel PMU event", "Tracepoint event"};
+	static const char *const types[] = {"software", "kernel-pmu", "tracepoint"};
+	struct host_listing *l = ctx;
+	if (!matches(l->glob, e->name) && !(e->alias && matches(l->glob, e->alias)))
+		return 0;
+	if (l->opts->json) {
+		if (print_json_object(json_pack("{s:s, s:s*, s:s}", "name", e->name, "alias",
+						e->alias, "type", types[e->kind]),
+				      l->shown == 0) < 0)
+			return -ENOMEM;
+	} else {
+		char name[600];
+		snprintf(name, sizeof(name), "%s%s%s", e->name, e->alias ? " OR " : "",
+			 e->alias ? e->alias : "");
+		tool_line("  %-50s [%s]", name, kinds[e->kind]);
+	}
+	l->shown++;
+	return 0;
+}
+
+/* The running system's (or --sysfs/--tracefs's) software events, other
+ * PMUs' events and tracepoints after the description's, as perf list. */
+static int list_host(const struct tool *t, const struct describe_opts *opts, const char *glob,
+		     int shown)
+{
+	struct pmurt_error err = {0};
+	struct pmurt_host *own = NULL;
+	/* the host the pick opened, unless --sysfs or --tracefs name others */
+	const struct pmurt_host *host = t->sysfs || t->tracefs ? NULL : t->host;
+	if (!host && pmurt_host_open(&own, &PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = t->sysfs,
+							    .tracefs = t->tracefs, .sys = t->sys),
+				     &err) == 0)
+		host = own;
+	struct host_listing l = {.opts = opts, .glob = glob, .shown = shown};
+	int rc = host ? pmurt_host_events(host, list_host_event, &l, &err) : 0;
+	pmurt_host_close(own);
+	return rc < 0 ? rc : l.shown;
+}
+
 int cmd_list(const struct tool *t, const struct describe_opts *opts)
 {
 	bool metrics = t->nargs && strcmp(t->args[0], "metrics") == 0;
@@ -142,6 +194,8 @@ int cmd_list(const struct tool *t, const struct describe_opts *opts)
 		shown++;
 	}
 	shown = list_presets(t, opts, glob, info.npresets, shown);
+	if (shown >= 0)
+		shown = list_host(t, opts, glob, shown);
 	if (shown < 0) {
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
