@@ -109,9 +109,13 @@ static const struct sub_help sub_helps[] = {
 	{"list",
 	 "Usage: pmutool [OPTION]... list [GLOB]\n"
 	 "The description's events whose names match GLOB (fnmatch(3), without case;\n"
-	 "all without it): name, code, category and description.\n\n"
+	 "all without it): name, code, category and description; its PAPI presets;\n"
+	 "then, as perf list, the host's software events, other PMUs' events and\n"
+	 "tracepoints that match.\n\n"
 	 "  -p, --pmu=SPEC       the description (default power10)\n"
 	 "      --pvr=HEX        the processor revision choosing revision checks\n"
+	 "      --sysfs=DIR      the sysfs root for the host's events (default /sys)\n"
+	 "      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 	 "  -j, --json           one JSON array, one event object per line\n"
 	 "Exit status: 0 found, 1 nothing matches, 2 usage, 3 no description.\n"},
 	{"describe",
