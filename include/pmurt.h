@@ -790,6 +790,11 @@ struct pmurt_evsel_info {
 	                           (kind CORE, HARDWARE or CACHE on a host with
 	                           one): its spec as pmurt_group_check takes it,
 	                           else NULL */
+	bool sample_read;       /* perf's :S ("{A,B}:S", leader sampling): a
+	                           recording's samples of its group's leader read
+	                           the group's counters (PERF_SAMPLE_READ), its
+	                           members do not sample; counting ignores it, as
+	                           perf stat does */
 };
 /* 0, -ENOENT past the end, -EINVAL for a bad argument. */
 PMURT_API int pmurt_evlist_event(const struct pmurt_evlist *list, int i,

@@ -57,6 +57,12 @@
 #                              id dropped with perf's warning), then a file
 #                              `perf record -e '{cpu-clock,page-faults}:S'`
 #                              wrote: script and report = perf's
+#   interop.sh read-record BINDIR  `pmutool record -e '{cpu-clock,page-faults}:S'`
+#                              and -e 'cpu-clock:S': the attrs perf 6.1's
+#                              record gives (perf evlist -v: sample_type READ,
+#                              read_format ID|GROUP|LOST, a member without a
+#                              period, not inherited), and perf's script and
+#                              report of the file = pmutool's
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
 #                              the same answers from it, a damaged one ignored
 #                              and rewritten
@@ -262,6 +268,29 @@ print(" ".join("%s %d %d" % (e["name"], e["samples"], e["period"]) for e in d["e
 	"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
 	diff "$t/perf.full" "$t/ours.full"
 	grep -q ' page-faults: ' "$t/ours.full"
+	;;
+read-record)
+	"$bin/pmutool" record -e '{cpu-clock,page-faults}:S' -o "$t/o.data" -- "$bin/pd_spin" 0.3 \
+		2>/dev/null
+	perf record -q -e '{cpu-clock,page-faults}:S' -o "$t/p.data" -- "$bin/pd_spin" 0.01
+	# the attrs but for what pmutool record always samples (CPU, IDENTIFIER
+	# where perf has ID) and the events perf adds (ksymbol, bpf_event,
+	# exclude_guest)
+	for f in o p; do
+		perf evlist -v -i "$t/$f.data" | sed -E 's/(CPU\||\|IDENTIFIER|ID\|)//g;
+			s/, (ksymbol|bpf_event|exclude_guest): 1//g' >"$t/$f.evlist"
+	done
+	diff "$t/p.evlist" "$t/o.evlist"
+	test "$(perf evlist -v -i "$t/o.data" | grep -c 'read_format: ID|GROUP|LOST')" = 2
+	agree "$t/o.data" pd_spin
+	perf script -i "$t/o.data" >"$t/perf.full"
+	"$bin/pmutool" script -i "$t/o.data" >"$t/ours.full"
+	diff "$t/perf.full" "$t/ours.full"
+	grep -q ' page-faults: ' "$t/ours.full"
+	# alone: its samples read its own count
+	"$bin/pmutool" record -e cpu-clock:S -o "$t/one.data" -- "$bin/pd_spin" 0.1 2>/dev/null
+	perf evlist -v -i "$t/one.data" | grep -q 'sample_type: .*READ.*, read_format: ID|LOST,'
+	agree "$t/one.data" pd_spin
 	;;
 buildid-hits)
 	# the DSOs the writer's BUILD_ID feature says were hit, in
