@@ -17,8 +17,9 @@
  *   terms   := term (',' term)*
  *   term    := KEY '=' VALUE | NAME
  *   PMU     := [A-Za-z0-9_.-]+
- *   MODS    := modifier letters: u k h I p (ppp at most); perf's G H P S D
- *              W (modifier_event) and later e b are known and refused
+ *   MODS    := modifier letters: u k h I p (ppp at most), S in event lists
+ *              (leader sampling); perf's G H P D W (modifier_event) and
+ *              later e b, and S in pmurt_parse_event, are known and refused
  *   VALUE   := DEC | 0xHEX (perf's num_dec, num_hex; name= takes printing
  *              characters)
  *   MODE    := user | kernel | all       MASK := [0x]HEX    COUNT := DEC
@@ -156,7 +157,7 @@ const unsigned char pmu_modifier_class[256] = {
 	['u'] = PMU_MOD_U, ['k'] = PMU_MOD_K, ['h'] = PMU_MOD_H, ['I'] = PMU_MOD_I,
 	['p'] = PMU_MOD_P,
 	['G'] = PMU_MOD_PERF_ONLY, ['H'] = PMU_MOD_PERF_ONLY, ['P'] = PMU_MOD_PERF_ONLY,
-	['S'] = PMU_MOD_PERF_ONLY, ['D'] = PMU_MOD_PERF_ONLY, ['W'] = PMU_MOD_PERF_ONLY,
+	['S'] = PMU_MOD_S, ['D'] = PMU_MOD_PERF_ONLY, ['W'] = PMU_MOD_PERF_ONLY,
 	['e'] = PMU_MOD_PERF_ONLY, ['b'] = PMU_MOD_PERF_ONLY,
 };
 
@@ -195,12 +196,17 @@ static const char *modifier_name(char ch)
 	}
 }
 
-int pmu_grammar_modifiers(const char *s, struct pmu_span sp, unsigned *exclude, int *precise,
-			  struct pmurt_error *err)
+int pmu_grammar_modifiers(const char *s, struct pmu_span sp, bool sample_read, unsigned *exclude,
+			  int *precise, struct pmurt_error *err)
 {
 	size_t i = 0;
 	char q[PMU_QUOTE_MAX + 4];
-	switch (pmu_modifiers_scan(s + sp.off, sp.len, exclude, precise, &i)) {
+	enum pmu_mods_fault fault = pmu_modifiers_scan(s + sp.off, sp.len, exclude, precise, &i);
+	if (fault == PMU_MODS_OK && (*exclude & PMU_SAMPLE_READ) && !sample_read) {
+		i = (size_t)((const char *)memchr(s + sp.off, 'S', sp.len) - (s + sp.off));
+		fault = PMU_MODS_PERF_ONLY;
+	}
+	switch (fault) {
 	case PMU_MODS_OK:
 		return 0;
 	case PMU_MODS_EMPTY:
@@ -218,8 +224,9 @@ int pmu_grammar_modifiers(const char *s, struct pmu_span sp, unsigned *exclude, 
 		return -EINVAL;
 	case PMU_MODS_PERF_ONLY:
 		pmurt_set_error_at(err, -EOPNOTSUPP, sp.off + i, 1, "perf modifier '%c' (%s) at "
-				   "offset %zu is not supported (only u, k, h, I and p)",
-				   s[sp.off + i], modifier_name(s[sp.off + i]), sp.off + i);
+				   "offset %zu is not supported (only u, k, h, I, p%s)",
+				   s[sp.off + i], modifier_name(s[sp.off + i]), sp.off + i,
+				   sample_read ? " and S" : "; S in an event list");
 		return -EOPNOTSUPP;
 	default:
 		pmurt_set_error_at(err, -EINVAL, sp.off + i, 1, "unknown modifier '%s' at offset %zu",

@@ -40,13 +40,18 @@ PMURT_HIDDEN bool pmu_grammar_span_is(const char *s, struct pmu_span sp, const c
 
 /* --- perf's modifiers ------------------------------------------------------ */
 
-/* What each byte is to perf's modifier list: one of u k h I p (a bit of
- * the set pmu_modifiers_scan gathers), a letter perf has that an event
- * spec cannot hold (G H P S D W e b), or nothing. */
+/* What each byte is to perf's modifier list: one of u k h I p S (a bit of
+ * the set pmu_modifiers_scan gathers), a letter perf has that pmurt does
+ * not model (G H P D W e b), or nothing.  S (perf's sample_read, leader
+ * sampling) is an event list's (pmu_evsel.sample_read), which an event
+ * spec cannot hold. */
 enum {
 	PMU_MOD_U = 1, PMU_MOD_K = 2, PMU_MOD_H = 4, PMU_MOD_I = 8, PMU_MOD_P = 16,
-	PMU_MOD_PERF_ONLY = 32,
+	PMU_MOD_PERF_ONLY = 32, PMU_MOD_S = 64,
 };
+/* S among the modifiers: a bit beside the PMURT_EXCLUDE_* ones that
+ * pmu_modifiers_scan gives (none of the attr's exclude bits). */
+#define PMU_SAMPLE_READ (1u << 8)
 extern PMURT_HIDDEN const unsigned char pmu_modifier_class[256];
 /* The exclude bits of each set of u, k, h, I. */
 extern PMURT_HIDDEN const unsigned char pmu_modifier_exclude[16];
@@ -97,16 +102,17 @@ pmu_modifiers_scan(const char *p, size_t n, unsigned *exclude, int *precise, siz
 		}
 		seen |= bit;
 	}
-	*exclude = pmu_modifier_exclude[seen & 15u];
+	*exclude = pmu_modifier_exclude[seen & 15u] | (seen & PMU_MOD_S ? PMU_SAMPLE_READ : 0);
 	*precise = pcount;
 	return PMU_MODS_OK;
 }
 
 /* The modifiers s[sp] (no leading ':'): 0 with the exclude bits and the
  * precise level, or a negative errno with err naming the letter and its
- * offset. */
-PMURT_HIDDEN int pmu_grammar_modifiers(const char *s, struct pmu_span sp, unsigned *exclude,
-				       int *precise, struct pmurt_error *err);
+ * offset.  S is taken (PMU_SAMPLE_READ in *exclude) where sample_read is
+ * true (an event list's event or group), else refused as perf's. */
+PMURT_HIDDEN int pmu_grammar_modifiers(const char *s, struct pmu_span sp, bool sample_read,
+				       unsigned *exclude, int *precise, struct pmurt_error *err);
 /* Whether s[sp] is made of perf's modifier letters only (any of them). */
 PMURT_HIDDEN bool pmu_grammar_modifier_letters(const char *s, struct pmu_span sp);
 

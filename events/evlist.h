@@ -83,6 +83,8 @@ struct pmu_evsel {
 	size_t offset, length; /* its bytes in that string */
 	int preset;           /* a derived preset's index whose event it is, -1 */
 	int pack_group;       /* the pmurt_pack group it came from, -1 */
+	bool sample_read;     /* perf's :S: its samples read its group's
+	                         counters (leader sampling, pmu_record_attr) */
 };
 
 struct pmu_evlist {

@@ -98,9 +98,11 @@ static int apply_modifiers(struct ectx *c, struct pmu_evsel *e, struct pmu_span 
 {
 	unsigned ex;
 	int precise;
-	int rc = pmu_grammar_modifiers(c->s, mods, &ex, &precise, c->err);
-	if (!rc)
+	int rc = pmu_grammar_modifiers(c->s, mods, true, &ex, &precise, c->err);
+	if (!rc) {
 		set_exclude(&e->attr, ex, precise);
+		e->sample_read = ex & PMU_SAMPLE_READ;
+	}
 	return rc;
 }
 
@@ -219,6 +221,8 @@ static int core_evsel(struct ectx *c, const struct pmu_event_syntax *ev,
 	if (!e)
 		return no_memory(c);
 	e->spec = *spec;
+	e->sample_read = spec->exclude & PMU_SAMPLE_READ;
+	e->spec.exclude &= ~PMU_SAMPLE_READ;
 	e->attr.type = spec->type;
 	e->attr.config = spec->config;
 	e->attr.config1 = spec->config1;
@@ -233,14 +237,14 @@ static int core_probe(const struct ectx *c, const struct pmu_event_syntax *ev,
 		      struct pmurt_event_spec *spec)
 {
 	*spec = (struct pmurt_event_spec){.sz = sizeof(*spec)};
-	return pmurt_resolve_event(c->host->core, c->s, ev, spec, NULL);
+	return pmurt_resolve_event(c->host->core, c->s, ev, true, spec, NULL);
 }
 
 /* The description's message for an event it refused. */
 static int core_refusal(struct ectx *c, const struct pmu_event_syntax *ev)
 {
 	struct pmurt_event_spec spec = {.sz = sizeof(spec)};
-	return pmurt_resolve_event(c->host->core, c->s, ev, &spec, c->err);
+	return pmurt_resolve_event(c->host->core, c->s, ev, true, &spec, c->err);
 }
 
 /* --- sysfs PMUs ---------------------------------------------------------------- */
@@ -748,10 +752,12 @@ static int close_group(struct ectx *c, int first, const struct pmu_list_item *en
 	c->list->v[first].group_size = c->list->n - first;
 	if (!end->has_mods)
 		return 0;
-	int rc = pmu_grammar_modifiers(c->s, end->span, &ex, &precise, c->err);
+	int rc = pmu_grammar_modifiers(c->s, end->span, true, &ex, &precise, c->err);
 	for (int i = first; !rc && i < c->list->n; i++) {
 		struct pmu_evsel *e = &c->list->v[i];
 		struct perf_event_attr *a = &e->attr;
+		/* perf's parse_events__modifier_group: S on every member */
+		e->sample_read |= !!(ex & PMU_SAMPLE_READ);
 		if (!a->exclude_user && !a->exclude_kernel && !a->exclude_hv && !a->exclude_idle)
 			set_exclude(a, ex, a->precise_ip > (unsigned)precise ? (int)a->precise_ip
 									     : precise);
@@ -798,7 +804,7 @@ static int preset_group(struct ectx *c, struct pmu_span sp, const struct pmu_eve
 	char text[PMU_PRESET_GROUP_MAX];
 	unsigned ex;
 	int precise, first = c->list->n;
-	if (ev->has_mods && pmu_grammar_modifiers(c->s, ev->mods, &ex, &precise, c->err))
+	if (ev->has_mods && pmu_grammar_modifiers(c->s, ev->mods, true, &ex, &precise, c->err))
 		return -EINVAL;
 	size_t n = 0;
 	for (int k = 0; k < info->nevents && n < sizeof(text); k++)

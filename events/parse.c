@@ -44,6 +44,7 @@ struct pctx {
 	const char *s;   /* the whole string */
 	struct pmurt_error *err;
 	struct pmurt_event_spec out;
+	bool sample_read;   /* S taken (an event list's event) */
 };
 
 /* --- perf's names ---------------------------------------------------------
@@ -870,7 +871,8 @@ static int parse_body(struct pctx *c, struct pmu_span body, bool has_mods)
 
 static int parse_modifiers(struct pctx *c, struct pmu_span sp)
 {
-	return pmu_grammar_modifiers(c->s, sp, &c->out.exclude, &c->out.precise, c->err);
+	return pmu_grammar_modifiers(c->s, sp, c->sample_read, &c->out.exclude, &c->out.precise,
+				     c->err);
 }
 
 /* The event evgrammar.c cut into its parts: a term list in perf's PMU
@@ -983,8 +985,10 @@ parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spe
 	int precise = 0;
 	size_t at;
 	if (i < 0 || punct ||
-	    (*end && pmu_modifiers_scan(end + 1, SIZE_MAX, &exclude, &precise, &at) != PMU_MODS_OK))
-		return false; /* punct: the full parser reads it as terms or PMU/.../ */
+	    (*end && (pmu_modifiers_scan(end + 1, SIZE_MAX, &exclude, &precise, &at) != PMU_MODS_OK ||
+		      (exclude & PMU_SAMPLE_READ))))
+		return false; /* punct: the full parser reads it as terms or PMU/.../;
+		                 S: it refuses it */
 	const struct pmu_event *e = &pmu->model.events[i];
 	o->sz = sizeof(*o);
 	o->type = PERF_TYPE_RAW;
@@ -1003,10 +1007,10 @@ parse_plain(const struct pmurt_pmu *pmu, const char *str, struct pmurt_event_spe
 }
 
 int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *str,
-			const struct pmu_event_syntax *ev, struct pmurt_event_spec *spec,
-			struct pmurt_error *err)
+			const struct pmu_event_syntax *ev, bool sample_read,
+			struct pmurt_event_spec *spec, struct pmurt_error *err)
 {
-	struct pctx c = {.pmu = pmu, .s = str, .err = err,
+	struct pctx c = {.pmu = pmu, .s = str, .err = err, .sample_read = sample_read,
 			 .out = {.type = PERF_TYPE_RAW, .event_index = -1}};
 	if (ev->whole.len > PARSE_MAX_LEN)
 		return fail(&c, -EINVAL, ev->whole, "event string longer than %d characters",
@@ -1050,7 +1054,7 @@ static __attribute__((noinline)) int parse_event_slow(const struct pmurt_pmu *pm
 		return -EINVAL;
 	}
 	int rc = pmu_grammar_event(str, (struct pmu_span){0, len}, &ev, err);
-	return rc ? rc : pmurt_resolve_event(pmu, str, &ev, spec, err);
+	return rc ? rc : pmurt_resolve_event(pmu, str, &ev, false, spec, err);
 }
 
 int pmurt_parse_event(const struct pmurt_pmu *pmu, const char *str,

@@ -812,6 +812,11 @@ struct pmurt_evsel_info {
 	                           (kind CORE, HARDWARE or CACHE on a host with
 	                           one): its spec as pmurt_group_check takes it,
 	                           else NULL */
+	bool sample_read;       /* perf's :S ("{A,B}:S", leader sampling): a
+	                           recording's samples of its group's leader read
+	                           the group's counters (PERF_SAMPLE_READ), its
+	                           members do not sample; counting ignores it, as
+	                           perf stat does */
 };
 /* 0, -ENOENT past the end, -EINVAL for a bad argument. */
 PMURT_API int pmurt_evlist_event(const struct pmurt_evlist *list, int i,
@@ -1031,6 +1036,24 @@ PMURT_API int pmurt_perf_next(struct pmurt_perf_file *f, struct pmurt_perf_recor
  * are not handed out, the records decompressed from them are, in their
  * place, each valid until pmurt_perf_close. */
 PMURT_API int pmurt_perf_seek(struct pmurt_perf_file *f, uint64_t offset);
+/* One counter of a sample's PERF_SAMPLE_READ area: with the event's
+ * read_format PERF_FORMAT_GROUP (leader sampling, perf's ":S" group), the
+ * leader's and then each member's, else the event's own; as perf's
+ * evsel__parse_sample reads them.  id and lost are 0 when read_format
+ * lacks PERF_FORMAT_ID / PERF_FORMAT_LOST; event is the file's event of
+ * that id, -1 when none has it (perf then drops the value). */
+struct pmurt_perf_read_value {
+	size_t sz;
+	uint64_t value, id, lost;
+	int event;
+};
+/* Value i (from 0) of sample rec's read area into *v: 1, 0 past the last
+ * one, -EINVAL when rec is no sample with one.  Perf's report and script
+ * count a member's value since the previous sample of the same id as its
+ * period (session.c deliver_sample_value).  (PMURT_0.6) */
+PMURT_API int pmurt_perf_read_value(const struct pmurt_perf_file *f,
+				    const struct pmurt_perf_record *rec, uint64_t i,
+				    struct pmurt_perf_read_value *v);
 PMURT_API void pmurt_perf_close(struct pmurt_perf_file *f);
 
 /* --- recording into perf.data (PMURT_0.6) --------------------------------------

@@ -151,6 +151,38 @@ static int find_threads(struct pmu_session *s, struct pmurt_error *err)
 /* evsel__config's choices for sampling: what each sample carries, the
  * sample_id_all trailer, the side-band records on the first event only,
  * leaders disabled (a workload's enabled at its exec). */
+/* perf's :S (perf 6.1 evsel.c evsel__config and
+ * evsel__config_leader_sampling): the event's samples read its counters
+ * (PERF_SAMPLE_READ; each value with its id, and its lost samples, as perf
+ * sets read_format); in a group of two or more, the group's (GROUP), not
+ * inherited, and only the leader samples: a member has no period and the
+ * leader's sample_type, its values come in the leader's samples. */
+static void leader_sampling(const struct pmu_evlist *list, int i, const struct pmu_record_opts *o,
+			    struct perf_event_attr *a)
+{
+	const struct pmu_evsel *e = &list->v[i], *lead = &list->v[e->leader];
+	if (e->sample_read) {
+		a->sample_type |= PERF_SAMPLE_READ;
+		a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
+		if (lead->group_size > 1) {
+			a->read_format |= PERF_FORMAT_GROUP;
+			a->inherit = 0;
+		}
+	}
+	if (lead->sample_read && e->leader != i) {
+		struct perf_event_attr la;
+		pmu_record_attr(list, e->leader, o, &la);
+		a->freq = 0;
+		a->sample_period = 0;
+		a->sample_type = la.sample_type;
+		/* "{A:S,B}": perf 6.1 leaves B inherited, which the kernel
+		 * refuses beside a leader that is not ("Invalid event (B) in
+		 * per-thread mode"); B as in "{A,B}:S" instead */
+		a->inherit = la.inherit;
+		a->read_format = la.read_format;
+	}
+}
+
 void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_record_opts *o,
 		     struct perf_event_attr *a)
 {
@@ -177,6 +209,8 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	a->disabled = leader;
 	a->enable_on_exec = leader && o->workload;
 	a->inherit = o->pid >= 0 && !o->no_inherit;
+	if (e->sample_read || list->v[e->leader].sample_read)
+		leader_sampling(list, i, o, a);
 	/* side band on the first event, or beside an AUX event on the next,
 	 * whose ring the AUX event's reopening leaves alone */
 	int side = o->aux_pages && list->n > 1 ? 1 : 0;

@@ -245,6 +245,14 @@ int pd_trailer_id_pos(uint64_t sample_type);
  * 0, or -EINVAL with *why saying what overran or was malformed. */
 int pd_parse_sample(const struct perf_event_attr *attr, const uint8_t *body,
 		    size_t len, struct pmurt_perf_record *rec, const char **why);
+/* PERF_SAMPLE_READ: value i of a sample's read area (rec->read,
+ * rec->read_size) as read_format fmt lays it out: 1, 0 past the last,
+ * -EINVAL when the area is too short for it. */
+struct pd_read_value {
+	uint64_t value, id, lost;
+};
+int pd_read_value(uint64_t fmt, const uint8_t *read, uint64_t size, uint64_t i,
+		  struct pd_read_value *out);
 /* Parse the trailer at the end of a non-sample kernel record body. */
 int pd_parse_trailer(uint64_t sample_type, const uint8_t *body, size_t len,
 		     struct pmurt_perf_record *rec, const char **why);

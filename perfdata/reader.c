@@ -1079,6 +1079,29 @@ static int read_pipe_header(struct pmurt_perf_file *f, struct pmurt_error *err)
 	return name_unnamed(f, err);
 }
 
+int pmurt_perf_read_value(const struct pmurt_perf_file *f, const struct pmurt_perf_record *rec,
+			  uint64_t i, struct pmurt_perf_read_value *v)
+{
+	if (!f || !rec || !v || v->sz < sizeof(size_t) ||
+	    rec->sz < offsetof(struct pmurt_perf_record, read_size) + sizeof(rec->read_size) ||
+	    rec->type != PERF_RECORD_SAMPLE || rec->event < 0 || rec->event >= f->nevents ||
+	    !(rec->has & PERF_SAMPLE_READ) || !rec->read)
+		return -EINVAL;
+	struct pd_read_value got;
+	int rc = pd_read_value(f->events[rec->event].attr.read_format, rec->read, rec->read_size,
+			       i, &got);
+	if (rc <= 0)
+		return rc;
+	struct pmurt_perf_read_value out = {.sz = v->sz, .value = got.value, .id = got.id,
+					    .lost = got.lost, .event = -1};
+	/* perf's evlist__id2sid: a value without PERF_FORMAT_ID has id 0,
+	 * which names no event */
+	if (got.id)
+		out.event = event_of_id(f, got.id);
+	memcpy(v, &out, v->sz < sizeof(out) ? v->sz : sizeof(out));
+	return 1;
+}
+
 /* build-id.c perf_header__read_build_ids: records of {header, pid, 20
  * bytes of id, its size (with PERF_RECORD_MISC_BUILD_ID_SIZE), 3
  * reserved, the name}, each header.size long. */

@@ -94,19 +94,56 @@ static int read_values(struct cursor *c, uint64_t fmt, struct pmurt_perf_record 
 			 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	uint64_t nr = 1, skip;
 	const void *q;
-	if ((fmt & PERF_FORMAT_GROUP) && u64(c, &nr, "the read group's count"))
+	if ((fmt & PERF_FORMAT_GROUP) && u64(c, &nr, "the read area's group count"))
 		return -EINVAL;
-	if (array(c, times, 8, &q, "the read times"))
+	if (array(c, times, 8, &q, "the read area's times"))
 		return -EINVAL;
 	if (nr > UINT64_MAX / 8 / per)
 		skip = UINT64_MAX;
 	else
 		skip = nr * per;
-	if (array(c, skip, 8, &q, "the read values"))
+	if (array(c, skip, 8, &q, "the read area (PERF_SAMPLE_READ)"))
 		return -EINVAL;
 	rec->read = start;
 	rec->read_size = (uint64_t)(c->p - start);
 	return 0;
+}
+
+/* Value i of a read area of size bytes (read_values checked it, but a
+ * caller's record is checked again: nothing is read past size).  The
+ * layout (kernel/events/core.c perf_output_read_one / _group): without
+ * GROUP, value [enabled] [running] [id] [lost]; with it, nr [enabled]
+ * [running], then nr times value [id] [lost]. */
+int pd_read_value(uint64_t fmt, const uint8_t *read, uint64_t size, uint64_t i,
+		  struct pd_read_value *out)
+{
+	uint64_t times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t per = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+	uint64_t nr = 1, at, words = size / 8;
+	if (fmt & PERF_FORMAT_GROUP) {
+		if (words < 1 + times)
+			return -EINVAL;
+		nr = pd_get64(read);
+		if (i >= nr)
+			return 0;
+		if (i >= (words - 1 - times) / per)
+			return -EINVAL;
+		at = 1 + times + i * per;
+	} else {
+		if (i)
+			return 0;
+		if (words < per + times)
+			return -EINVAL;
+		at = 0;
+	}
+	const uint8_t *p = read + at * 8;
+	out->value = pd_get64(p);
+	p += 8 * ((fmt & PERF_FORMAT_GROUP) ? 1 : 1 + times);
+	out->id = (fmt & PERF_FORMAT_ID) ? pd_get64(p) : 0;
+	p += (fmt & PERF_FORMAT_ID) ? 8 : 0;
+	out->lost = (fmt & PERF_FORMAT_LOST) ? pd_get64(p) : 0;
+	return 1;
 }
 
 /* PERF_SAMPLE_REGS_USER / REGS_INTR: abi, then one u64 per mask bit. */

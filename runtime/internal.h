@@ -98,10 +98,12 @@ PMURT_HIDDEN void pmurt_cache_name(const int cache[3], char out[64]);
  * (events/evparse.c): the core PMU's meaning of the event ev, which
  * pmu_grammar_event (evgrammar.h) read from str (offsets in messages
  * counted in str); perf's generic and cache names without a description
- * (-ENOENT when name is neither, -EINVAL for an op perf refuses). */
+ * (-ENOENT when name is neither, -EINVAL for an op perf refuses).  With
+ * sample_read (an event list's event), perf's S modifier is taken, as
+ * PMU_SAMPLE_READ in spec->exclude (evgrammar.h), else refused. */
 struct pmu_event_syntax;
 PMURT_HIDDEN int pmurt_resolve_event(const struct pmurt_pmu *pmu, const char *str,
-				     const struct pmu_event_syntax *ev,
+				     const struct pmu_event_syntax *ev, bool sample_read,
 				     struct pmurt_event_spec *spec, struct pmurt_error *err);
 PMURT_HIDDEN int pmurt_perf_legacy_event(const char *name, uint32_t *type, uint64_t *config);
 /* Offers perf's generic hardware names and aliases to a nearest-name search. */

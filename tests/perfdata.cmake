@@ -15,8 +15,8 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
   endif()
 endforeach()
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt chains bounds buildid-hits record-g record-a record-z record-pipe header
-    kcache)
+foreach(mode synth jit plt chains bounds read read-record buildid-hits record-g record-a record-z
+    record-pipe header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -34,7 +34,10 @@ add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}
 # seeds: our writer's and perf's files (perf-pipe-spin.data: perf 6.1's pipe
 # format, `perf record -e cpu-clock -c 1000000 -o - -- pd_spin 0.003`); pmutool-group.data is `pmutool record -e
 # '{cpu-clock,task-clock}' -c 100000 -- pd_spin 0.02` (every feature perf writes,
-# build ids of the workload, ld.so and the kernel)
+# build ids of the workload, ld.so and the kernel); perf-record-S-true.data is
+# perf 6.1's `perf record -e '{cpu-clock,page-faults}:S' -c 100000 -- true` and
+# synth-read.data `pd_synth OUT --read` (leader sampling: PERF_SAMPLE_READ
+# group reads, read_format ID|GROUP|LOST, and with both times)
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_perfdata ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_perfdata.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus LINK pmurt_internal)

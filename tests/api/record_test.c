@@ -119,6 +119,62 @@ static void test_host_and_describe(struct pmurt_host *host, const char *sysfs)
 	CHECK(pmurt_event_describe(pmu, NULL, NULL, &text, &err) == -EINVAL, "no event");
 }
 
+/* perf's :S (leader sampling) as perf 6.1's evsel__config sets it, checked
+ * with `perf record -vv -e '{cpu-clock,page-faults}:S'`: on a group, every
+ * member flagged; the leader's samples read the group (READ, read_format
+ * ID|GROUP|LOST), not inherited; the members sample nothing and carry the
+ * leader's sample_type; alone, an event's samples read its own count (ID|LOST,
+ * inherited); on the leader alone ("{A:S,B}"), the members read by it as
+ * with "{A,B}:S" (perf 6.1 leaves them inherited, which the kernel refuses). */
+static void test_leader_sampling(struct pmurt_host *host)
+{
+	struct pmurt_evlist *list =
+		parse(host, "{PM_RUN_CYC,PM_RUN_INST_CMPL}:S,task-clock:S,{cpu-clock:S,page-faults},"
+			    "PM_RUN_CYC");
+	if (!list)
+		return;
+	const bool flagged[] = {true, true, true, true, false, false};
+	for (int i = 0; i < 6; i++) {
+		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
+		CHECK(pmurt_evlist_event(list, i, &e) == 0 && e.sample_read == flagged[i],
+		      "event %d sample_read %d", i, e.sample_read);
+	}
+	struct pmurt_record_opts o = PMURT_OPTS_INIT(pmurt_record_opts, .pid = 1,
+						     .period = 100000);
+	struct perf_event_attr a[6];
+	for (int i = 0; i < 6; i++)
+		CHECK(pmurt_record_attr(list, i, &o, &a[i], sizeof(a[i])) == 0, "attr %d", i);
+	const uint64_t group = PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST;
+	for (int lead = 0; lead <= 3; lead += 3) {
+		CHECK((a[lead].sample_type & PERF_SAMPLE_READ) && a[lead].read_format == group &&
+		      !a[lead].inherit && a[lead].sample_period == 100000 && a[lead].disabled,
+		      "leader %d: sample_type %#llx read_format %#llx inherit %d", lead,
+		      (unsigned long long)a[lead].sample_type,
+		      (unsigned long long)a[lead].read_format, a[lead].inherit);
+		const struct perf_event_attr *m = &a[lead + 1];
+		CHECK(m->sample_type == a[lead].sample_type && !m->sample_period && !m->freq &&
+		      !m->inherit && !m->disabled, "member %d: sample_type %#llx period %llu",
+		      lead + 1, (unsigned long long)m->sample_type,
+		      (unsigned long long)m->sample_period);
+	}
+	CHECK(a[1].read_format == group && a[4].read_format == group,
+	      "members' read_format %#llx %#llx", (unsigned long long)a[1].read_format,
+	      (unsigned long long)a[4].read_format);
+	CHECK((a[2].sample_type & PERF_SAMPLE_READ) &&
+	      a[2].read_format == (PERF_FORMAT_ID | PERF_FORMAT_LOST) && a[2].inherit &&
+	      a[2].sample_period == 100000, "task-clock:S: read_format %#llx inherit %d",
+	      (unsigned long long)a[2].read_format, a[2].inherit);
+	CHECK(!(a[5].sample_type & PERF_SAMPLE_READ) && !a[5].read_format && a[5].inherit,
+	      "no :S: sample_type %#llx", (unsigned long long)a[5].sample_type);
+	pmurt_evlist_free(list);
+	/* the letter is an event list's: one event's spec cannot hold it */
+	struct pmurt_event_spec spec = PMURT_OPTS_INIT(pmurt_event_spec);
+	struct pmurt_error err = {0};
+	CHECK(pmurt_parse_event(pmurt_host_pmu(host), "PM_RUN_CYC:S", &spec, &err) == -EOPNOTSUPP &&
+	      strstr(err.message, "'S' (sample_read)"), "pmurt_parse_event PM_RUN_CYC:S: %s",
+	      err.message);
+}
+
 /* A command held before its exec, recorded with a software event. */
 static void test_recording(const char *dir)
 {
@@ -220,6 +276,7 @@ int main(int argc, char **argv)
 	test_cpc(host);
 	test_refusal(host);
 	test_host_and_describe(host, argv[1]);
+	test_leader_sampling(host);
 	pmurt_host_close(host);
 	test_recording(argv[2]);
 	test_workloads();

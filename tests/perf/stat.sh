@@ -71,6 +71,11 @@ perf-layout)
 	same_layout -x, -e $e -- true
 	same_layout -r 2 -e $e -- true
 	same_layout -r 2 -x, -e $e -- true
+	# leader sampling (:S) is a recording's: perf stat accepts and ignores
+	# it, the group's and an event's alike, names kept as written
+	same_layout -x, -e '{cpu-clock,page-faults}:S' -- true
+	same_layout -e '{task-clock,page-faults}:S,cpu-clock:S' -- true
+	grep -q ' cpu-clock:S ' "$t/err" || fail "stat: cpu-clock:S not named as written"
 	perf stat -I 100 -e task-clock,page-faults -- sleep 0.15 2>"$t/perf" || fail "perf stat -I"
 	"$pmutool" stat -I 100 -e task-clock,page-faults -- sleep 0.15 2>"$t/err" || fail "pmutool stat -I"
 	layout "$t/perf" | head -3 >"$t/perf.n"

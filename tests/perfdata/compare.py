@@ -121,7 +121,7 @@ def compare_script(ours, perf, comm):
 def perf_rows(path):
     rows, event = {}, None
     for line in open(path):
-        m = re.match(r"^# Samples: \d+\S*\s+of event '(.*)'", line)
+        m = re.match(r"^# Samples: \d+\S*\s+of events? '(.*)'", line)
         if m:
             event = m.group(1)
             continue
@@ -348,24 +348,30 @@ def compare_graph(ours, perf, npc, *more):
 
 
 def comm_rows_perf(path):
-    rows = {}
+    """Rows by (dso, sym, event), as comm_rows_ours."""
+    rows, event = {}, None
     for line in open(path):
+        m = re.match(r"^# Samples: \d+\S*\s+of events? '(.*)'", line)
+        if m:
+            event = m.group(1)
+            continue
         m = re.match(r"^\s+([\d.]+)%\s+(\d+)\s+(\d+)\s+(.*?)\s{2,}(\[.\] .*?)\s*$", line)
         if m:
-            rows[(m.group(4), m.group(5))] = (m.group(1), int(m.group(2)), int(m.group(3)))
+            rows[(m.group(4), m.group(5), event)] = (m.group(1), int(m.group(2)),
+                                                     int(m.group(3)))
     return rows
 
 
 def comm_rows_ours(path, comm=None):
-    """Rows by (dso, sym): (percent, samples, period), of every command (or
-    of comm) summed."""
+    """Rows by (dso, sym, event): (percent, samples, period), of every
+    command (or of comm) summed."""
     rows = {}
     for ev in json.load(open(path))["events"]:
         for r in ev["rows"]:
             if comm is not None and r["comm"] != comm:
                 continue
             mode = {"kernel": "k", "user": "."}.get(r["mode"], "?")
-            key = (short_name(r["dso"]), f"[{mode}] {r['sym']}")
+            key = (short_name(r["dso"]), f"[{mode}] {r['sym']}", ev["name"])
             _, n, period = rows.get(key, ("", 0, 0))
             rows[key] = (f"{r['percent']:.2f}", n + r["samples"], period + r["period"])
     return rows

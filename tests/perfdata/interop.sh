@@ -51,6 +51,21 @@
 #                              cache in perf's layout, read by perf; not in
 #                              the cache: the new file unused by both,
 #                              pmutool warns
+#   interop.sh read BINDIR     leader sampling (PERF_SAMPLE_READ, a group's
+#                              counters read by its leader's samples): pd_synth
+#                              --read's hand-known values, each member's
+#                              samples and periods as perf 6.1 delivers them
+#                              (script and report = perf's; counts and
+#                              periods = pd_synth's; a value of an unknown
+#                              id dropped with perf's warning), then a file
+#                              `perf record -e '{cpu-clock,page-faults}:S'`
+#                              wrote: script and report = perf's
+#   interop.sh read-record BINDIR  `pmutool record -e '{cpu-clock,page-faults}:S'`
+#                              and -e 'cpu-clock:S': the attrs perf 6.1's
+#                              record gives (perf evlist -v: sample_type READ,
+#                              read_format ID|GROUP|LOST, a member without a
+#                              period, not inherited), and perf's script and
+#                              report of the file = pmutool's
 #   interop.sh kcache BINDIR   the kernel-symbol cache: written on first use,
 #                              the same answers from it, a damaged one ignored
 #                              and rewritten
@@ -74,14 +89,17 @@ agree() {
 	# -w: perf sizes the command column by each thread's last comm, so a
 	# sample under "perf-exec" shows as "perf-ex" when every last comm is
 	# shorter; 16 (TASK_COMM_LEN) never cuts one
-	perf report --stdio -i "$1" -g none --sort comm,dso,sym -F sample,period,comm,dso,sym \
+	# --no-group: a group's events in tables of their own (perf's default
+	# for a file with groups is one table, a column per member)
+	perf report --stdio -i "$1" --no-group -g none --sort comm,dso,sym \
+		-F sample,period,comm,dso,sym \
 		-w 0,0,16,0,0 >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
 	# one command's rows, their percentages of the whole file, those under
 	# 1% hidden
 	"$bin/pmutool" report --json -i "$1" --comm "$2" --sort dso,sym --percent-limit 1 \
 		>"$t/ours-comm.json"
-	perf report --stdio -i "$1" -g none --comm "$2" --sort dso,sym --percent-limit 1 \
+	perf report --stdio -i "$1" --no-group -g none --comm "$2" --sort dso,sym --percent-limit 1 \
 		-F overhead,sample,period,dso,sym >"$t/perf-comm.report" 2>"$t/perf.err" ||
 		{ cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2" "$t/ours.json"
@@ -262,6 +280,52 @@ record-pipe)
 	"$bin/pmutool" script -i "$t/tp.data" >"$t/ours.tp"
 	diff "$t/perf.tp" "$t/ours.tp"
 	grep -q 'prev_comm=sleep' "$t/ours.tp"
+read)
+	"$bin/pd_synth" "$t/s.data" --read >"$t/expect"
+	read -r _ _ _ leaders lperiod _ members mperiod <"$t/expect"
+	agree "$t/s.data" pd_synth
+	diff "$t/ours.script" "$t/perf.script"
+	test "$(grep -c ' cpu-clock: ' "$t/perf.script")" = "$leaders"
+	test "$(grep -c ' page-faults: ' "$t/perf.script")" = "$members"
+	test "$(awk '/ page-faults: / { s += $5 } END { print s }' "$t/perf.script")" = "$mperiod"
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s %d %d" % (e["name"], e["samples"], e["period"]) for e in d["events"]))' \
+		"$t/ours.json" >"$t/ours.sums"
+	echo "cpu-clock $leaders $lperiod page-faults $members $mperiod" | diff - "$t/ours.sums"
+	"$bin/pmutool" report -i "$t/s.data" 2>"$t/ours.err" >/dev/null
+	grep -q '^pmutool: warning: 1 samples with id not present in the header$' "$t/ours.err"
+	# recorded by perf: a group's sample_type READ, read_format ID|GROUP|LOST
+	perf record -q -e '{cpu-clock,page-faults}:S' -o "$t/p.data" -- "$bin/pd_spin" 0.3
+	perf evlist -v -i "$t/p.data" | grep -q 'read_format: ID|GROUP|LOST'
+	agree "$t/p.data" pd_spin
+	perf script -i "$t/p.data" >"$t/perf.full"
+	"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
+	diff "$t/perf.full" "$t/ours.full"
+	grep -q ' page-faults: ' "$t/ours.full"
+	;;
+read-record)
+	"$bin/pmutool" record -e '{cpu-clock,page-faults}:S' -o "$t/o.data" -- "$bin/pd_spin" 0.3 \
+		2>/dev/null
+	perf record -q -e '{cpu-clock,page-faults}:S' -o "$t/p.data" -- "$bin/pd_spin" 0.01
+	# the attrs but for what pmutool record always samples (CPU, IDENTIFIER
+	# where perf has ID) and the events perf adds (ksymbol, bpf_event,
+	# exclude_guest)
+	for f in o p; do
+		perf evlist -v -i "$t/$f.data" | sed -E 's/(CPU\||\|IDENTIFIER|ID\|)//g;
+			s/, (ksymbol|bpf_event|exclude_guest): 1//g' >"$t/$f.evlist"
+	done
+	diff "$t/p.evlist" "$t/o.evlist"
+	test "$(perf evlist -v -i "$t/o.data" | grep -c 'read_format: ID|GROUP|LOST')" = 2
+	agree "$t/o.data" pd_spin
+	perf script -i "$t/o.data" >"$t/perf.full"
+	"$bin/pmutool" script -i "$t/o.data" >"$t/ours.full"
+	diff "$t/perf.full" "$t/ours.full"
+	grep -q ' page-faults: ' "$t/ours.full"
+	# alone: its samples read its own count
+	"$bin/pmutool" record -e cpu-clock:S -o "$t/one.data" -- "$bin/pd_spin" 0.1 2>/dev/null
+	perf evlist -v -i "$t/one.data" | grep -q 'sample_type: .*READ.*, read_format: ID|LOST,'
+	agree "$t/one.data" pd_spin
 	;;
 buildid-hits)
 	# the DSOs the writer's BUILD_ID feature says were hit, in
@@ -378,7 +442,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|chains|bounds|record-g|record-a|record-z|record-pipe|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|chains|bounds|read|read-record|record-g|record-a|record-z|record-pipe|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

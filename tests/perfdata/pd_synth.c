@@ -23,12 +23,22 @@
  * marker no kernel writes in its middle (a chain perf 6.1 takes for
  * corrupted and discards whole, machine.c add_callchain_ip).
  *
- * usage: pd_synth OUT [--jit | --plt ELF | --bounds | --chains] -- prints "alpha N beta
+ * With --read, leader sampling (perf's "{cpu-clock,page-faults}:S"): the
+ * second event is page-faults, a member that does not sample; every sample
+ * reads the group (PERF_SAMPLE_READ, read_format GROUP with both times, ID
+ * and LOST), on two CPUs of their own ids, with values whose growth is known:
+ * the leader's by 100000 + 1000 * i at its CPU's i-th sample, the member's
+ * by i % 3 (no page-faults sample when 0); one more sample, last, reads a
+ * third value of an id no event has (perf drops it and warns).
+ *
+ * usage: pd_synth OUT [--jit | --plt ELF | --bounds | --chains | --read] -- prints "alpha N beta
  *        M kernel K SYMBOL", with --jit then "gamma G delta D unnamed U
  *        MAPFILE", with --plt then "plt P", with --bounds then "bounds START
  *        END ALPHA SIZE" (the map's first byte and the byte after it,
  *        synth_alpha's address and size, in hex), with --chains then
- *        "corrupt C" (the samples whose chain is corrupted)
+ *        "corrupt C" (the samples whose chain is corrupted); with --read
+ *        only "read S leader L LP member M MP" (S samples; L leader samples of
+ *        total period LP, M member samples of total period MP)
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -49,7 +59,8 @@ __attribute__((noinline)) int synth_beta(int x);
 int synth_alpha(int x) { return x * 3 + 1; }
 int synth_beta(int x) { return x * 5 + 2; }
 
-enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1, NPLT = 3 };
+enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1, NPLT = 3,
+       NREAD = 20 };
 
 static int check(int rc, const struct pmurt_error *err)
 {
@@ -233,18 +244,56 @@ static int put_chain(struct buf *b, int k, int i, uint64_t ip)
 	return bad;
 }
 
+/* --read: n samples in synth_alpha, each reading the group on CPU i % 2
+ * (leader id 101 or 102, member 201 or 202); the last also reads id 999.
+ * Prints what perf must show. */
+static void add_read_samples(struct pd_writer *w, uint32_t pid, uint64_t *t, int n)
+{
+	struct pmurt_error err = {0};
+	struct buf b;
+	uint64_t leader[2] = {0}, member[2] = {0}, lp = 0, mp = 0;
+	int nl = 0, nm = 0;
+	for (int i = 0; i < n; i++) {
+		int cpu = i % 2, k = i / 2;
+		leader[cpu] += 100000 + 1000 * (uint64_t)k;
+		member[cpu] += (uint64_t)(k % 3);
+		nl++, lp += 100000 + 1000 * (uint64_t)k;
+		nm += k % 3 != 0, mp += (uint64_t)(k % 3);
+		bool stray = i == n - 1;
+		start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&b, 101 + (uint64_t)cpu);
+		put64(&b, (uintptr_t)synth_alpha + 1);
+		put32(&b, pid), put32(&b, pid);
+		put64(&b, *t += 250000);
+		put32(&b, (uint32_t)cpu), put32(&b, 0);
+		put64(&b, 100000);                   /* the leader's period: not used */
+		put64(&b, stray ? 3 : 2);            /* nr */
+		put64(&b, *t), put64(&b, *t - 1000); /* enabled, running */
+		put64(&b, leader[cpu]), put64(&b, 101 + (uint64_t)cpu), put64(&b, 0);
+		put64(&b, member[cpu]), put64(&b, 201 + (uint64_t)cpu), put64(&b, 0);
+		if (stray)
+			put64(&b, 77), put64(&b, 999), put64(&b, 0);
+		done(&b, NULL);
+		check(pd_writer_add(w, b.b, &err), &err);
+	}
+	printf("read %d leader %d %" PRIu64 " member %d %" PRIu64 "\n", n, nl, lp, nm, mp);
+}
+
 int main(int argc, char **argv)
 {
 	bool jit = argc == 3 && !strcmp(argv[2], "--jit");
 	bool bounds = argc == 3 && !strcmp(argv[2], "--bounds");
 	bool chains = argc == 3 && !strcmp(argv[2], "--chains");
+	bool read = argc == 3 && !strcmp(argv[2], "--read");
 	const char *plt_file = argc == 4 && !strcmp(argv[2], "--plt") ? argv[3] : NULL;
-	if (argc != 2 && !jit && !bounds && !chains && !plt_file)
+	if (argc != 2 && !jit && !bounds && !chains && !read && !plt_file)
 		return 2;
-	static const uint64_t ids0[] = {101, 102}, ids1[] = {201};
+	static const uint64_t ids0[] = {101, 102}, ids1[] = {201}, read_ids1[] = {201, 202};
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-			    (chains ? PERF_SAMPLE_CALLCHAIN : 0);
+			    (chains ? PERF_SAMPLE_CALLCHAIN : 0) | (read ? PERF_SAMPLE_READ : 0);
+	const uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
+			    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	struct pd_event ev[2] = {
 		{.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 			  .sample_period = 100000, .sample_type = st, .sample_id_all = 1,
@@ -254,6 +303,13 @@ int main(int argc, char **argv)
 			  .sample_period = 200000, .sample_type = st, .sample_id_all = 1},
 		 .ids = ids1, .nids = 1, .name = "task-clock"},
 	};
+	if (read) {   /* a group: page-faults read with the leader, not sampling */
+		ev[0].attr.read_format = ev[1].attr.read_format = rf;
+		ev[1].attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+		ev[1].attr.sample_period = 0;
+		ev[1].ids = read_ids1, ev[1].nids = 2, ev[1].name = "page-faults";
+		ev[0].group_size = 2, ev[1].group_size = 1;
+	}
 	struct pmurt_error err = {0};
 	struct pd_writer *w;
 	struct buf b;
@@ -316,7 +372,7 @@ int main(int argc, char **argv)
 		{code + 0x800, PERF_RECORD_MISC_USER, 101, NUNNAMED}, /* named by none */
 		{plt + 16 + 4, PERF_RECORD_MISC_USER, 101, NPLT},     /* the 1st entry +0x4 */
 	};
-	for (int k = 0; k < 7; k++) {
+	for (int k = 0; k < 7 && !read; k++) {
 		if ((k >= 3 && k < 6 && !jit) || (k == 6 && !elf))
 			continue;
 		for (int i = 0; i < kinds[k].n; i++) {
@@ -350,10 +406,13 @@ int main(int argc, char **argv)
 		done(&b, NULL);
 		check(pd_writer_add(w, b.b, &err), &err);
 	}
+	if (read)
+		add_read_samples(w, pid, &t, NREAD);
 	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};
 	check(pd_writer_add(w, &round, &err), &err);
 	check(pd_writer_finish(w, &err), &err);
-	printf("alpha %d beta %d kernel %d %s\n", NALPHA, NBETA, NKERNEL, ksym);
+	if (!read)
+		printf("alpha %d beta %d kernel %d %s\n", NALPHA, NBETA, NKERNEL, ksym);
 	if (jit)
 		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
 	if (elf)

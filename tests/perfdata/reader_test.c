@@ -127,7 +127,30 @@ static void write_file(const char *path)
 	CHECK(pd_writer_finish(w, &err) == 0, "%s", err.message);
 }
 
-static void check_full_sample(const struct pmurt_perf_record *r)
+/* The full sample's read area (GROUP, ID, TOTAL_TIME_ENABLED): nr 2, the
+ * time, then {1, id 12} of event 0 and {2, id 21} of event 1; a record
+ * whose area is cut short gives no value past it. */
+static void check_read_values(const struct pmurt_perf_file *f, const struct pmurt_perf_record *r)
+{
+	struct pmurt_perf_read_value v = {.sz = sizeof(v)};
+	CHECK(pmurt_perf_read_value(f, r, 0, &v) == 1 && v.value == 1 && v.id == 12 &&
+	      v.event == 0 && v.lost == 0, "read value 0: %llu id %llu event %d",
+	      (unsigned long long)v.value, (unsigned long long)v.id, v.event);
+	CHECK(pmurt_perf_read_value(f, r, 1, &v) == 1 && v.value == 2 && v.id == 21 &&
+	      v.event == 1, "read value 1: %llu id %llu event %d", (unsigned long long)v.value,
+	      (unsigned long long)v.id, v.event);
+	CHECK(pmurt_perf_read_value(f, r, 2, &v) == 0, "read value 2");
+	struct pmurt_perf_record cut = *r;
+	cut.read_size = 5 * 8;
+	CHECK(pmurt_perf_read_value(f, &cut, 0, &v) == 1, "cut: value 0");
+	CHECK(pmurt_perf_read_value(f, &cut, 1, &v) == -EINVAL, "cut: value 1 past the area");
+	cut.read_size = 8;
+	CHECK(pmurt_perf_read_value(f, &cut, 0, &v) == -EINVAL, "cut: no room for the time");
+	cut.has &= ~(uint64_t)PERF_SAMPLE_READ;
+	CHECK(pmurt_perf_read_value(f, &cut, 0, &v) == -EINVAL, "no read area");
+}
+
+static void check_full_sample(const struct pmurt_perf_file *f, const struct pmurt_perf_record *r)
 {
 	CHECK(r->event == 0 && r->has == ALL_FIELDS, "event %d has %#llx", r->event,
 	      (unsigned long long)r->has);
@@ -135,6 +158,7 @@ static void check_full_sample(const struct pmurt_perf_record *r)
 	      r->addr == 0xdead && r->id == 12 && r->stream_id == 77 && r->cpu == 3 &&
 	      r->period == 4000, "head fields");
 	CHECK(r->read_size == 6 * 8, "read %llu bytes", (unsigned long long)r->read_size);
+	check_read_values(f, r);
 	CHECK(r->nr_callchain == 3 && r->callchain[0] == PERF_CONTEXT_USER &&
 	      r->callchain[2] == 0x402000, "callchain");
 	CHECK(r->raw_size == 12 && !memcmp(r->raw, "raw-payload", 12), "raw");
@@ -172,7 +196,7 @@ static void read_back(const char *path)
 			CHECK(r.type == PERF_RECORD_COMM && r.event == 0 && r.pid == 100 &&
 			      r.time == 4000 && r.cpu == 1 && r.id == 11, "comm trailer");
 			break;
-		case 1: check_full_sample(&r); second = r.offset; break;
+		case 1: check_full_sample(f, &r); second = r.offset; break;
 		case 2:
 			CHECK(r.event == 1 && r.ip == 0xffffffff81000000ull && r.time == 6000 &&
 			      (r.misc & 7) == PERF_RECORD_MISC_KERNEL, "kernel sample");
@@ -313,6 +337,13 @@ static void named_errors(const char *good)
 	snprintf(want, sizeof(want), "offset 0x%llx: sample id 99 names no event",
 		 (unsigned long long)(data_off + first));
 	expect_error("unknown id", c, n, want);
+	/* its read area's group count (after 9 u64s: identifier ... period) */
+	memcpy(c, v, n);
+	uint64_t huge = 1ull << 40;
+	memcpy(c + data_off + first + 8 + 72, &huge, 8);
+	snprintf(want, sizeof(want), "offset 0x%llx: the read area (PERF_SAMPLE_READ) runs past",
+		 (unsigned long long)(data_off + first));
+	expect_error("read group count", c, n, want);
 	expect_error("empty", v, 0, "too short for a perf.data header");
 	free(c);
 	free(v);

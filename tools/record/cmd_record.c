@@ -215,8 +215,9 @@ static int check_cpc_rules(const struct tool *t, const struct record_args *a,
 }
 
 /* --dry-run: what would be opened, an event a line (members indented): its
- * type, config, period or frequency, and the counter each core event
- * holds. */
+ * type, config, period or frequency, the counter each core event holds,
+ * and with :S what its samples read (the group's counters, or its own) or
+ * that the leader's read it. */
 static void print_dry_run(const struct pmurt_evlist *list, const struct pmurt_record_opts *o,
 			  const struct pmurt_group_result *held)
 {
@@ -230,9 +231,13 @@ static void print_dry_run(const struct pmurt_evlist *list, const struct pmurt_re
 		char pmc[16] = "";
 		if (e.kind == PMURT_EVSEL_CORE && core < held->n)
 			snprintf(pmc, sizeof pmc, " PMC%d", held->pmc[core++]);
-		tool_line("%s%s: type %u config 0x%" PRIx64 " %s %" PRIu64 "%s",
+		const char *read = !(at.sample_type & PERF_SAMPLE_READ) ? ""
+				   : e.leader != i && !at.sample_period ? ", read by the leader's samples"
+				   : at.read_format & PERF_FORMAT_GROUP ? ", samples read the group"
+				   : ", samples read the count";
+		tool_line("%s%s: type %u config 0x%" PRIx64 " %s %" PRIu64 "%s%s",
 			  e.leader == i ? "" : "  ", e.name, at.type, (uint64_t)at.config,
-			  at.freq ? "freq" : "period", (uint64_t)at.sample_period, pmc);
+			  at.freq ? "freq" : "period", (uint64_t)at.sample_period, pmc, read);
 	}
 }
 

@@ -10,6 +10,7 @@
  * in that order.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,32 @@ static int read_error(const struct session *s, const struct pmurt_error *err, in
 	return rc == -ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const struct id_value *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Every id of the events that read counters in their samples (leader
+ * sampling), each value 0 before its first sample, as perf's sid->period. */
+static int note_read_ids(struct session *s)
+{
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int e = 0; e < s->info.nevents; e++) {
+			struct pmurt_perf_event_info ev = {.sz = sizeof(ev)};
+			pmurt_perf_event(s->file, e, &ev);
+			for (int k = 0; k < ev.nids && pass; k++)
+				s->last[s->nlast++] = (struct id_value){ev.ids[k], 0};
+			n += pass ? 0 : (size_t)ev.nids;
+		}
+		if (!pass && !(s->last = calloc(n ? n : 1, sizeof(*s->last))))
+			return -ENOMEM;
+	}
+	qsort(s->last, s->nlast, sizeof(*s->last), by_id);
+	return 0;
+}
+
 static int name_events(struct session *s)
 {
 	s->event_names = calloc((size_t)s->info.nevents, sizeof(*s->event_names));
@@ -87,7 +114,7 @@ static int name_events(struct session *s)
 		s->event_periods[e] = attr.sample_period;
 		s->event_configs[e] = attr.config;
 	}
-	return 0;
+	return note_read_ids(s);
 }
 
 /* PMUTOOL_KALLSYMS names another copy of the kernel's symbols (a saved
@@ -167,6 +194,7 @@ void session_close(struct session *s)
 	free(s->event_types);
 	free(s->event_periods);
 	free(s->event_configs);
+	free(s->last);
 	symbols_free(s->syms);
 	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);
@@ -228,6 +256,57 @@ static int collect_stamps(struct session *s, struct stamp **out, size_t *n,
 	return rc < 0 ? read_error(s, &err, rc) : EXIT_OK;
 }
 
+/* One sample of event rec->event with its period to fn, where its ip is
+ * resolved into *at (resolved is false: not yet, do it). */
+static int deliver_one(struct session *s, const struct pmurt_perf_record *rec, uint64_t period,
+		       struct resolved *at, bool resolved, session_fn fn, void *ctx)
+{
+	if (!resolved && symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, at) < 0) {
+		tool_error(s->tool, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
+				     .event_type = s->event_types[rec->event],
+				     .config = s->event_configs[rec->event], .period = period,
+				     .at = *at};
+	s->nsamples++;
+	return fn(ctx, s, &smp);
+}
+
+/* A sample that read counters (PERF_SAMPLE_READ; with PERF_FORMAT_GROUP,
+ * leader sampling): one sample per value, of the event its id names, its
+ * period the value's growth since that id's previous sample; a value of no
+ * event, or one that did not grow, gives none (perf 6.1's session.c
+ * deliver_sample_group and deliver_sample_value). */
+static int deliver_read(struct session *s, const struct pmurt_perf_record *rec, session_fn fn,
+			void *ctx)
+{
+	struct pmurt_perf_read_value v = {.sz = sizeof(v)};
+	struct resolved at;
+	bool resolved = false;
+	int rc = 0;
+	for (uint64_t i = 0; !rc && pmurt_perf_read_value(s->file, rec, i, &v) == 1; i++) {
+		struct id_value key = {v.id, 0};
+		struct id_value *last = v.event < 0 ? NULL
+				      : bsearch(&key, s->last, s->nlast, sizeof(key), by_id);
+		if (!last) {
+			s->nunknown_id++;
+			continue;
+		}
+		uint64_t period = v.value - last->value;
+		last->value = v.value;
+		if (!period)
+			continue;
+		struct pmurt_perf_record member = *rec;
+		member.event = v.event;
+		member.id = v.id;
+		member.period = period;
+		rc = deliver_one(s, &member, period, &at, resolved, fn, ctx);
+		resolved = true;
+	}
+	return rc;
+}
+
 static int deliver(struct session *s, const struct pmurt_perf_record *rec, session_fn fn,
 		   void *ctx)
 {
@@ -243,17 +322,12 @@ static int deliver(struct session *s, const struct pmurt_perf_record *rec, sessi
 		}
 		return EXIT_OK;
 	}
-	struct session_sample smp = {.rec = rec, .event = s->event_names[rec->event],
-				     .event_type = s->event_types[rec->event],
-				     .config = s->event_configs[rec->event],
-				     .period = rec->has & PERF_SAMPLE_PERIOD ? rec->period
-									: s->event_periods[rec->event]};
-	if (symbols_resolve(s->syms, rec->pid, rec->tid, rec->ip, rec->misc, &smp.at) < 0) {
-		tool_error(s->tool, "out of memory");
-		return EXIT_INTERNAL;
-	}
-	s->nsamples++;
-	return fn(ctx, s, &smp);
+	if (rec->has & PERF_SAMPLE_READ)
+		return deliver_read(s, rec, fn, ctx);
+	struct resolved at;
+	return deliver_one(s, rec, rec->has & PERF_SAMPLE_PERIOD ? rec->period
+								 : s->event_periods[rec->event],
+			   &at, false, fn, ctx);
 }
 
 int session_run(struct session *s, session_fn fn, void *ctx)
@@ -283,5 +357,8 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	}
 	progress_end(&pr);
 	free(v);
+	if (s->nunknown_id)   /* perf_session__warn_about_errors */
+		fprintf(stderr, "%s: warning: %" PRIu64 " samples with id not present in the header\n",
+			s->tool->prog, s->nunknown_id);
 	return rc;
 }

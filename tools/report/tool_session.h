@@ -23,6 +23,11 @@ struct session_sample {
 	struct resolved at;         /* where rec->ip is */
 };
 
+/* A sample id and its counter's value when it was last read. */
+struct id_value {
+	uint64_t id, value;
+};
+
 struct session {
 	const struct tool *tool;
 	const char *path;
@@ -32,10 +37,15 @@ struct session {
 	uint32_t *event_types;      /* attr.type per event index */
 	uint64_t *event_periods;    /* attr.sample_period per event index */
 	uint64_t *event_configs;    /* attr.config per event index */
+	struct id_value *last;      /* every event id's value at its last
+	                               PERF_SAMPLE_READ sample, sorted by id */
+	size_t nlast;
 	struct symbols *syms;
 	struct elf_lib elf;         /* opened by session_open for syms */
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
 	char *input;                /* -i -: standard input's bytes */
+	uint64_t nunknown_id;       /* read values of no event (perf's
+	                               nr_unknown_id): not delivered */
 };
 
 /* Called per sample; a non-zero return stops the pass with that code. */
