@@ -52,10 +52,19 @@ target_include_directories(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,INCLU
 target_compile_definitions(pmutool_alloc PRIVATE $<TARGET_PROPERTY:pmutool,COMPILE_DEFINITIONS>)
 target_link_options(pmutool_alloc PRIVATE
   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free)
+# list also walks the host's events: a small simulated LPAR's (its sysfs
+# and tracefs, tests/fakesys), not the 2,000 tracepoints of this machine
+set(ALLOC_SYS ${CMAKE_CURRENT_BINARY_DIR}/alloc-sys)
+add_test(NAME alloc/lpar-tree
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/fakesys/power10-lpar.sh ${ALLOC_SYS})
+set_tests_properties(alloc/lpar-tree PROPERTIES FIXTURES_SETUP alloc_lpar)
 foreach(cmd "check PM_CYC,PM_INST_CMPL:u,cycles" "check --json PM_CYC,PM_RUN_CYC"
-            "list PM_MRK_*" "list --json PM_CYC" "describe PM_CYC")
+            "--sysfs ${ALLOC_SYS} list PM_MRK_*" "--sysfs ${ALLOC_SYS} list --json PM_CYC"
+            "describe PM_CYC")
   string(REPLACE " " ";" args ${cmd})
-  string(REGEX REPLACE "[^a-z]+" "-" name ${cmd})
+  string(REPLACE "--sysfs ${ALLOC_SYS} " "" name ${cmd})
+  string(REGEX REPLACE "[^a-z]+" "-" name ${name})
   add_test(NAME alloc/pmutool-${name}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/alloc/pmutool_enomem.sh $<TARGET_FILE:pmutool_alloc> ${args})
+  set_tests_properties(alloc/pmutool-${name} PROPERTIES FIXTURES_REQUIRED alloc_lpar)
 endforeach()

@@ -280,6 +280,7 @@ record-pipe)
 	"$bin/pmutool" script -i "$t/tp.data" >"$t/ours.tp"
 	diff "$t/perf.tp" "$t/ours.tp"
 	grep -q 'prev_comm=sleep' "$t/ours.tp"
+	;;
 read)
 	"$bin/pd_synth" "$t/s.data" --read >"$t/expect"
 	read -r _ _ _ leaders lperiod _ members mperiod <"$t/expect"

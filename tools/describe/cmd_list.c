@@ -154,12 +154,21 @@ static int list_host(const struct tool *t, const struct describe_opts *opts, con
 	struct pmurt_host *own = NULL;
 	/* the host the pick opened, unless --sysfs or --tracefs name others */
 	const struct pmurt_host *host = t->sysfs || t->tracefs ? NULL : t->host;
-	if (!host && pmurt_host_open(&own, &PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = t->sysfs,
+	int rc = 0;
+	if (!host)
+		rc = pmurt_host_open(&own, &PMURT_OPTS_INIT(pmurt_host_opts, .sysfs = t->sysfs,
 							    .tracefs = t->tracefs, .sys = t->sys),
-				     &err) == 0)
-		host = own;
+				     &err);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {   /* the description's events are listed: say why no more */
+		fprintf(stderr, "%s: warning: the host's own events are not listed: %s\n", t->prog,
+			err.message);
+		return shown;
+	}
+	host = host ? host : own;
 	struct host_listing l = {.opts = opts, .glob = glob, .shown = shown};
-	int rc = host ? pmurt_host_events(host, list_host_event, &l, &err) : 0;
+	rc = pmurt_host_events(host, list_host_event, &l, &err);
 	pmurt_host_close(own);
 	return rc < 0 ? rc : l.shown;
 }
