@@ -14,8 +14,20 @@ foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
     set_target_properties(pd_spin PROPERTIES ${prop} "${opts}")
   endif()
 endforeach()
+# the workload of --call-graph dwarf: no frame pointers, no debug
+# information (its CFI in .eh_frame only), no sanitizer runtime
+add_executable(pd_unwind ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_unwind.c)
+foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+  get_target_property(opts pd_unwind ${prop})
+  if(opts)
+    list(FILTER opts EXCLUDE REGEX "sanitize")
+    set_target_properties(pd_unwind PROPERTIES ${prop} "${opts}")
+  endif()
+endforeach()
+target_compile_options(pd_unwind PRIVATE -O2 -fomit-frame-pointer -g0)
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt chains bounds buildid-hits record-g record-a record-z header kcache)
+foreach(mode synth jit plt chains bounds buildid-hits record-g record-a record-z record-dwarf
+    record-dwarf-ours header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -46,7 +58,8 @@ if(PMU_FUZZ)
     LINK pmurt_static PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
-            ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c)
+            ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
+            ${CMAKE_SOURCE_DIR}/tools/report/tool_unwind.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)
   target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)

@@ -206,8 +206,9 @@ static struct row *row_of(struct report *r, const struct row *k)
 }
 
 /* perf report's --max-stack default (PERF_MAX_STACK_DEPTH): the frames of
- * a call graph it walks, from the outermost in (caller order). */
-#define MAX_STACK 127
+ * the kernel's chain it walks, from the outermost in (caller order); as many
+ * again from a DWARF unwinding. */
+#define MAX_STACK SESSION_MAX_STACK
 
 /* The frames of rec's call graph to skip, innermost first, so that only
  * the MAX_STACK outermost are walked (machine.c
@@ -226,10 +227,28 @@ struct frame {
 	struct row key;
 };
 
-/* The frames of a sample's call graph that perf report walks (at most
- * MAX_STACK: the outermost in caller order, the innermost in callee
- * order; none of a chain perf takes for corrupted), in the order drawn;
- * their count, or -ENOMEM. */
+/* One frame at ip (in mode) of a sample's call graph. */
+static int add_frame(struct report *r, struct session *s, const struct session_sample *smp,
+		     uint64_t ip, uint16_t mode, struct frame *out)
+{
+	const struct pmurt_perf_record *rec = smp->rec;
+	struct resolved at;
+	if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
+		return -ENOMEM;
+	bool unknown = !strcmp(at.sym, "[unknown]");
+	*out = (struct frame){.g = {.dso = strcmp(at.dso, "[unknown]") ? at.dso : NULL,
+				    .sym = unknown ? NULL : at.sym, .ip = ip,
+				    .start = unknown ? ip : ip - at.sym_offset},
+			      .key = row_key(r, smp, &at, ip)};
+	return 0;
+}
+
+/* The frames of a sample's call graph that perf report walks (of the
+ * kernel's chain at most MAX_STACK: the outermost in caller order, the
+ * innermost in callee order; none of a chain perf takes for corrupted;
+ * then those a DWARF unwinding finds, --call-graph dwarf), in the order
+ * drawn (machine.c thread__resolve_callchain: in caller order the unwound
+ * frames come first); their count, or -ENOMEM. */
 static int sample_frames(struct report *r, struct session *s, const struct session_sample *smp,
 			 struct frame *out)
 {
@@ -237,7 +256,10 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t skip = r->caller ? frames_to_skip(rec) : 0;
 	uint64_t nr = session_chain_corrupt(rec) ? 0 : rec->nr_callchain; /* perf's: none */
-	int n = 0;
+	uint64_t user[MAX_STACK];
+	int n = 0, nuser = session_user_frames(s, rec, user);
+	if (nuser < 0)
+		return nuser;
 	for (uint64_t i = 0; i < nr && n < MAX_STACK; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -248,15 +270,12 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 			skip--;
 			continue;
 		}
-		struct resolved at;
-		if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
+		if (add_frame(r, s, smp, ip, mode, &out[n++]))
 			return -ENOMEM;
-		bool unknown = !strcmp(at.sym, "[unknown]");
-		out[n++] = (struct frame){.g = {.dso = strcmp(at.dso, "[unknown]") ? at.dso : NULL,
-						.sym = unknown ? NULL : at.sym, .ip = ip,
-						.start = unknown ? ip : ip - at.sym_offset},
-					  .key = row_key(r, smp, &at, ip)};
 	}
+	for (int i = 0; i < nuser; i++)
+		if (add_frame(r, s, smp, user[i], PERF_RECORD_MISC_USER, &out[n++]))
+			return -ENOMEM;
 	for (int i = 0; r->caller && i < n / 2; i++) {   /* the outermost first */
 		struct frame f = out[i];
 		out[i] = out[n - 1 - i];
@@ -289,8 +308,8 @@ static struct graph_frame *graph_frames(const struct frame *f, int n, struct gra
 static int add_call_graph(struct report *r, struct session *s, const struct session_sample *smp,
 			  struct row *self)
 {
-	struct frame f[MAX_STACK];
-	struct graph_frame g[MAX_STACK];
+	struct frame f[2 * MAX_STACK];
+	struct graph_frame g[2 * MAX_STACK];
 	int n = sample_frames(r, s, smp, f);
 	if (n < 0)
 		return n;
@@ -299,7 +318,7 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
-	struct row seen[MAX_STACK + 1];   /* the keys credited already */
+	struct row seen[2 * MAX_STACK + 1];   /* the keys credited already */
 	int nseen = 0;
 	seen[nseen++] = *self;
 	self->children += smp->period;
