@@ -4,25 +4,20 @@ add_executable(pd_copy ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_copy.c)
 target_link_libraries(pd_copy PRIVATE pmurt_internal)
 add_executable(pd_synth ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_synth.c)
 target_link_libraries(pd_synth PRIVATE pmurt_internal)
-# the workload whose samples must resolve as perf resolves them: plain C,
-# without the sanitizer runtime (C++, which perf demangles) of that build
+# the workloads whose samples must resolve as perf resolves them: plain C,
+# without the sanitizer runtime (C++, which perf demangles) of that build;
+# pd_unwind, of --call-graph dwarf, without frame pointers or debug
+# information either (its CFI in .eh_frame only)
 add_executable(pd_spin ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_spin.c)
-foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
-  get_target_property(opts pd_spin ${prop})
-  if(opts)
-    list(FILTER opts EXCLUDE REGEX "sanitize")
-    set_target_properties(pd_spin PROPERTIES ${prop} "${opts}")
-  endif()
-endforeach()
-# the workload of --call-graph dwarf: no frame pointers, no debug
-# information (its CFI in .eh_frame only), no sanitizer runtime
 add_executable(pd_unwind ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_unwind.c)
-foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
-  get_target_property(opts pd_unwind ${prop})
-  if(opts)
-    list(FILTER opts EXCLUDE REGEX "sanitize")
-    set_target_properties(pd_unwind PROPERTIES ${prop} "${opts}")
-  endif()
+foreach(workload pd_spin pd_unwind)
+  foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(opts ${workload} ${prop})
+    if(opts)
+      list(FILTER opts EXCLUDE REGEX "sanitize")
+      set_target_properties(${workload} PROPERTIES ${prop} "${opts}")
+    endif()
+  endforeach()
 endforeach()
 target_compile_options(pd_unwind PRIVATE -O2 -fomit-frame-pointer -g0)
 # the kernel-symbol cache in the build tree, not in the user's home
@@ -44,7 +39,10 @@ add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}
   ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus/perf-record-z-g.data)
 # seeds: our writer's and perf's files; pmutool-group.data is `pmutool record -e
 # '{cpu-clock,task-clock}' -c 100000 -- pd_spin 0.02` (every feature perf writes,
-# build ids of the workload, ld.so and the kernel)
+# build ids of the workload, ld.so and the kernel); perf-record-dwarf-gzip.data
+# is perf 6.1's `perf record --call-graph dwarf,1024 -e cpu-clock -c 5000000 --
+# sh -c 'gzip -1 -c /usr/lib/x86_64-linux-gnu/libc.so.6 >/dev/null'` (user
+# registers and stacks, unwound by fuzz_report through Debian 12's files)
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_perfdata ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_perfdata.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus LINK pmurt_internal)
