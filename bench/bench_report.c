@@ -6,7 +6,13 @@
  *   a. `perf report --stdio -g none --sort comm,dso,sym` (the baseline: the
  *      same table pmutool prints) against `pmutool report -i FILE`;
  *   b. perf report's default (`perf report --stdio`, call graphs included)
- *      against the same, for scale.
+ *      against the same, for scale;
+ *   a second file: `perf record --call-graph dwarf -c PERIOD_DWARF` of the
+ *   same workload, every sample's user stack to unwind (perf 6.1 with
+ *   libunwind, a session per sample; pmutool with libdwfl, a session per
+ *   process and maps):
+ *   c. `perf script --no-inline` (baseline) against `pmutool script`;
+ *   d. `perf report --stdio --no-inline` against `pmutool report`.
  * Whole processes (fork, exec, wait; output to /dev/null), alternating
  * within each round after one warm-up run each (perf's build-id cache and
  * pmutool's kernel-symbol cache filled, as on a user's second run); medians
@@ -33,6 +39,7 @@
 #define MAX_ROUNDS 101
 #define PERIOD "20000"        /* ns of cpu-clock: 50,000 samples per second */
 #define WORKLOAD_SECONDS "1.5"
+#define PERIOD_DWARF "1000000"  /* 1,000 samples a second, 8 KB of stack each */
 
 /* Runs argv (output to /dev/null unless keep_output); its wall time in
  * seconds, or -1 when it did not exit 0; its CPU time (user + system) in
@@ -128,7 +135,7 @@ int main(int argc, char **argv)
 	char *perf_default[] = {"perf", "report", "--stdio", "-i", file, NULL};
 	char *ours[] = {(char *)pmutool, "report", "-i", file, NULL};
 	char *const *cmds[] = {perf_table, ours, perf_default};
-	double m[3], u[3];
+	double m[4], u[4];
 	int rc = measure(cmds, 3, rounds, m, u);
 	if (!rc) {
 		printf("report: perf.data of `perf record -e cpu-clock -c %s -g -- pd_spin %s` "
@@ -143,6 +150,34 @@ int main(int argc, char **argv)
 		       "pmutool %.1fx (%.1fx) faster\n", m[2] * 1e3, u[2] * 1e3, m[2] / m[1],
 		       u[2] / u[1]);
 	}
+	char dwarf[64];
+	snprintf(dwarf, sizeof(dwarf), "%s/dwarf.data", dir);
+	char *record_dwarf[] = {"perf", "record", "-q", "-e", "cpu-clock", "-c", PERIOD_DWARF,
+				"--call-graph", "dwarf", "-o", dwarf, "--", (char *)workload,
+				WORKLOAD_SECONDS, NULL};
+	if (!rc && (run(record_dwarf, false, NULL) < 0 || stat(dwarf, &st) < 0)) {
+		fprintf(stderr, "bench_report: perf record --call-graph dwarf failed\n");
+		rc = 1;
+	}
+	char *perf_script[] = {"perf", "script", "--no-inline", "-i", dwarf, NULL};
+	char *our_script[] = {(char *)pmutool, "script", "-i", dwarf, NULL};
+	char *perf_graph[] = {"perf", "report", "--stdio", "--no-inline", "-i", dwarf, NULL};
+	char *our_graph[] = {(char *)pmutool, "report", "-i", dwarf, NULL};
+	char *const *dwarf_cmds[] = {perf_script, our_script, perf_graph, our_graph};
+	if (!rc && !(rc = measure(dwarf_cmds, 4, rounds, m, u))) {
+		printf("--call-graph dwarf: `perf record -e cpu-clock -c %s --call-graph dwarf -- "
+		       "pd_spin %s` (%.1f MB)\n", PERIOD_DWARF, WORKLOAD_SECONDS,
+		       (double)st.st_size / 1e6);
+		printf("c. perf script --no-inline (baseline):                        %7.1f ms "
+		       "(%6.1f ms)\n", m[0] * 1e3, u[0] * 1e3);
+		printf("   pmutool script:                                             %7.1f ms (%6.1f ms) = "
+		       "%.1fx (%.1fx) faster\n", m[1] * 1e3, u[1] * 1e3, m[0] / m[1], u[0] / u[1]);
+		printf("d. perf report --stdio --no-inline (baseline):                %7.1f ms "
+		       "(%6.1f ms)\n", m[2] * 1e3, u[2] * 1e3);
+		printf("   pmutool report:                                             %7.1f ms (%6.1f ms) = "
+		       "%.1fx (%.1fx) faster\n", m[3] * 1e3, u[3] * 1e3, m[2] / m[3], u[2] / u[3]);
+	}
+	unlink(dwarf);
 	unlink(file);
 	rmdir(dir);
 	return rc ? 1 : 0;

@@ -1004,6 +1004,16 @@ struct pmurt_perf_record {
 	uint64_t data_page_size, code_page_size;
 	const void *read;       /* PERF_SAMPLE_READ, as read_format lays it out */
 	uint64_t read_size;
+	/* PERF_SAMPLE_REGS_USER (perf record --call-graph dwarf; 0.6):
+	 * the ABI (PERF_SAMPLE_REGS_ABI_*), and with one the event's
+	 * sample_regs_user and a value per bit of it, lowest bit first (NULL
+	 * and 0: none captured, a kernel thread) */
+	uint64_t regs_user_abi, regs_user_mask;
+	const uint64_t *regs_user;
+	/* PERF_SAMPLE_STACK_USER: the bytes copied from the user stack pointer
+	 * up (the dynamic size; NULL and 0: none) */
+	const void *stack_user;
+	uint64_t stack_user_size;
 };
 
 /* Open and check a perf.data file: header, attrs, ids and features.  On
@@ -1096,6 +1106,11 @@ struct pmurt_record_opts {
 	                         ~/.debug), as perf record keeps them, so that
 	                         report finds their symbols after a rebuild; what
 	                         cannot be kept is passed over, as in perf */
+	uint32_t stack_user;  /* perf record --call-graph dwarf,SIZE (0.6): SIZE
+	                         bytes of user stack (a multiple of 8, at most
+	                         65528) and the user registers per sample for a
+	                         DWARF unwinder, the kernel's callchain kernel
+	                         frames only; with or without callchain; 0: none */
 };
 
 /* The attr event i is sampled with under opts, into attr (attr_size

@@ -192,6 +192,19 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	a->sample_type = SAMPLE_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
 	if (a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW;   /* the tracepoint's fields, as evsel__config */
+	if (o->stack_user) {
+		/* --call-graph dwarf as perf 6.1 sets it (evsel.c
+		 * evsel__config_callchain): the kernel's frames only, the user
+		 * registers and stack for an unwinder; and the data addresses,
+		 * which builtin-record.c record_parse_callchain_opt turns on
+		 * for it (sample_address: ADDR and DATA_SRC, mmap_data on the
+		 * tracking event, below) */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->sample_regs_user = PMU_USER_REGS_MASK;
+		a->sample_stack_user = o->stack_user;
+		a->exclude_callchain_user = 1;
+	}
 	a->sample_id_all = 1;
 	if (o->period) {
 		a->freq = 0;
@@ -216,6 +229,7 @@ void pmu_record_attr(const struct pmu_evlist *list, int i, const struct pmu_reco
 	int side = o->aux_pages && list->n > 1 ? 1 : 0;
 	bool first = i == side && !o->no_side_band;
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = first;
+	a->mmap_data = first && o->stack_user;
 }
 
 /* --- opening -------------------------------------------------------------------- */

@@ -32,6 +32,26 @@
 #include "evlist.h"
 #include "ring.h"
 
+/* --call-graph dwarf: the user registers perf samples by default
+ * (PERF_REGS_MASK of tools/perf/arch/ARCH/include/perf_regs.h, which
+ * evsel.c evsel__config_callchain sets through arch__user_reg_mask), and
+ * the largest user stack it asks for (util/callchain.c get_stack_size:
+ * USHRT_MAX rounded down to a multiple of 8). */
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+/* every register up to R15 but the segment registers DS, ES, FS, GS */
+#define PMU_USER_REGS_MASK \
+	(((1ull << PERF_REG_X86_64_MAX) - 1) & \
+	 ~((1ull << PERF_REG_X86_DS) | (1ull << PERF_REG_X86_ES) | \
+	   (1ull << PERF_REG_X86_FS) | (1ull << PERF_REG_X86_GS)))
+#elif defined(__powerpc64__)
+#include <asm/perf_regs.h>
+#define PMU_USER_REGS_MASK ((1ull << PERF_REG_POWERPC_MAX) - 1)   /* R0 .. MMCRA */
+#else
+#define PMU_USER_REGS_MASK 0ull   /* not known here: refused */
+#endif
+#define PMU_STACK_USER_MAX 65528u
+
 struct pmu_record_opts {
 	pid_t pid;            /* the task (all its threads), or -1: CPU-wide */
 	bool workload;        /* pid is a forked workload not yet exec'd:
@@ -45,6 +65,8 @@ struct pmu_record_opts {
 	uint64_t freq;        /* -F, or 0: 4000 Hz when no period is set (perf's
 	                         default) */
 	bool callchain;       /* -g: PERF_SAMPLE_CALLCHAIN */
+	uint32_t stack_user;  /* --call-graph dwarf,SIZE: SIZE bytes of user
+	                         stack and the user registers, or 0 */
 	unsigned data_pages;  /* per ring, a power of two; 0: 128 */
 	unsigned aux_pages;   /* an AUX area of this many pages (a power of
 	                         two) on each CPU's ring; the first event is

@@ -41,11 +41,20 @@ static int session_opts(const struct pmurt_record_opts *opts, struct pmu_record_
 				"enable_on_exec without a pid, pages not a power of two)", fn);
 		return -EINVAL;
 	}
+	if (t->stack_user && (t->stack_user % 8 || t->stack_user > PMU_STACK_USER_MAX ||
+			      !PMU_USER_REGS_MASK)) {
+		pmurt_set_error(err, -EINVAL, PMU_USER_REGS_MASK ?
+				"%s: stack_user %u is not a multiple of 8 up to %u" :
+				"%s: stack_user %u: no DWARF call graphs on this architecture "
+				"(its user registers unknown; up to %u bytes elsewhere)",
+				fn, t->stack_user, PMU_STACK_USER_MAX);
+		return -EINVAL;
+	}
 	*o = (struct pmu_record_opts){.pid = t->pid, .workload = t->enable_on_exec,
 				      .cpus = t->cpus, .ncpus = t->ncpus,
 				      .no_inherit = t->no_inherit, .period = t->period,
 				      .freq = t->freq, .callchain = t->callchain,
-				      .data_pages = t->data_pages, .aux_pages = t->aux_pages};
+				      .stack_user = t->stack_user, .data_pages = t->data_pages, .aux_pages = t->aux_pages};
 	return 0;
 }
 

@@ -146,24 +146,42 @@ int pd_read_value(uint64_t fmt, const uint8_t *read, uint64_t size, uint64_t i,
 	return 1;
 }
 
-/* PERF_SAMPLE_REGS_USER / REGS_INTR: abi, then one u64 per mask bit. */
-static int regs(struct cursor *c, uint64_t mask, const char *what)
+/* PERF_SAMPLE_REGS_USER / REGS_INTR: abi, then one u64 per mask bit (none
+ * when abi is PERF_SAMPLE_REGS_ABI_NONE: a kernel thread's user registers). */
+static int regs(struct cursor *c, uint64_t mask, const char *what, uint64_t *abi,
+		const uint64_t **values)
 {
-	uint64_t abi;
-	const void *q;
-	if (u64(c, &abi, what))
+	const void *q = NULL;
+	if (u64(c, abi, what))
 		return -EINVAL;
-	return abi ? array(c, (uint64_t)__builtin_popcountll(mask), 8, &q, what) : 0;
+	if (*abi && array(c, (uint64_t)__builtin_popcountll(mask), 8, &q, what))
+		return -EINVAL;
+	*values = q;
+	return 0;
 }
 
-static int stack_user(struct cursor *c)
+/* PERF_SAMPLE_STACK_USER: size, the bytes, and when size is not 0 the
+ * dynamic size, the bytes the kernel could copy: what the sample holds
+ * (evsel.c evsel__parse_sample, which refuses a dynamic size past size as
+ * "user stack dump failure"). */
+static int stack_user(struct cursor *c, struct pmurt_perf_record *rec)
 {
 	uint64_t size, dyn;
 	const void *q;
 	if (u64(c, &size, "the user stack's size") ||
 	    array(c, size, 1, &q, "the user stack"))
 		return -EINVAL;
-	return size ? u64(c, &dyn, "the user stack's dynamic size") : 0;
+	if (!size)
+		return 0;
+	if (u64(c, &dyn, "the user stack's dynamic size"))
+		return -EINVAL;
+	if (dyn > size) {
+		c->why = "the user stack's dynamic size (larger than its size)";
+		return -EINVAL;
+	}
+	rec->stack_user = q;
+	rec->stack_user_size = dyn;
+	return 0;
 }
 
 /* The fields up to PERIOD, in the kernel's order. */
@@ -219,9 +237,12 @@ static int sample_stacks(struct cursor *c, const struct perf_event_attr *attr,
 		if (array(c, rec->nr_branches, 24, &rec->branches, "the branch stack"))
 			return -EINVAL;
 	}
-	if ((st & PERF_SAMPLE_REGS_USER) && regs(c, attr->sample_regs_user, "the user registers"))
+	if ((st & PERF_SAMPLE_REGS_USER) &&
+	    regs(c, attr->sample_regs_user, "the user registers", &rec->regs_user_abi,
+		 &rec->regs_user))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_STACK_USER) && stack_user(c))
+	rec->regs_user_mask = rec->regs_user ? attr->sample_regs_user : 0;
+	if ((st & PERF_SAMPLE_STACK_USER) && stack_user(c, rec))
 		return -EINVAL;
 	return 0;
 }
@@ -229,7 +250,8 @@ static int sample_stacks(struct cursor *c, const struct perf_event_attr *attr,
 static int sample_tail(struct cursor *c, const struct perf_event_attr *attr,
 		       struct pmurt_perf_record *rec)
 {
-	uint64_t st = attr->sample_type, aux;
+	uint64_t st = attr->sample_type, aux, intr_abi;
+	const uint64_t *intr;
 	const void *q;
 	if ((st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) &&
 	    u64(c, &rec->weight, "the sample weight"))
@@ -238,7 +260,8 @@ static int sample_tail(struct cursor *c, const struct perf_event_attr *attr,
 		return -EINVAL;
 	if ((st & PERF_SAMPLE_TRANSACTION) && u64(c, &rec->transaction, "the transaction"))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_REGS_INTR) && regs(c, attr->sample_regs_intr, "the interrupt registers"))
+	if ((st & PERF_SAMPLE_REGS_INTR) &&
+	    regs(c, attr->sample_regs_intr, "the interrupt registers", &intr_abi, &intr))
 		return -EINVAL;
 	if ((st & PERF_SAMPLE_PHYS_ADDR) && u64(c, &rec->phys_addr, "the physical address"))
 		return -EINVAL;

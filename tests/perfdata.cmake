@@ -4,19 +4,25 @@ add_executable(pd_copy ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_copy.c)
 target_link_libraries(pd_copy PRIVATE pmurt_internal)
 add_executable(pd_synth ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_synth.c)
 target_link_libraries(pd_synth PRIVATE pmurt_internal)
-# the workload whose samples must resolve as perf resolves them: plain C,
-# without the sanitizer runtime (C++, which perf demangles) of that build
+# the workloads whose samples must resolve as perf resolves them: plain C,
+# without the sanitizer runtime (C++, which perf demangles) of that build;
+# pd_unwind, of --call-graph dwarf, without frame pointers or debug
+# information either (its CFI in .eh_frame only)
 add_executable(pd_spin ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_spin.c)
-foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
-  get_target_property(opts pd_spin ${prop})
-  if(opts)
-    list(FILTER opts EXCLUDE REGEX "sanitize")
-    set_target_properties(pd_spin PROPERTIES ${prop} "${opts}")
-  endif()
+add_executable(pd_unwind ${CMAKE_CURRENT_LIST_DIR}/perfdata/pd_unwind.c)
+foreach(workload pd_spin pd_unwind)
+  foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(opts ${workload} ${prop})
+    if(opts)
+      list(FILTER opts EXCLUDE REGEX "sanitize")
+      set_target_properties(${workload} PROPERTIES ${prop} "${opts}")
+    endif()
+  endforeach()
 endforeach()
+target_compile_options(pd_unwind PRIVATE -O2 -fomit-frame-pointer -g0)
 # the kernel-symbol cache in the build tree, not in the user's home
 foreach(mode synth jit plt chains bounds read read-record buildid-hits record-g record-a record-z
-    record-pipe header kcache)
+    record-pipe record-dwarf record-dwarf-ours header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
@@ -37,7 +43,10 @@ add_test(NAME perfdata/reader COMMAND pd_reader_test ${CMAKE_CURRENT_BINARY_DIR}
 # build ids of the workload, ld.so and the kernel); perf-record-S-true.data is
 # perf 6.1's `perf record -e '{cpu-clock,page-faults}:S' -c 100000 -- true` and
 # synth-read.data `pd_synth OUT --read` (leader sampling: PERF_SAMPLE_READ
-# group reads, read_format ID|GROUP|LOST, and with both times)
+# group reads, read_format ID|GROUP|LOST, and with both times);
+# perf-record-dwarf-gzip.data is perf 6.1's `perf record --call-graph dwarf,1024 -e cpu-clock -c 5000000 --
+# sh -c 'gzip -1 -c /usr/lib/x86_64-linux-gnu/libc.so.6 >/dev/null'` (user
+# registers and stacks, unwound by fuzz_report through Debian 12's files)
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_perfdata ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_perfdata.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus LINK pmurt_internal)
@@ -52,7 +61,8 @@ if(PMU_FUZZ)
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
-            ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c)
+            ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c
+            ${CMAKE_SOURCE_DIR}/tools/report/tool_unwind.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)
   target_include_directories(fuzz_report PRIVATE ${CMAKE_SOURCE_DIR}/tools)

@@ -195,7 +195,8 @@ static void test_recording(const char *dir)
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	struct pmurt_record_opts o = PMURT_OPTS_INIT(pmurt_record_opts,
 						     .pid = pmurt_workload_pid(wl),
-						     .enable_on_exec = true, .period = 100000);
+						     .enable_on_exec = true, .period = 100000,
+						     .stack_user = 512);
 	struct pmurt_record *r = NULL;
 	int rc = pmurt_record_open(&r, list, path, &o, &err);
 	CHECK(rc == 0 && r, "pmurt_record_open: %d %s", rc, err.message);
@@ -214,10 +215,17 @@ static void test_recording(const char *dir)
 	CHECK(pmurt_record_poll(r, 0, &err) == -EINVAL, "a finished recording polls no more");
 	pmurt_record_close(r);
 
-	/* the file, read back: the attr pmurt_record_attr gives, every sample */
+	/* the file, read back: the attr pmurt_record_attr gives, every sample
+	 * with the user registers and stack (--call-graph dwarf,512) */
 	struct perf_event_attr want;
 	CHECK(pmurt_record_attr(list, 0, &o, &want, sizeof(want)) == 0 &&
 	      want.sample_period == 100000 && !want.freq && want.enable_on_exec, "attr");
+	uint64_t dwarf_bits = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	CHECK((want.sample_type & dwarf_bits) == dwarf_bits && want.sample_regs_user &&
+	      want.sample_stack_user == 512 && want.exclude_callchain_user && want.mmap_data,
+	      "the attr of stack_user 512: sample_type %#llx, regs %#llx, stack %u",
+	      (unsigned long long)want.sample_type, (unsigned long long)want.sample_regs_user,
+	      want.sample_stack_user);
 	struct pmurt_perf_file *f = NULL;
 	rc = pmurt_perf_open(&f, path, &err);
 	CHECK(rc == 0, "%s: %s", path, err.message);
@@ -227,12 +235,51 @@ static void test_recording(const char *dir)
 	      e.sample_period == 100000 && !e.freq, "the file's attr: type %u config %llu",
 	      e.type, (unsigned long long)e.config);
 	struct pmurt_perf_record rec = PMURT_OPTS_INIT(pmurt_perf_record);
-	uint64_t samples = 0;
-	while (f && (rc = pmurt_perf_next(f, &rec, &err)) == 1)
-		samples += rec.type == PERF_RECORD_SAMPLE;
+	uint64_t samples = 0, with_stack = 0;
+	while (f && (rc = pmurt_perf_next(f, &rec, &err)) == 1) {
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		CHECK(rec.regs_user && rec.regs_user_abi &&
+		      rec.regs_user_mask == want.sample_regs_user && rec.stack_user_size <= 512,
+		      "sample at %#llx: abi %llu, mask %#llx, stack %llu",
+		      (unsigned long long)rec.offset, (unsigned long long)rec.regs_user_abi,
+		      (unsigned long long)rec.regs_user_mask, (unsigned long long)rec.stack_user_size);
+		with_stack += rec.stack_user != NULL && rec.stack_user_size > 0;
+	}
+	CHECK(with_stack > 0, "no sample with a user stack copy of %llu",
+	      (unsigned long long)samples);
 	CHECK(rc == 0 && samples == st.samples, "the file's samples: %llu, counted %llu (%s)",
 	      (unsigned long long)samples, (unsigned long long)st.samples, err.message);
 	pmurt_perf_close(f);
+	pmurt_evlist_free(list);
+	pmurt_host_close(host);
+}
+
+/* stack_user (--call-graph dwarf,SIZE) as perf takes SIZE: a multiple of 8
+ * up to 65528, else refused. */
+static void test_stack_user(void)
+{
+	struct pmurt_host *host = NULL;
+	struct pmurt_error err = {0};
+	struct pmurt_host_opts ho = PMURT_OPTS_INIT(pmurt_host_opts);
+	CHECK(pmurt_host_open(&host, &ho, &err) == 0, "this machine: %s", err.message);
+	struct pmurt_evlist *list = host ? parse(host, "cpu-clock") : NULL;
+	static const struct {
+		uint32_t size;
+		int rc;
+	} cases[] = {{8, 0}, {8192, 0}, {65528, 0}, {100, -EINVAL}, {65536, -EINVAL}};
+	for (size_t i = 0; list && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmurt_record_opts o = PMURT_OPTS_INIT(pmurt_record_opts, .pid = 1,
+							     .stack_user = cases[i].size);
+		struct perf_event_attr a;
+		int rc = pmurt_record_attr(list, 0, &o, &a, sizeof(a));
+		CHECK(rc == cases[i].rc && (rc || a.sample_stack_user == cases[i].size),
+		      "stack_user %u: %d", cases[i].size, rc);
+		rc = pmurt_record_refusal(list, &o, &err);
+		CHECK(rc == cases[i].rc && (!rc || strstr(err.message, "stack_user")),
+		      "stack_user %u refused: %d %s", cases[i].size, rc, err.message);
+	}
 	pmurt_evlist_free(list);
 	pmurt_host_close(host);
 }
@@ -280,6 +327,7 @@ int main(int argc, char **argv)
 	pmurt_host_close(host);
 	test_recording(argv[2]);
 	test_workloads();
+	test_stack_user();
 	if (failures)
 		fprintf(stderr, "record_test: %d check(s) failed\n", failures);
 	return failures ? 1 : 0;

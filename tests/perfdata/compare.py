@@ -290,11 +290,16 @@ def tie_order(node, dsos):
     file of their first frame (stable: siblings of one file keep their
     order), as nested tuples: the one thing perf's order does not tell, its
     order of dso objects in memory (util/callchain.c
-    match_chain_dso_addresses), taken out.  A frame no row names, or more
-    than one file's, counts as a file of its own."""
-    def dso(kid):
-        d = dsos.get(kid[1][0], ())
-        return min(d) if len(d) == 1 else "?" + kid[1][0]
+    match_chain_dso_addresses), taken out.  A frame no row names counts as
+    a file of its own; siblings named alike that rows name in more than one
+    file (the _start of ld.so and of the program) are taken in the order of
+    their subtrees: which file each is in, the graph does not say."""
+    def key(n):
+        name = node[2][n][1][0]
+        d = dsos.get(name, ())
+        if len(d) == 1:
+            return (min(d), ())
+        return ("?" + name, kids[n] if len(d) > 1 else ())
 
     kids, i = [tie_order(k, dsos) for k in node[2]], 0
     ordered = []
@@ -302,7 +307,7 @@ def tie_order(node, dsos):
         j = i
         while j < len(node[2]) and node[2][j][0] == node[2][i][0]:
             j += 1
-        run = sorted(range(i, j), key=lambda n: dso(node[2][n]))
+        run = sorted(range(i, j), key=key)
         ordered += [kids[n] for n in run]
         i = j
     return (node[0], tuple(node[1]), tuple(ordered))

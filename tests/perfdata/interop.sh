@@ -39,6 +39,15 @@
 #                              -m 1` (PERF_RECORD_COMPRESSED, a one-page
 #                              ring: many compressed records, records split
 #                              over two of them)
+#   interop.sh record-dwarf BINDIR  `perf record --call-graph dwarf` of a
+#                              program without frame pointers: pmutool's
+#                              script prints the frames perf script
+#                              --no-inline prints, the user stacks unwound
+#                              through main to _start; report's Children,
+#                              Self, rows and call graphs = perf report's
+#   interop.sh record-dwarf-ours BINDIR  the same for `pmutool record
+#                              --call-graph dwarf`, its attr's dwarf fields
+#                              (and for dwarf,100) perf record's
 #   interop.sh header BINDIR   perf report --header-only -I lists for a file
 #                              pmutool record wrote (a group) what it lists for
 #                              one perf record wrote, values alike but for those
@@ -80,7 +89,9 @@ t=$(mktemp -d "${TMPDIR:-/tmp}/pd-interop.XXXXXX")
 jit_map=
 trap 'rm -rf "$t" $jit_map' EXIT
 
-# pmutool's and perf's script and report of one file agree (workload $2)
+# pmutool's and perf's script and report of one file agree (workload $2,
+# options for perf report alone $3)
+# shellcheck disable=SC2086 # the options are words
 agree() {
 	"$bin/pmutool" script -G -i "$1" >"$t/ours.script"
 	perf script -G -i "$1" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
@@ -93,13 +104,13 @@ agree() {
 	# for a file with groups is one table, a column per member)
 	perf report --stdio -i "$1" --no-group -g none --sort comm,dso,sym \
 		-F sample,period,comm,dso,sym \
-		-w 0,0,16,0,0 >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+		-w 0,0,16,0,0 ${3:-} >"$t/perf.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" report "$t/ours.json" "$t/perf.report" "$2"
 	# one command's rows, their percentages of the whole file, those under
 	# 1% hidden
 	"$bin/pmutool" report --json -i "$1" --comm "$2" --sort dso,sym --percent-limit 1 \
 		>"$t/ours-comm.json"
-	perf report --stdio -i "$1" --no-group -g none --comm "$2" --sort dso,sym --percent-limit 1 \
+	perf report --stdio -i "$1" --no-group -g none --comm "$2" --sort dso,sym --percent-limit 1 ${3:-} \
 		-F overhead,sample,period,dso,sym >"$t/perf-comm.report" 2>"$t/perf.err" ||
 		{ cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2" "$t/ours.json"
@@ -112,6 +123,31 @@ in_order() {
 	perf report --stdio -i "$1" -w 0,16,0,0 >"$t/perf-order.txt" 2>"$t/perf.err" ||
 		{ cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" graph "$t/ours-order.txt" "$t/perf-order.txt" 1
+}
+
+# perf report's default view of a file with call graphs (workload $2,
+# options for perf alone $3): Children and Self per row, and the call
+# graphs under the rows, both orders, with and without Children
+# shellcheck disable=SC2086 # the options are words
+graphs_agree() {
+	f=$1 comm=$2 extra=${3:-}
+	"$bin/pmutool" report --json -i "$f" >"$t/ours-children.json"
+	perf report --stdio -i "$f" -g none --sort comm,dso,sym $extra \
+		-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
+		>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+	python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" "$comm"
+	for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
+		set -- $g
+		n=$1
+		shift
+		"$bin/pmutool" report -i "$f" "$@" >"$t/ours-graph.txt"
+		perf report --stdio -i "$f" "$@" $extra >"$t/perf-graph.txt" 2>"$t/perf.err" ||
+			{ cat "$t/perf.err" >&2; exit 1; }
+		# (the Children view names the file of every frame: which
+		# branches of equal weight perf may order by its memory)
+		python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n" \
+			"$t/perf-children.report"
+	done
 }
 
 case $mode in
@@ -225,26 +261,7 @@ record-g | record-a | record-z)
 	if [ "$mode" = record-g ]; then
 		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
 		diff "$t/orig.full" "$t/ours.full"
-		# perf report's default view of it: Children and Self per row
-		"$bin/pmutool" report --json -i "$t/p.data" >"$t/ours-children.json"
-		perf report --stdio -i "$t/p.data" -g none --sort comm,dso,sym \
-			-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
-			>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
-		python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_spin
-		# the call graphs under the rows, both orders, with and without Children
-		for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
-			# shellcheck disable=SC2086 # the options are words
-			set -- $g
-			n=$1
-			shift
-			"$bin/pmutool" report -i "$t/p.data" "$@" >"$t/ours-graph.txt"
-			perf report --stdio -i "$t/p.data" "$@" >"$t/perf-graph.txt" 2>"$t/perf.err" ||
-				{ cat "$t/perf.err" >&2; exit 1; }
-			# (the Children view names the file of every frame: which
-			# branches of equal weight perf may order by its memory)
-			python3 "$here/compare.py" graph "$t/ours-graph.txt" "$t/perf-graph.txt" "$n" \
-				"$t/perf-children.report"
-		done
+		graphs_agree "$t/p.data" pd_spin
 	fi
 	agree "$t/copy.data" pd_spin
 	;;
@@ -327,6 +344,51 @@ read-record)
 	"$bin/pmutool" record -e cpu-clock:S -o "$t/one.data" -- "$bin/pd_spin" 0.1 2>/dev/null
 	perf evlist -v -i "$t/one.data" | grep -q 'sample_type: .*READ.*, read_format: ID|LOST,'
 	agree "$t/one.data" pd_spin
+	;;
+record-dwarf | record-dwarf-ours)
+	# --call-graph dwarf: user stacks unwound from each sample's registers
+	# and stack copy through the CFI (pd_unwind has no frame pointer to
+	# follow); recorded by perf or by pmutool record, read by both
+	if [ "$mode" = record-dwarf ]; then
+		perf record -q --call-graph dwarf -e cpu-clock -c 1000000 -o "$t/p.data" -- \
+			"$bin/pd_unwind" 100
+	else
+		"$bin/pmutool" record --call-graph dwarf -e cpu-clock -c 1000000 -o "$t/p.data" -- \
+			"$bin/pd_unwind" 100 2>"$t/record.err" || { cat "$t/record.err" >&2; exit 1; }
+		# the attr's dwarf fields as perf 6.1 sets them (its default size
+		# and one rounded up to a multiple of 8)
+		perf record -q --call-graph dwarf -e cpu-clock -o "$t/ref.data" -- true
+		"$bin/pmutool" record --call-graph dwarf,100 -e cpu-clock -o "$t/p100.data" -- true \
+			2>/dev/null
+		perf record -q --call-graph dwarf,100 -e cpu-clock -o "$t/ref100.data" -- true
+		for f in p ref p100 ref100; do
+			perf evlist -v -i "$t/$f.data" | tr ',' '\n' |
+				grep -E 'REGS_USER|STACK_USER|exclude_callchain_user|sample_regs_user|sample_stack_user|mmap_data' |
+				sed 's/sample_type: .*\(REGS_USER\).*\(STACK_USER\).*/\1 \2/' >"$t/$f.attr"
+		done
+		test "$(wc -l <"$t/p.attr")" = 5
+		diff "$t/ref.attr" "$t/p.attr"
+		diff "$t/ref100.attr" "$t/p100.attr"
+		grep -q 'sample_stack_user: 104' "$t/p100.attr"
+	fi
+	# every frame as perf script prints it; perf adds the inlined functions
+	# it finds in debug information (libc6-dbg, when installed): it is
+	# compared without them, as pmutool shows none
+	perf script --no-inline -i "$t/p.data" >"$t/perf.full" 2>"$t/perf.err" ||
+		{ cat "$t/perf.err" >&2; exit 1; }
+	"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
+	diff "$t/perf.full" "$t/ours.full"
+	# the samples in unwind_leaf, both paths to it seen, each stack
+	# unwound through main to _start
+	awk -v RS= '{ split($0, line, "\n") } line[2] ~ / unwind_leaf\+/ { leaf++;
+		outer += / unwind_outer\+/;
+		whole += / main\+/ && / _start\+/ } END { print leaf + 0, outer + 0, whole + 0 }' \
+		"$t/ours.full" >"$t/counts"
+	read -r leaf outer whole <"$t/counts"
+	test "$leaf" -ge 20 && test "$outer" -ge 5 && test "$outer" -lt "$leaf" &&
+		test "$whole" = "$leaf" || { echo "leaf samples, outer, to _start: $leaf $outer $whole" >&2; exit 1; }
+	graphs_agree "$t/p.data" pd_unwind --no-inline
+	agree "$t/p.data" pd_unwind --no-inline
 	;;
 buildid-hits)
 	# the DSOs the writer's BUILD_ID feature says were hit, in
@@ -443,7 +505,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|chains|bounds|read|read-record|record-g|record-a|record-z|record-pipe|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|chains|bounds|read|read-record|record-g|record-a|record-z|record-pipe|record-dwarf|record-dwarf-ours|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

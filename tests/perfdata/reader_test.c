@@ -163,6 +163,10 @@ static void check_full_sample(const struct pmurt_perf_file *f, const struct pmur
 	      r->callchain[2] == 0x402000, "callchain");
 	CHECK(r->raw_size == 12 && !memcmp(r->raw, "raw-payload", 12), "raw");
 	CHECK(r->nr_branches == 1, "branches %llu", (unsigned long long)r->nr_branches);
+	CHECK(r->regs_user_abi == 2 && r->regs_user_mask == 0x7 && r->regs_user &&
+	      r->regs_user[0] == 1 && r->regs_user[2] == 3, "user registers");
+	CHECK(r->stack_user && r->stack_user_size == 8, "user stack: its dynamic size, %llu",
+	      (unsigned long long)r->stack_user_size);
 	CHECK(r->weight == 55 && r->data_src == 66 && r->transaction == 88 &&
 	      r->phys_addr == 0x1000 && r->cgroup == 9 && r->data_page_size == 4096 &&
 	      r->code_page_size == 2097152, "tail fields");
@@ -344,6 +348,16 @@ static void named_errors(const char *good)
 	snprintf(want, sizeof(want), "offset 0x%llx: the read area (PERF_SAMPLE_READ) runs past",
 		 (unsigned long long)(data_off + first));
 	expect_error("read group count", c, n, want);
+	/* the user stack's dynamic size past its size (evsel__parse_sample's
+	 * "user stack dump failure") */
+	memcpy(c, v, n);
+	static const uint64_t stack[] = {16, 0, 0, 8};
+	for (size_t at = data_off; at + sizeof(stack) <= n; at += 8)
+		if (!memcmp(c + at, stack, sizeof(stack))) {
+			c[at + 24] = 24;
+			break;
+		}
+	expect_error("dynamic size", c, n, "the user stack's dynamic size (larger than its size)");
 	expect_error("empty", v, 0, "too short for a perf.data header");
 	free(c);
 	free(v);

@@ -78,6 +78,18 @@ record-args)
 	run 2 dtl record -a --aux-pages 0 -o "$t/r.data"
 	has err "^pmutool: error: dtl record: --aux-pages: '0' pages is not a power of two up to 1048576$"
 	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
+	# --call-graph as perf 6.1 takes it (util/callchain.c
+	# parse_callchain_record), its messages: a mode, not the command;
+	# dwarf's size from 1 to 65528 (65529 rounds up past it)
+	for size in 0 65529 70000 abc; do
+		run 2 record --call-graph "dwarf,$size" -e cpu-clock -o "$t/r.data" -- true
+		has err "^pmutool: error: record: callchain: Incorrect stack dump size (max 65528): $size$"
+	done
+	for mode in foo fp,1 dwarfish; do
+		run 2 record --call-graph "$mode" -e cpu-clock -o "$t/r.data" -- true
+		has err "^pmutool: error: record: callchain: Unknown --call-graph option value: $mode (fp or dwarf\[,SIZE\])$"
+	done
+	[ -e "$t/r.data" ] && fail "a refused record wrote $t/r.data"
 	# a sign is no number (strtoull would read -2^63 as 2^63, a power of two)
 	run 2 dtl report --aux-size -9223372036854775808 /etc/passwd
 	has err "^pmutool: error: --aux-size '-9223372036854775808': not a power of two of at least 128$"

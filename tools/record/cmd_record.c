@@ -4,7 +4,8 @@
  * counters first come first served, cpc probe names as events).
  *
  *   pmutool record -e SPEC [-e SPEC]... [-a | -C CPUS | -p PID] [-c N | -F HZ]
- *                  [-g] [-o FILE] [-m PAGES] [--min-period N] [--dry-run] [-- CMD...]
+ *                  [-g | --call-graph fp|dwarf[,SIZE]] [-o FILE] [-m PAGES]
+ *                  [--min-period N] [--dry-run] [-- CMD...]
  *
  * A workload is forked and held before its exec until every event is open
  * (the events start at its exec, enable_on_exec), as perf's
@@ -25,7 +26,12 @@
 
 #define POLL_MS 100
 
-enum { OPT_MIN_PERIOD = 256, OPT_DRY_RUN };
+enum { OPT_MIN_PERIOD = 256, OPT_DRY_RUN, OPT_CALL_GRAPH };
+
+/* --call-graph dwarf's user stack per sample when no SIZE is given, and
+ * the largest (util/callchain.c: default_stack_dump_size, get_stack_size) */
+#define STACK_DUMP_DEFAULT 8192
+#define STACK_DUMP_MAX 65528
 
 /* The recording a signal stops: the handler may touch nothing else. */
 static struct pmurt_record *volatile stop_target;
@@ -42,7 +48,8 @@ static void usage_record(FILE *out)
 {
 	fprintf(out,
 		"Usage: pmutool [OPTION]... record -e EVENT [-e EVENT]... [-a | -C CPUS | -p PID]\n"
-		"              [-c PERIOD | -F HZ] [-g] [-o FILE] [-m PAGES] [--min-period N]\n"
+		"              [-c PERIOD | -F HZ] [-g | --call-graph=MODE] [-o FILE] [-m PAGES]\n"
+		"              [--min-period N]\n"
 		"              [--dry-run] [-- CMD [ARG]...]\n"
 		"Sample events into a perf.data file.  EVENT is any event perf takes, or a\n"
 		"cpc probe name NAME-MODE[-MASK]-COUNT (COUNT the period).\n\n"
@@ -52,7 +59,12 @@ static void usage_record(FILE *out)
 		"  -p, --pid=PID        the running process PID (all its threads)\n"
 		"  -c, --count=PERIOD   a sample every PERIOD events\n"
 		"  -F, --freq=HZ        about HZ samples a second (default 4000 without a period)\n"
-		"  -g, --call-graph     record the callchain (kernel and user stack)\n"
+		"  -g                   record the callchain (kernel and user stack), as\n"
+		"                       --call-graph=fp\n"
+		"      --call-graph=MODE  fp: the kernel walks the frame pointers; dwarf[,SIZE]:\n"
+		"                       SIZE bytes of user stack (default 8192, at most 65528)\n"
+		"                       and the user registers per sample, unwound by report\n"
+		"                       and script with the binaries' DWARF CFI (elfutils)\n"
 		"  -o, --output=FILE    the perf.data file (default perf.data)\n"
 		"  -m, --mmap-pages=N   data pages per CPU ring, a power of two (default 128)\n"
 		"  -i, --no-inherit     the task only, not the children it starts\n"
@@ -69,6 +81,33 @@ static int parse_u64(const struct tool *t, const char *opt, const char *s, uint6
 		tool_error(t, "%s: '%s' is not a number", opt, s);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
+
+/* --call-graph MODE as perf 6.1 parses it for record (util/callchain.c
+ * parse_callchain_record): fp, or dwarf with an optional size rounded up
+ * to a multiple of 8, 1 to 65528; messages as perf's. */
+static int parse_call_graph(const struct tool *t, struct record_args *a, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	a->callchain = true;
+	if (len == 2 && !strncmp(arg, "fp", 2) && !comma)
+		return EXIT_OK;
+	if (len != 5 || strncmp(arg, "dwarf", 5)) {
+		tool_error(t, "record: callchain: Unknown --call-graph option value: %s "
+			   "(fp or dwarf[,SIZE])", arg);
+		return EXIT_USAGE;
+	}
+	uint64_t size = STACK_DUMP_DEFAULT;
+	if (comma && (!tool_read_u64(comma + 1, &size) || size == 0 ||
+		      size > STACK_DUMP_MAX)) {
+		tool_error(t, "record: callchain: Incorrect stack dump size (max %d): %s",
+			   STACK_DUMP_MAX, comma + 1);
+		return EXIT_USAGE;
+	}
+	/* (65529 to 65535, past the largest multiple of 8, are refused too) */
+	a->stack_user = (uint32_t)((size + 7) / 8 * 8);
 	return EXIT_OK;
 }
 
@@ -113,6 +152,7 @@ static int parse_record_option(const struct tool *t, struct record_args *a, int 
 	case 'm': rc = tool_parse_pages(t, "", "-m", arg, &a->data_pages); break;
 	case OPT_MIN_PERIOD: rc = parse_u64(t, "--min-period", arg, &a->min_period); break;
 	case OPT_DRY_RUN: a->dry_run = true; break;
+	case OPT_CALL_GRAPH: rc = parse_call_graph(t, a, arg); break;
 	}
 	return rc;
 }
@@ -128,7 +168,7 @@ static int parse_record_args(const struct tool *t, int argc, char **argv, struct
 		{"pid", required_argument, NULL, 'p'},
 		{"count", required_argument, NULL, 'c'},
 		{"freq", required_argument, NULL, 'F'},
-		{"call-graph", no_argument, NULL, 'g'},
+		{"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
 		{"output", required_argument, NULL, 'o'},
 		{"mmap-pages", required_argument, NULL, 'm'},
 		{"no-inherit", no_argument, NULL, 'i'},
@@ -333,7 +373,7 @@ static int record_opts(const struct tool *t, const struct record_args *a, pid_t 
 {
 	*o = PMURT_OPTS_INIT(pmurt_record_opts, .pid = a->pid, .period = a->period,
 			     .freq = a->freq, .callchain = a->callchain,
-			     .data_pages = a->data_pages, .aux_pages = a->aux_pages,
+			     .stack_user = a->stack_user, .data_pages = a->data_pages, .aux_pages = a->aux_pages,
 			     .auxtrace_type = a->auxtrace_type, .no_inherit = a->no_inherit,
 			     .buildid_cache = !a->no_buildid_cache);
 	if (a->cpu_list) {

@@ -21,6 +21,7 @@ struct record_args {
 	pid_t pid;
 	uint64_t period, freq, min_period;
 	bool callchain, dry_run, no_inherit;
+	uint32_t stack_user;        /* --call-graph dwarf,SIZE: SIZE, else 0 */
 	bool no_buildid_cache;      /* -N: the DSOs not kept in perf's cache */
 	unsigned data_pages;
 	unsigned aux_pages;         /* an AUX area per CPU on the first event */

@@ -244,10 +244,28 @@ struct frame {
 	struct row key;
 };
 
-/* The frames of a sample's call graph that perf report walks (at most
- * MAX_STACK: the outermost in caller order, the innermost in callee
- * order; none of a chain perf takes for corrupted), in the order drawn;
- * their count, or -ENOMEM. */
+/* One frame at ip (in mode) of a sample's call graph. */
+static int add_frame(struct report *r, struct session *s, const struct session_sample *smp,
+		     uint64_t ip, uint16_t mode, struct frame *out)
+{
+	const struct pmurt_perf_record *rec = smp->rec;
+	struct resolved at;
+	if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
+		return -ENOMEM;
+	bool unknown = !strcmp(at.sym, "[unknown]");
+	*out = (struct frame){.g = {.dso = strcmp(at.dso, "[unknown]") ? at.dso : NULL,
+				    .sym = unknown ? NULL : at.sym, .ip = ip,
+				    .start = unknown ? ip : ip - at.sym_offset},
+			      .key = row_key(r, smp, &at, ip)};
+	return 0;
+}
+
+/* The frames of a sample's call graph that perf report walks (of the
+ * kernel's chain at most --max-stack: the outermost in caller order, the
+ * innermost in callee order; none of a chain perf takes for corrupted;
+ * then those a DWARF unwinding finds, --call-graph dwarf), in the order
+ * drawn (machine.c thread__resolve_callchain: in caller order the unwound
+ * frames come first); their count, or -ENOMEM. */
 static int sample_frames(struct report *r, struct session *s, const struct session_sample *smp,
 			 struct frame *out)
 {
@@ -255,7 +273,10 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t skip = r->caller ? frames_to_skip(rec, r->max_stack) : 0;
 	uint64_t nr = session_chain_corrupt(rec) ? 0 : rec->nr_callchain; /* perf's: none */
-	int n = 0;
+	uint64_t user[SESSION_MAX_STACK];
+	int n = 0, nuser = session_user_frames(s, rec, user);
+	if (nuser < 0)
+		return nuser;
 	for (uint64_t i = 0; i < nr && n < r->max_stack; i++) {
 		uint64_t ip = rec->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -266,15 +287,12 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 			skip--;
 			continue;
 		}
-		struct resolved at;
-		if (symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at) < 0)
+		if (add_frame(r, s, smp, ip, mode, &out[n++]))
 			return -ENOMEM;
-		bool unknown = !strcmp(at.sym, "[unknown]");
-		out[n++] = (struct frame){.g = {.dso = strcmp(at.dso, "[unknown]") ? at.dso : NULL,
-						.sym = unknown ? NULL : at.sym, .ip = ip,
-						.start = unknown ? ip : ip - at.sym_offset},
-					  .key = row_key(r, smp, &at, ip)};
 	}
+	for (int i = 0; i < nuser; i++)
+		if (add_frame(r, s, smp, user[i], PERF_RECORD_MISC_USER, &out[n++]))
+			return -ENOMEM;
 	for (int i = 0; r->caller && i < n / 2; i++) {   /* the outermost first */
 		struct frame f = out[i];
 		out[i] = out[n - 1 - i];
@@ -801,7 +819,8 @@ static int report_open(struct report *r, struct session *s, const struct tool *t
 	rc = report_filter_init(&r->filter, &opts->filter, s);
 	if (rc)
 		return rc;
-	size_t frames = (size_t)r->max_stack + 1;
+	/* the kernel's chain's max_stack frames, a DWARF unwinding's after */
+	size_t frames = (size_t)r->max_stack + SESSION_MAX_STACK + 1;
 	r->samples = calloc((size_t)s->info.nevents, sizeof(*r->samples));
 	r->period = calloc((size_t)s->info.nevents, sizeof(*r->period));
 	r->whole = calloc((size_t)s->info.nevents, sizeof(*r->whole));

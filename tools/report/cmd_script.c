@@ -217,38 +217,56 @@ void script_print_sample(const struct session_sample *smp, int name_width)
 	print_line(&sc, smp, sc.fields[output_type(smp->event_type)]);
 }
 
+/* One frame of a call graph: "\t%16x sym+0xOFF (dso)", the address of a
+ * user frame as an offset of its file (perf's map_ip). */
+static int print_frame(struct session *s, const struct pmurt_perf_record *r, uint64_t ip,
+		       uint16_t mode, unsigned f)
+{
+	struct resolved at;
+	if (symbols_resolve(s->syms, r->pid, r->tid, ip, mode, &at) < 0) {
+		tool_error(s->tool, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	printf("\t%16" PRIx64, at.mode == '.' ? at.map_ip : ip);
+	print_symbol(&at, f);
+	return 0;
+}
+
 /* A sample with its call graph, as perf script prints it by default
  * (builtin-script.c process_event, evsel_fprintf.c
  * sample__fprintf_callchain): the sample line ends after the event name,
- * then one line per frame, callee first, "\t%16x sym+0xOFF (dso)" (the
- * address of a user frame as an offset of its file, perf's map_ip), and
- * a blank line; no frame of a chain perf takes for corrupted. */
+ * then one line per frame, callee first: the kernel's chain (none of a
+ * chain perf takes for corrupted), then the user frames a DWARF unwinding
+ * finds (--call-graph dwarf: machine.c thread__resolve_callchain_unwind);
+ * and a blank line. */
 static int print_callchain(const struct script *sc, struct session *s,
 			   const struct session_sample *smp, unsigned f)
 {
 	const struct pmurt_perf_record *r = smp->rec;
+	uint64_t user[SESSION_MAX_STACK];
+	int nuser = session_user_frames(s, r, user);
+	if (nuser < 0) {
+		tool_error(s->tool, "out of memory");
+		return EXIT_INTERNAL;
+	}
 	sample_start(sc, smp, f, true);
 	printf("\n");
 	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t nr = session_chain_corrupt(r) ? 0 : r->nr_callchain; /* perf's: none */
-	int frames = 0;
-	for (uint64_t i = 0; i < nr && frames < sc->max_stack; i++) {
+	int rc = 0, frames = 0;
+	for (uint64_t i = 0; i < nr && !rc && frames < sc->max_stack; i++) {
 		uint64_t ip = r->callchain[i];
-		if (ip >= PERF_CONTEXT_MAX) {
+		if (ip >= PERF_CONTEXT_MAX)
 			mode = session_context_mode(ip) ? session_context_mode(ip) : mode;
-			continue;
+		else {
+			rc = print_frame(s, r, ip, mode, f);
+			frames++;
 		}
-		struct resolved at;
-		if (symbols_resolve(s->syms, r->pid, r->tid, ip, mode, &at) < 0) {
-			tool_error(s->tool, "out of memory");
-			return EXIT_INTERNAL;
-		}
-		printf("\t%16" PRIx64, at.mode == '.' ? at.map_ip : ip);
-		print_symbol(&at, f);
-		frames++;
 	}
+	for (int i = 0; i < nuser && !rc; i++)
+		rc = print_frame(s, r, user[i], PERF_RECORD_MISC_USER, f);
 	printf("\n");
-	return 0;
+	return rc;
 }
 
 static int print_sample(void *ctx, struct session *s, const struct session_sample *smp)

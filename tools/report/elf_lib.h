@@ -1,5 +1,6 @@
 /*
- * elf_lib.h - elfutils (libelf, and libdw for the build id) for pmutool
+ * elf_lib.h - elfutils (libelf, and libdw for the build id and the DWARF
+ * unwinder of --call-graph dwarf samples, libdwfl) for pmutool
  * report and script, opened with dlopen when a session starts rather than
  * linked: the other subcommands (check, list, describe, stat) then pay no
  * dynamic loading for five libraries they never call.  The functions keep
@@ -9,6 +10,7 @@
 #define PMUTOOL_ELF_LIB_H
 
 #include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stddef.h>
@@ -19,7 +21,12 @@
 	X(elf, elf_kind) X(elf, elf_nextscn) X(elf, elf_getscn) X(elf, elf_getdata) \
 	X(elf, elf_strptr) X(elf, elf_getphdrnum) X(elf, elf_getshdrstrndx) \
 	X(elf, gelf_getehdr) X(elf, gelf_getphdr) X(elf, gelf_getshdr) X(elf, gelf_getsym) \
-	X(elf, gelf_getrel) X(elf, gelf_getrela) X(dw, dwelf_elf_gnu_build_id)
+	X(elf, gelf_getrel) X(elf, gelf_getrela) X(dw, dwelf_elf_gnu_build_id) \
+	X(dw, dwfl_begin) X(dw, dwfl_end) X(dw, dwfl_report_elf) X(dw, dwfl_addrmodule) \
+	X(dw, dwfl_module_info) X(dw, dwfl_attach_state) X(dw, dwfl_getthread_frames) \
+	X(dw, dwfl_thread_state_registers) X(dw, dwfl_thread_state_register_pc) \
+	X(dw, dwfl_frame_pc) X(dw, dwfl_standard_find_debuginfo) \
+	X(dw, dwfl_offline_section_address)
 
 struct elf_lib {
 	void *elf, *dw;   /* the dlopen handles */

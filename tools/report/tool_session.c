@@ -64,6 +64,13 @@ bool session_chain_corrupt(const struct pmurt_perf_record *rec)
 	return false;
 }
 
+int session_user_frames(struct session *s, const struct pmurt_perf_record *rec, uint64_t *ips)
+{
+	if (!rec->regs_user || !rec->stack_user_size)
+		return 0;
+	return unwinder_frames(s->unwind, rec, ips, SESSION_MAX_STACK);
+}
+
 static int read_error(const struct session *s, const struct pmurt_error *err, int rc)
 {
 	tool_error(s->tool, "%s", err->message[0] ? err->message : strerror(-rc));
@@ -180,7 +187,8 @@ int session_open(struct session *s, const struct tool *t, const char *path, cons
 		tool_error(t, "%s", msg);
 		return EXIT_INTERNAL;
 	}
-	if (name_events(s) < 0 || !(s->syms = symbols_new(kallsyms_path(), &s->elf))) {
+	if (name_events(s) < 0 || !(s->syms = symbols_new(kallsyms_path(), &s->elf)) ||
+	    !(s->unwind = unwinder_new(&s->elf, s->syms, s->info.arch))) {
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
@@ -195,6 +203,7 @@ void session_close(struct session *s)
 	free(s->event_periods);
 	free(s->event_configs);
 	free(s->last);
+	unwinder_free(s->unwind);
 	symbols_free(s->syms);
 	elf_lib_close(&s->elf);
 	pmurt_perf_close(s->file);

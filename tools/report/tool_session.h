@@ -12,6 +12,7 @@
 #include "elf_lib.h"
 #include "pmutool.h"
 #include "tool_symbols.h"
+#include "tool_unwind.h"
 
 struct session_sample {
 	const struct pmurt_perf_record *rec;
@@ -42,6 +43,7 @@ struct session {
 	size_t nlast;
 	struct symbols *syms;
 	struct elf_lib elf;         /* opened by session_open for syms */
+	struct unwinder *unwind;    /* --call-graph dwarf samples' user frames */
 	uint64_t nsamples, nlost;   /* samples; PERF_RECORD_LOST's lost count */
 	char *input;                /* -i -: standard input's bytes */
 	uint64_t nunknown_id;       /* read values of no event (perf's
@@ -74,6 +76,17 @@ uint16_t session_context_mode(uint64_t ip);
  * such a chain whole (machine.c add_callchain_ip: "It seems the callchain
  * is corrupted.  Discard all."): the sample counts, without its chain. */
 bool session_chain_corrupt(const struct pmurt_perf_record *rec);
+
+/* The frames of a call graph perf report and script walk at most, from
+ * the kernel's chain and from a DWARF unwinding each (PERF_MAX_STACK_DEPTH,
+ * their --max-stack default; machine.c thread__resolve_callchain). */
+#define SESSION_MAX_STACK 127
+/* The user frames of a --call-graph dwarf sample unwound from its user
+ * registers and stack (tool_unwind.h), innermost first, into
+ * ips[SESSION_MAX_STACK]: their count, 0 for a sample without them, or
+ * -ENOMEM.  perf appends them to the kernel's chain (which then holds the
+ * kernel's frames only: exclude_callchain_user), as user frames. */
+int session_user_frames(struct session *s, const struct pmurt_perf_record *rec, uint64_t *ips);
 
 /* One sample as `pmutool script` prints it (cmd_script.c), its event name
  * right-aligned in name_width columns (also used by `pmutool dtl script`). */

@@ -165,6 +165,7 @@ struct dso {
 	Elf *elf[2];           /* the file and its debug file, kept open: */
 	int fd[2];             /* symbol names point into their string tables */
 	char *text;            /* a JIT's perf-PID.map: its symbols' names */
+	const char *file;      /* the ELF file read for it (interned), NULL: none */
 };
 
 struct map {
@@ -175,6 +176,7 @@ struct map {
 struct proc {
 	struct map *maps;
 	size_t n, cap;
+	uint64_t generation;   /* counts the changes of maps */
 };
 
 struct thread {
@@ -730,6 +732,8 @@ static int dso_load(struct symbols *s, struct dso *d)
 	Elf *e = lib->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	d->elf[0] = e;
 	d->fd[0] = fd;
+	if (!(d->file = intern(s, file)))
+		return -ENOMEM;
 	return elf_load(s, e, d);
 }
 
@@ -1075,6 +1079,7 @@ static int proc_add_map(struct proc *p, struct map m)
 		p->cap = cap;
 	}
 	p->maps[p->n++] = m;
+	p->generation++;
 	return 0;
 }
 
@@ -1252,16 +1257,40 @@ static int resolve_kernel(struct symbols *s, uint64_t ip, struct resolved *out)
 	return 0;
 }
 
+/* The map of process pid holding ip, the latest mapped first; NULL: none. */
+static const struct map *map_find(const struct symbols *s, uint32_t pid, uint64_t ip)
+{
+	const struct proc *p = hmap_get(&s->procs, pid, NULL);
+	for (size_t i = p ? p->n : 0; i-- > 0;)
+		if (ip >= p->maps[i].start && ip < p->maps[i].end)
+			return &p->maps[i];
+	return NULL;
+}
+
+int symbols_user_map(struct symbols *s, uint32_t pid, uint64_t ip, struct user_map *out)
+{
+	const struct map *m = map_find(s, pid, ip);
+	if (!m)
+		return 0;
+	if (!m->dso->loaded) {
+		int rc = dso_load(s, m->dso);
+		if (rc)
+			return rc;
+	}
+	*out = (struct user_map){.start = m->start, .end = m->end, .pgoff = m->pgoff,
+				 .file = m->dso->file};
+	return 1;
+}
+
+uint64_t symbols_maps_generation(const struct symbols *s, uint32_t pid)
+{
+	const struct proc *p = hmap_get(&s->procs, pid, NULL);
+	return p ? p->generation : 0;
+}
+
 static int resolve_user(struct symbols *s, uint32_t pid, uint64_t ip, struct resolved *out)
 {
-	struct proc *p = hmap_get(&s->procs, pid, NULL);
-	const struct map *m = NULL;
-	for (size_t i = p ? p->n : 0; i-- > 0;) {
-		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
-			m = &p->maps[i];
-			break;
-		}
-	}
+	const struct map *m = map_find(s, pid, ip);
 	if (!m)
 		return 0;
 	out->dso = m->dso->path;

@@ -43,6 +43,18 @@ int symbols_track(struct symbols *s, const struct pmurt_perf_record *rec);
 /* Resolve a sample's pid/tid and ip (with misc's cpumode). */
 int symbols_resolve(struct symbols *s, uint32_t pid, uint32_t tid, uint64_t ip,
 		    uint16_t misc, struct resolved *out);
+/* The map of process pid holding user address ip: its bounds, its file
+ * offset, and the ELF file read for its symbols (the build-id cache's copy
+ * of the recorded one, else the file at its path; NULL: none read).  1 when
+ * found, 0 when no map holds ip, or -ENOMEM. */
+struct user_map {
+	uint64_t start, end, pgoff;
+	const char *file;
+};
+int symbols_user_map(struct symbols *s, uint32_t pid, uint64_t ip, struct user_map *out);
+/* A count that changes whenever process pid's maps change (an mmap, a
+ * fork's copy): what is built from them holds while it does not. */
+uint64_t symbols_maps_generation(const struct symbols *s, uint32_t pid);
 /* The comm of a thread alone. */
 const char *symbols_comm(struct symbols *s, uint32_t tid);
 
