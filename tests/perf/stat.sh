@@ -287,7 +287,7 @@ for x in ts: x.join()' "$t/ready" &
 	run 2 stat -p x -e task-clock
 	has err "^pmutool: error: -p wants a number"
 	run 2 --pid 1 stat -e task-clock -- true
-	has err "^pmutool: error: --pid applies to stat, after its name" ;;
+	has err "^pmutool: error: --pid applies to stat, report and script, after their name" ;;
 json)
 	need python3 python3
 	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'

@@ -322,8 +322,8 @@ static void named_errors(const char *good)
 	memcpy(c, "2ELIFREP", 8);
 	expect_error("swapped", c, n, "offset 0x0: written in the other byte order");
 	memcpy(c, v, n);
-	c[8] = 16;
-	expect_error("pipe", c, n, "pipe format");
+	c[8] = 16;   /* perf's pipe format: records from byte 16, here a file's header */
+	expect_error("pipe", c, n, "offset 0x10: record size 0 is smaller than its header");
 	memcpy(c, v, n);
 	c[data_off + 6] = 4, c[data_off + 7] = 0;
 	expect_error("size 4", c, n, "smaller than its header");
