@@ -13,17 +13,14 @@ command -v perf >/dev/null || { echo "perf is missing: install the Debian packag
 t=$(mktemp -d "${TMPDIR:-/tmp}/pmurt-stress.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; for f in "$t"/*.txt; do [ -f "$f" ] && { echo "--- $f"; head -20 "$f"; }; done; exit 1; }
-# pmutool report over the file; once more when what failed was LeakSanitizer's
-# own stop-the-world tracer at exit (the sanitizer build: "Tracer caught signal
-# 11 ... LeakSanitizer has encountered a fatal error", an intermittent fault of
-# the sanitizer runtime under load, google/sanitizers#1353), not the report
-read_back() {
-	"$pmutool" "$1" -i "$t/s.data" >/dev/null 2>"$t/$1.txt" && return 0
-	grep -q '^Tracer caught signal' "$t/$1.txt" &&
-		grep -q 'LeakSanitizer has encountered a fatal error' "$t/$1.txt" || return 1
-	echo "note: LeakSanitizer's tracer crashed at the exit of pmutool $1 (run $i): once more"
-	"$pmutool" "$1" -i "$t/s.data" >/dev/null 2>"$t/$1.txt"
-}
+# LeakSanitizer's own stop-the-world tracer crashes at the exit of pmutool
+# report here now and then under load, on these large system-wide files
+# ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal error",
+# google/sanitizers#1353; twice in a row in one .ci/run, a rerun no cure):
+# no fault of the file or of pmutool.  In the sanitizer build these reads run
+# without the leak check, AddressSanitizer's checks on; report's and script's
+# leaks are checked by the perfdata/ tests.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 for pages in 1 2; do
 	i=0
 	while [ "$i" -lt "$runs" ]; do
@@ -32,7 +29,8 @@ for pages in 1 2; do
 			"$ladder" 3000 >/dev/null 2>"$t/record.txt" || fail "-m $pages run $i: record exited $?"
 		said=$(sed -n 's/^\[ pmutool record: \([0-9]*\) samples.*/\1/p' "$t/record.txt")
 		[ -n "$said" ] || fail "-m $pages run $i: no summary"
-		read_back report || fail "-m $pages run $i: pmutool report cannot read the file"
+		"$pmutool" report -i "$t/s.data" >/dev/null 2>"$t/report.txt" ||
+			fail "-m $pages run $i: pmutool report cannot read the file"
 		ours=$("$pmutool" script -i "$t/s.data" -F comm 2>"$t/script.txt" | wc -l) ||
 			fail "-m $pages run $i: pmutool script cannot read the file"
 		perfs=$(perf script -i "$t/s.data" -F comm 2>"$t/perf.txt" | wc -l)
