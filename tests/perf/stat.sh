@@ -147,7 +147,7 @@ repeat)
 	has err "page-faults  *# *[0-9.]* [KMG]*/sec"
 	has err " +- [0-9.]* seconds time elapsed  *( +- "
 	need python3 python3
-	run 0 --json stat -r 3 -e page-faults -- true
+	run 0 --json-report stat -r 3 -e page-faults -- true
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d"
 	# the running time beside the mean count is the mean running time, as
 	# perf prints it: runs of 1, 2 and 9 units of work (a file counts them),
@@ -161,7 +161,7 @@ repeat)
 		"$t/err" || fail "-r 3 -x,: running time not the mean: $(cat "$t/err")"
 	json_from=err
 	printf 0 >"$t/n"
-	run 0 --json stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
+	run 0 --json-report stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
 	json "e = d['events'][0]; assert abs(e['value'] * 1e6 - e['time_running']) < 0.05 * e['time_running'], e" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
@@ -173,7 +173,7 @@ interval)
 	     END { exit !(n >= 2 && !bad && last >= 0.45) }' "$t/err" ||
 		fail "intervals not 100 ms apart up to the command's end"
 	need python3 python3
-	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
+	run 0 --json-report stat -I 100 -e task-clock,page-faults -- sleep 0.25
 	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i[:-1], i[1:-1])), i" ;;
 interval-end)
 	# the command's end ends the count at once, the last line stamped then
@@ -187,7 +187,7 @@ interval-end)
 	     $4 == "task-clock" { n++; last = $1 }
 	     END { exit !(n == 1 && last >= 0.1 && last <= wall && wall < 10) }' "$t/err" ||
 		fail "not one line stamped at the command's end, within the run ($t0 to $t1)"
-	run 0 --json stat -I 20000 -e task-clock -- sleep 0.1
+	run 0 --json-report stat -I 20000 -e task-clock -- sleep 0.1
 	json "i = d['intervals']; assert len(i) == 1 and 0.1 <= i[0]['time'] <= d['elapsed_seconds'] < 10, (i, d['elapsed_seconds'])" ;;
 output-file)
 	# -o FILE: the counts there, whatever the format, and not on standard
@@ -199,7 +199,7 @@ output-file)
 	[ -z "$empty_err" ] || fail "-o: stderr holds '$empty_err'"
 	grep -q "Performance counter stats for 'echo workload-line'" "$t/counts" || fail "-o: no counts in FILE"
 	grep -q 'msec  *task-clock' "$t/counts" || fail "-o: no task-clock line"
-	run 0 --json stat -o "$t/counts.json" -e task-clock -- echo workload-line
+	run 0 --json-report stat -o "$t/counts.json" -e task-clock -- echo workload-line
 	has out '^workload-line$'
 	python3 -c "import json; d=json.load(open('$t/counts.json')); assert d['command'] == 'echo workload-line' and d['events'][0]['name'] == 'task-clock', d" ||
 		fail "-o with --json: not the JSON in FILE"
@@ -207,7 +207,7 @@ output-file)
 	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
 	grep -q '^ *[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
 	# --json without -o: on standard error, the workload's output alone on stdout
-	run 0 --json stat -e task-clock -- echo workload-line
+	run 0 --json-report stat -e task-clock -- echo workload-line
 	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"
 	json "assert d['events'][0]['name'] == 'task-clock', d"
 	# refusals: a file that cannot be made (before the command runs), a dry run
@@ -247,7 +247,7 @@ for x in ts: x.join()' "$t/ready" &
 	run 0 stat -p $spinner -e task-clock -- sleep 0.1
 	has err "Performance counter stats for process id '$spinner'"
 	! grep -q "seconds user\|seconds sys" "$t/err" || fail "-p: sleep's times printed"
-	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
+	run 0 --json-report stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
 	counting() { # wait until stat $1 counts: SIGINT blocked for its signalfd
@@ -290,10 +290,27 @@ for x in ts: x.join()' "$t/ready" &
 	has err "^pmutool: error: --pid applies to stat, report and script, after their name" ;;
 json)
 	need python3 python3
-	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
+	run 3 --json-report stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
 	json "assert d['version'] == 1 and d['exit_status'] == 3 and d['command'] == 'sh -c exit 3'
 e = d['events'][1]; assert e['name'] == 'page-faults' and e['value'] > 0 and e['counted'] and e['percent_counted'] == 100.0 and not e['multiplexed'], e
 assert sorted(d['events'][0]) == sorted(['name','pmu','unit','value','counted','supported','time_enabled','time_running','percent_counted','multiplexed','stddev_percent','runs'])" ;;
+json-perf)
+	# --json: perf stat -j's lines (stat_json.py compares keys, order,
+	# events, units and derived figures' units with perf 6.1's on the same
+	# command); plain, repeated, by interval, with a count perf cannot open
+	need perf linux-perf
+	need python3 python3
+	here=$(dirname "$0")
+	for args in "-e task-clock,page-faults,minor-faults,cs" "-r 3 -e task-clock,page-faults" \
+		"-I 100 -e task-clock,cs" "-e task-clock,msr/tsc/"; do
+		# shellcheck disable=SC2086 # the options are words
+		run 0 stat --json $args -- sleep 0.25
+		# shellcheck disable=SC2086
+		perf stat -j $args -- sleep 0.25 2>"$t/perf.json" || fail "perf stat -j $args"
+		python3 "$here/stat_json.py" "$t/err" "$t/perf.json" || fail "--json $args: not perf's"
+	done
+	run 2 stat --json -x, -e task-clock -- true
+	has err "json" ;;
 cpus)
 	run 0 stat -a -x, -e cpu-clock -- sleep 0.05
 	v=$(csv_value cpu-clock)
@@ -373,7 +390,7 @@ missing-event)
 	has err '^<not supported>,,cycles,0,'
 	v=$(csv_value task-clock)
 	awk -v v="${v:-0}" 'BEGIN { exit !(v + 0 > 0) }' || fail "task-clock counted '$v'"
-	run 0 stat --json -e '{task-clock,cycles},page-faults' -- true
+	run 0 stat --json-report -e '{task-clock,cycles},page-faults' -- true
 	json "e = d['events']; assert d['version'] == 1, d['version']
 assert [x['name'] for x in e] == ['task-clock', 'cycles', 'page-faults'], e
 assert e[1]['supported'] is False and e[1]['counted'] is False, e[1]

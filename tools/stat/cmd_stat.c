@@ -379,7 +379,7 @@ static char *command_line(char **argv, int n)
 
 static void print_report(const struct stat_opts *opts, struct stat_report *r, json_t *intervals)
 {
-	if (opts->json) {
+	if (opts->json_report) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
@@ -389,6 +389,8 @@ static void print_report(const struct stat_opts *opts, struct stat_report *r, js
 	} else if (!opts->interval_ms) {
 		if (opts->metric_only)
 			; /* the metrics alone */
+		else if (opts->json)
+			stat_print_json_lines(opts, r);
 		else if (opts->sep)
 			stat_print_csv(opts, r);
 		else
@@ -404,7 +406,7 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 	int rc = EXIT_OK;
 	s.now = calloc((size_t)r->nevents, sizeof(*s.now));
 	s.prev = calloc((size_t)r->nevents, sizeof(*s.prev));
-	s.intervals = opts->json && opts->interval_ms ? json_array() : NULL;
+	s.intervals = opts->json_report && opts->interval_ms ? json_array() : NULL;
 	if (opts->all_cpus || opts->cpu_list) {
 		s.cpus = cpu_list(t, opts, &s.ncpus);
 		if (!s.cpus)
@@ -459,6 +461,17 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 	int rc = EXIT_OK;
 	if (opts->metric_only && !opts->metric_names) {
 		tool_error(t, "--metric-only needs -M");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && (opts->json || opts->json_report) && opts->sep) {
+		/* perf 6.1 prints a mix of both; one format or the other here */
+		tool_error(t, "-x and --json%s: one output format, not both",
+			   opts->json_report ? "-report" : "");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && opts->json && opts->json_report) {
+		tool_error(t, "--json (perf's lines) and --json-report (one document): one or the "
+			   "other");
 		rc = EXIT_USAGE;
 	}
 	if (!rc && opts->metric_names)
