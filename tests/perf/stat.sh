@@ -20,6 +20,16 @@ run() {
 	[ "$got" = "$want" ] || fail "pmutool $*: exit $got, want $want"
 }
 has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
+# counting PID: wait until stat PID counts (SIGINT blocked for its signalfd,
+# which it does once the counters are open and it waits for Ctrl-C)
+counting() {
+	n=0
+	until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
+		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || { kill "$1"; fail "stat did not start in 60 s"; }
+		sleep 0.1
+	done
+}
 # csv_value EVENT: the value column of perf's -x, line for EVENT
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1 }' "$t/err"; }
 # json CODE: CODE on d, the JSON a run printed (on standard error, as perf
@@ -256,14 +266,6 @@ for x in ts: x.join()' "$t/ready" &
 	run 0 --json-report stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
-	counting() { # wait until stat $1 counts: SIGINT blocked for its signalfd
-		n=0
-		until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
-			[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
-			n=$((n + 1)); [ $n -lt 600 ] || { kill $1; fail "stat -p did not start in 60 s"; }
-			sleep 0.1
-		done
-	}
 	"$pmutool" stat -p $spinner -e task-clock >"$t/out" 2>"$t/err" &
 	statpid=$!
 	counting $statpid
@@ -318,6 +320,16 @@ json-perf)
 	run 2 stat --json -x, -e task-clock -- true
 	has err "json" ;;
 cpus)
+	# -a without a command counts until Ctrl-C, as perf stat; -r wants one
+	"$pmutool" stat -a -x, -e cpu-clock >"$t/out" 2>"$t/err" &
+	statpid=$!
+	counting $statpid
+	kill -INT $statpid
+	wait $statpid; rc=$?
+	[ $rc = 0 ] || fail "stat -a ended by SIGINT: exit $rc"
+	[ -n "$(csv_value cpu-clock)" ] || fail "stat -a until Ctrl-C: no count"
+	run 2 stat -a -r 2 -e cpu-clock
+	has err "stat: -r repeats a command"
 	run 0 stat -a -x, -e cpu-clock -- sleep 0.05
 	v=$(csv_value cpu-clock)
 	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"

@@ -174,7 +174,7 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 		struct signalfd_siginfo si;
 		if (n > 0 && (fds[0].revents & POLLIN) &&
 		    read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo == SIGINT)
-			return WAIT_ENDED;     /* Ctrl-C (-p without a command) */
+			return WAIT_ENDED;     /* Ctrl-C (-p, -a, -C without a command) */
 	}
 }
 
@@ -292,12 +292,13 @@ static int run_once(const struct tool *t, const struct stat_opts *opts, struct r
 	/* ignored throughout, and when it ends the run also blocked, so that
 	 * the signalfd reads it (Linux queues a blocked signal even when it is
 	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
-	bool sigint_ends = opts->pid && !t->nargs;
+	/* -p, -a or -C without a command count until Ctrl-C, as perf stat */
+	bool sigint_ends = !t->nargs && (opts->pid || opts->all_cpus || opts->cpu_list);
 	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	sigset_t old_mask;
 	struct waiter wt = {.child = w.pid, .pidfd = -1,
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
-	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, opts->pid)) < 0))
+	if (wt.sigfd < 0 || (sigint_ends && opts->pid && (wt.pidfd = stat_pidfd(t, opts->pid)) < 0))
 		rc = EXIT_INTERNAL;
 	struct rusage before;
 	getrusage(RUSAGE_CHILDREN, &before);
@@ -487,12 +488,16 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		     : opts->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
 				       EXIT_USAGE)
 			      : stat_dry_run(t, opts, list, &r);
-	} else if (!rc && !t->nargs && !opts->pid) {
-		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, or -p PID)");
+	} else if (!rc && !t->nargs && !opts->pid && !opts->all_cpus && !opts->cpu_list) {
+		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, -p PID, or -a "
+			   "or -C CPUS until Ctrl-C)");
 		rc = EXIT_USAGE;
 	} else if (!rc && opts->pid && (opts->all_cpus || opts->cpu_list || opts->repeat)) {
 		tool_error(t, "stat: -p counts a process; %s", opts->repeat ? "-r repeats a command"
 			   : "-a and -C count CPUs: give one or the other");
+		rc = EXIT_USAGE;
+	} else if (!rc && !t->nargs && opts->repeat) {
+		tool_error(t, "stat: -r repeats a command: give one");
 		rc = EXIT_USAGE;
 	} else if (!rc && !(rc = open_output(t, opts))) {
 		r.command = t->nargs ? command_line(t->args, t->nargs) : NULL;
