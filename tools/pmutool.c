@@ -45,7 +45,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat -e EVENTS [-a] [-C CPUS] [-I MS] [-r N] [-x SEP] -- CMD\n"
 		"       pmutool [OPTION]... stat -e EVENTS -p PID [-- CMD]\n"
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
-		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
+		"       pmutool [OPTION]... record [-e EVENT]... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [-s KEYS] [FILTER]... [--percent-limit P]\n"
 		"                      [--no-children] [-g [graph,]P,caller|callee|none] [--json]\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS] [FILTER]...\n"
