@@ -18,7 +18,9 @@
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -535,10 +537,78 @@ static int no_tracefs(struct ectx *c, const struct pmu_event_syntax *ev, int mou
 		       ev->whole.off, c->host->sysfs, c->host->sysfs);
 }
 
+/* One tracepoint sys:name (its id read from tracefs) as an event of the
+ * list, named sys:name; 0, 1 when it has no id, or an error. */
+static int add_tracepoint(struct ectx *c, const struct pmu_event_syntax *ev,
+			  const struct pmu_tracepoint_syntax *tp, const char *tracefs, const char *sys,
+			  const char *name, bool named_so)
+{
+	char path[800], text[32];
+	uint64_t id;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
+	int rc = pmu_read_small(path, text, sizeof(text));
+	if (rc == -ENOENT && !named_so)
+		return 1;   /* a glob's match without an id: not an event (ftrace's) */
+	if (rc || pmu_grammar_number(text, strlen(text), &id))
+		return fail(c, rc ? rc : -EINVAL, "tracepoint %s:%s: cannot read its id from %s", sys,
+			    name, path);
+	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_TRACEPOINT, "tracepoint");
+	if (!e)
+		return no_memory(c);
+	if (!named_so)
+		snprintf(e->name, sizeof(e->name), "%s:%s", sys, name);
+	e->attr.type = PERF_TYPE_TRACEPOINT;
+	e->attr.config = id;
+	if (tp->has_mods && (rc = apply_modifiers(c, e, tp->mods)) != 0)
+		return rc;
+	return added(c);
+}
+
+/* SYS:NAME with a glob in either part (sched:sched_wak*, *:sys_enter_open):
+ * every tracepoint that matches, in tracefs's order, as perf's
+ * parse-events.c add_tracepoint_multi_sys/_event (fnmatch) takes them. */
+static int tracepoint_glob(struct ectx *c, const struct pmu_event_syntax *ev,
+			   const struct pmu_tracepoint_syntax *tp, const char *tracefs,
+			   const char *sys, const char *name)
+{
+	char path[700];
+	int found = 0, rc = 0;
+	snprintf(path, sizeof(path), "%s/events", tracefs);
+	DIR *subsystems = opendir(path);
+	for (struct dirent *s; !rc && subsystems && (s = readdir(subsystems));) {
+		if (s->d_name[0] == '.' || fnmatch(sys, s->d_name, 0))
+			continue;
+		char dir[1000];
+		snprintf(dir, sizeof(dir), "%s/%s", path, s->d_name);
+		DIR *events = opendir(dir);
+		for (struct dirent *e; !rc && events && (e = readdir(events));) {
+			if (e->d_name[0] == '.' || fnmatch(name, e->d_name, 0))
+				continue;
+			rc = add_tracepoint(c, ev, tp, tracefs, s->d_name, e->d_name, false);
+			found += rc == 0;
+			rc = rc > 0 ? 0 : rc;
+		}
+		if (events)
+			closedir(events);
+	}
+	if (subsystems)
+		closedir(subsystems);
+	if (!rc && !found)
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "no tracepoint matches '%s:%s' at offset %zu (in %s/events)", sys, name,
+			       ev->whole.off, tracefs);
+	return rc;
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
 /* SYS:NAME[:MODS]. */
 static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 {
-	char sys[128], name[128], path[800], text[32];
+	char sys[128], name[128];
 	struct pmu_tracepoint_syntax tp;
 	pmu_grammar_tracepoint(c->s, ev, &tp);
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
@@ -554,24 +624,13 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
 	if (!tracefs[0])
 		return no_tracefs(c, ev, mount_errno);
+	if (tp.name.len && !strchr(sys, '/') && !strchr(name, '/') && (has_glob(sys) || has_glob(name)))
+		return tracepoint_glob(c, ev, &tp, tracefs, sys, name);
 	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
 		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
 			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
 			       sys, name, ev->whole.off, tracefs, sys, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
-	uint64_t id;
-	int rc = pmu_read_small(path, text, sizeof(text));
-	if (rc || pmu_grammar_number(text, strlen(text), &id))
-		return fail(c, rc ? rc : -EINVAL, "tracepoint %s:%s: cannot read its id from %s", sys,
-			    name, path);
-	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_TRACEPOINT, "tracepoint");
-	if (!e)
-		return no_memory(c);
-	e->attr.type = PERF_TYPE_TRACEPOINT;
-	e->attr.config = id;
-	if (tp.has_mods && (rc = apply_modifiers(c, e, tp.mods)) != 0)
-		return rc;
-	return added(c);
+	return add_tracepoint(c, ev, &tp, tracefs, sys, name, true);
 }
 
 /* perf's rHEX (at most 16 digits). */
@@ -597,7 +656,7 @@ static bool is_tracepoint(const struct ectx *c, const struct pmu_event_syntax *e
 {
 	char sys[128];
 	copy_span(c->s, ev->body, sys, sizeof(sys));
-	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL))
+	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL) || has_glob(sys))
 		return true;
 	if (known_name(c, ev->body, sys))
 		return false;

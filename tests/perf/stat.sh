@@ -134,7 +134,17 @@ tracepoint)
 	sw=$(csv_value sched:sched_switch) ex=$(csv_value sched:sched_process_exec)
 	[ "${sw:-0}" -ge 1 ] && [ "${ex:-0}" = 1 ] || fail "switches '$sw', execs '$ex'"
 	run 2 --tracefs "$tr" stat -e sched:no_such_event -- true
-	has err "unknown tracepoint 'sched:no_such_event' at offset 0" ;;
+	has err "unknown tracepoint 'sched:no_such_event' at offset 0"
+	# globs, in either part: every match in tracefs's order, as perf stat
+	need perf linux-perf
+	for glob in 'sched:sched_wak*' 'sch?d:*_fork' 'sched:sched_process_e?*'; do
+		run 0 stat -x, -e "$glob" -- true
+		perf stat -x, -e "$glob" -- true 2>"$t/perf.csv" || fail "perf stat -e '$glob'"
+		[ "$(cut -d, -f3 "$t/err")" = "$(cut -d, -f3 "$t/perf.csv")" ] && [ -s "$t/err" ] ||
+			fail "-e '$glob': $(cut -d, -f3 "$t/err" | tr '\n' ' ') where perf counts $(cut -d, -f3 "$t/perf.csv" | tr '\n' ' ')"
+	done
+	run 2 stat -e 'sched:no_such*' -- true
+	has err "no tracepoint matches 'sched:no_such\*' at offset 0" ;;
 tracefs-mount)
 	# run under tests/fresh_boot.sh: tracefs not mounted, as after a boot.
 	# As perf, a tracepoint mounts it (root); otherwise the message says
