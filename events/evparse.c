@@ -432,13 +432,62 @@ static int core_wrapped(struct ectx *c, const struct pmu_event_syntax *ev)
 	return rc ? rc : added(c);
 }
 
-/* PMU/TERMS/...: the core PMU through the description, others through sysfs. */
+/* One term of a software event's: period=N, freq=N, name=TEXT (perf's
+ * config terms on a legacy event, parse-events.c: cpu-clock/period=1000/). */
+static int software_term(struct ectx *c, struct pmu_evsel *e, const struct pmu_event_term *term)
+{
+	char key[32], value[256];
+	uint64_t v;
+	copy_span(c->s, term->key, key, sizeof(key));
+	copy_span(c->s, term->value, value, sizeof(value));
+	if (term->has_value && strcmp(key, "name") == 0) {
+		snprintf(e->name, sizeof(e->name), "%s", value);
+		return 0;
+	}
+	bool period = strcmp(key, "period") == 0, freq = strcmp(key, "freq") == 0;
+	if (!term->has_value || !(period || freq))
+		return fail_at(c, -EINVAL, term->whole.off, term->whole.len,
+			       "unknown term '%.*s' at offset %zu for a software event (period=N, "
+			       "freq=N or name=TEXT)", (int)term->whole.len, c->s + term->whole.off,
+			       term->whole.off);
+	if (pmu_grammar_number(c->s + term->value.off, term->value.len, &v) || !v)
+		return fail_at(c, -EINVAL, term->value.off, term->value.len,
+			       "bad value '%s' for '%s' at offset %zu (a number above 0)", value,
+			       key, term->value.off);
+	e->attr.sample_period = v;   /* a union with sample_freq */
+	e->attr.freq = freq;
+	return 0;
+}
+
+/* SOFTWARE/TERMS/MODS: a software event with perf's config terms. */
+static int software_wrapped(struct ectx *c, const struct pmu_event_syntax *ev, int id)
+{
+	struct pmu_term_cursor cur;
+	struct pmu_event_term term;
+	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_SOFTWARE, "software");
+	if (!e)
+		return no_memory(c);
+	software_event(e, id);
+	int rc;
+	pmu_terms_begin(&cur, c->s, ev->body);
+	while ((rc = pmu_terms_next(&cur, &term, c->err)) > 0)
+		if ((rc = software_term(c, e, &term)) != 0)
+			return rc;
+	if (!rc)
+		rc = event_modifiers(c, e, ev);
+	return rc ? rc : added(c);
+}
+
+/* PMU/TERMS/...: the core PMU through the description, a software event
+ * with its terms, others through sysfs. */
 static int wrapped_event(struct ectx *c, const struct pmu_event_syntax *ev)
 {
 	char pname[64];
 	copy_span(c->s, ev->pmu, pname, sizeof(pname));
 	if (c->host->core && strcmp(pname, "cpu") == 0)
 		return core_wrapped(c, ev);
+	if (software_id(pname) >= 0)
+		return software_wrapped(c, ev, software_id(pname));
 	return sysfs_wrapped(c, ev, pname);
 }
 

@@ -15,7 +15,8 @@
 #             PID recorded while sleep runs, sleep not;
 #   sigint    -a until SIGINT: exit 0, the file finished with its samples;
 #   period    the minimum period (5000, --min-period) from -c and a probe's
-#             COUNT, refused before anything opens;
+#             COUNT, refused before anything opens; perf's terms on software
+#             events (cpu-clock/period=N/) give perf's attrs;
 #   fcfs      counters first come, first served, the holder named;
 #   status    the workload's exit status is record's; the workload's own
 #             options need no --;
@@ -181,6 +182,16 @@ period)
 	p10record --dry-run --min-period 1000 -e PM_RUN_INST_CMPL-user-1000 || fail "--min-period for a probe"
 	grep -q '^PM_RUN_INST_CMPL-user-1000: type 4 config 0x500fa period 1000 PMC5$' "$t/out.txt" ||
 		fail "dry run does not show the attr and counter"
+	# perf's terms on a software event: the attrs perf record writes for them
+	for ev in 'cpu-clock/period=1000000/' 'task-clock/freq=999,name=tc/u'; do
+		record -e "$ev" -o "$t/q.data" -- true || fail "record -e '$ev' exited $?"
+		perf record -q -e "$ev" -o "$t/perf-q.data" -- true 2>/dev/null || fail "perf record -e '$ev'"
+		[ "$(perf evlist -F -i "$t/q.data" 2>/dev/null)" = \
+		  "$(perf evlist -F -i "$t/perf-q.data" 2>/dev/null)" ] || fail "-e '$ev': not perf's attr"
+	done
+	record -e 'cpu-clock/bogus=1/' -o "$t/q.data" -- true
+	[ $? -eq 2 ] && grep -q "unknown term 'bogus=1' at offset 10 for a software event" "$t/err.txt" ||
+		fail "an unknown software term not refused at its offset"
 	;;
 fcfs)
 	p10record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x100fc'
