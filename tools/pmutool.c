@@ -158,6 +158,7 @@ static const struct sub_help sub_helps[] = {
 	 "                       dry run: its attrs as one document)\n"
 	 "      --json-report    one JSON document: runs, counts, intervals, metrics\n"
 	 "  -o, --output=FILE    the counts into FILE, not standard error\n"
+	 "      --append         add to -o's FILE instead of replacing it\n"
 	 "      --dry-run        print the perf_event_attrs, open nothing\n"
 	 "  -M, --metrics=NAMES  perf's metrics or metric groups (any case), their\n"
 	 "                       events packed into the fewest groups the PMU takes\n"

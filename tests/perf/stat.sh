@@ -232,6 +232,20 @@ output-file)
 	[ -s "$t/err" ] && fail "-o with --json: stderr not empty"
 	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
 	grep -q '^ *[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
+	# --append: runs after each other in -o's FILE, each after perf's
+	# "# started on DATE", laid out as perf stat --append's (digits and
+	# dates aside)
+	need perf linux-perf
+	run 0 stat -o "$t/app" -x, -e task-clock -- true
+	run 0 stat --append -o "$t/app" -x, -e task-clock -- true
+	perf stat -o "$t/perf-app" -x, -e task-clock -- true || fail "perf stat -o"
+	perf stat --append -o "$t/perf-app" -x, -e task-clock -- true || fail "perf stat --append"
+	shape() { sed -e 's/^# started on .*/# started on/' -e 's/[0-9][0-9.]*/N/g' "$1"; }
+	[ "$(shape "$t/app")" = "$(shape "$t/perf-app")" ] ||
+		fail "--append: $(cat "$t/app") where perf writes $(cat "$t/perf-app")"
+	[ "$(grep -c ',task-clock,' "$t/app")" = 2 ] || fail "--append: not two runs"
+	run 2 stat --append -e task-clock -- true
+	has err "--append appends to -o's FILE"
 	# --json without -o: on standard error, the workload's output alone on stdout
 	run 0 --json-report stat -e task-clock -- echo workload-line
 	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"

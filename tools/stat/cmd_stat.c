@@ -428,15 +428,22 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 
 /* -o FILE: created (truncated) before the command runs, as perf stat -o
  * does; the workload's own output stays where it was. */
+/* -o FILE, created or, with --append, appended to; "# started on DATE"
+ * first, as perf stat writes it there (builtin-stat.c cmd_stat), but in
+ * --json-report's document, which stays one JSON value. */
 static int open_output(const struct tool *t, struct stat_opts *opts)
 {
 	if (!opts->output)
 		return EXIT_OK;
-	opts->out = fopen(opts->output, "w");
+	opts->out = fopen(opts->output, opts->append ? "a" : "w");
 	if (!opts->out) {
 		tool_error(t, "-o %s: %s", opts->output, strerror(errno));
 		return EXIT_USAGE;
 	}
+	time_t now = time(NULL);
+	char date[64];
+	if (!opts->json_report && ctime_r(&now, date))
+		fprintf(opts->out, "# started on %s\n", date);
 	return EXIT_OK;
 }
 
@@ -468,6 +475,10 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		/* perf 6.1 prints a mix of both; one format or the other here */
 		tool_error(t, "-x and --json%s: one output format, not both",
 			   opts->json_report ? "-report" : "");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && opts->append && !opts->output) {
+		tool_error(t, "--append appends to -o's FILE: give -o FILE");
 		rc = EXIT_USAGE;
 	}
 	if (!rc && opts->json && opts->json_report) {

@@ -33,6 +33,7 @@ struct stat_opts {
 	bool dry_run;               /* --dry-run */
 	bool json;                  /* -j, --json: perf stat -j's lines (a dry
 	                               run: its attrs as one document) */
+	bool append;                /* --append: to -o's FILE, not over it */
 	bool json_report;           /* --json-report: one JSON document of
 	                               the runs, intervals and metrics */
 	int pid;                    /* -p PID (0: none) */
@@ -44,7 +45,8 @@ struct stat_opts {
  * other families' (options may come before the subcommand's name).
  * stat_option takes option c (getopt_long's value) into o: -1 when it is
  * not one of stat's, else an exit code. */
-enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY, STAT_OPT_JSON_REPORT };
+enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY, STAT_OPT_JSON_REPORT,
+       STAT_OPT_APPEND };
 extern const char stat_shortopts[];
 extern const struct option stat_longopts[];
 int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg);
