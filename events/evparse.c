@@ -649,6 +649,39 @@ static int tracepoint_glob(struct ectx *c, const struct pmu_event_syntax *ev,
 	return rc;
 }
 
+/* mem:ADDR[:ACCESS], perf's hardware breakpoint (parse-events.c
+ * parse_events_add_breakpoint): ACCESS of r, w, x (rw when none), its
+ * length sizeof(long) for x, else 4, a sample each hit (period 1).  perf's
+ * mem:ADDR/LEN reads as a PMU's terms here (perf itself refuses it per
+ * task). */
+static int breakpoint(struct ectx *c, const struct pmu_event_syntax *ev,
+		      const struct pmu_tracepoint_syntax *tp)
+{
+	char q[PMU_QUOTE_MAX + 4];
+	uint64_t addr;
+	bool bad = pmu_grammar_number(c->s + tp->name.off, tp->name.len, &addr) != 0;
+	unsigned type = 0;
+	for (size_t i = 0; !bad && tp->has_mods && i < tp->mods.len; i++) {
+		const char *at = strchr("rwx", c->s[tp->mods.off + i]);
+		bad = !at || (type & (1u << (at - "rwx")));
+		type |= at ? 1u << (at - "rwx") : 0;
+	}
+	if (bad || (type & 4 && type != 4))
+		return fail_at(c, -EINVAL, ev->whole.off, ev->whole.len,
+			       "breakpoint '%s' at offset %zu: not mem:ADDR[:ACCESS] (ACCESS r, w, rw "
+			       "or x)", pmu_grammar_quote(c->s, ev->whole, q),
+			       ev->whole.off);
+	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_BREAKPOINT, "breakpoint");
+	if (!e)
+		return no_memory(c);
+	e->attr.type = PERF_TYPE_BREAKPOINT;
+	e->attr.bp_type = type ? type : 3;   /* HW_BREAKPOINT_R 1, W 2, X 4 */
+	e->attr.bp_addr = addr;
+	e->attr.bp_len = e->attr.bp_type == 4 ? sizeof(long) : 4;
+	e->attr.sample_period = 1;
+	return added(c);
+}
+
 static bool has_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
@@ -662,13 +695,8 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 	pmu_grammar_tracepoint(c->s, ev, &tp);
 	copy_span(c->s, tp.sys, sys, sizeof(sys));
 	copy_span(c->s, tp.name, name, sizeof(name));
-	if (strcmp(sys, "mem") == 0) { /* perf's mem:ADDR[/LEN][:rwx], PERF_TYPE_BREAKPOINT */
-		char q[PMU_QUOTE_MAX + 4];
-		return fail_at(c, -EOPNOTSUPP, ev->whole.off, ev->whole.len,
-			       "breakpoint event '%s' at offset %zu: pmutool does not open "
-			       "breakpoints (perf's mem:ADDR[/LEN][:rwx])",
-			       pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
-	}
+	if (strcmp(sys, "mem") == 0)
+		return breakpoint(c, ev, &tp);
 	int mount_errno;
 	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
 	if (!tracefs[0])

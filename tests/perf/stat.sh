@@ -343,6 +343,32 @@ json-perf)
 	done
 	run 2 stat --json -x, -e task-clock -- true
 	has err "json" ;;
+breakpoint)
+	# mem:ADDR[:ACCESS], perf's hardware breakpoints: the attrs perf
+	# record writes (type 5, bp_type, bp_addr, bp_len, a sample a hit), and
+	# the count perf stat gives for a variable written 1000 times (1000
+	# where the machine delivers breakpoints; a KVM guest may give both 0)
+	need perf linux-perf
+	need cc gcc
+	printf 'volatile int hits;\nint main(void) { for (int i = 0; i < 1000; i++) hits = i; return 0; }\n' \
+		>"$t/bp.c"
+	cc -O1 -no-pie -o "$t/bp" "$t/bp.c" || fail "cc"
+	addr=0x$(nm "$t/bp" | awk '$3 == "hits" { print $1 }')
+	for ev in "mem:$addr:w" "mem:$addr" "mem:$addr:rw" "mem:0x1000:x"; do
+		run 0 record -e "$ev" -o "$t/ours.data" -- true
+		perf record -q -e "$ev" -o "$t/perf.data" -- true 2>/dev/null || fail "perf record -e $ev"
+		attrs() { perf evlist -v -i "$1" 2>/dev/null | tr ',' '\n' | grep -E '^ *(bp_|type|\{ sample_period|[a-z]*mem:)' ; }
+		[ "$(attrs "$t/ours.data")" = "$(attrs "$t/perf.data")" ] ||
+			fail "-e $ev: $(attrs "$t/ours.data") where perf's: $(attrs "$t/perf.data")"
+	done
+	run 0 stat -x, -e "mem:$addr:w" -- "$t/bp"
+	perf stat -x, -e "mem:$addr:w" -- "$t/bp" 2>"$t/perf.csv" || fail "perf stat"
+	[ "$(cut -d, -f1,3 "$t/err")" = "$(cut -d, -f1,3 "$t/perf.csv")" ] ||
+		fail "mem:$addr:w counts $(cat "$t/err") where perf counts $(cat "$t/perf.csv")"
+	run 2 stat -e 'mem:0x1000:q' -- true
+	has err "breakpoint 'mem:0x1000:q' at offset 0: not mem:ADDR"
+	run 2 stat -e 'mem:0x1000:rx' -- true
+	has err "(ACCESS r, w, rw or x)" ;;
 cpus)
 	# -a without a command counts until Ctrl-C, as perf stat; -r wants one
 	"$pmutool" stat -a -x, -e cpu-clock >"$t/out" 2>"$t/err" &

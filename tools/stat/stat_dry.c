@@ -17,7 +17,7 @@
 static const char *kind_name(enum pmurt_evsel_kind k)
 {
 	static const char *const names[] = {"core", "hardware", "cache", "software", "tracepoint",
-					    "sysfs"};
+					    "sysfs", "breakpoint"};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
