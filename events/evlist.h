@@ -62,6 +62,7 @@ enum pmu_evsel_kind {
 	PMU_EVSEL_SOFTWARE,   /* cpu-clock, task-clock, page-faults, ... */
 	PMU_EVSEL_TRACEPOINT, /* sched:sched_switch */
 	PMU_EVSEL_SYSFS,      /* any other sysfs PMU with its format terms */
+	PMU_EVSEL_BREAKPOINT, /* mem:ADDR[/LEN][:rwx] */
 };
 
 struct pmu_evsel {

@@ -18,7 +18,9 @@
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,13 +432,62 @@ static int core_wrapped(struct ectx *c, const struct pmu_event_syntax *ev)
 	return rc ? rc : added(c);
 }
 
-/* PMU/TERMS/...: the core PMU through the description, others through sysfs. */
+/* One term of a software event's: period=N, freq=N, name=TEXT (perf's
+ * config terms on a legacy event, parse-events.c: cpu-clock/period=1000/). */
+static int software_term(struct ectx *c, struct pmu_evsel *e, const struct pmu_event_term *term)
+{
+	char key[32], value[256];
+	uint64_t v;
+	copy_span(c->s, term->key, key, sizeof(key));
+	copy_span(c->s, term->value, value, sizeof(value));
+	if (term->has_value && strcmp(key, "name") == 0) {
+		snprintf(e->name, sizeof(e->name), "%s", value);
+		return 0;
+	}
+	bool period = strcmp(key, "period") == 0, freq = strcmp(key, "freq") == 0;
+	if (!term->has_value || !(period || freq))
+		return fail_at(c, -EINVAL, term->whole.off, term->whole.len,
+			       "unknown term '%.*s' at offset %zu for a software event (period=N, "
+			       "freq=N or name=TEXT)", (int)term->whole.len, c->s + term->whole.off,
+			       term->whole.off);
+	if (pmu_grammar_number(c->s + term->value.off, term->value.len, &v) || !v)
+		return fail_at(c, -EINVAL, term->value.off, term->value.len,
+			       "bad value '%s' for '%s' at offset %zu (a number above 0)", value,
+			       key, term->value.off);
+	e->attr.sample_period = v;   /* a union with sample_freq */
+	e->attr.freq = freq;
+	return 0;
+}
+
+/* SOFTWARE/TERMS/MODS: a software event with perf's config terms. */
+static int software_wrapped(struct ectx *c, const struct pmu_event_syntax *ev, int id)
+{
+	struct pmu_term_cursor cur;
+	struct pmu_event_term term;
+	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_SOFTWARE, "software");
+	if (!e)
+		return no_memory(c);
+	software_event(e, id);
+	int rc;
+	pmu_terms_begin(&cur, c->s, ev->body);
+	while ((rc = pmu_terms_next(&cur, &term, c->err)) > 0)
+		if ((rc = software_term(c, e, &term)) != 0)
+			return rc;
+	if (!rc)
+		rc = event_modifiers(c, e, ev);
+	return rc ? rc : added(c);
+}
+
+/* PMU/TERMS/...: the core PMU through the description, a software event
+ * with its terms, others through sysfs. */
 static int wrapped_event(struct ectx *c, const struct pmu_event_syntax *ev)
 {
 	char pname[64];
 	copy_span(c->s, ev->pmu, pname, sizeof(pname));
 	if (c->host->core && strcmp(pname, "cpu") == 0)
 		return core_wrapped(c, ev);
+	if (software_id(pname) >= 0)
+		return software_wrapped(c, ev, software_id(pname));
 	return sysfs_wrapped(c, ev, pname);
 }
 
@@ -535,43 +586,128 @@ static int no_tracefs(struct ectx *c, const struct pmu_event_syntax *ev, int mou
 		       ev->whole.off, c->host->sysfs, c->host->sysfs);
 }
 
-/* SYS:NAME[:MODS]. */
-static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
+/* One tracepoint sys:name (its id read from tracefs) as an event of the
+ * list, named sys:name; 0, 1 when it has no id, or an error. */
+static int add_tracepoint(struct ectx *c, const struct pmu_event_syntax *ev,
+			  const struct pmu_tracepoint_syntax *tp, const char *tracefs, const char *sys,
+			  const char *name, bool named_so)
 {
-	char sys[128], name[128], path[800], text[32];
-	struct pmu_tracepoint_syntax tp;
-	pmu_grammar_tracepoint(c->s, ev, &tp);
-	copy_span(c->s, tp.sys, sys, sizeof(sys));
-	copy_span(c->s, tp.name, name, sizeof(name));
-	if (strcmp(sys, "mem") == 0) { /* perf's mem:ADDR[/LEN][:rwx], PERF_TYPE_BREAKPOINT */
-		char q[PMU_QUOTE_MAX + 4];
-		return fail_at(c, -EOPNOTSUPP, ev->whole.off, ev->whole.len,
-			       "breakpoint event '%s' at offset %zu: pmutool does not open "
-			       "breakpoints (perf's mem:ADDR[/LEN][:rwx])",
-			       pmu_grammar_quote(c->s, ev->whole, q), ev->whole.off);
-	}
-	int mount_errno;
-	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
-	if (!tracefs[0])
-		return no_tracefs(c, ev, mount_errno);
-	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
-		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
-			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
-			       sys, name, ev->whole.off, tracefs, sys, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
+	char path[800], text[32];
 	uint64_t id;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
 	int rc = pmu_read_small(path, text, sizeof(text));
+	if (rc == -ENOENT && !named_so)
+		return 1;   /* a glob's match without an id: not an event (ftrace's) */
 	if (rc || pmu_grammar_number(text, strlen(text), &id))
 		return fail(c, rc ? rc : -EINVAL, "tracepoint %s:%s: cannot read its id from %s", sys,
 			    name, path);
 	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_TRACEPOINT, "tracepoint");
 	if (!e)
 		return no_memory(c);
+	if (!named_so)
+		snprintf(e->name, sizeof(e->name), "%s:%s", sys, name);
 	e->attr.type = PERF_TYPE_TRACEPOINT;
 	e->attr.config = id;
-	if (tp.has_mods && (rc = apply_modifiers(c, e, tp.mods)) != 0)
+	if (tp->has_mods && (rc = apply_modifiers(c, e, tp->mods)) != 0)
 		return rc;
 	return added(c);
+}
+
+/* SYS:NAME with a glob in either part (sched:sched_wak*, *:sys_enter_open):
+ * every tracepoint that matches, in tracefs's order, as perf's
+ * parse-events.c add_tracepoint_multi_sys/_event (fnmatch) takes them. */
+static int tracepoint_glob(struct ectx *c, const struct pmu_event_syntax *ev,
+			   const struct pmu_tracepoint_syntax *tp, const char *tracefs,
+			   const char *sys, const char *name)
+{
+	char path[700];
+	int found = 0, rc = 0;
+	snprintf(path, sizeof(path), "%s/events", tracefs);
+	DIR *subsystems = opendir(path);
+	for (struct dirent *s; !rc && subsystems && (s = readdir(subsystems));) {
+		if (s->d_name[0] == '.' || fnmatch(sys, s->d_name, 0))
+			continue;
+		char dir[1000];
+		snprintf(dir, sizeof(dir), "%s/%s", path, s->d_name);
+		DIR *events = opendir(dir);
+		for (struct dirent *e; !rc && events && (e = readdir(events));) {
+			if (e->d_name[0] == '.' || fnmatch(name, e->d_name, 0))
+				continue;
+			rc = add_tracepoint(c, ev, tp, tracefs, s->d_name, e->d_name, false);
+			found += rc == 0;
+			rc = rc > 0 ? 0 : rc;
+		}
+		if (events)
+			closedir(events);
+	}
+	if (subsystems)
+		closedir(subsystems);
+	if (!rc && !found)
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "no tracepoint matches '%s:%s' at offset %zu (in %s/events)", sys, name,
+			       ev->whole.off, tracefs);
+	return rc;
+}
+
+/* mem:ADDR[:ACCESS], perf's hardware breakpoint (parse-events.c
+ * parse_events_add_breakpoint): ACCESS of r, w, x (rw when none), its
+ * length sizeof(long) for x, else 4, a sample each hit (period 1).  perf's
+ * mem:ADDR/LEN reads as a PMU's terms here (perf itself refuses it per
+ * task). */
+static int breakpoint(struct ectx *c, const struct pmu_event_syntax *ev,
+		      const struct pmu_tracepoint_syntax *tp)
+{
+	char q[PMU_QUOTE_MAX + 4];
+	uint64_t addr;
+	bool bad = pmu_grammar_number(c->s + tp->name.off, tp->name.len, &addr) != 0;
+	unsigned type = 0;
+	for (size_t i = 0; !bad && tp->has_mods && i < tp->mods.len; i++) {
+		const char *at = strchr("rwx", c->s[tp->mods.off + i]);
+		bad = !at || (type & (1u << (at - "rwx")));
+		type |= at ? 1u << (at - "rwx") : 0;
+	}
+	if (bad || (type & 4 && type != 4))
+		return fail_at(c, -EINVAL, ev->whole.off, ev->whole.len,
+			       "breakpoint '%s' at offset %zu: not mem:ADDR[:ACCESS] (ACCESS r, w, rw "
+			       "or x)", pmu_grammar_quote(c->s, ev->whole, q),
+			       ev->whole.off);
+	struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_BREAKPOINT, "breakpoint");
+	if (!e)
+		return no_memory(c);
+	e->attr.type = PERF_TYPE_BREAKPOINT;
+	e->attr.bp_type = type ? type : 3;   /* HW_BREAKPOINT_R 1, W 2, X 4 */
+	e->attr.bp_addr = addr;
+	e->attr.bp_len = e->attr.bp_type == 4 ? sizeof(long) : 4;
+	e->attr.sample_period = 1;
+	return added(c);
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* SYS:NAME[:MODS]. */
+static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
+{
+	char sys[128], name[128];
+	struct pmu_tracepoint_syntax tp;
+	pmu_grammar_tracepoint(c->s, ev, &tp);
+	copy_span(c->s, tp.sys, sys, sizeof(sys));
+	copy_span(c->s, tp.name, name, sizeof(name));
+	if (strcmp(sys, "mem") == 0)
+		return breakpoint(c, ev, &tp);
+	int mount_errno;
+	const char *tracefs = pmu_host_tracefs(c->host, &mount_errno);
+	if (!tracefs[0])
+		return no_tracefs(c, ev, mount_errno);
+	if (tp.name.len && !strchr(sys, '/') && !strchr(name, '/') && (has_glob(sys) || has_glob(name)))
+		return tracepoint_glob(c, ev, &tp, tracefs, sys, name);
+	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
+		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
+			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
+			       sys, name, ev->whole.off, tracefs, sys, name);
+	return add_tracepoint(c, ev, &tp, tracefs, sys, name, true);
 }
 
 /* perf's rHEX (at most 16 digits). */
@@ -597,7 +733,7 @@ static bool is_tracepoint(const struct ectx *c, const struct pmu_event_syntax *e
 {
 	char sys[128];
 	copy_span(c->s, ev->body, sys, sizeof(sys));
-	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL))
+	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL) || has_glob(sys))
 		return true;
 	if (known_name(c, ev->body, sys))
 		return false;

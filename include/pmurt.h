@@ -775,6 +775,7 @@ enum pmurt_evsel_kind {
 	PMURT_EVSEL_SOFTWARE,   /* "task-clock", "page-faults", ... */
 	PMURT_EVSEL_TRACEPOINT, /* "sched:sched_switch" */
 	PMURT_EVSEL_SYSFS,      /* another sysfs PMU's event ("msr/tsc/") */
+	PMURT_EVSEL_BREAKPOINT, /* 0.6: "mem:0x601040:w", a hardware breakpoint */
 };
 
 struct perf_event_attr; /* <linux/perf_event.h> */

@@ -19,9 +19,10 @@ int pmu_cpc_check_periods(const struct pmu_evlist *list, uint64_t period,
 {
 	for (int i = 0; i < list->n; i++) {
 		const struct perf_event_attr *a = &list->v[i].attr;
-		/* a tracepoint's own period (1, as perf sets it) counts hits, not
-		 * overflow interrupts: only -c applies to it */
-		bool own = !a->freq && list->v[i].kind != PMU_EVSEL_TRACEPOINT;
+		/* a tracepoint's or a breakpoint's own period (1, as perf sets
+		 * it) counts hits, not overflow interrupts: only -c applies to it */
+		bool own = !a->freq && list->v[i].kind != PMU_EVSEL_TRACEPOINT &&
+			   list->v[i].kind != PMU_EVSEL_BREAKPOINT;
 		uint64_t p = period ? period : own ? a->sample_period : 0;
 		if (p == 0 || p >= min_period)
 			continue;

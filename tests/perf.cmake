@@ -31,7 +31,7 @@ add_test(NAME perf/library-unprivileged
                  setpriv --reuid=65534 --regid=65534 --clear-groups \"$t/perf_test\" --unprivileged \"$t/sys\"" sh
     $<TARGET_FILE:perf_test> ${FAKESYS})
 
-foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json cpus no-hardware perf-layout
+foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json json-perf breakpoint cpus no-hardware perf-layout
     missing-event paranoid dry-run-power10 foreign-core)
   add_test(NAME perf/stat-${case}
     COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})

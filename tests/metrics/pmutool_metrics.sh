@@ -95,7 +95,7 @@ run_sim 0 --sysfs "$t/sys" stat -M cpi --metric-only -x, -- true
 grep -q "^1.00,,DISPATCH_STALL_CPI,[0-9.]*,$" "$t/err" || fail "a CPI line"
 grep -q ",100.00," "$t/err" && fail "CPI's groups multiplexed: no share is 100%"
 cp "$t/err" "$t/out"
-run_sim 0 --sysfs "$t/sys" stat -M run_cpi,ipc --json -- true
+run_sim 0 --sysfs "$t/sys" stat -M run_cpi,ipc --json-report -- true
 cp "$t/err" "$t/out"
 json "
 m = {x['name']: x for x in d['metrics']}

@@ -20,6 +20,16 @@ run() {
 	[ "$got" = "$want" ] || fail "pmutool $*: exit $got, want $want"
 }
 has() { grep -q -- "$2" "$t/$1" || fail "$1 lacks '$2'"; }
+# counting PID: wait until stat PID counts (SIGINT blocked for its signalfd,
+# which it does once the counters are open and it waits for Ctrl-C)
+counting() {
+	n=0
+	until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
+		[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || { kill "$1"; fail "stat did not start in 60 s"; }
+		sleep 0.1
+	done
+}
 # csv_value EVENT: the value column of perf's -x, line for EVENT
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1 }' "$t/err"; }
 # json CODE: CODE on d, the JSON a run printed (on standard error, as perf
@@ -87,7 +97,13 @@ software)
 	pf=$(csv_value page-faults)
 	[ "${pf:-0}" -gt 0 ] || fail "page-faults '$pf'"
 	has err ',msec,task-clock,'
-	has err ',,cpu-migrations,' ;;
+	has err ',,cpu-migrations,'
+	# no -e on a host without a core description (this one): the software
+	# defaults alone, no <not supported> hardware lines
+	run 0 stat -x, -- true
+	[ "$(cut -d, -f3 "$t/err" | tr '\n' ' ')" = \
+		"task-clock context-switches cpu-migrations page-faults " ] ||
+		fail "the default events here: $(cat "$t/err")" ;;
 exit-status)
 	run 7 stat -e task-clock -- sh -c 'exit 7'
 	has err "Performance counter stats for 'sh -c exit 7'"
@@ -118,7 +134,17 @@ tracepoint)
 	sw=$(csv_value sched:sched_switch) ex=$(csv_value sched:sched_process_exec)
 	[ "${sw:-0}" -ge 1 ] && [ "${ex:-0}" = 1 ] || fail "switches '$sw', execs '$ex'"
 	run 2 --tracefs "$tr" stat -e sched:no_such_event -- true
-	has err "unknown tracepoint 'sched:no_such_event' at offset 0" ;;
+	has err "unknown tracepoint 'sched:no_such_event' at offset 0"
+	# globs, in either part: every match in tracefs's order, as perf stat
+	need perf linux-perf
+	for glob in 'sched:sched_wak*' 'sch?d:*_fork' 'sched:sched_process_e?*'; do
+		run 0 stat -x, -e "$glob" -- true
+		perf stat -x, -e "$glob" -- true 2>"$t/perf.csv" || fail "perf stat -e '$glob'"
+		[ "$(cut -d, -f3 "$t/err")" = "$(cut -d, -f3 "$t/perf.csv")" ] && [ -s "$t/err" ] ||
+			fail "-e '$glob': $(cut -d, -f3 "$t/err" | tr '\n' ' ') where perf counts $(cut -d, -f3 "$t/perf.csv" | tr '\n' ' ')"
+	done
+	run 2 stat -e 'sched:no_such*' -- true
+	has err "no tracepoint matches 'sched:no_such\*' at offset 0" ;;
 tracefs-mount)
 	# run under tests/fresh_boot.sh: tracefs not mounted, as after a boot.
 	# As perf, a tracepoint mounts it (root); otherwise the message says
@@ -147,7 +173,7 @@ repeat)
 	has err "page-faults  *# *[0-9.]* [KMG]*/sec"
 	has err " +- [0-9.]* seconds time elapsed  *( +- "
 	need python3 python3
-	run 0 --json stat -r 3 -e page-faults -- true
+	run 0 --json-report stat -r 3 -e page-faults -- true
 	json "assert d['runs'] == 3 and len(d['events'][0]['runs']) == 3, d"
 	# the running time beside the mean count is the mean running time, as
 	# perf prints it: runs of 1, 2 and 9 units of work (a file counts them),
@@ -161,7 +187,7 @@ repeat)
 		"$t/err" || fail "-r 3 -x,: running time not the mean: $(cat "$t/err")"
 	json_from=err
 	printf 0 >"$t/n"
-	run 0 --json stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
+	run 0 --json-report stat -r 3 -e task-clock -- sh -c "$work" sh "$t/n"
 	json "e = d['events'][0]; assert abs(e['value'] * 1e6 - e['time_running']) < 0.05 * e['time_running'], e" ;;
 interval)
 	# a line every 100 ms while the command runs and one at its end: times
@@ -173,7 +199,7 @@ interval)
 	     END { exit !(n >= 2 && !bad && last >= 0.45) }' "$t/err" ||
 		fail "intervals not 100 ms apart up to the command's end"
 	need python3 python3
-	run 0 --json stat -I 100 -e task-clock,page-faults -- sleep 0.25
+	run 0 --json-report stat -I 100 -e task-clock,page-faults -- sleep 0.25
 	json "i = d['intervals']; assert len(i) >= 2 and [e['name'] for e in i[0]['events']] == ['task-clock', 'page-faults'] and i[0]['time'] >= 0.0995 and i[-1]['time'] >= 0.25 and all(b['time'] - a['time'] >= 0.0995 for a, b in zip(i[:-1], i[1:-1])), i" ;;
 interval-end)
 	# the command's end ends the count at once, the last line stamped then
@@ -187,7 +213,7 @@ interval-end)
 	     $4 == "task-clock" { n++; last = $1 }
 	     END { exit !(n == 1 && last >= 0.1 && last <= wall && wall < 10) }' "$t/err" ||
 		fail "not one line stamped at the command's end, within the run ($t0 to $t1)"
-	run 0 --json stat -I 20000 -e task-clock -- sleep 0.1
+	run 0 --json-report stat -I 20000 -e task-clock -- sleep 0.1
 	json "i = d['intervals']; assert len(i) == 1 and 0.1 <= i[0]['time'] <= d['elapsed_seconds'] < 10, (i, d['elapsed_seconds'])" ;;
 output-file)
 	# -o FILE: the counts there, whatever the format, and not on standard
@@ -199,15 +225,29 @@ output-file)
 	[ -z "$empty_err" ] || fail "-o: stderr holds '$empty_err'"
 	grep -q "Performance counter stats for 'echo workload-line'" "$t/counts" || fail "-o: no counts in FILE"
 	grep -q 'msec  *task-clock' "$t/counts" || fail "-o: no task-clock line"
-	run 0 --json stat -o "$t/counts.json" -e task-clock -- echo workload-line
+	run 0 --json-report stat -o "$t/counts.json" -e task-clock -- echo workload-line
 	has out '^workload-line$'
 	python3 -c "import json; d=json.load(open('$t/counts.json')); assert d['command'] == 'echo workload-line' and d['events'][0]['name'] == 'task-clock', d" ||
 		fail "-o with --json: not the JSON in FILE"
 	[ -s "$t/err" ] && fail "-o with --json: stderr not empty"
 	run 0 stat -o "$t/counts.csv" -x, -I 50 -e task-clock -- sleep 0.12
 	grep -q '^ *[0-9.]*,[0-9.]*,msec,task-clock,' "$t/counts.csv" || fail "-o with -x and -I"
+	# --append: runs after each other in -o's FILE, each after perf's
+	# "# started on DATE", laid out as perf stat --append's (digits and
+	# dates aside)
+	need perf linux-perf
+	run 0 stat -o "$t/app" -x, -e task-clock -- true
+	run 0 stat --append -o "$t/app" -x, -e task-clock -- true
+	perf stat -o "$t/perf-app" -x, -e task-clock -- true || fail "perf stat -o"
+	perf stat --append -o "$t/perf-app" -x, -e task-clock -- true || fail "perf stat --append"
+	shape() { sed -e 's/^# started on .*/# started on/' -e 's/[0-9][0-9.]*/N/g' "$1"; }
+	[ "$(shape "$t/app")" = "$(shape "$t/perf-app")" ] ||
+		fail "--append: $(cat "$t/app") where perf writes $(cat "$t/perf-app")"
+	[ "$(grep -c ',task-clock,' "$t/app")" = 2 ] || fail "--append: not two runs"
+	run 2 stat --append -e task-clock -- true
+	has err "--append appends to -o's FILE"
 	# --json without -o: on standard error, the workload's output alone on stdout
-	run 0 --json stat -e task-clock -- echo workload-line
+	run 0 --json-report stat -e task-clock -- echo workload-line
 	[ "$(cat "$t/out")" = workload-line ] || fail "--json: stdout holds more than the workload's"
 	json "assert d['events'][0]['name'] == 'task-clock', d"
 	# refusals: a file that cannot be made (before the command runs), a dry run
@@ -247,17 +287,9 @@ for x in ts: x.join()' "$t/ready" &
 	run 0 stat -p $spinner -e task-clock -- sleep 0.1
 	has err "Performance counter stats for process id '$spinner'"
 	! grep -q "seconds user\|seconds sys" "$t/err" || fail "-p: sleep's times printed"
-	run 0 --json stat -p $spinner -e task-clock -- sleep 0.1
+	run 0 --json-report stat -p $spinner -e task-clock -- sleep 0.1
 	json "assert d['pid'] == $spinner and d['command'] == 'sleep 0.1' and d['events'][0]['value'] > 0, d"
 	# Ctrl-C: once the signal is blocked for the signalfd, the count is on
-	counting() { # wait until stat $1 counts: SIGINT blocked for its signalfd
-		n=0
-		until mask=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
-			[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; do
-			n=$((n + 1)); [ $n -lt 600 ] || { kill $1; fail "stat -p did not start in 60 s"; }
-			sleep 0.1
-		done
-	}
 	"$pmutool" stat -p $spinner -e task-clock >"$t/out" 2>"$t/err" &
 	statpid=$!
 	counting $statpid
@@ -290,11 +322,64 @@ for x in ts: x.join()' "$t/ready" &
 	has err "^pmutool: error: --pid applies to stat, report and script, after their name" ;;
 json)
 	need python3 python3
-	run 3 --json stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
+	run 3 --json-report stat -e '{task-clock,page-faults}' -- sh -c 'exit 3'
 	json "assert d['version'] == 1 and d['exit_status'] == 3 and d['command'] == 'sh -c exit 3'
 e = d['events'][1]; assert e['name'] == 'page-faults' and e['value'] > 0 and e['counted'] and e['percent_counted'] == 100.0 and not e['multiplexed'], e
 assert sorted(d['events'][0]) == sorted(['name','pmu','unit','value','counted','supported','time_enabled','time_running','percent_counted','multiplexed','stddev_percent','runs'])" ;;
+json-perf)
+	# --json: perf stat -j's lines (stat_json.py compares keys, order,
+	# events, units and derived figures' units with perf 6.1's on the same
+	# command); plain, repeated, by interval, with a count perf cannot open
+	need perf linux-perf
+	need python3 python3
+	here=$(dirname "$0")
+	for args in "-e task-clock,page-faults,minor-faults,cs" "-r 3 -e task-clock,page-faults" \
+		"-I 100 -e task-clock,cs" "-e task-clock,msr/tsc/"; do
+		# shellcheck disable=SC2086 # the options are words
+		run 0 stat --json $args -- sleep 0.25
+		# shellcheck disable=SC2086
+		perf stat -j $args -- sleep 0.25 2>"$t/perf.json" || fail "perf stat -j $args"
+		python3 "$here/stat_json.py" "$t/err" "$t/perf.json" || fail "--json $args: not perf's"
+	done
+	run 2 stat --json -x, -e task-clock -- true
+	has err "json" ;;
+breakpoint)
+	# mem:ADDR[:ACCESS], perf's hardware breakpoints: the attrs perf
+	# record writes (type 5, bp_type, bp_addr, bp_len, a sample a hit), and
+	# the count perf stat gives for a variable written 1000 times (1000
+	# where the machine delivers breakpoints; a KVM guest may give both 0)
+	need perf linux-perf
+	need cc gcc
+	printf 'volatile int hits;\nint main(void) { for (int i = 0; i < 1000; i++) hits = i; return 0; }\n' \
+		>"$t/bp.c"
+	cc -O1 -no-pie -o "$t/bp" "$t/bp.c" || fail "cc"
+	addr=0x$(nm "$t/bp" | awk '$3 == "hits" { print $1 }')
+	for ev in "mem:$addr:w" "mem:$addr" "mem:$addr:rw" "mem:0x1000:x"; do
+		run 0 record -e "$ev" -o "$t/ours.data" -- true
+		perf record -q -e "$ev" -o "$t/perf.data" -- true 2>/dev/null || fail "perf record -e $ev"
+		attrs() { perf evlist -v -i "$1" 2>/dev/null | tr ',' '\n' | grep -E '^ *(bp_|type|\{ sample_period|[a-z]*mem:)' ; }
+		[ "$(attrs "$t/ours.data")" = "$(attrs "$t/perf.data")" ] ||
+			fail "-e $ev: $(attrs "$t/ours.data") where perf's: $(attrs "$t/perf.data")"
+	done
+	run 0 stat -x, -e "mem:$addr:w" -- "$t/bp"
+	perf stat -x, -e "mem:$addr:w" -- "$t/bp" 2>"$t/perf.csv" || fail "perf stat"
+	[ "$(cut -d, -f1,3 "$t/err")" = "$(cut -d, -f1,3 "$t/perf.csv")" ] ||
+		fail "mem:$addr:w counts $(cat "$t/err") where perf counts $(cat "$t/perf.csv")"
+	run 2 stat -e 'mem:0x1000:q' -- true
+	has err "breakpoint 'mem:0x1000:q' at offset 0: not mem:ADDR"
+	run 2 stat -e 'mem:0x1000:rx' -- true
+	has err "(ACCESS r, w, rw or x)" ;;
 cpus)
+	# -a without a command counts until Ctrl-C, as perf stat; -r wants one
+	"$pmutool" stat -a -x, -e cpu-clock >"$t/out" 2>"$t/err" &
+	statpid=$!
+	counting $statpid
+	kill -INT $statpid
+	wait $statpid; rc=$?
+	[ $rc = 0 ] || fail "stat -a ended by SIGINT: exit $rc"
+	[ -n "$(csv_value cpu-clock)" ] || fail "stat -a until Ctrl-C: no count"
+	run 2 stat -a -r 2 -e cpu-clock
+	has err "stat: -r repeats a command"
 	run 0 stat -a -x, -e cpu-clock -- sleep 0.05
 	v=$(csv_value cpu-clock)
 	python3 -c "import sys; sys.exit(0 if float('$v') > 45 else 1)" || fail "cpu-clock -a '$v'"
@@ -373,7 +458,7 @@ missing-event)
 	has err '^<not supported>,,cycles,0,'
 	v=$(csv_value task-clock)
 	awk -v v="${v:-0}" 'BEGIN { exit !(v + 0 > 0) }' || fail "task-clock counted '$v'"
-	run 0 stat --json -e '{task-clock,cycles},page-faults' -- true
+	run 0 stat --json-report -e '{task-clock,cycles},page-faults' -- true
 	json "e = d['events']; assert d['version'] == 1, d['version']
 assert [x['name'] for x in e] == ['task-clock', 'cycles', 'page-faults'], e
 assert e[1]['supported'] is False and e[1]['counted'] is False, e[1]
@@ -443,6 +528,12 @@ e = d['events'][0]; a = e['attr']; assert (e['pmu'], a['type'], a['config'], a['
 	json "c = d['groups'][0]['check']; assert not c['ok'] and c['reason'] == 'constraint_conflict' and c['reject_index'] == 1, c"
 	run 0 --sysfs "$t/sys" stat --dry-run -a -e 'vpa_dtl/dtl_cede,period=1000000/'
 	has out "type=14 config=0x1 .* sample_period=1000000 .* inherit=0"
+	# no -e on a host whose core PMU has a description: perf's software
+	# defaults, then cycles and instructions (their IPC), as perf stat
+	run 0 --sysfs "$t/sys" stat --dry-run
+	[ "$(awk '/^[0-9]/ { printf "%s ", $2 }' "$t/out")" = \
+		"task-clock context-switches cpu-migrations page-faults cycles instructions " ] ||
+		fail "the default events on POWER10: $(cat "$t/out")"
 	export PMURT_SYSFS="$t/sys"
 	run 0 stat --dry-run -e PM_CYC
 	unset PMURT_SYSFS

@@ -139,8 +139,8 @@ event-messages)
 		run 2 $pmu stat -e tsk-clock -- true
 		has err "unknown event 'tsk-clock' at offset 0; did you mean 'task-clock'?"
 		# shellcheck disable=SC2086
-		run 2 $pmu stat -e cpu-clock,mem:0x1000 -- true
-		has err "breakpoint event 'mem:0x1000' at offset 10: pmutool does not open breakpoints"
+		run 2 $pmu stat -e cpu-clock,mem:0x10zz -- true
+		has err "breakpoint 'mem:0x10zz' at offset 10: not mem:ADDR\[:ACCESS\]"
 		# shellcheck disable=SC2086
 		run 2 $pmu stat -e r10000000000000000000 -- true
 		grep -q "too large\|larger than 64 bits" "$t/err" || fail "no word of the code's size"

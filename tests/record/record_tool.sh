@@ -3,6 +3,7 @@
 # it), its files read by Debian's perf (linux-perf):
 #   workload  samples of the workload's pid and comm, MMAP2 of its binary,
 #             FORK and EXIT, the user function on top in `perf report`;
+#             without -e, perf record's default event on this host;
 #   callchain -g: `perf script` shows the user stack through main; of a
 #             workload through libc's PLT and the vdso, pmutool script
 #             prints what perf script prints, frame for frame (symbols
@@ -10,10 +11,12 @@
 #             build-id cache pmutool record filled, in a HOME of its own);
 #   pid       -p PID: stops when the process exits, its name and binary
 #             resolve from the synthesized COMM and MMAP2 (the process
-#             held stopped until record is attached);
+#             held stopped until record is attached); -p PID -- sleep:
+#             PID recorded while sleep runs, sleep not;
 #   sigint    -a until SIGINT: exit 0, the file finished with its samples;
 #   period    the minimum period (5000, --min-period) from -c and a probe's
-#             COUNT, refused before anything opens;
+#             COUNT, refused before anything opens; perf's terms on software
+#             events (cpu-clock/period=N/) give perf's attrs;
 #   fcfs      counters first come, first served, the holder named;
 #   status    the workload's exit status is record's; the workload's own
 #             options need no --;
@@ -87,6 +90,15 @@ workload)
 	perf report -i "$t/p.data" --stdio --sort comm,dso,sym 2>/dev/null >"$t/report.txt"
 	grep -m1 '%' "$t/report.txt" | grep -q 'record_spin  *record_spin  *\[\.\] main' ||
 		fail "main of record_spin is not on top of perf report"
+	# no -e: perf record's default event on this host (cycles where there
+	# is a hardware PMU, else cpu-clock, perf's fallback), at its 4000 Hz;
+	# perf's fallback keeps the precise_ip 3 of its cycles:P (":ppp"),
+	# which a software event ignores and pmutool does not set
+	record -o "$t/d.data" -- "$spin" 20000000 || fail "record without -e exited $?"
+	perf record -q -o "$t/perf-d.data" -- "$spin" 20000000 2>/dev/null || fail "perf record failed"
+	ours=$(perf evlist -F -i "$t/d.data" 2>/dev/null)
+	theirs=$(perf evlist -F -i "$t/perf-d.data" 2>/dev/null | sed 's/^\([a-z-]*\):p*:/\1:/')
+	[ -n "$ours" ] && [ "$ours" = "$theirs" ] || fail "default event: '$ours', perf's '$theirs'"
 	;;
 callchain)
 	record -e cpu-clock -c 250000 -g -o "$t/p.data" -- "$spin" 100000000 || fail "record exited $?"
@@ -133,6 +145,19 @@ pid)
 	[ "$n" -ge 20 ] || fail "$n samples of record_spin $pid"
 	perf report -i "$t/p.data" --stdio --sort dso,sym 2>/dev/null | grep -m1 '%' |
 		grep -q 'record_spin  *\[\.\] main' || fail "main does not resolve from the synthesized MMAP2"
+	# -p PID -- CMD: PID recorded while CMD runs (perf's record -p PID --
+	# sleep N), CMD itself not recorded; record's status is CMD's
+	"$spin" 30000000000 >/dev/null &
+	spinner=$!
+	"$pmutool" record -e cpu-clock -c 250000 -p "$spinner" -o "$t/p2.data" -- sleep 0.3 \
+		>"$t/out.txt" 2>"$t/err.txt"
+	rc=$?
+	kill "$spinner"
+	[ "$rc" = 0 ] || fail "record -p -- sleep exited $rc: $(cat "$t/err.txt")"
+	perf script -i "$t/p2.data" -F comm,pid 2>/dev/null >"$t/script2.txt" || fail "perf script failed"
+	[ "$(grep -c "^ *record_spin  *$spinner *\$" "$t/script2.txt")" -ge 10 ] ||
+		fail "-p -- sleep: too few samples of the process"
+	grep -q '^ *sleep ' "$t/script2.txt" && fail "-p -- sleep: the command was recorded"
 	;;
 sigint)
 	"$pmutool" record -e cpu-clock -c 1000000 -a -o "$t/p.data" >"$t/out.txt" 2>"$t/err.txt" &
@@ -157,6 +182,16 @@ period)
 	p10record --dry-run --min-period 1000 -e PM_RUN_INST_CMPL-user-1000 || fail "--min-period for a probe"
 	grep -q '^PM_RUN_INST_CMPL-user-1000: type 4 config 0x500fa period 1000 PMC5$' "$t/out.txt" ||
 		fail "dry run does not show the attr and counter"
+	# perf's terms on a software event: the attrs perf record writes for them
+	for ev in 'cpu-clock/period=1000000/' 'task-clock/freq=999,name=tc/u'; do
+		record -e "$ev" -o "$t/q.data" -- true || fail "record -e '$ev' exited $?"
+		perf record -q -e "$ev" -o "$t/perf-q.data" -- true 2>/dev/null || fail "perf record -e '$ev'"
+		[ "$(perf evlist -F -i "$t/q.data" 2>/dev/null)" = \
+		  "$(perf evlist -F -i "$t/perf-q.data" 2>/dev/null)" ] || fail "-e '$ev': not perf's attr"
+	done
+	record -e 'cpu-clock/bogus=1/' -o "$t/q.data" -- true
+	[ $? -eq 2 ] && grep -q "unknown term 'bogus=1' at offset 10 for a software event" "$t/err.txt" ||
+		fail "an unknown software term not refused at its offset"
 	;;
 fcfs)
 	p10record --dry-run -e PM_FLOP_CMPL-all-10000 -e cpu-clock -e '0x100fc'

@@ -47,16 +47,18 @@ static void on_signal(int sig)
 static void usage_record(FILE *out)
 {
 	fprintf(out,
-		"Usage: pmutool [OPTION]... record -e EVENT [-e EVENT]... [-a | -C CPUS | -p PID]\n"
+		"Usage: pmutool [OPTION]... record [-e EVENT]... [-a | -C CPUS | -p PID]\n"
 		"              [-c PERIOD | -F HZ] [-g | --call-graph=MODE] [-o FILE] [-m PAGES]\n"
 		"              [--min-period N]\n"
 		"              [--dry-run] [-- CMD [ARG]...]\n"
 		"Sample events into a perf.data file.  EVENT is any event perf takes, or a\n"
 		"cpc probe name NAME-MODE[-MASK]-COUNT (COUNT the period).\n\n"
-		"  -e, --event=EVENT    an enabling (an event or a {group}); repeatable\n"
+		"  -e, --event=EVENT    an enabling (an event or a {group}); repeatable;\n"
+		"                       none: cycles, else cpu-clock (perf's default)\n"
 		"  -a, --all-cpus       every CPU, every task\n"
 		"  -C, --cpu=CPUS       these CPUs (0-3,8), every task\n"
-		"  -p, --pid=PID        the running process PID (all its threads)\n"
+		"  -p, --pid=PID        the running process PID (all its threads); with\n"
+		"                       CMD, while CMD runs (CMD not recorded)\n"
 		"  -c, --count=PERIOD   a sample every PERIOD events\n"
 		"  -F, --freq=HZ        about HZ samples a second (default 4000 without a period)\n"
 		"  -g                   record the callchain (kernel and user stack), as\n"
@@ -208,12 +210,8 @@ static int check_record_args(const struct tool *t, const struct record_args *a)
 {
 	const char *why = NULL;
 	int targets = a->all_cpus + (a->cpu_list != NULL) + (a->pid > 0);
-	if (a->nevents == 0)
-		why = "no event: give at least one -e";
-	else if (targets > 1)
+	if (targets > 1)
 		why = "-a, -C and -p exclude each other";
-	else if (a->pid > 0 && a->cmd)
-		why = "-p records a running process: give no command";
 	else if (targets == 0 && !a->cmd && !a->dry_run)
 		why = "nothing to record: give a command, -a, -C or -p";
 	else if (a->period && a->freq)
@@ -226,12 +224,23 @@ static int check_record_args(const struct tool *t, const struct record_args *a)
 	return EXIT_USAGE;
 }
 
+/* Without -e, perf record's default: cycles, where the host has a
+ * hardware PMU (a core description, or sysfs's "cpu"), else cpu-clock, as
+ * perf falls back to it when cycles cannot be opened (evsel__fallback). */
+static const char *default_event(const struct tool *t)
+{
+	return pmurt_host_pmu(t->host) || pmurt_host_pmu_present(t->host, "cpu", NULL) == 0
+		       ? "cycles" : "cpu-clock";
+}
+
 /* Every -e string into one event list. */
 static int build_evlist(const struct tool *t, const struct record_args *a,
 			struct pmurt_evlist **list)
 {
 	struct pmurt_error err = {0};
 	int rc = pmurt_evlist_new(list, t->host, NULL, &err);
+	if (rc == 0 && a->nevents == 0)
+		rc = pmurt_evlist_add(*list, default_event(t), &err);
 	for (int i = 0; rc == 0 && i < a->nevents; i++)
 		rc = pmurt_evlist_add(*list, a->events[i], &err);
 	if (rc == 0)
@@ -388,7 +397,9 @@ static int record_opts(const struct tool *t, const struct record_args *a, pid_t 
 		o->cpus = *cpus;
 		o->pid = -1;
 	}
-	if (workload > 0 && !a->all_cpus && !a->cpu_list) {
+	/* with -p the command only times the recording, as perf's
+	 * (record -p PID -- sleep 5) */
+	if (workload > 0 && !a->all_cpus && !a->cpu_list && a->pid <= 0) {
 		o->pid = workload;
 		o->enable_on_exec = true;
 	}

@@ -174,7 +174,7 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 		struct signalfd_siginfo si;
 		if (n > 0 && (fds[0].revents & POLLIN) &&
 		    read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo == SIGINT)
-			return WAIT_ENDED;     /* Ctrl-C (-p without a command) */
+			return WAIT_ENDED;     /* Ctrl-C (-p, -a, -C without a command) */
 	}
 }
 
@@ -292,12 +292,13 @@ static int run_once(const struct tool *t, const struct stat_opts *opts, struct r
 	/* ignored throughout, and when it ends the run also blocked, so that
 	 * the signalfd reads it (Linux queues a blocked signal even when it is
 	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
-	bool sigint_ends = opts->pid && !t->nargs;
+	/* -p, -a or -C without a command count until Ctrl-C, as perf stat */
+	bool sigint_ends = !t->nargs && (opts->pid || opts->all_cpus || opts->cpu_list);
 	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	sigset_t old_mask;
 	struct waiter wt = {.child = w.pid, .pidfd = -1,
 			    .sigfd = block_signals(t, sigint_ends, &old_mask)};
-	if (wt.sigfd < 0 || (sigint_ends && (wt.pidfd = stat_pidfd(t, opts->pid)) < 0))
+	if (wt.sigfd < 0 || (sigint_ends && opts->pid && (wt.pidfd = stat_pidfd(t, opts->pid)) < 0))
 		rc = EXIT_INTERNAL;
 	struct rusage before;
 	getrusage(RUSAGE_CHILDREN, &before);
@@ -379,7 +380,7 @@ static char *command_line(char **argv, int n)
 
 static void print_report(const struct stat_opts *opts, struct stat_report *r, json_t *intervals)
 {
-	if (opts->json) {
+	if (opts->json_report) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
 			json_object_set(o, "intervals", intervals);
@@ -389,6 +390,8 @@ static void print_report(const struct stat_opts *opts, struct stat_report *r, js
 	} else if (!opts->interval_ms) {
 		if (opts->metric_only)
 			; /* the metrics alone */
+		else if (opts->json)
+			stat_print_json_lines(opts, r);
 		else if (opts->sep)
 			stat_print_csv(opts, r);
 		else
@@ -404,7 +407,7 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 	int rc = EXIT_OK;
 	s.now = calloc((size_t)r->nevents, sizeof(*s.now));
 	s.prev = calloc((size_t)r->nevents, sizeof(*s.prev));
-	s.intervals = opts->json && opts->interval_ms ? json_array() : NULL;
+	s.intervals = opts->json_report && opts->interval_ms ? json_array() : NULL;
 	if (opts->all_cpus || opts->cpu_list) {
 		s.cpus = cpu_list(t, opts, &s.ncpus);
 		if (!s.cpus)
@@ -425,15 +428,22 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 
 /* -o FILE: created (truncated) before the command runs, as perf stat -o
  * does; the workload's own output stays where it was. */
+/* -o FILE, created or, with --append, appended to; "# started on DATE"
+ * first, as perf stat writes it there (builtin-stat.c cmd_stat), but in
+ * --json-report's document, which stays one JSON value. */
 static int open_output(const struct tool *t, struct stat_opts *opts)
 {
 	if (!opts->output)
 		return EXIT_OK;
-	opts->out = fopen(opts->output, "w");
+	opts->out = fopen(opts->output, opts->append ? "a" : "w");
 	if (!opts->out) {
 		tool_error(t, "-o %s: %s", opts->output, strerror(errno));
 		return EXIT_USAGE;
 	}
+	time_t now = time(NULL);
+	char date[64];
+	if (!opts->json_report && ctime_r(&now, date))
+		fprintf(opts->out, "# started on %s\n", date);
 	return EXIT_OK;
 }
 
@@ -461,6 +471,21 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
+	if (!rc && (opts->json || opts->json_report) && opts->sep) {
+		/* perf 6.1 prints a mix of both; one format or the other here */
+		tool_error(t, "-x and --json%s: one output format, not both",
+			   opts->json_report ? "-report" : "");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && opts->append && !opts->output) {
+		tool_error(t, "--append appends to -o's FILE: give -o FILE");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && opts->json && opts->json_report) {
+		tool_error(t, "--json (perf's lines) and --json-report (one document): one or the "
+			   "other");
+		rc = EXIT_USAGE;
+	}
 	if (!rc && opts->metric_names)
 		rc = stat_metrics_plan(t, opts, &r);
 	if (!rc)
@@ -474,12 +499,16 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		     : opts->output ? (tool_error(t, "-o: --dry-run prints on standard output"),
 				       EXIT_USAGE)
 			      : stat_dry_run(t, opts, list, &r);
-	} else if (!rc && !t->nargs && !opts->pid) {
-		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, or -p PID)");
+	} else if (!rc && !t->nargs && !opts->pid && !opts->all_cpus && !opts->cpu_list) {
+		tool_error(t, "stat: no command to run (pmutool stat -e EVENTS -- CMD, -p PID, or -a "
+			   "or -C CPUS until Ctrl-C)");
 		rc = EXIT_USAGE;
 	} else if (!rc && opts->pid && (opts->all_cpus || opts->cpu_list || opts->repeat)) {
 		tool_error(t, "stat: -p counts a process; %s", opts->repeat ? "-r repeats a command"
 			   : "-a and -C count CPUs: give one or the other");
+		rc = EXIT_USAGE;
+	} else if (!rc && !t->nargs && opts->repeat) {
+		tool_error(t, "stat: -r repeats a command: give one");
 		rc = EXIT_USAGE;
 	} else if (!rc && !(rc = open_output(t, opts))) {
 		r.command = t->nargs ? command_line(t->args, t->nargs) : NULL;

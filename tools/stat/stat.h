@@ -31,7 +31,11 @@ struct stat_opts {
 	const char *sep;            /* -x SEP */
 	const char *output;         /* -o FILE */
 	bool dry_run;               /* --dry-run */
-	bool json;                  /* -j, --json */
+	bool json;                  /* -j, --json: perf stat -j's lines (a dry
+	                               run: its attrs as one document) */
+	bool append;                /* --append: to -o's FILE, not over it */
+	bool json_report;           /* --json-report: one JSON document of
+	                               the runs, intervals and metrics */
 	int pid;                    /* -p PID (0: none) */
 	FILE *out;                  /* not an option: -o's stream while stat
 	                               runs, else NULL (standard error) */
@@ -41,7 +45,8 @@ struct stat_opts {
  * other families' (options may come before the subcommand's name).
  * stat_option takes option c (getopt_long's value) into o: -1 when it is
  * not one of stat's, else an exit code. */
-enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY };
+enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY, STAT_OPT_JSON_REPORT,
+       STAT_OPT_APPEND };
 extern const char stat_shortopts[];
 extern const struct option stat_longopts[];
 int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg);
@@ -127,6 +132,10 @@ void stat_spread(const double *v, int n, double *mean, double *rel);
 void stat_print_text(const struct stat_opts *opts, const struct stat_report *r);
 void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
+/* perf stat -j's lines: one JSON object per event (stat_print.c). */
+void stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r);
+/* s as a quoted, escaped JSON string. */
+void stat_json_string(FILE *out, const char *s);
 /* One interval's lines (-I): time since start, counts since the last;
  * the events' types from r; index counts the intervals (perf's header
  * line before the first and every 25th). */

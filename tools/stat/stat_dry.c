@@ -17,7 +17,7 @@
 static const char *kind_name(enum pmurt_evsel_kind k)
 {
 	static const char *const names[] = {"core", "hardware", "cache", "software", "tracepoint",
-					    "sysfs"};
+					    "sysfs", "breakpoint"};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
@@ -160,7 +160,7 @@ int stat_dry_run(const struct tool *t, const struct stat_opts *opts,
 		struct perf_event_attr a;
 		pmurt_evlist_event(list, i, &e);
 		pmurt_counter_attr(list, i, &run, &a, sizeof(a));
-		if (opts->json)
+		if (opts->json || opts->json_report)
 			json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:b}",
 				"name", e.name, "pmu", e.pmu, "kind", kind_name(e.kind), "attr",
 				attr_json(&a, e.leader), "scale", e.scale, "unit", e.unit,
@@ -181,19 +181,19 @@ int stat_dry_run(const struct tool *t, const struct stat_opts *opts,
 			continue;
 		if (!r.ok)
 			rc = EXIT_REJECTED;
-		if (opts->json)
+		if (opts->json || opts->json_report)
 			json_array_append_new(groups, json_pack("{s:i, s:i, s:o, s:o}", "leader", leader,
 				"size", e.group_size, "events", group_names(list, leader, e.group_size),
 				"check", stat_check_json(core, &r)));
 		else
 			print_check_text(core, leader, &r);
 	}
-	for (int i = 0; !opts->json && i < report->nderived; i++)
+	for (int i = 0; !opts->json && !opts->json_report && i < report->nderived; i++)
 		tool_line("%s = %s (events %d-%d)", report->derived[i].name, report->derived[i].formula,
 			  report->derived[i].first, report->derived[i].first + report->derived[i].n - 1);
-	if (!opts->json && rc != EXIT_INTERNAL)
+	if (!opts->json && !opts->json_report && rc != EXIT_INTERNAL)
 		stat_metrics_dry(t, report, NULL);
-	if (opts->json && rc != EXIT_INTERNAL) {
+	if ((opts->json || opts->json_report) && rc != EXIT_INTERNAL) {
 		json_t *o = json_pack("{s:i, s:b, s:s, s:o, s:o, s:o}", "version", STAT_JSON_VERSION,
 				      "dry_run", 1, "target", per_task ? "task" : "cpus", "events",
 				      events, "groups", groups, "derived", derived_json(report));

@@ -55,9 +55,15 @@ static int parse_failed(const struct tool *t, const struct pmurt_error *err)
 int stat_events(const struct tool *t, const struct stat_opts *opts, struct pmurt_evlist **list,
 		struct stat_report *r)
 {
-	static const char *const defaults[] = {"task-clock,context-switches,cpu-migrations,"
+	/* perf stat's defaults without -e and -M (builtin-stat.c
+	 * default_attrs0/1): the software ones, and where the host's core PMU
+	 * has a description, cycles and instructions too, for their IPC (not
+	 * the <not supported> lines perf prints where there is none) */
+	static const char *const software[] = {"task-clock,context-switches,cpu-migrations,"
 					       "page-faults"};
-	/* perf stat's defaults without -e and -M */
+	static const char *const with_core[] = {"task-clock,context-switches,cpu-migrations,"
+						"page-faults,cycles,instructions"};
+	const char *const *defaults = pmurt_host_pmu(t->host) ? with_core : software;
 	const char *const *strs = opts->nevents || r->metrics ? opts->events : defaults;
 	int nstrs = opts->nevents || r->metrics ? opts->nevents : 1;
 	struct pmurt_error err = {0};

@@ -238,6 +238,12 @@ void stat_metrics_compute(const struct tool *t, struct stat_report *r,
 static void print_line(const struct stat_opts *opts, FILE *out, const char *prefix, double value,
 		       const struct stat_metric *m)
 {
+	if (opts->json) {   /* perf stat -j's line of a metric: its value and unit */
+		fprintf(out, "{%s\"metric-value\" : %f, \"metric-unit\" : ", prefix, value);
+		stat_json_string(out, m->name);
+		fputs("}\n", out);
+		return;
+	}
 	if (opts->sep) {
 		fprintf(out, "%s%.2f%s%s%s%s%s%.2f%s%s\n", prefix, value, opts->sep, m->unit, opts->sep,
 			m->name, opts->sep, m->share * 100, opts->sep, m->apart ? m->reason : "");
@@ -253,7 +259,7 @@ void stat_metrics_print(const struct stat_opts *opts, const struct stat_report *
 	FILE *out = opts->out ? opts->out : stderr;
 	if (!sm)
 		return;
-	if (!opts->sep)
+	if (!opts->sep && !opts->json)
 		fprintf(out, "\n Metrics (%d groups for %d metrics):\n\n", sm->ngroups, sm->n);
 	for (int i = 0; i < sm->n; i++) {
 		double mean, rel;
@@ -269,10 +275,12 @@ void stat_metrics_interval(const struct tool *t, const struct stat_opts *opts,
 	struct stat_metrics *sm = r->metrics;
 	FILE *out = opts->out ? opts->out : stderr;
 	char prefix[48];
-	if (!sm || opts->json)
+	if (!sm || opts->json_report)
 		return;
 	/* the time as stat_print_interval writes it for the counts */
-	if (opts->sep)
+	if (opts->json)
+		snprintf(prefix, sizeof(prefix), "\"interval\" : %.9f, ", when);
+	else if (opts->sep)
 		snprintf(prefix, sizeof(prefix), "%.9f%s", when, opts->sep);
 	else
 		snprintf(prefix, sizeof(prefix), "%18.9f", when);

@@ -24,6 +24,8 @@ const struct option stat_longopts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"dry-run", no_argument, NULL, STAT_OPT_DRY_RUN},
 	{"json", no_argument, NULL, 'j'},
+	{"json-report", no_argument, NULL, STAT_OPT_JSON_REPORT},
+	{"append", no_argument, NULL, STAT_OPT_APPEND},
 	{"pid", required_argument, NULL, STAT_OPT_PID},
 	{NULL, 0, NULL, 0},
 };
@@ -70,6 +72,8 @@ int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char 
 	case 'o': opts->output = arg; return EXIT_OK;
 	case STAT_OPT_DRY_RUN: opts->dry_run = true; return EXIT_OK;
 	case 'j': opts->json = true; return EXIT_OK;
+	case STAT_OPT_JSON_REPORT: opts->json_report = true; return EXIT_OK;
+	case STAT_OPT_APPEND: opts->append = true; return EXIT_OK;
 	case STAT_OPT_PID:
 		rc = number_option(t, "-p", arg, 1, INT_MAX, &pid);
 		if (rc == EXIT_OK)
@@ -84,7 +88,8 @@ const char *stat_opts_given(const struct stat_opts *opts)
 	return opts->nevents ? "-e" : opts->all_cpus ? "-a" : opts->cpu_list ? "-C"
 	       : opts->interval_ms ? "-I" : opts->repeat ? "-r" : opts->sep ? "-x"
 	       : opts->dry_run ? "--dry-run" : opts->output ? "-o" : opts->metric_names ? "-M"
-	       : opts->metric_only ? "--metric-only" : NULL;
+	       : opts->metric_only ? "--metric-only" : opts->json_report ? "--json-report"
+	       : opts->append ? "--append" : NULL;
 }
 
 void stat_opts_free(struct stat_opts *opts)

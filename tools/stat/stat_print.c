@@ -142,6 +142,49 @@ static void print_count_line(FILE *out, const char *sep, const struct count_line
 	fprintf(out, "\n");
 }
 
+/* s as a JSON string, quoted and escaped (jansson's encoder). */
+void stat_json_string(FILE *out, const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	fputs(text ? text : "\"\"", out);
+	free(text);
+	json_decref(j);
+}
+
+/* One event's line as perf 6.1's stat -j prints it (stat-display.c with
+ * json_output: abs_printout, print_noise_pct, print_running,
+ * print_metric_json): the interval (-I), the value ("%f" of the scaled
+ * count, or <not counted>/<not supported>), unit, event, the spread with
+ * -r, the running time and its percent, the derived figure.  Where perf
+ * 6.1 prints "(null)" for an event without one (a NULL unit through %s),
+ * this prints "". */
+static void print_count_json(FILE *out, const char *interval, const struct count_line *l)
+{
+	bool none = l->not_counted || l->not_supported;
+	fputc('{', out);
+	if (interval)
+		fprintf(out, "\"interval\" : %s, ", interval);
+	if (none)
+		fprintf(out, "\"counter-value\" : \"%s\", ",
+			l->not_supported ? "<not supported>" : "<not counted>");
+	else
+		fprintf(out, "\"counter-value\" : \"%f\", ", l->value);
+	fputs("\"unit\" : ", out);
+	stat_json_string(out, l->unit);
+	fputs(", \"event\" : ", out);
+	stat_json_string(out, l->name);
+	if (l->noise >= 0)
+		fprintf(out, ", \"variance\" : %.2f", l->noise);
+	fprintf(out, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ", l->running,
+		l->running != l->enabled && l->enabled ? (double)(100 * l->running / l->enabled)
+							: 100.0);
+	const struct stat_shadow_figure *m = &l->metric;
+	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ", !none && m->fmt ? m->value : 0.0);
+	stat_json_string(out, !none && m->fmt ? m->unit : "");
+	fputs("}\n", out);
+}
+
 /* An event of the report: its line and its part of the derived figures'
  * inputs (means over the runs). */
 static void report_event(const struct stat_report *r, int i, struct count_line *l,
@@ -159,8 +202,9 @@ static void report_event(const struct stat_report *r, int i, struct count_line *
 					 .counted = !e->not_counted && !e->not_supported};
 }
 
-/* Every event's line of the report, with its derived figure. */
-static void print_events(FILE *out, const char *sep, const struct stat_report *r)
+/* Every event's line of the report, with its derived figure: text, CSV
+ * (sep) or perf's JSON lines (json). */
+static void print_events(FILE *out, const char *sep, bool json, const struct stat_report *r)
 {
 	int n = r->nevents > 0 ? r->nevents : 1;
 	struct count_line lines[n];
@@ -173,7 +217,10 @@ static void print_events(FILE *out, const char *sep, const struct stat_report *r
 	stat_shadow_collect(&sh, se, r->nevents, wall * 1e9);
 	for (int i = 0; i < r->nevents; i++) {
 		stat_shadow_metric(&sh, &se[i], &lines[i].metric);
-		print_count_line(out, sep, &lines[i]);
+		if (json)
+			print_count_json(out, NULL, &lines[i]);
+		else
+			print_count_line(out, sep, &lines[i]);
 	}
 }
 
@@ -222,7 +269,7 @@ void stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
 	if (r->runs > 1)
 		fprintf(out, " (%d runs)", r->runs);
 	fprintf(out, ":\n\n");
-	print_events(out, NULL, r);
+	print_events(out, NULL, false, r);
 	for (int i = 0; i < r->nevents; i++)
 		multiplexed |= r->ev[i].running < r->ev[i].enabled && !r->ev[i].not_counted;
 	for (int i = 0; i < r->nderived; i++) {
@@ -245,7 +292,7 @@ void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
 {
 	FILE *out = out_of(opts);
 	const char *s = opts->sep;
-	print_events(out, s, r);
+	print_events(out, s, false, r);
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
@@ -254,6 +301,20 @@ void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
 			fprintf(out, "<not computed>%s%s%s\n", s, s, d->name);
 		else
 			fprintf(out, "%.0f%s%s%s\n", mean, s, s, d->name);
+	}
+}
+
+void stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r)
+{
+	FILE *out = out_of(opts);
+	print_events(out, NULL, true, r);
+	for (int i = 0; i < r->nderived; i++) {   /* a derived preset: a count */
+		const struct stat_derived *d = &r->derived[i];
+		double mean, rel;
+		stat_spread(d->values, r->runs, &mean, &rel);
+		struct count_line l = {.value = mean, .unit = "", .name = d->name,
+				       .not_counted = d->failed, .noise = -1};
+		print_count_json(out, NULL, &l);
 	}
 }
 
@@ -351,7 +412,10 @@ void stat_print_interval(const struct stat_opts *opts, const struct stat_report 
 	char stamp[48];
 	snprintf(stamp, sizeof(stamp), "%6" PRIu64 ".%09" PRIu64 "%s", ns / 1000000000,
 		 ns % 1000000000, opts->sep ? opts->sep : " ");
-	if (!events && !opts->sep && index % 25 == 0)
+	char json_stamp[48];
+	snprintf(json_stamp, sizeof(json_stamp), "%" PRIu64 ".%09" PRIu64, ns / 1000000000,
+		 ns % 1000000000);
+	if (!events && !opts->sep && !opts->json && index % 25 == 0)
 		fprintf(out, "#           time             counts %*s events\n", UNIT_WIDTH, "unit");
 	for (int i = 0; i < n; i++) {
 		const struct count_line *l = &lines[i];
@@ -363,6 +427,10 @@ void stat_print_interval(const struct stat_opts *opts, const struct stat_report 
 			continue;
 		}
 		stat_shadow_metric(&sh, &se[i], &lines[i].metric);
+		if (opts->json) {
+			print_count_json(out, json_stamp, &lines[i]);
+			continue;
+		}
 		fputs(stamp, out);
 		print_count_line(out, opts->sep, &lines[i]);
 	}
