@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,7 +273,10 @@ static int sample_frames(struct report *r, struct session *s, const struct sessi
 	const struct pmurt_perf_record *rec = smp->rec;
 	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t skip = r->caller ? frames_to_skip(rec, r->max_stack) : 0;
-	uint64_t nr = session_chain_corrupt(rec) ? 0 : rec->nr_callchain; /* perf's: none */
+	/* perf's: none, when a marker it walks to is none of the kernel's (in
+	 * caller order every marker is met, in callee order up to max_stack) */
+	uint64_t nr = session_chain_corrupt(rec, r->caller ? INT_MAX : r->max_stack)
+			      ? 0 : rec->nr_callchain;
 	uint64_t user[SESSION_MAX_STACK];
 	int n = 0, nuser = session_user_frames(s, rec, user);
 	if (nuser < 0)

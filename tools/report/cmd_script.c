@@ -252,7 +252,8 @@ static int print_callchain(const struct script *sc, struct session *s,
 	sample_start(sc, smp, f, true);
 	printf("\n");
 	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t nr = session_chain_corrupt(r) ? 0 : r->nr_callchain; /* perf's: none */
+	/* perf's: none, when a marker it walks to is none of the kernel's */
+	uint64_t nr = session_chain_corrupt(r, sc->max_stack) ? 0 : r->nr_callchain;
 	int rc = 0, frames = 0;
 	for (uint64_t i = 0; i < nr && !rc && frames < sc->max_stack; i++) {
 		uint64_t ip = r->callchain[i];

@@ -56,11 +56,15 @@ uint16_t session_context_mode(uint64_t ip)
 	}
 }
 
-bool session_chain_corrupt(const struct pmurt_perf_record *rec)
+bool session_chain_corrupt(const struct pmurt_perf_record *rec, int walked)
 {
-	for (uint64_t i = 0; i < rec->nr_callchain; i++)
-		if (rec->callchain[i] >= PERF_CONTEXT_MAX && !session_context_mode(rec->callchain[i]))
+	int frames = 0;
+	for (uint64_t i = 0; i < rec->nr_callchain && frames < walked; i++) {
+		if (rec->callchain[i] < PERF_CONTEXT_MAX)
+			frames++;
+		else if (!session_context_mode(rec->callchain[i]))
 			return true;
+	}
 	return false;
 }
 

@@ -72,10 +72,12 @@ void session_dso_short(const char *dso, char *buf, size_t len);
  * 0 for none (machine.c thread__resolve_callchain_sample). */
 uint16_t session_context_mode(uint64_t ip);
 /* A call chain perf takes for corrupted: a context marker (an entry at or
- * above PERF_CONTEXT_MAX) that is none of the kernel's.  perf 6.1 discards
- * such a chain whole (machine.c add_callchain_ip: "It seems the callchain
- * is corrupted.  Discard all."): the sample counts, without its chain. */
-bool session_chain_corrupt(const struct pmurt_perf_record *rec);
+ * above PERF_CONTEXT_MAX) that is none of the kernel's, met before the
+ * walk from the chain's start has taken `walked` frames (perf's max_stack
+ * in callee order; INT_MAX: the whole chain).  perf 6.1 discards such a
+ * chain whole (machine.c add_callchain_ip: "It seems the callchain is
+ * corrupted.  Discard all."): the sample counts, without its chain. */
+bool session_chain_corrupt(const struct pmurt_perf_record *rec, int walked);
 
 /* The frames of a call graph perf report and script walk at most, from
  * the kernel's chain and from a DWARF unwinding each (PERF_MAX_STACK_DEPTH,
