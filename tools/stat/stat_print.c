@@ -104,13 +104,20 @@ static void noise_text(FILE *out, const char *sep, double noise)
 		fprintf(out, "  ( +-%6.2f%% )", noise);
 }
 
+/* The part of the time counted as perf's CSV and JSON lines give it
+ * (print_running): in whole percents, perf's integer division, 100 when
+ * never multiplexed. */
+static double running_whole_percent(uint64_t run, uint64_t ena)
+{
+	return run != ena && ena ? (double)(100 * run / ena) : 100.0;
+}
+
 /* print_running: the part of the time counted, when multiplexed (CSV:
- * always, in whole percents as perf's integer division gives them). */
+ * always). */
 static void running_text(FILE *out, const char *sep, uint64_t run, uint64_t ena)
 {
 	if (sep)
-		fprintf(out, "%s%" PRIu64 "%s%.2f", sep, run, sep,
-			run != ena && ena ? (double)(100 * run / ena) : 100.0);
+		fprintf(out, "%s%" PRIu64 "%s%.2f", sep, run, sep, running_whole_percent(run, ena));
 	else if (run != ena && ena)
 		fprintf(out, "  (%.2f%%)", 100.0 * (double)run / (double)ena);
 }
@@ -177,8 +184,7 @@ static void print_count_json(FILE *out, const char *interval, const struct count
 	if (l->noise >= 0)
 		fprintf(out, ", \"variance\" : %.2f", l->noise);
 	fprintf(out, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ", l->running,
-		l->running != l->enabled && l->enabled ? (double)(100 * l->running / l->enabled)
-							: 100.0);
+		running_whole_percent(l->running, l->enabled));
 	const struct stat_shadow_figure *m = &l->metric;
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ", !none && m->fmt ? m->value : 0.0);
 	stat_json_string(out, !none && m->fmt ? m->unit : "");
