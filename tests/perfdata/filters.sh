@@ -29,18 +29,20 @@ perf record -q --sample-cpu -e cpu-clock -c 100000 -g -o "$p" -- \
 	sh -c "'$bin/pd_spin' 0.2; ls -R /usr/lib >/dev/null 2>&1; '$bin/pd_spin' 0.1"
 perf script -i "$p" -F comm,pid,tid,cpu,time >"$t/fields"
 
-# what to filter on, from the file: pd_spin's first pid, ls's tid, the
-# first sample's CPU, the times a third and two thirds in, ls's heaviest
-# kernel function
+# what to filter on, from the file: pd_spin's first pid, ls's tid, the CPU
+# of that pd_spin's first sample (so that --pid and --cpu together keep some
+# samples wherever the scheduler put it), the times a third and two thirds
+# in, ls's heaviest kernel function
 spin_pid=$(awk '$1 == "pd_spin" { split($2, a, "/"); print a[1]; exit }' "$t/fields")
 ls_tid=$(awk '$1 == "ls" { split($2, a, "/"); print a[2]; exit }' "$t/fields")
-cpu=$(awk '{ gsub(/[][]/, "", $3); print $3 + 0; exit }' "$t/fields")
+cpu=$(awk -v pid="$spin_pid" '$1 == "pd_spin" && index($2, pid "/") == 1 {
+	gsub(/[][]/, "", $3); print $3 + 0; exit }' "$t/fields")
 n=$(wc -l <"$t/fields")
 t1=$(awk -v k=$((n / 3)) 'NR == k { sub(/:$/, "", $4); print $4 }' "$t/fields")
 t2=$(awk -v k=$((2 * n / 3)) 'NR == k { sub(/:$/, "", $4); print $4 }' "$t/fields")
 ksym=$(perf report --stdio -i "$p" -g none --no-children --comms ls --sort sym 2>/dev/null |
 	awk '$2 == "[k]" { print $3; exit }')
-test -n "$spin_pid" && test -n "$ls_tid" && test -n "$t1" && test -n "$t2" && test -n "$ksym"
+test -n "$spin_pid" && test -n "$ls_tid" && test -n "$cpu" && test -n "$t1" && test -n "$t2" && test -n "$ksym"
 
 # report with a filter: pmutool's rows = perf's (WHAT KEYS OPTIONS...); a
 # list of two, as perf leaves out the column of a list of one
@@ -69,7 +71,7 @@ report "--comms --dsos" comm,dso,sym --comms ls,sh --dsos "[kernel.kallsyms],lib
 script() {
 	"$bin/pmutool" script -i "$p" "$@" >"$t/ours.script"
 	perf script -i "$p" "$@" >"$t/perf.script" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
-	test -s "$t/perf.script"
+	test -s "$t/perf.script" || { echo "filters: perf script $* printed no sample" >&2; exit 1; }
 	diff "$t/perf.script" "$t/ours.script"
 }
 script -G --comms ls,pd_spin --time "$t1,$t2"
