@@ -968,6 +968,13 @@ struct pmurt_perf_event_info {
 	bool freq, sample_id_all;
 	const uint64_t *ids;
 	int nids;
+	/* 0.6: its group, from HEADER_GROUP_DESC (perf record -e '{a,b}'):
+	 * the index of the event leading it (e itself when it leads or is
+	 * alone), for a leader the number of events in it (1 alone), and
+	 * the group's name (perf's -e 'name{a,b}'; NULL for none) */
+	int leader;
+	int nr_members;
+	const char *group_name;
 };
 
 /* One record.  has holds the PERF_SAMPLE_* bits of the fields that were

@@ -36,6 +36,11 @@ struct file_event {
 	uint64_t *ids;
 	int nids;
 	char *name;
+	/* HEADER_GROUP_DESC: its group's leader + 1 (0: alone, the file says
+	 * no group), and for a leader its group's events and name */
+	int leader_plus1;
+	int nr_members;
+	char *group_name;   /* NULL for perf's "{anon_group}" */
 };
 
 struct pmurt_perf_file {
@@ -329,6 +334,67 @@ static int feature_event_desc(struct pmurt_perf_file *f, uint64_t at, uint64_t e
 	return 0;
 }
 
+/* One group of the group description: name, leader_idx, nr_members; 1
+ * when it is one perf 6.1's process_group_desc takes (header.c: in event
+ * order, no overlap, every event in the file), 0 when not, with *at past
+ * it, or a negative errno when it runs past the section. */
+static int group_desc_entry(struct pmurt_perf_file *f, uint64_t *at, uint64_t end, int *next,
+			    char **name, struct pmurt_error *err)
+{
+	uint64_t start = *at;
+	int rc = feature_string(f, at, end, name, err);
+	if (rc)
+		return rc;
+	if (end - *at < 8)
+		return fail_at(f, err, start, "group description runs past its section");
+	uint32_t leader = pd_get32(f->map + *at), n = pd_get32(f->map + *at + 4);
+	*at += 8;
+	if (leader < (uint32_t)*next || leader >= (uint32_t)f->nevents || n < 1 ||
+	    n > (uint32_t)f->nevents - leader)
+		return 0;
+	for (uint32_t m = 0; m < n; m++)
+		f->events[leader + m].leader_plus1 = (int)leader + 1;
+	f->events[leader].nr_members = (int)n;
+	*next = (int)(leader + n);
+	return 1;
+}
+
+static void forget_groups(struct pmurt_perf_file *f)
+{
+	for (int e = 0; e < f->nevents; e++) {
+		free(f->events[e].group_name);
+		f->events[e].group_name = NULL;
+		f->events[e].leader_plus1 = f->events[e].nr_members = 0;
+	}
+}
+
+/* HEADER_GROUP_DESC (header.c write_group_desc): u32 nr_groups, then per
+ * group with more than one event its name ("{anon_group}" for none), its
+ * leader's index and its number of events.  One whose groups are not the
+ * file's events in order is none: perf 6.1 reads such a file without
+ * groups (process_group_desc's "invalid group desc"). */
+static int feature_group_desc(struct pmurt_perf_file *f, uint64_t at, uint64_t end,
+			      struct pmurt_error *err)
+{
+	if (end - at < 4)
+		return fail_at(f, err, at, "group-description feature shorter than its count");
+	uint32_t n = pd_get32(f->map + at);
+	at += 4;
+	int next = 0, rc = 1;
+	for (uint32_t i = 0; i < n && rc == 1; i++) {
+		char *name = NULL;
+		rc = group_desc_entry(f, &at, end, &next, &name, err);
+		if (rc == 1 && strcmp(name, "{anon_group}")) {   /* a name perf's -e gave */
+			f->events[f->events[next - 1].leader_plus1 - 1].group_name = name;
+			name = NULL;
+		}
+		free(name);
+	}
+	if (rc != 1)
+		forget_groups(f);
+	return rc < 0 ? rc : 0;
+}
+
 static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_t size,
 			struct pmurt_error *err)
 {
@@ -357,6 +423,8 @@ static int read_feature(struct pmurt_perf_file *f, int bit, uint64_t at, uint64_
 		return feature_cmdline(f, at, end, err);
 	case PD_FEAT_EVENT_DESC:
 		return feature_event_desc(f, at, end, err);
+	case PD_FEAT_GROUP_DESC:
+		return feature_group_desc(f, at, end, err);
 	case PD_FEAT_COMPRESSED: {
 		char why[160];
 		return pd_decomp_feature(&f->z, f->map + at, size, why, sizeof(why))
@@ -477,6 +545,7 @@ void pmurt_perf_close(struct pmurt_perf_file *f)
 	for (int e = 0; f->events && e < f->nevents; e++) {
 		free(f->events[e].ids);
 		free(f->events[e].name);
+		free(f->events[e].group_name);
 	}
 	for (int k = 0; k < 6; k++)
 		free(f->strings[k]);
@@ -588,6 +657,9 @@ int pmurt_perf_event(const struct pmurt_perf_file *f, int e, struct pmurt_perf_e
 		.sample_id_all = ev->attr.sample_id_all,
 		.ids = ev->ids,
 		.nids = ev->nids,
+		.leader = ev->leader_plus1 ? ev->leader_plus1 - 1 : e,
+		.nr_members = ev->nr_members ? ev->nr_members : 1,
+		.group_name = ev->group_name,
 	};
 	memcpy(info, &i, info->sz < sizeof(i) ? info->sz : sizeof(i));
 	return 0;

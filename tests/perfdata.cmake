@@ -61,7 +61,7 @@ if(PMU_FUZZ)
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
-            ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c
+            ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c ${CMAKE_SOURCE_DIR}/tools/report/report_group.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_unwind.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)
@@ -84,4 +84,9 @@ add_test(NAME perfdata/compare-graph
 add_test(NAME perfdata/filters
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/filters.sh ${CMAKE_BINARY_DIR}/bin)
 set_tests_properties(perfdata/filters PROPERTIES RUN_SERIAL TRUE
+  ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
+# report's group view (--group, --no-group, a grouped file's default)
+add_test(NAME perfdata/group
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/group.sh ${CMAKE_BINARY_DIR}/bin)
+set_tests_properties(perfdata/group PROPERTIES RUN_SERIAL TRUE
   ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)

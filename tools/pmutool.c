@@ -47,7 +47,8 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... stat --dry-run [--json] -e EVENTS\n"
 		"       pmutool [OPTION]... record [-e EVENT]... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [-s KEYS] [FILTER]... [--percent-limit P]\n"
-		"                      [--no-children] [-g [graph,]P,caller|callee|none] [--json]\n"
+		"                      [--no-children] [-g [graph,]P,caller|callee|none]\n"
+		"                      [--group|--no-group] [--json]\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS] [FILTER]...\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
@@ -171,7 +172,8 @@ static const struct sub_help sub_helps[] = {
 	 "Exit status: CMD's; 2 usage, 5 the kernel refused an event.\n"},
 	{"report",
 	 "Usage: pmutool report [-i FILE] [-s KEYS] [FILTER]... [--percent-limit P]\n"
-	 "                      [--no-children] [-g [graph,]P,caller|callee|none] [--json]\n"
+	 "                      [--no-children] [-g [graph,]P,caller|callee|none]\n"
+	 "                      [--group|--no-group] [--json]\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
@@ -195,6 +197,9 @@ static const struct sub_help sub_helps[] = {
 	 "                       draws them: caller (default with Children), callee\n"
 	 "                       (default without), none; a threshold, perf's words\n"
 	 "                       (graph,0.5,caller: branches under 0.5% not drawn)\n"
+	 "      --group          a group's events in one table, a column each (the\n"
+	 "                       default for a file with groups); all events of a file\n"
+	 "                       without groups in one; --no-group: a table each\n"
 	 "      --stdio          accepted, as perf's (the only interface)\n"
 	 "  -j, --json           JSON output\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},

@@ -37,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct report_opts opts = {.input = "fuzz.data", .json = json, .input_bytes = data,
 					   .input_size = size, .max_stack = json ? 8 : REPORT_MAX_STACK,
 					   .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL,
-					   .filter = json ? filter : (struct filter_spec){0}};
+					   .filter = json ? filter : (struct filter_spec){0},
+					   /* the text pass: every event in one group's table */
+					   .group = json ? -1 : 1};
 		int rc = cmd_report(&t, &opts);
 		if (rc != EXIT_OK && rc != EXIT_USAGE)
 			abort();   /* out of memory or an output error: not from input */

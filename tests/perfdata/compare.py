@@ -57,6 +57,16 @@
                                      for --comms, --pid, --tid, --dsos and
                                      --symbols, what is left for --cpu and
                                      --time), a row at least
+  compare.py group OURS PERF K [children]
+                                     pmutool report (text) vs perf report
+                                     --stdio -n --show-total-period -F
+                                     [overhead_children,]overhead,sample,
+                                     period,KEYS of tables of K events side
+                                     by side (perf's group view): the titles,
+                                     and row by row in perf's order each
+                                     event's samples, period, [Children and]
+                                     Self percentages, the keys (a symbol
+                                     only perf names may differ)
   compare.py features OURS PERF      the two perf.data files' host-description
                                      features byte for byte (hostname, os
                                      release, arch, nrcpus, cpudesc, cpuid,
@@ -455,6 +465,69 @@ def compare_filtered(ours, perf, what):
           "names)")
 
 
+def group_tables_perf(path, k, ncols):
+    """perf's group view: [(title, samples or None, period, rows)], each
+    row (keys, samples, periods, percentages: Children's then Self's)."""
+    tables, rows = [], None
+    for line in open(path):
+        m = re.match(r"^# Samples: (\S+)\s+of events? '(.*)'$", line)
+        if m:
+            n = m.group(1)
+            rows = []
+            tables.append([m.group(2), int(n) if n.isdigit() else None, None, rows])
+            continue
+        m = re.match(r"^# Event count \(approx\.\): (\d+)$", line)
+        if m and tables:
+            tables[-1][2] = int(m.group(1))
+            continue
+        if rows is None or not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split()[:ncols * k]
+        keys = re.split(r"\s{2,}", line.rstrip("\n").split(None, ncols * k)[ncols * k].strip())
+        npct = (ncols - 2) * k
+        rows.append((tuple(keys), tuple(cols[npct:npct + k]), tuple(cols[npct + k:]),
+                     tuple(cols[:npct])))
+    return tables
+
+
+def group_tables_ours(path, k, ncols):
+    tables, rows = [], None
+    for line in open(path):
+        m = re.match(r"^# Events? '(.*)': (\d+) samples, period (\d+)$", line)
+        if m:
+            rows = []
+            tables.append([m.group(1), int(m.group(2)), int(m.group(3)), rows])
+            continue
+        if rows is None or not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split()[:ncols * k]
+        keys = re.split(r"\s{2,}", line.rstrip("\n").split(None, ncols * k)[ncols * k].strip())
+        rows.append((tuple(keys), tuple(cols[:k]), tuple(cols[k:2 * k]), tuple(cols[2 * k:])))
+    return tables
+
+
+def compare_group(ours, perf, k, children=""):
+    k, ncols = int(k), 4 if children == "children" else 3
+    a, b = group_tables_ours(ours, k, ncols), group_tables_perf(perf, k, ncols)
+    if not b or not b[0][3]:
+        sys.exit("compare: no table in perf report's output")
+    if [t[0] for t in a] != [t[0] for t in b]:
+        sys.exit(f"compare: tables {[t[0] for t in a]}, perf's {[t[0] for t in b]}")
+    rows = 0
+    for (title, n, period, ra), (_, pn, pperiod, rb) in zip(a, b):
+        if (pn is not None and pn != n) or pperiod != period:
+            sys.exit(f"compare: {title}: {n} samples, period {period}; perf {pn}, {pperiod}")
+        if len(ra) != len(rb):
+            sys.exit(f"compare: {title}: {len(ra)} rows, perf {len(rb)}")
+        for i, (x, y) in enumerate(zip(ra, rb)):
+            same_keys = x[0] == y[0] or perf_only(y[0][-1]) and x[0][:-1] == y[0][:-1]
+            if not same_keys or x[1:] != y[1:]:
+                sys.exit(f"compare: {title}: row {i + 1} differs:\n  pmutool: {x}\n  "
+                         f"perf:    {y}")
+        rows += len(rb)
+    print(f"group: {len(b)} tables, {rows} rows agree in order")
+
+
 def finish(tolerated, of_comm, total, what, comm):
     if not of_comm:
         sys.exit(f"compare: no {what} of {comm}")
@@ -604,6 +677,9 @@ if __name__ == "__main__":
         sys.exit(0)
     if len(sys.argv) >= 5 and sys.argv[1] == "graph":
         compare_graph(*sys.argv[2:])
+        sys.exit(0)
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "group":
+        compare_group(*sys.argv[2:])
         sys.exit(0)
     modes = {"script": compare_script, "report": compare_report,
              "children": compare_children, "filtered": compare_filtered}

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "report_graph.h"
+#include "report_group.h"
 #include "report_opts.h"
 #include "tool_session.h"
 
@@ -53,6 +54,9 @@ struct row {
 	uint32_t rank;             /* among rows of equal Children: see
 	                              caller_above_callee (0 unless set there) */
 	uint32_t graph;            /* its call graph in report.graphs, 0: none */
+	int nmembers;              /* the group view: its table's events, */
+	uint64_t *members;         /* the sums of those after the leader
+	                              (report_group_sums), NULL when alone */
 };
 
 struct report {
@@ -79,6 +83,7 @@ struct report {
 	uint64_t *whole;           /* per event, every sample's period: what
 	                              percentages are of, as perf's default
 	                              --percentage absolute */
+	struct report_groups groups;   /* the table each event's rows go to */
 };
 
 /* A --sort key: one of ours by name, else the first of perf's that the
@@ -181,7 +186,7 @@ static struct row row_key(const struct report *r, const struct session_sample *s
 			  const struct resolved *at, uint64_t addr_of_unknown)
 {
 	const struct pmurt_perf_record *rec = smp->rec;
-	struct row k = {.event = rec->event, .thread = rec->tid};
+	struct row k = {.event = r->groups.lead[rec->event], .thread = rec->tid};
 	if (sorted_on(r, KEY_COMM))
 		k.comm = smp->at.comm;
 	if (sorted_on(r, KEY_PID)) { /* perf's thread: its tid (its command added when printed) */
@@ -222,10 +227,43 @@ static struct row *row_of(struct report *r, const struct row *k)
 	struct row *slot = row_slot(r->rows, r->cap, k);
 	if (!slot->used) {
 		*slot = *k;
+		slot->nmembers = r->groups.size[k->event];
+		if (slot->nmembers > 1 &&
+		    !(slot->members = report_group_sums(&r->groups, slot->nmembers)))
+			return NULL;
 		slot->used = true;
 		r->n++;
 	}
 	return slot;
+}
+
+/* A sample's own period to the row, as the m-th event of its table. */
+static void credit_self(struct row *w, int m, uint64_t period)
+{
+	if (m) {
+		w->members[3 * (m - 1)]++;
+		w->members[3 * (m - 1) + 1] += period;
+	} else {
+		w->samples++;
+		w->period += period;
+	}
+}
+
+/* A sample's period to the Children of a row in its call graph. */
+static void credit_children(struct row *w, int m, uint64_t period)
+{
+	if (m)
+		w->members[3 * (m - 1) + 2] += period;
+	else
+		w->children += period;
+}
+
+/* The depth of a row's chains: the leader's (perf sorts a group's rows by
+ * the leader's entries, hists__link adds the members' to them) */
+static void deepen(struct row *w, int m, uint32_t depth)
+{
+	if (!m && depth > w->depth)
+		w->depth = depth;
 }
 
 /* The frames of rec's call graph to skip, innermost first, so that only
@@ -334,18 +372,19 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 	int n = sample_frames(r, s, smp, f);
 	if (n < 0)
 		return n;
+	int m = r->groups.member[smp->rec->event];
 	graph_frames(f, n, g);
-	if (r->draw && graph_add(&r->graphs, &self->graph, g, n, smp->period))
+	if (r->draw && !m && graph_add(&r->graphs, &self->graph, g, n, smp->period))
 		return -ENOMEM;
 	if (!r->children)
 		return 0;
 	struct row *seen = r->seen;   /* the keys credited already */
 	int nseen = 0;
 	seen[nseen++] = *self;
-	self->children += smp->period;
+	credit_children(self, m, smp->period);
 	/* a row's chains: the whole for the sample's own, from the frame on
 	 * for a frame's (hist.c callchain_append after the cursor's snapshot) */
-	self->depth = (uint32_t)n > self->depth ? (uint32_t)n : self->depth;
+	deepen(self, m, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
 		int j = 0;
 		while (j < nseen && !row_same(&seen[j], &f[i].key))
@@ -355,10 +394,10 @@ static int add_call_graph(struct report *r, struct session *s, const struct sess
 		struct row *row = row_of(r, &f[i].key);
 		if (!row)
 			return -ENOMEM;
-		row->children += smp->period;
-		row->depth = (uint32_t)(n - i) > row->depth ? (uint32_t)(n - i) : row->depth;
+		credit_children(row, m, smp->period);
+		deepen(row, m, (uint32_t)(n - i));
 		seen[nseen++] = f[i].key;
-		if (r->draw && graph_add(&r->graphs, &row->graph, g + i, n - i, smp->period))
+		if (r->draw && !m && graph_add(&r->graphs, &row->graph, g + i, n - i, smp->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -383,8 +422,7 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	/* the sample's period, else its attr's sample_period (session_run
 	 * resolves it as perf's evsel__parse_sample does): a fixed-period
 	 * (-c) file sums to perf report's "Event count (approx.)" */
-	slot->samples++;
-	slot->period += smp->period;
+	credit_self(slot, r->groups.member[rec->event], smp->period);
 	r->samples[rec->event]++;
 	r->period[rec->event] += smp->period;
 	if ((r->children || r->draw) && (rec->has & PERF_SAMPLE_CALLCHAIN) &&
@@ -422,11 +460,24 @@ static int sym_order(const char *a, const char *b)
 	return none_a || none_b ? none_a - none_b : strcmp(a, b);
 }
 
-/* Rows of one event together, then as perf 6.1's report sorts its output
- * (hist.c hists__output_resort with the sort list overhead_children,
- * overhead, then the keys; ui/hist.c, sort.c): Children, the caller above
- * the callee among rows of equal Children (rank), period (not the number
- * of samples), then the keys' names ascending. */
+/* In the group view, two rows of equal leader period by their members'
+ * periods in order (ui/hist.c __hpp__sort with symbol_conf.event_group). */
+static int by_members(const struct row *x, const struct row *y)
+{
+	for (int m = 0; x->members && y->members && m < x->nmembers - 1; m++) {
+		uint64_t px = x->members[3 * m + 1], py = y->members[3 * m + 1];
+		if (px != py)
+			return px > py ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Rows of one event (one group's in the group view) together, then as
+ * perf 6.1's report sorts its output (hist.c hists__output_resort with the
+ * sort list overhead_children, overhead, then the keys; ui/hist.c,
+ * sort.c): Children, the caller above the callee among rows of equal
+ * Children (rank), period (not the number of samples; then the members'),
+ * then the keys' names ascending. */
 static int by_weight(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -438,7 +489,9 @@ static int by_weight(const void *a, const void *b)
 		return x->rank > y->rank ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	int c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	int c = by_members(x, y);
+	if (!c)
+		c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
 	if (!c && x->dso && y->dso)
 		c = dso_order(x->dso, y->dso);
 	if (!c && x->sym && y->sym)
@@ -596,11 +649,52 @@ static bool shown(const struct report *r, const struct row *w)
 	return share(r, w, r->children ? w->children : w->period) >= r->percent_limit;
 }
 
-/* One event's rows; 0, or -ENOMEM. */
+/* Of a row's m-th event (0: its table's own): samples, period or
+ * children (field 0, 1, 2). */
+static uint64_t member_value(const struct row *w, int m, int field)
+{
+	if (m)
+		return w->members[3 * (m - 1) + field];
+	return field == 0 ? w->samples : field == 1 ? w->period : w->children;
+}
+
+/* A column per event of the row's table (perf's group view: each event's
+ * value side by side, one space apart): counts in width, or percentages
+ * of each event's whole (width 0). */
+static int add_columns(struct text *line, const struct report *r, const struct row *w,
+		       int field, int width)
+{
+	int rc = text_add(line, " ");
+	for (int m = 0; !rc && m < r->groups.size[w->event]; m++) {
+		uint64_t v = member_value(w, m, field), whole = r->whole[w->event + m];
+		rc = width ? text_add(line, "%s%*" PRIu64, m ? " " : "", width, v)
+			   : text_add(line, "%s%7.2f%%", m ? " " : "",
+				      whole ? 100.0 * (double)v / (double)whole : 0);
+	}
+	return rc;
+}
+
+/* A table's title: its event's, or its group's with the sums of its
+ * events (perf's "Samples: N of events 'anon group { a, b }'"). */
+static void print_title(const struct report *r, const struct session *s, int e)
+{
+	int k = r->groups.size[e];
+	uint64_t samples = 0, period = 0;
+	for (int m = 0; m < k; m++) {
+		samples += r->samples[e + m];
+		period += r->period[e + m];
+	}
+	printf("# %s '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", k > 1 ? "Events" : "Event",
+	       k > 1 ? r->groups.title[e] : s->event_names[e], samples, period);
+}
+
+/* One table's rows (an event's, or a group's); 0, or -ENOMEM. */
 static int print_event(const struct report *r, const struct session *s, int e,
 		       const struct row *rows, size_t n, struct text *key, struct text *line)
 {
-	int width[NKEYS];
+	int width[NKEYS], k = r->groups.size[e];
+	/* a title over a column per event: each as wide as one, a space apart */
+#define SPAN(one) ((one) * k + k - 1)
 	for (int i = 0; i < r->nkeys; i++)
 		width[i] = (int)strlen(key_titles[r->keys[i]]);
 	for (size_t j = 0; j < n; j++)
@@ -610,13 +704,13 @@ static int print_event(const struct report *r, const struct session *s, int e,
 			if (key->len > (size_t)width[i])
 				width[i] = (int)key->len;
 		}
-	printf("# Event '%s': %" PRIu64 " samples, period %" PRIu64 "\n#\n", s->event_names[e],
-	       r->samples[e], r->period[e]);
+	print_title(r, s, e);
 	line->len = 0;
-	int rc = text_add(line, "# %10s %14s", "Samples", "Period");
+	int rc = text_add(line, "# %*s %*s", SPAN(10), "Samples", SPAN(14), "Period");
 	if (!rc)
-		rc = text_add(line, r->children ? " %8s %8s" : " %8s",
-			      r->children ? "Children" : "Overhead", "Self");
+		rc = text_add(line, r->children ? " %*s %*s" : " %*s", SPAN(8),
+			      r->children ? "Children" : "Overhead", SPAN(8), "Self");
+#undef SPAN
 	for (int i = 0; !rc && i < r->nkeys; i++)
 		rc = text_add(line, "  %-*s", width[i], key_titles[r->keys[i]]);
 	if (rc)
@@ -626,11 +720,15 @@ static int print_event(const struct report *r, const struct session *s, int e,
 		if (!shown(r, &rows[j]))
 			continue;
 		line->len = 0;
-		rc = text_add(line, "  %10" PRIu64 " %14" PRIu64, rows[j].samples, rows[j].period);
-		if (!rc && r->children)
-			rc = text_add(line, " %7.2f%%", share(r, &rows[j], rows[j].children));
+		rc = text_add(line, " ");
 		if (!rc)
-			rc = text_add(line, " %7.2f%%", percent(r, &rows[j]));
+			rc = add_columns(line, r, &rows[j], 0, 10);
+		if (!rc)
+			rc = add_columns(line, r, &rows[j], 1, 14);
+		if (!rc && r->children)
+			rc = add_columns(line, r, &rows[j], 2, 0);
+		if (!rc)
+			rc = add_columns(line, r, &rows[j], 1, 0);
 		for (int i = 0; !rc && i < r->nkeys; i++)
 			rc = key_text(&rows[j], r->keys[i], key)
 				     ? text_add(line, "  %-*s", width[i], key->s) : -ENOMEM;
@@ -657,7 +755,9 @@ static int print_stdio(const struct report *r, const struct session *s, size_t n
 		size_t first = j;
 		while (j < n && r->rows[j].event == e)
 			j++;
-		if (r->samples[e])
+		/* a group's table under its leader, shown when the leader has
+		 * samples (perf's skip_empty looks at the leader's hists) */
+		if (r->samples[e] && r->groups.size[e])
 			rc = print_event(r, s, e, r->rows + first, j - first, &key, &line);
 	}
 	free(key.s);
@@ -712,10 +812,12 @@ static int print_json(const struct report *r, const struct session *s, size_t n)
 		for (size_t j = 0; rows && j < n; j++)
 			if (r->rows[j].event == e && shown(r, &r->rows[j]))
 				json_array_append_new(rows, json_row(r, &r->rows[j]));
-		json_array_append_new(events, json_pack("{s:s, s:I, s:I, s:o*}", "name",
+		const char *group = r->groups.file_group[e];
+		json_array_append_new(events, json_pack("{s:s, s:I, s:I, s:o*, s:s*}", "name",
 							s->event_names[e], "samples",
 							(json_int_t)r->samples[e], "period",
-							(json_int_t)r->period[e], "rows", rows));
+							(json_int_t)r->period[e], "rows", rows,
+							"group", group));
 	}
 	json_t *doc = json_pack("{s:i, s:s, s:I, s:I, s:o*, s:o*}", "version", 1, "file", s->path,
 				"samples", (json_int_t)s->nsamples, "lost", (json_int_t)s->nlost,
@@ -823,6 +925,10 @@ static int report_open(struct report *r, struct session *s, const struct tool *t
 	rc = report_filter_init(&r->filter, &opts->filter, s);
 	if (rc)
 		return rc;
+	if (report_groups_init(&r->groups, s, opts->group, !opts->json)) {
+		tool_error(t, "out of memory");
+		return EXIT_INTERNAL;
+	}
 	/* the kernel's chain's max_stack frames, a DWARF unwinding's after */
 	size_t frames = (size_t)r->max_stack + SESSION_MAX_STACK + 1;
 	r->samples = calloc((size_t)s->info.nevents, sizeof(*r->samples));
@@ -850,6 +956,7 @@ static void report_free(struct report *r)
 	free(r->seen);
 	graph_free(&r->graphs);
 	report_filter_free(&r->filter);
+	report_groups_free(&r->groups);
 }
 
 int cmd_report(const struct tool *t, const struct report_opts *opts)

@@ -31,16 +31,18 @@ struct report_opts {
 	const char *call_graph;     /* report: -g caller|callee|none */
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
+	int group;                  /* report: --group 1, --no-group 0, neither
+	                               -1 (perf's default: the file's groups) */
 };
 
 /* report_option takes option c (getopt_long's value) into opts: -1 when
  * it is not one of report's or script's, else an exit code. */
 enum { REPORT_OPT_PERCENT_LIMIT = 0x300, REPORT_OPT_CHILDREN,
        REPORT_OPT_NO_CHILDREN, REPORT_OPT_PID, REPORT_OPT_TID, REPORT_OPT_TIME,
-       REPORT_OPT_MAX_STACK, REPORT_OPT_STDIO };
+       REPORT_OPT_MAX_STACK, REPORT_OPT_STDIO, REPORT_OPT_GROUP, REPORT_OPT_NO_GROUP };
 /* perf report's --max-stack default (PERF_MAX_STACK_DEPTH) */
 #define REPORT_MAX_STACK 127
-#define REPORT_OPTS_INIT {.max_stack = REPORT_MAX_STACK}
+#define REPORT_OPTS_INIT {.max_stack = REPORT_MAX_STACK, .group = -1}
 extern const char report_shortopts[];
 extern const struct option report_longopts[];
 int report_option(struct report_opts *opts, const struct tool *t, int c, const char *arg);
