@@ -191,7 +191,8 @@ plt)
 	;;
 chains)
 	# a chain with a marker no kernel writes is dropped whole, the sample
-	# kept (machine.c add_callchain_ip: "Discard all"), in script and report
+	# kept (machine.c add_callchain_ip: "Discard all"), in script and report,
+	# when perf's walk reaches the marker
 	"$bin/pd_synth" "$t/s.data" --chains >"$t/expect"
 	test "$(sed -n 's/^corrupt //p' "$t/expect")" -gt 0
 	"$bin/pmutool" script -i "$t/s.data" >"$t/ours.full"
@@ -202,7 +203,14 @@ chains)
 		-F overhead_children,overhead,comm,dso,sym -w 0,0,16,0,0 \
 		>"$t/perf-children.report" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 	python3 "$here/compare.py" children "$t/ours-children.json" "$t/perf-children.report" pd_synth
-	for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller"; do
+	# --max-stack 1: in callee order perf walks the sample's own frame
+	# only, never meets the marker after it, so keeps those chains
+	"$bin/pmutool" script -i "$t/s.data" --max-stack 1 >"$t/ours.full"
+	perf script -i "$t/s.data" --max-stack 1 >"$t/perf.full" 2>"$t/perf.err" ||
+		{ cat "$t/perf.err" >&2; exit 1; }
+	diff "$t/perf.full" "$t/ours.full"
+	for g in "2" "2 -g callee" "1 --no-children" "1 --no-children -g caller" \
+		"2 -g callee --max-stack 1" "1 --no-children --max-stack 1"; do
 		# shellcheck disable=SC2086 # the options are words
 		set -- $g
 		n=$1
