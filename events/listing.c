@@ -50,8 +50,18 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether directory dir holds a file named name. */
+static bool holds(const char *dir, const char *name)
+{
+	char path[1200];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0;
+}
+
 /* Subdirectories (dirs) or files (!dirs) of path, "." ones aside; with
  * holding, only subdirectories that hold a file of that name. */
+
 static int entries(const char *path, bool dirs, const char *holding, const char *prefix,
 		   const char *suffix, struct names *out)
 {
@@ -67,8 +77,7 @@ static int entries(const char *path, bool dirs, const char *holding, const char 
 		snprintf(full, sizeof(full), "%s/%s", path, e->d_name);
 		if (stat(full, &st) || (bool)S_ISDIR(st.st_mode) != dirs)
 			continue;
-		if (holding && (strlen(full) + strlen(holding) + 2 > sizeof(full) ||
-				(strcat(strcat(full, "/"), holding), stat(full, &st) != 0)))
+		if (holding && !holds(full, holding))
 			continue;
 		char name[600];
 		snprintf(name, sizeof(name), "%s%s", prefix, e->d_name);
@@ -135,20 +144,25 @@ static int each_sorted(struct names *l, enum pmurt_listed_kind kind,
 	return 0;
 }
 
+static int by_listed_name(const void *a, const void *b)
+{
+	const struct pmurt_listed_event *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+/* perf's software events by name, each with its alias ("cs"). */
 static int software(int (*fn)(void *ctx, const struct pmurt_listed_event *e), void *ctx)
 {
-	const char *names[32], *alias;
+	struct pmurt_listed_event events[32];
+	const char *alias;
 	int n = 0;
-	for (int i = 0; n < 32 && pmu_software_event(i, &alias); i++)
-		names[n++] = pmu_software_event(i, &alias);
-	qsort(names, (size_t)n, sizeof(*names), by_name);
+	for (const char *name; n < 32 && (name = pmu_software_event(n, &alias)); n++)
+		events[n] = (struct pmurt_listed_event){.sz = sizeof(events[n]),
+							.kind = PMURT_LISTED_SOFTWARE,
+							.name = name, .alias = alias};
+	qsort(events, (size_t)n, sizeof(*events), by_listed_name);
 	for (int i = 0; i < n; i++) {
-		struct pmurt_listed_event e = {.sz = sizeof(e), .kind = PMURT_LISTED_SOFTWARE,
-					       .name = names[i]};
-		for (int k = 0; pmu_software_event(k, &alias); k++)
-			if (!strcmp(pmu_software_event(k, &alias), names[i]))
-				e.alias = alias;
-		int rc = fn(ctx, &e);
+		int rc = fn(ctx, &events[i]);
 		if (rc)
 			return rc;
 	}
