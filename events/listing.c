@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,9 @@ static bool holds(const char *dir, const char *name)
 	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0;
 }
 
-/* Subdirectories (dirs) or files (!dirs) of path, "." ones aside; with
- * holding, only subdirectories that hold a file of that name. */
-
-static int entries(const char *path, bool dirs, const char *holding, const char *prefix,
-		   const char *suffix, struct names *out)
+/* Subdirectories (dirs) or files (!dirs) of path, "." ones aside. */
+static int entries(const char *path, bool dirs, const char *prefix, const char *suffix,
+		   struct names *out)
 {
 	DIR *d = opendir(path);
 	if (!d)
@@ -76,8 +75,6 @@ static int entries(const char *path, bool dirs, const char *holding, const char 
 			continue;
 		snprintf(full, sizeof(full), "%s/%s", path, e->d_name);
 		if (stat(full, &st) || (bool)S_ISDIR(st.st_mode) != dirs)
-			continue;
-		if (holding && !holds(full, holding))
 			continue;
 		char name[600];
 		snprintf(name, sizeof(name), "%s%s", prefix, e->d_name);
@@ -94,7 +91,7 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 	char path[600];
 	struct names pmus = {0};
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices", h->sysfs);
-	int rc = entries(path, true, NULL, "", "", &pmus);
+	int rc = entries(path, true, "", "", &pmus);
 	for (size_t i = 0; !rc && i < pmus.n; i++) {
 		if (!strcmp(pmus.v[i], "cpu"))
 			continue;
@@ -102,7 +99,7 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 		snprintf(dir, sizeof(dir), "%s/%s/events", path, pmus.v[i]);
 		snprintf(prefix, sizeof(prefix), "%s/", pmus.v[i]);
 		struct names ev = {0};
-		rc = entries(dir, false, NULL, prefix, "/", &ev);
+		rc = entries(dir, false, prefix, "/", &ev);
 		for (size_t k = 0; !rc && k < ev.n; k++)
 			if (!strchr(ev.v[k] + strlen(prefix), '.'))
 				rc = add_name(out, ev.v[k], "");
@@ -112,22 +109,75 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 	return rc;
 }
 
-/* TRACEFS/events/SYS/NAME as "SYS:NAME", those with an id (perf 6.1's
- * print_tracepoint_events: ftrace's internal events have a format only). */
+/* The entries of dir matching pattern, "." ones aside, that are
+ * directories holding a file named holding: fn(ctx, entry). */
+static int each_dir(const char *dir, const char *pattern, const char *holding,
+		    int (*fn)(void *ctx, const char *entry), void *ctx)
+{
+	DIR *d = opendir(dir);
+	int rc = 0;
+	for (struct dirent *e; !rc && d && (e = readdir(d));) {
+		char path[1024];
+		struct stat st;
+		if (e->d_name[0] == '.' || fnmatch(pattern, e->d_name, 0))
+			continue;
+		int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && (!holding || holds(path, holding)))
+			rc = fn(ctx, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+struct tracefs_walk {
+	const char *events;     /* TRACEFS/events */
+	const char *sys, *name; /* the patterns */
+	const char *subsystem;  /* the one being walked */
+	int (*fn)(void *ctx, const char *sys, const char *name);
+	void *ctx;
+};
+
+static int tracefs_event(void *ctx, const char *name)
+{
+	struct tracefs_walk *w = ctx;
+	return w->fn(w->ctx, w->subsystem, name);
+}
+
+static int tracefs_subsystem(void *ctx, const char *sys)
+{
+	struct tracefs_walk *w = ctx;
+	char dir[1024];
+	int n = snprintf(dir, sizeof(dir), "%s/%s", w->events, sys);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return 0;
+	w->subsystem = sys;
+	return each_dir(dir, w->name, "id", tracefs_event, w);
+}
+
+int pmu_tracefs_each(const char *tracefs, const char *sys, const char *name,
+		     int (*fn)(void *ctx, const char *sys, const char *name), void *ctx)
+{
+	char events[600];
+	int n = snprintf(events, sizeof(events), "%s/events", tracefs);
+	if (!tracefs[0] || n < 0 || (size_t)n >= sizeof(events))
+		return 0;
+	struct tracefs_walk w = {.events = events, .sys = sys, .name = name, .fn = fn, .ctx = ctx};
+	return each_dir(events, sys, NULL, tracefs_subsystem, &w);
+}
+
+static int add_tracepoint_name(void *ctx, const char *sys, const char *name)
+{
+	char full[600];
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	return add_name(ctx, full, "");
+}
+
+/* The tracepoints as "SYS:NAME" (perf 6.1's print_tracepoint_events). */
 static int tracepoints(const char *tracefs, struct names *out)
 {
-	char path[600];
-	struct names subsystems = {0};
-	snprintf(path, sizeof(path), "%s/events", tracefs);
-	int rc = tracefs[0] ? entries(path, true, NULL, "", "", &subsystems) : 0;
-	for (size_t i = 0; !rc && i < subsystems.n; i++) {
-		char dir[900], prefix[300];
-		snprintf(dir, sizeof(dir), "%s/%s", path, subsystems.v[i]);
-		snprintf(prefix, sizeof(prefix), "%s:", subsystems.v[i]);
-		rc = entries(dir, true, "id", prefix, "", out);
-	}
-	free_names(&subsystems);
-	return rc;
+	return pmu_tracefs_each(tracefs, "*", "*", add_tracepoint_name, out);
 }
 
 static int each_sorted(struct names *l, enum pmurt_listed_kind kind,
