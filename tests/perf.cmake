@@ -32,7 +32,7 @@ add_test(NAME perf/library-unprivileged
     $<TARGET_FILE:perf_test> ${FAKESYS})
 
 foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json json-perf breakpoint cpus no-hardware perf-layout
-    missing-event paranoid dry-run-power10 foreign-core)
+    missing-event paranoid dry-run-power10 foreign-core tool-events)
   add_test(NAME perf/stat-${case}
     COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})
 endforeach()

@@ -369,6 +369,52 @@ breakpoint)
 	has err "breakpoint 'mem:0x1000:q' at offset 0: not mem:ADDR"
 	run 2 stat -e 'mem:0x1000:rx' -- true
 	has err "(ACCESS r, w, rw or x)" ;;
+tool-events)
+	# perf's tool events (issue 23 item 11): duration_time is the run's
+	# elapsed time (equal to "seconds time elapsed", at least the sleep's
+	# length), user_time and system_time the command's rusage (equal to
+	# "seconds user" and "seconds sys"), in perf 6.1's layout in text and
+	# -x; by interval, the intervals' durations add up to the last stamp;
+	# with -r, the mean and its spread; never in a group, never sampled
+	need perf linux-perf
+	need python3 python3
+	same_layout -e duration_time,task-clock -- sleep 0.1
+	same_layout -x, -e duration_time,task-clock -- sleep 0.1
+	same_layout -I 100 -e duration_time -- sleep 0.25
+	run 0 stat -e duration_time,user_time,system_time -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.2'
+	python3 - "$t/err" <<'PY' || fail "duration_time, user_time, system_time: $(cat "$t/err")"
+import re, sys
+text = open(sys.argv[1]).read()
+def count(ev):
+    m = re.search(r"^ +(\d+|<not counted>) ns +%s " % ev, text, re.M)
+    return 0 if m.group(1) == "<not counted>" else int(m.group(1))
+def seconds(what):
+    return round(float(re.search(r"([0-9.]+) seconds %s" % what, text).group(1)) * 1e9)
+d, u, s = count("duration_time"), count("user_time"), count("system_time")
+assert d >= 200000000 and d == seconds("time elapsed"), d
+assert u == seconds("user") and s == seconds("sys") and u + s > 0, (u, s)
+PY
+	run 0 stat -x, -I 100 -e duration_time -- sleep 0.35
+	python3 - "$t/err" <<'PY' || fail "-I: $(cat "$t/err")"
+import sys
+rows = [l.split(",") for l in open(sys.argv[1]) if l.strip()]
+assert len(rows) >= 3 and all(r[2] == "ns" and r[3] == "duration_time" for r in rows), rows
+last = round(float(rows[-1][0]) * 1e9)
+assert sum(int(r[1]) for r in rows) == last and all(int(r[1]) > 0 for r in rows), rows
+PY
+	run 0 stat -r 3 -x, -e duration_time -- sleep 0.1
+	awk -F, '$3 == "duration_time" && $1 >= 100000000 && $4 ~ /%$/ { ok = 1 } END { exit !ok }' \
+		"$t/err" || fail "-r 3: $(cat "$t/err")"
+	run 0 stat --json -e duration_time -- sleep 0.1
+	json_from=err json "assert d['event'] == 'duration_time' and d['unit'] == 'ns' and float(d['counter-value']) >= 1e8 and d['event-runtime'] == int(float(d['counter-value'])), d"
+	run 0 stat --dry-run -e duration_time,task-clock
+	has out "0 duration_time (tool): opens no perf_event fd"
+	run 0 stat --dry-run --json -e duration_time
+	json_from=out json "e = d['events'][0]; assert e['kind'] == 'tool' and e['attr'] is None and e['unit'] == 'ns', e"
+	run 2 stat -e '{task-clock,duration_time}' -- true
+	has err "tool event 'duration_time' at offset 12 in the group at offset 0"
+	run 4 record -e duration_time -o "$t/r.data" -- true
+	has err "'duration_time' is a tool event: it is counted (pmutool stat), never sampled" ;;
 cpus)
 	# -a without a command counts until Ctrl-C, as perf stat; -r wants one
 	"$pmutool" stat -a -x, -e cpu-clock >"$t/out" 2>"$t/err" &

@@ -178,6 +178,18 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 	}
 }
 
+/* duration_time's count: the run's elapsed time as stat measures it, so
+ * that it equals "seconds time elapsed" and each interval's stamp, as perf
+ * 6.1's read_single_counter takes the time read_counters is given. */
+static void fill_duration(const struct stat_report *r, struct pmurt_count *now, int n,
+			  double seconds)
+{
+	uint64_t ns = (uint64_t)(seconds * 1e9 + 0.5);
+	for (int i = 0; i < n && i < r->nevents; i++)
+		if (r->ev[i].duration)
+			now[i].value = now[i].time_enabled = now[i].time_running = now[i].scaled = ns;
+}
+
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
 static int wait_run(const struct tool *t, const struct stat_opts *opts, const struct stat_report *r,
@@ -193,6 +205,7 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, const st
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
+		fill_duration(r, now, c->nevents, when);
 		if (!opts->metric_only)
 			stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals);
 		stat_metrics_interval(t, opts, r, when, now, prev);
@@ -323,6 +336,7 @@ static int run_once(const struct tool *t, const struct stat_opts *opts, struct r
 	signal(SIGINT, old_int);
 	if (!rc)
 		rc = stat_counters_read(t, &c, s->now);
+	fill_duration(r, s->now, c.nevents, r->elapsed[k]);
 	r->status = w.pid ? exit_status(wt.status) : 0;
 	if (!rc)
 		keep_counts(t, r, s->now, c.nevents, k);
@@ -353,6 +367,7 @@ static int describe_events(const struct pmurt_evlist *list, struct stat_report *
 		r->ev[i] = (struct stat_event){.name = e.name, .unit = e.unit, .pmu = e.pmu,
 					       .scale = e.scale, .type = e.attr->type,
 					       .config = e.attr->config,
+					       .duration = e.tool == PMURT_TOOL_DURATION_TIME,
 					       .values = calloc((size_t)r->runs, sizeof(double))};
 		if (!r->ev[i].values)
 			return EXIT_INTERNAL;

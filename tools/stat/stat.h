@@ -64,6 +64,8 @@ struct stat_event {
 	const char *name, *unit, *pmu;
 	uint32_t type;         /* its attr's: what perf's derived figure is */
 	uint64_t config;
+	bool duration;         /* perf's duration_time tool event: stat's own
+	                          elapsed time (cmd_stat.c stat_fill_duration) */
 	double scale;
 	double *values;        /* per run: scaled count * scale */
 	uint64_t enabled, running;  /* the mean over the runs so far, truncated (perf

@@ -53,6 +53,8 @@ static uint64_t scale_count(uint64_t value, uint64_t enabled, uint64_t running)
 
 static void add_count(struct pmurt_count *sum, const struct pmurt_count *one)
 {
+	if (strcmp(one->pmu, "tool") == 0)
+		return;   /* measured once, not per set (the first set's) */
 	sum->value += one->value;
 	sum->time_enabled += one->time_enabled;
 	sum->time_running += one->time_running;
