@@ -8,7 +8,8 @@
  * spec), a failed add leaving the list as it was with the bytes at fault,
  * the sample period set between parsing and opening, each group's check,
  * the attrs a counter opens, and counters opened again and again from the
- * one list on this machine's kernel (software events); and pmurt_tool.h's
+ * one list on this machine's kernel (software events), perf's tool events
+ * (duration_time: kind TOOL, no fd); and pmurt_tool.h's
  * kernel interface (a host on a kernel of the test's own) and CPU lists.
  *
  * usage: evlist_test SYSFS

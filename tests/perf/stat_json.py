@@ -4,9 +4,11 @@ the same command: one JSON object per line, each with perf's keys in perf's
 order (interval, counter-value, unit, event, variance, event-runtime,
 pcnt-running, metric-value, metric-unit), the same events in the same order
 with the same units, and the same metric unit on every counted line (perf
-6.1 prints "(null)" for an event without a derived figure, pmutool "").
+6.1 prints "(null)" for an event without a derived figure, pmutool ""; a
+rate's K, M or G prefix aside).
 Counts differ from run to run and are only checked for their form."""
 import json
+import re
 import sys
 
 
@@ -40,7 +42,9 @@ def shape(objs, path):
         if key not in events:
             events.append(key)
         if d["counter-value"][0] != "<":
-            unit = d["metric-unit"].replace("(null)", "")
+            # a rate's K, M or G depends on the rate measured (layout()
+            # in stat.sh drops it from the text too)
+            unit = re.sub(r"^[KMG]/sec$", "/sec", d["metric-unit"].replace("(null)", ""))
             metric_units.setdefault(d["event"], set()).add(unit)
     return events, metric_units
 
