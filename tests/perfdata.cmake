@@ -21,7 +21,7 @@ foreach(workload pd_spin pd_unwind)
 endforeach()
 target_compile_options(pd_unwind PRIVATE -O2 -fomit-frame-pointer -g0)
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt chains bounds read read-record buildid-hits record-g record-a record-z
+foreach(mode synth jit plt plt-sweep plt-record chains bounds read read-record buildid-hits record-g record-a record-z
     record-pipe record-dwarf record-dwarf-ours header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
