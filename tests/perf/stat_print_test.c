@@ -17,15 +17,16 @@
 
 static int failures;
 
-/* Runs print(opts, r) with standard error captured into out. */
-static void capture(void (*print)(const struct stat_opts *, const struct stat_report *),
+/* Runs print(opts, r) with standard error captured into out; it must
+ * succeed. */
+static void capture(int (*print)(const struct stat_opts *, const struct stat_report *),
 		    const struct stat_opts *opts, const struct stat_report *r, char *out, size_t len)
 {
 	FILE *f = tmpfile();
 	int saved = dup(2);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	print(opts, r);
+	int rc = print(opts, r);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -33,6 +34,7 @@ static void capture(void (*print)(const struct stat_opts *, const struct stat_re
 	size_t n = fread(out, 1, len - 1, f);
 	out[n] = 0;
 	fclose(f);
+	CHECK(rc == 0, "the printer returned %d", rc);
 }
 
 /* PAPI_L1_DCM (POWER10: PM_LD_DEMAND_MISS_L1_FIN + PM_ST_MISS_L1) in a

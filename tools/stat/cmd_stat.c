@@ -227,8 +227,11 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, const st
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
 		fill_duration(r, now, c->nevents, when);
-		if (!opts->metric_only)
-			stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals);
+		if (!opts->metric_only &&
+		    stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals)) {
+			tool_error(t, "out of memory: the interval's lines were not printed");
+			return EXIT_INTERNAL;
+		}
 		stat_metrics_interval(t, opts, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (r->aggr)
@@ -413,8 +416,11 @@ static char *command_line(char **argv, int n)
 	return s;
 }
 
-static void print_report(const struct stat_opts *opts, struct stat_report *r, json_t *intervals)
+/* The run's report; EXIT_OK, or EXIT_INTERNAL said. */
+static int print_report(const struct tool *t, const struct stat_opts *opts, struct stat_report *r,
+			json_t *intervals)
 {
+	int rc = 0;
 	if (opts->json_report) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
@@ -426,13 +432,18 @@ static void print_report(const struct stat_opts *opts, struct stat_report *r, js
 		if (opts->metric_only)
 			; /* the metrics alone */
 		else if (opts->json)
-			stat_print_json_lines(opts, r);
+			rc = stat_print_json_lines(opts, r);
 		else if (opts->sep)
-			stat_print_csv(opts, r);
+			rc = stat_print_csv(opts, r);
 		else
-			stat_print_text(opts, r);
+			rc = stat_print_text(opts, r);
+		if (rc) {
+			tool_error(t, "out of memory: the counts were not printed");
+			return EXIT_INTERNAL;
+		}
 		stat_metrics_print(opts, r);
 	}
+	return EXIT_OK;
 }
 
 static int run_all(const struct tool *t, const struct stat_opts *opts,
@@ -455,7 +466,7 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 	for (int k = 0; !rc && k < r->runs; k++)
 		rc = run_once(t, opts, &s, r, k);
 	if (!rc)
-		print_report(opts, r, s.intervals);
+		rc = print_report(t, opts, r, s.intervals);
 	json_decref(s.intervals);
 	free(s.cpus);
 	free(s.now);

@@ -179,20 +179,22 @@ void stat_shadow_metric(const struct stat_shadow *sh, const struct stat_shadow_e
 /* Mean and the relative spread (perf's stddev of the mean, in percent). */
 void stat_spread(const double *v, int n, double *mean, double *rel);
 
-/* The run's counts go to t->stat_out (-o FILE), else standard error. */
-void stat_print_text(const struct stat_opts *opts, const struct stat_report *r);
-void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r);
+/* The run's counts go to t->stat_out (-o FILE), else standard error.
+ * The printers return 0, or -ENOMEM with the units' lines (-A, --per-*)
+ * not printed. */
+int stat_print_text(const struct stat_opts *opts, const struct stat_report *r);
+int stat_print_csv(const struct stat_opts *opts, const struct stat_report *r);
 json_t *stat_report_json(const struct stat_report *r);
 /* perf stat -j's lines: one JSON object per event (stat_print.c). */
-void stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r);
+int stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r);
 /* s as a quoted, escaped JSON string. */
 void stat_json_string(FILE *out, const char *s);
 /* One interval's lines (-I): time since start, counts since the last;
  * the events' types from r; index counts the intervals (perf's header
  * line before the first and every 25th). */
-void stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
-			 double when, const struct pmurt_count *now,
-			 const struct pmurt_count *prev, int n, json_t *intervals);
+int stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
+			double when, const struct pmurt_count *now,
+			const struct pmurt_count *prev, int n, json_t *intervals);
 /* An interval's count of an event (prev NULL: since the start) as perf stat
  * -I scales it: the interval's value times its enabled over its running
  * time, not the difference of two scaled totals. */

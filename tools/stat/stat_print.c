@@ -253,10 +253,15 @@ static void print_units(FILE *out, const char *sep, const char *stamp, const cha
 			print_unit_line(out, sep, stamp, json_stamp, a, u, i, &lines[u * n + i]);
 }
 
-/* Each unit's lines over the runs, its derived figures from its own
- * counts (perf's per-aggregate shadow stats). */
-static void print_aggr_events(FILE *out, const char *sep, bool json, const struct stat_report *r,
-			      double wall_ns)
+/* Fills line l and its derived-figure input se for event i of unit u. */
+typedef void unit_fill_fn(const struct stat_report *r, int u, int i, struct count_line *l,
+			  struct stat_shadow_event *se);
+
+/* Every unit's lines (each filled by fill), each unit's derived figures
+ * from its own counts (perf's per-aggregate shadow stats) over base_ns,
+ * printed in perf's order.  0, or -ENOMEM with nothing printed. */
+static int print_aggr(FILE *out, const char *sep, const char *stamp, const char *json_stamp,
+		      const struct stat_report *r, double base_ns, unit_fill_fn *fill)
 {
 	const struct stat_aggr *a = r->aggr;
 	int n = a->nevents, total = a->nunits * n > 0 ? a->nunits * n : 1;
@@ -264,29 +269,36 @@ static void print_aggr_events(FILE *out, const char *sep, bool json, const struc
 	struct stat_shadow_event *se = calloc((size_t)total, sizeof(*se));
 	for (int u = 0; lines && se && u < a->nunits; u++) {
 		for (int i = 0; i < n; i++)
-			report_event(&a->ev[u * n + i], r->runs, &lines[u * n + i], &se[u * n + i]);
+			fill(r, u, i, &lines[u * n + i], &se[u * n + i]);
 		struct stat_shadow sh;
-		stat_shadow_collect(&sh, &se[u * n], n, wall_ns);
+		stat_shadow_collect(&sh, &se[u * n], n, base_ns);
 		for (int i = 0; i < n; i++)
 			stat_shadow_metric(&sh, &se[u * n + i], &lines[u * n + i].metric);
 	}
-	if (lines && se)
-		print_units(out, sep, NULL, json ? "" : NULL, a, lines);
+	int rc = lines && se ? 0 : -ENOMEM;
+	if (!rc)
+		print_units(out, sep, stamp, json_stamp, a, lines);
 	free(lines);
 	free(se);
+	return rc;
 }
 
-static void print_events(FILE *out, const char *sep, bool json, const struct stat_report *r)
+/* A unit's event over the runs. */
+static void fill_from_runs(const struct stat_report *r, int u, int i, struct count_line *l,
+			   struct stat_shadow_event *se)
+{
+	report_event(&r->aggr->ev[u * r->aggr->nevents + i], r->runs, l, se);
+}
+
+static int print_events(FILE *out, const char *sep, bool json, const struct stat_report *r)
 {
 	int n = r->nevents > 0 ? r->nevents : 1;
 	struct count_line lines[n];
 	struct stat_shadow_event se[n];
 	double wall, rel;
 	stat_spread(r->elapsed, r->runs, &wall, &rel);
-	if (r->aggr) {
-		print_aggr_events(out, sep, json, r, wall * 1e9);
-		return;
-	}
+	if (r->aggr)
+		return print_aggr(out, sep, NULL, json ? "" : NULL, r, wall * 1e9, fill_from_runs);
 	for (int i = 0; i < r->nevents; i++)
 		report_event(&r->ev[i], r->runs, &lines[i], &se[i]);
 	struct stat_shadow sh;
@@ -298,6 +310,7 @@ static void print_events(FILE *out, const char *sep, bool json, const struct sta
 		else
 			print_count_line(out, sep, &lines[i]);
 	}
+	return 0;
 }
 
 /* perf's get_precision: two digits past the spread's first. */
@@ -329,7 +342,7 @@ static void print_footer(FILE *out, const struct stat_report *r)
 	fprintf(out, "\n\n");
 }
 
-void stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
+int stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
 {
 	FILE *out = out_of(opts);
 	bool multiplexed = false;
@@ -345,7 +358,9 @@ void stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
 	if (r->runs > 1)
 		fprintf(out, " (%d runs)", r->runs);
 	fprintf(out, ":\n\n");
-	print_events(out, NULL, false, r);
+	int rc = print_events(out, NULL, false, r);
+	if (rc)
+		return rc;
 	for (int i = 0; i < r->nevents; i++)
 		multiplexed |= r->ev[i].running < r->ev[i].enabled && !r->ev[i].not_counted;
 	for (int i = 0; i < r->nderived; i++) {
@@ -362,13 +377,16 @@ void stat_print_text(const struct stat_opts *opts, const struct stat_report *r)
 		fprintf(out, "Some events were multiplexed: their counts are scaled by "
 			"time_enabled / time_running; (N%%) is the part of the time they were "
 			"counted.\n\n");
+	return 0;
 }
 
-void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
+int stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
 {
 	FILE *out = out_of(opts);
 	const char *s = opts->sep;
-	print_events(out, s, false, r);
+	int rc = print_events(out, s, false, r);
+	if (rc)
+		return rc;
 	for (int i = 0; i < r->nderived; i++) {
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
@@ -378,12 +396,15 @@ void stat_print_csv(const struct stat_opts *opts, const struct stat_report *r)
 		else
 			fprintf(out, "%.0f%s%s%s\n", mean, s, s, d->name);
 	}
+	return 0;
 }
 
-void stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r)
+int stat_print_json_lines(const struct stat_opts *opts, const struct stat_report *r)
 {
 	FILE *out = out_of(opts);
-	print_events(out, NULL, true, r);
+	int rc = print_events(out, NULL, true, r);
+	if (rc)
+		return rc;
 	for (int i = 0; i < r->nderived; i++) {   /* a derived preset: a count */
 		const struct stat_derived *d = &r->derived[i];
 		double mean, rel;
@@ -392,6 +413,7 @@ void stat_print_json_lines(const struct stat_opts *opts, const struct stat_repor
 				       .not_counted = d->failed, .noise = -1};
 		print_count_json(out, NULL, &l);
 	}
+	return 0;
 }
 
 json_t *stat_report_json(const struct stat_report *r)
@@ -468,32 +490,18 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 					 .counted = !l->not_counted};
 }
 
-/* One interval's lines per unit (r->aggr's last read and the one before). */
-static void print_interval_units(const struct stat_opts *opts, const struct stat_report *r,
-				 const char *stamp, const char *json_stamp, double interval_ns)
+/* A unit's event over the interval (r->aggr's last read and the one
+ * before). */
+static void fill_from_interval(const struct stat_report *r, int u, int i, struct count_line *l,
+			       struct stat_shadow_event *se)
 {
 	const struct stat_aggr *a = r->aggr;
-	int n = a->nevents, total = a->nunits * n > 0 ? a->nunits * n : 1;
-	struct count_line *lines = calloc((size_t)total, sizeof(*lines));
-	struct stat_shadow_event *se = calloc((size_t)total, sizeof(*se));
-	for (int u = 0; lines && se && u < a->nunits; u++) {
-		for (int i = 0; i < n; i++)
-			interval_event(r, &a->now[u * n], &a->prev[u * n], i, &lines[u * n + i],
-				       &se[u * n + i]);
-		struct stat_shadow sh;
-		stat_shadow_collect(&sh, &se[u * n], n, interval_ns);
-		for (int i = 0; i < n; i++)
-			stat_shadow_metric(&sh, &se[u * n + i], &lines[u * n + i].metric);
-	}
-	if (lines && se)
-		print_units(out_of(opts), opts->sep, stamp, opts->json ? json_stamp : NULL, a, lines);
-	free(lines);
-	free(se);
+	interval_event(r, &a->now[u * a->nevents], &a->prev[u * a->nevents], i, l, se);
 }
 
-void stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
-			 double when, const struct pmurt_count *now,
-			 const struct pmurt_count *prev, int n, json_t *intervals)
+int stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
+			double when, const struct pmurt_count *now,
+			const struct pmurt_count *prev, int n, json_t *intervals)
 {
 	FILE *out = out_of(opts);
 	json_t *events = intervals ? json_array() : NULL;
@@ -517,10 +525,9 @@ void stat_print_interval(const struct stat_opts *opts, const struct stat_report 
 		 ns % 1000000000);
 	if (!events && !opts->sep && !opts->json && index % 25 == 0)
 		fputs(stat_aggr_interval_header(r->aggr), out);
-	if (r->aggr) {
-		print_interval_units(opts, r, stamp, json_stamp, (double)opts->interval_ms * 1e6);
-		return;
-	}
+	if (r->aggr)
+		return print_aggr(out, opts->sep, stamp, opts->json ? json_stamp : NULL, r,
+				  (double)opts->interval_ms * 1e6, fill_from_interval);
 	for (int i = 0; i < n; i++) {
 		const struct count_line *l = &lines[i];
 		if (events) {
@@ -541,6 +548,7 @@ void stat_print_interval(const struct stat_opts *opts, const struct stat_report 
 	if (events)
 		json_array_append_new(intervals, json_pack("{s:f, s:o}", "time", when, "events",
 							   events));
+	return 0;
 }
 
 void stat_print_json(json_t *o, FILE *out)
