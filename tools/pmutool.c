@@ -22,7 +22,7 @@
 
 enum { OPT_PMU = 256, OPT_PID, OPT_HV_MODE, OPT_NO_PER_TASK, OPT_PER_TASK, OPT_NO_LPAR, OPT_SYSFS,
        OPT_TRACEFS, OPT_DRY_RUN, OPT_SORT, OPT_COMM, OPT_PVR, OPT_SHOW_PICK, OPT_METRIC_ONLY,
-       OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN };
+       OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PPROF, OPT_OPENMETRICS };
 
 static void usage(FILE *out)
 {
@@ -37,6 +37,7 @@ static void usage(FILE *out)
 		"       pmutool [OPTION]... record -e EVENT... [-a|-C CPUS|-p PID] [-- CMD]\n"
 		"       pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
 		"                      [--no-children] [-g caller|callee|none] [--json]\n"
+		"       pmutool report [-i FILE] [--comm NAME] --pprof OUT\n"
 		"       pmutool script [-i FILE] [-G] [-F FIELDS]\n"
 		"       pmutool [--sysfs DIR] dtl record|decode|dump|script|report ...\n"
 		"                            (see pmutool dtl --help)\n"
@@ -69,6 +70,7 @@ static void usage(FILE *out)
 		"  -x, --field-separator=SEP  stat: CSV output with SEP\n"
 		"  -o, --output=FILE    stat: the counts (text, CSV, JSON) into FILE\n"
 		"      --dry-run        stat: print the perf_event_attrs, open nothing\n"
+		"      --openmetrics    stat: the counts as OpenMetrics text (Prometheus)\n"
 		"      --sysfs=DIR      the sysfs root (default $PMURT_SYSFS or /sys)\n"
 		"      --tracefs=DIR    the tracefs root (default DIR/kernel/tracing)\n"
 		"  -i, --input=FILE     report, script: the perf.data file (default perf.data)\n"
@@ -77,6 +79,7 @@ static void usage(FILE *out)
 		"      --percent-limit=P  report: hide the rows under P percent\n"
 		"      --no-children    report: no Children column for call graphs\n"
 		"  -g, --call-graph=ORDER  report: caller, callee or none\n"
+		"      --pprof=OUT      report: the samples as a gzipped pprof profile in OUT\n"
 		"  -G, --hide-call-graph  script: one line per sample, without its call graph\n"
 		"  -F, --fields=FIELDS  script: the fields printed, as perf script -F\n"
 		"  -h, --help           show this help\n"
@@ -143,6 +146,9 @@ static const struct sub_help sub_helps[] = {
 	 "  -M, --metrics=NAMES  perf's metrics or metric groups (any case), their\n"
 	 "                       events packed into the fewest groups the PMU takes\n"
 	 "      --metric-only    print the metrics, not the counts\n"
+	 "      --openmetrics    OpenMetrics 1.0 text (a run's on standard error, or in\n"
+	 "                       -o's FILE): each event a counter family, -M's metrics\n"
+	 "                       gauges, -I's intervals as timestamped points\n"
 	 "  -p, --pid=PID        count the running process PID (all its threads) until\n"
 	 "                       it ends, Ctrl-C or CMD ends (stat -p PID -- sleep 5)\n"
 	 "      --pmu=SPEC       the core PMU's description (default: the host's)\n"
@@ -152,6 +158,7 @@ static const struct sub_help sub_helps[] = {
 	{"report",
 	 "Usage: pmutool report [-i FILE] [--sort KEYS] [--comm NAME] [--percent-limit P]\n"
 	 "                      [--no-children] [-g caller|callee|none] [--json]\n"
+	 "       pmutool report [-i FILE] [--comm NAME] --pprof OUT\n"
 	 "Samples and period per key in a perf.data file, one table per event, as\n"
 	 "perf report --stdio --sort KEYS lists them.\n\n"
 	 "  -i, --input=FILE     the perf.data file (default perf.data)\n"
@@ -164,6 +171,9 @@ static const struct sub_help sub_helps[] = {
 	 "                       draws them: caller (default with Children), callee\n"
 	 "                       (default without), none\n"
 	 "  -j, --json           JSON output\n"
+	 "      --pprof=OUT      a gzipped pprof profile in OUT instead of the table: per\n"
+	 "                       event samples and period, call stacks with their files\n"
+	 "                       and functions, comm/pid/tid/cpu labels (see doc/fleet.md)\n"
 	 "Exit status: 0 done, 2 usage or a bad file, 4 internal error.\n"},
 	{"script",
 	 "Usage: pmutool script [-i FILE] [-G] [-F FIELDS]\n"
@@ -298,6 +308,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"fields", required_argument, NULL, 'F'},
 		{"call-graph", required_argument, NULL, 'g'},
+		{"pprof", required_argument, NULL, OPT_PPROF},
+		{"openmetrics", no_argument, NULL, OPT_OPENMETRICS},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -369,6 +381,8 @@ static int parse_global_options(struct tool *t, int argc, char **argv, bool *don
 		case 'G': t->hide_call_graph = true; break;
 		case 'F': t->fields = optarg; break;
 		case 'g': t->call_graph = optarg; break;
+		case OPT_PPROF: t->pprof = optarg; break;
+		case OPT_OPENMETRICS: t->openmetrics = true; break;
 		case OPT_HV_MODE: set_flag(&t->check.hv_mode, true, &t->kernel_opt, "--hv-mode"); break;
 		case OPT_NO_LPAR: set_flag(&t->check.lpar, false, &t->kernel_opt, "--no-lpar"); break;
 		case OPT_NO_PER_TASK:
@@ -566,6 +580,8 @@ static int refuse_unused_perfdata(const struct tool *t, const struct subcommand 
 			  : t->percent_limit && !report ? "--percent-limit"
 			  : t->children_given && !report ? "--children"
 			  : t->call_graph && !report    ? "-g"
+			  : t->pprof && !report         ? "--pprof"
+			  : t->openmetrics && strcmp(sub->name, "stat") ? "--openmetrics"
 			  : t->hide_call_graph && !script ? "-G"
 			  : t->fields && !script        ? "-F"
 			  : t->batch && (report || script) ? "--batch"
@@ -584,7 +600,7 @@ static const char *unused_by_dtl(const struct tool *t)
 	       : t->batch ? "--batch" : t->kernel_opt ? t->kernel_opt : t->task_opt ? t->task_opt
 	       : t->input ? "-i" : t->sort ? "--sort" : t->comm ? "--comm"
 	       : t->percent_limit ? "--percent-limit" : t->children_given ? "--children"
-	       : t->call_graph ? "-g"
+	       : t->call_graph ? "-g" : t->pprof ? "--pprof" : t->openmetrics ? "--openmetrics"
 	       : t->hide_call_graph ? "-G" : t->fields ? "-F" : t->nevents ? "-e" : t->all_cpus ? "-a"
 	       : t->cpu_list ? "-C" : t->interval_ms ? "-I" : t->repeat ? "-r" : t->sep ? "-x"
 	       : t->dry_run ? "--dry-run" : t->output ? "-o" : NULL;

@@ -43,6 +43,8 @@ struct tool {
 	                               and --children given) */
 	bool children_given;
 	const char *call_graph;     /* report: -g caller|callee|none */
+	const char *pprof;          /* report: --pprof OUT (report_pprof.c) */
+	bool openmetrics;           /* stat: --openmetrics (stat_openmetrics.c) */
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
 	char **args;                /* the subcommand's operands */

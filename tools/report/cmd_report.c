@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report_graph.h"
+#include "report_pprof.h"
 #include "tool_session.h"
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
@@ -527,6 +528,19 @@ static bool has_call_graphs(const struct session *s)
 	return false;
 }
 
+/* --pprof: the table's own options would change nothing. */
+static int report_pprof_only(struct tool *t)
+{
+	const char *opt = t->sort ? "--sort" : t->json ? "--json" : t->percent_limit ? "--percent-limit"
+			  : t->children_given ? "--children" : t->call_graph ? "-g" : NULL;
+	if (opt) {
+		tool_error(t, "%s changes nothing with --pprof (the profile holds every sample "
+			   "and its whole call graph)", opt);
+		return EXIT_USAGE;
+	}
+	return report_pprof(t, t->pprof);
+}
+
 int cmd_report(struct tool *t)
 {
 	struct report r = {.comm = t->comm, .percent_limit = t->percent_limit};
@@ -539,6 +553,8 @@ int cmd_report(struct tool *t)
 		tool_error(t, "-g: '%s' is not caller, callee or none", t->call_graph);
 		return EXIT_USAGE;
 	}
+	if (t->pprof)   /* a profile, not the table */
+		return report_pprof_only(t);
 	int rc = parse_sort(t, &r, t->sort ? t->sort : "comm,dso,sym");
 	if (rc)
 		return rc;
