@@ -10,3 +10,17 @@ add_executable(export_openmetrics_test ${CMAKE_CURRENT_LIST_DIR}/export/openmetr
 target_include_directories(export_openmetrics_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(export_openmetrics_test PRIVATE pmuexport)
 add_test(NAME export/openmetrics-writer COMMAND export_openmetrics_test)
+
+# Go's pprof tool from Debian's packages (tests/export/build_pprof.sh), a
+# fixture of the tests that read profiles with it.
+set(EXPORT_OUT ${CMAKE_CURRENT_BINARY_DIR}/export)
+file(MAKE_DIRECTORY ${EXPORT_OUT})
+set(PMU_PPROF_TOOL ${EXPORT_OUT}/pprof)
+add_test(NAME export/build-pprof-tool
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export/build_pprof.sh ${EXPORT_OUT})
+set_tests_properties(export/build-pprof-tool PROPERTIES FIXTURES_SETUP pprof_tool)
+add_test(NAME export/report-pprof
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export/pprof.sh ${CMAKE_BINARY_DIR}/bin ${PMU_PPROF_TOOL}
+    ${PMU_PPROF_PROTO} ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus)
+set_tests_properties(export/report-pprof PROPERTIES FIXTURES_REQUIRED pprof_tool
+  ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
