@@ -182,7 +182,7 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
-static int wait_run(const struct tool *t, const struct stat_report *r, struct waiter *w,
+static int wait_run(const struct tool *t, struct stat_report *r, struct waiter *w,
 		    struct stat_counters *c, struct pmurt_count *now, struct pmurt_count *prev,
 		    double start, json_t *intervals)
 {
@@ -195,9 +195,12 @@ static int wait_run(const struct tool *t, const struct stat_report *r, struct wa
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
-		if (!t->metric_only)
+		if (t->openmetrics && stat_om_interval(t, r, now, prev, c->nevents))
+			return EXIT_INTERNAL;
+		if (!t->metric_only && !t->openmetrics)
 			stat_print_interval(t, r, index, when, now, prev, c->nevents, intervals);
-		stat_metrics_interval(t, r, when, now, prev);
+		if (!t->openmetrics)
+			stat_metrics_interval(t, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (done)
 			return EXIT_OK;
@@ -362,8 +365,10 @@ static char *command_line(char **argv, int n)
 	return s;
 }
 
-static void print_report(struct tool *t, struct stat_report *r, json_t *intervals)
+static int print_report(struct tool *t, struct stat_report *r, json_t *intervals)
 {
+	if (t->openmetrics)
+		return stat_om_print(t, r);
 	if (t->json) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
@@ -380,6 +385,7 @@ static void print_report(struct tool *t, struct stat_report *r, json_t *interval
 			stat_print_text(t, r);
 		stat_metrics_print(t, r);
 	}
+	return EXIT_OK;
 }
 
 static int run_all(struct tool *t, const char *events, struct stat_report *r)
@@ -399,7 +405,7 @@ static int run_all(struct tool *t, const char *events, struct stat_report *r)
 	for (int k = 0; !rc && k < r->runs; k++)
 		rc = run_once(t, &s, r, k);
 	if (!rc)
-		print_report(t, r, s.intervals);
+		rc = print_report(t, r, s.intervals);
 	json_decref(s.intervals);
 	free(s.cpus);
 	free(s.now);
@@ -461,6 +467,8 @@ int cmd_stat(struct tool *t)
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
+	if (!rc && t->openmetrics)
+		rc = stat_om_check(t);
 	if (!rc && t->metric_names && !(rc = stat_metrics_plan(t, &r)))
 		rc = add_metric_events(t, &r);
 	if (!rc)
@@ -495,6 +503,7 @@ int cmd_stat(struct tool *t)
 	free(r.ev);
 	free(r.derived);
 	stat_metrics_free(&r);
+	stat_om_free(&r);
 	free(r.elapsed);
 	free((char *)r.command);
 	pmu_evlist_free(&list);

@@ -50,6 +50,7 @@ struct stat_report {
 	int nderived;
 	double *elapsed;       /* per run, seconds */
 	struct stat_metrics *metrics; /* -M (stat_metrics.c), else NULL */
+	struct stat_om *om;    /* --openmetrics's intervals (stat_openmetrics.c) */
 	bool rusage;           /* user and sys times of the command (perf's
 	                          ru_display: one run of a command it ran) */
 	double user_s, sys_s;
@@ -117,6 +118,10 @@ void stat_metrics_print(const struct tool *t, const struct stat_report *r);
 void stat_metrics_interval(const struct tool *t, const struct stat_report *r, double when,
 			   const struct pmurt_count *now, const struct pmurt_count *prev);
 json_t *stat_metrics_json(const struct stat_report *r);
+/* Each metric's value from the counts between prev and now (NaN: none),
+ * in stat_metrics_json's order, into out. */
+void stat_metrics_values(const struct tool *t, const struct stat_report *r,
+			 const struct pmurt_count *now, const struct pmurt_count *prev, double *out);
 void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o);
 void stat_metrics_free(struct stat_report *r);
 /* stat_dry.c: a group check's answer as JSON. */
@@ -139,5 +144,14 @@ int stat_attach(struct tool *t, const char *events, struct stat_counters *c);
 int stat_pidfd(const struct tool *t, pid_t pid);
 /* The message of a failed pmurt_counter_open or enable, and its exit code. */
 int stat_open_error(const struct tool *t, int rc, const struct pmurt_error *err);
+
+/* stat_openmetrics.c: --openmetrics.  The options it cannot honour (an
+ * exit code), one -I interval's cumulative counts and metrics kept (0 or
+ * -ENOMEM), the whole output (an exit code). */
+int stat_om_check(const struct tool *t);
+int stat_om_interval(const struct tool *t, struct stat_report *r, const struct pmurt_count *now,
+		     const struct pmurt_count *prev, int n);
+int stat_om_print(const struct tool *t, const struct stat_report *r);
+void stat_om_free(struct stat_report *r);
 
 #endif /* PMUTOOL_STAT_H */
