@@ -24,3 +24,13 @@ add_test(NAME export/report-pprof
     ${PMU_PPROF_PROTO} ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus)
 set_tests_properties(export/report-pprof PROPERTIES FIXTURES_REQUIRED pprof_tool
   ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
+
+# OpenMetrics: stat, stat -I, stat -M (the simulated kernel's stat_sim, made
+# in tests/metrics.cmake), dtl report; the strict parser, promtool's import,
+# Prometheus on loopback; dtl report --pprof through Go's pprof.
+add_test(NAME export/openmetrics
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export/openmetrics.sh ${CMAKE_BINARY_DIR}/bin
+    $<TARGET_FILE:stat_sim> ${CMAKE_CURRENT_SOURCE_DIR}/fakesys/power10-lpar.sh
+    ${PMU_SYSTEM_PYTHON3} ${PMU_PPROF_TOOL}
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus/recorded-aux.data)
+set_tests_properties(export/openmetrics PROPERTIES FIXTURES_REQUIRED pprof_tool)

@@ -131,9 +131,10 @@ int dtl_export_entry(struct dtl_export *x, int cpu, const struct pmurt_dtl_curso
 	x->timed = true;
 	uint64_t ticks = (uint64_t)e->enqueue_to_dispatch_time + e->ready_to_enqueue_time;
 	int64_t values[2] = {1, (int64_t)((ticks * 1000000000u + h.tb_freq / 2) / h.tb_freq)};
-	char db[16], pb[16];
-	struct pprof_label labels[3] = {
-		{.key = "cpu", .num = cpu},
+	char db[16], pb[16], cpu_text[16];
+	snprintf(cpu_text, sizeof(cpu_text), "%d", cpu);
+	struct pprof_label labels[3] = {   /* strings: see report_pprof.c */
+		{.key = "cpu", .str = cpu_text},
 		{.key = "dispatch_reason", .str = pmurt_dtl_reason_text(false, e->dispatch_reason, db)},
 		{.key = "preempt_reason", .str = pmurt_dtl_reason_text(true, e->preempt_reason, pb)}};
 	uint64_t loc;

@@ -19,7 +19,10 @@
  *    module) mapping spanning the kernel addresses seen; functions have
  *    perf's demangled name and the symbol table's name as system_name; an
  *    address no symbol holds is a location without a function;
- *  - labels: comm, pid, tid, and cpu when the samples have it;
+ *  - labels: comm, pid, tid, and cpu when the samples have it, all as
+ *    strings: Pyroscope and Parca take string labels, and a numeric label
+ *    of 0 without a unit (cpu 0, the idle task's pid) is one Go's pprof
+ *    drops (profile/encode.go keeps a label whose num or num_unit is set);
  *  - time_nanos: when the recording started, taken as perf report's
  *    "captured on" (the file's modification time) less the span of the
  *    sample times, which is duration_nanos; period_type and period: the
@@ -258,10 +261,13 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 		return 0;
 	uint64_t locs[PERF_MAX_STACK_DEPTH + 8];
 	int n = sample_stack(p, s, smp, locs, (int)(sizeof(locs) / sizeof(locs[0])));
+	char pid[16], tid[16], cpu[16];
+	snprintf(pid, sizeof(pid), "%u", rec->pid);
+	snprintf(tid, sizeof(tid), "%u", rec->tid);
+	snprintf(cpu, sizeof(cpu), "%u", rec->cpu);
 	struct pprof_label labels[4] = {{.key = "comm", .str = smp->at.comm},
-					{.key = "pid", .num = rec->pid},
-					{.key = "tid", .num = rec->tid},
-					{.key = "cpu", .num = rec->cpu}};
+					{.key = "pid", .str = pid}, {.key = "tid", .str = tid},
+					{.key = "cpu", .str = cpu}};
 	int nlabels = rec->has & PERF_SAMPLE_CPU ? 4 : 3;
 	memset(p->values, 0, 2 * (size_t)p->nevents * sizeof(*p->values));
 	p->values[2 * rec->event] = 1;
