@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_error.h"
 #include "openmetrics.h"
 
 struct om_writer {
@@ -35,13 +36,10 @@ static int fail(struct om_writer *w, struct pmurt_error *err, int code, const ch
 {
 	if (code == -EIO || code == -ENOMEM)
 		w->failed = code;
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		err->code = code;
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	export_verror(err, code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "export_error.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 
@@ -100,13 +101,10 @@ static int fail(struct pprof_writer *w, struct pmurt_error *err, int code, const
 {
 	if (w && !w->failed)
 		w->failed = code;
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		err->code = code;
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	export_verror(err, code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
