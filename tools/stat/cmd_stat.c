@@ -180,7 +180,7 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
-static int wait_run(const struct tool *t, const struct stat_opts *opts, const struct stat_report *r,
+static int wait_run(const struct tool *t, const struct stat_opts *opts, struct stat_report *r,
 		    struct waiter *w, struct stat_counters *c, struct pmurt_count *now,
 		    struct pmurt_count *prev, double start, json_t *intervals)
 {
@@ -193,9 +193,12 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, const st
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
-		if (!opts->metric_only)
+		if (opts->openmetrics && stat_om_interval(t, r, now, prev, c->nevents))
+			return EXIT_INTERNAL;
+		if (!opts->metric_only && !opts->openmetrics)
 			stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals);
-		stat_metrics_interval(t, opts, r, when, now, prev);
+		if (!opts->openmetrics)
+			stat_metrics_interval(t, opts, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (done)
 			return EXIT_OK;
@@ -378,8 +381,11 @@ static char *command_line(char **argv, int n)
 	return s;
 }
 
-static void print_report(const struct stat_opts *opts, struct stat_report *r, json_t *intervals)
+static int print_report(const struct tool *t, const struct stat_opts *opts, struct stat_report *r,
+			json_t *intervals)
 {
+	if (opts->openmetrics)
+		return stat_om_print(t, opts, r);
 	if (opts->json_report) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
@@ -398,6 +404,7 @@ static void print_report(const struct stat_opts *opts, struct stat_report *r, js
 			stat_print_text(opts, r);
 		stat_metrics_print(opts, r);
 	}
+	return EXIT_OK;
 }
 
 static int run_all(const struct tool *t, const struct stat_opts *opts,
@@ -418,7 +425,7 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 	for (int k = 0; !rc && k < r->runs; k++)
 		rc = run_once(t, opts, &s, r, k);
 	if (!rc)
-		print_report(opts, r, s.intervals);
+		rc = print_report(t, opts, r, s.intervals);
 	json_decref(s.intervals);
 	free(s.cpus);
 	free(s.now);
@@ -430,7 +437,8 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
  * does; the workload's own output stays where it was. */
 /* -o FILE, created or, with --append, appended to; "# started on DATE"
  * first, as perf stat writes it there (builtin-stat.c cmd_stat), but in
- * --json-report's document, which stays one JSON value. */
+ * --json-report's document, which stays one JSON value, and in
+ * --openmetrics' exposition, which has no such line. */
 static int open_output(const struct tool *t, struct stat_opts *opts)
 {
 	if (!opts->output)
@@ -442,7 +450,7 @@ static int open_output(const struct tool *t, struct stat_opts *opts)
 	}
 	time_t now = time(NULL);
 	char date[64];
-	if (!opts->json_report && ctime_r(&now, date))
+	if (!opts->json_report && !opts->openmetrics && ctime_r(&now, date))
 		fprintf(opts->out, "# started on %s\n", date);
 	return EXIT_OK;
 }
@@ -471,6 +479,8 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
+	if (!rc && opts->openmetrics)
+		rc = stat_om_check(t, opts);
 	if (!rc && (opts->json || opts->json_report) && opts->sep) {
 		/* perf 6.1 prints a mix of both; one format or the other here */
 		tool_error(t, "-x and --json%s: one output format, not both",
@@ -524,6 +534,7 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 	free(r.ev);
 	free(r.derived);
 	stat_metrics_free(&r);
+	stat_om_free(&r);
 	free(r.elapsed);
 	free((char *)r.command);
 	pmurt_evlist_free(list);
