@@ -51,6 +51,13 @@ struct pmurt_host {
  * was tried or it succeeded. */
 const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno);
 
+/* Every tracepoint TRACEFS/events/SYS/NAME with an id (ftrace's own
+ * events have a format only) whose SYS and NAME match the fnmatch(3)
+ * patterns sys and name, in tracefs's order: fn(ctx, SYS, NAME), a non-zero
+ * return stopping the walk and returned; 0 (listing.c). */
+int pmu_tracefs_each(const char *tracefs, const char *sys, const char *name,
+		     int (*fn)(void *ctx, const char *sys, const char *name), void *ctx);
+
 /* perf's software event i (parse-events.c event_symbols_sw) and its alias
  * (NULL when none); NULL past the last (evparse.c). */
 const char *pmu_software_event(int i, const char **alias);

@@ -18,9 +18,7 @@
  *
  * Offsets in messages are 0-based bytes of the whole string.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -616,33 +614,29 @@ static int add_tracepoint(struct ectx *c, const struct pmu_event_syntax *ev,
 /* SYS:NAME with a glob in either part (sched:sched_wak*, *:sys_enter_open):
  * every tracepoint that matches, in tracefs's order, as perf's
  * parse-events.c add_tracepoint_multi_sys/_event (fnmatch) takes them. */
+struct glob_match {
+	struct ectx *c;
+	const struct pmu_event_syntax *ev;
+	const struct pmu_tracepoint_syntax *tp;
+	const char *tracefs;
+	int found;
+};
+
+static int glob_matched(void *ctx, const char *sys, const char *name)
+{
+	struct glob_match *g = ctx;
+	int rc = add_tracepoint(g->c, g->ev, g->tp, g->tracefs, sys, name, false);
+	g->found += rc == 0;
+	return rc > 0 ? 0 : rc;
+}
+
 static int tracepoint_glob(struct ectx *c, const struct pmu_event_syntax *ev,
 			   const struct pmu_tracepoint_syntax *tp, const char *tracefs,
 			   const char *sys, const char *name)
 {
-	char path[700];
-	int found = 0, rc = 0;
-	snprintf(path, sizeof(path), "%s/events", tracefs);
-	DIR *subsystems = opendir(path);
-	for (struct dirent *s; !rc && subsystems && (s = readdir(subsystems));) {
-		if (s->d_name[0] == '.' || fnmatch(sys, s->d_name, 0))
-			continue;
-		char dir[1000];
-		snprintf(dir, sizeof(dir), "%s/%s", path, s->d_name);
-		DIR *events = opendir(dir);
-		for (struct dirent *e; !rc && events && (e = readdir(events));) {
-			if (e->d_name[0] == '.' || fnmatch(name, e->d_name, 0))
-				continue;
-			rc = add_tracepoint(c, ev, tp, tracefs, s->d_name, e->d_name, false);
-			found += rc == 0;
-			rc = rc > 0 ? 0 : rc;
-		}
-		if (events)
-			closedir(events);
-	}
-	if (subsystems)
-		closedir(subsystems);
-	if (!rc && !found)
+	struct glob_match g = {.c = c, .ev = ev, .tp = tp, .tracefs = tracefs};
+	int rc = pmu_tracefs_each(tracefs, sys, name, glob_matched, &g);
+	if (!rc && !g.found)
 		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
 			       "no tracepoint matches '%s:%s' at offset %zu (in %s/events)", sys, name,
 			       ev->whole.off, tracefs);

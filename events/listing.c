@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +51,18 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Subdirectories (dirs) or files (!dirs) of path, "." ones aside; with
- * holding, only subdirectories that hold a file of that name. */
-static int entries(const char *path, bool dirs, const char *holding, const char *prefix,
-		   const char *suffix, struct names *out)
+/* Whether directory dir holds a file named name. */
+static bool holds(const char *dir, const char *name)
+{
+	char path[1200];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0;
+}
+
+/* Subdirectories (dirs) or files (!dirs) of path, "." ones aside. */
+static int entries(const char *path, bool dirs, const char *prefix, const char *suffix,
+		   struct names *out)
 {
 	DIR *d = opendir(path);
 	if (!d)
@@ -66,9 +75,6 @@ static int entries(const char *path, bool dirs, const char *holding, const char 
 			continue;
 		snprintf(full, sizeof(full), "%s/%s", path, e->d_name);
 		if (stat(full, &st) || (bool)S_ISDIR(st.st_mode) != dirs)
-			continue;
-		if (holding && (strlen(full) + strlen(holding) + 2 > sizeof(full) ||
-				(strcat(strcat(full, "/"), holding), stat(full, &st) != 0)))
 			continue;
 		char name[600];
 		snprintf(name, sizeof(name), "%s%s", prefix, e->d_name);
@@ -85,7 +91,7 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 	char path[600];
 	struct names pmus = {0};
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices", h->sysfs);
-	int rc = entries(path, true, NULL, "", "", &pmus);
+	int rc = entries(path, true, "", "", &pmus);
 	for (size_t i = 0; !rc && i < pmus.n; i++) {
 		if (!strcmp(pmus.v[i], "cpu"))
 			continue;
@@ -93,7 +99,7 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 		snprintf(dir, sizeof(dir), "%s/%s/events", path, pmus.v[i]);
 		snprintf(prefix, sizeof(prefix), "%s/", pmus.v[i]);
 		struct names ev = {0};
-		rc = entries(dir, false, NULL, prefix, "/", &ev);
+		rc = entries(dir, false, prefix, "/", &ev);
 		for (size_t k = 0; !rc && k < ev.n; k++)
 			if (!strchr(ev.v[k] + strlen(prefix), '.'))
 				rc = add_name(out, ev.v[k], "");
@@ -103,22 +109,75 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 	return rc;
 }
 
-/* TRACEFS/events/SYS/NAME as "SYS:NAME", those with an id (perf 6.1's
- * print_tracepoint_events: ftrace's internal events have a format only). */
+/* The entries of dir matching pattern, "." ones aside, that are
+ * directories holding a file named holding: fn(ctx, entry). */
+static int each_dir(const char *dir, const char *pattern, const char *holding,
+		    int (*fn)(void *ctx, const char *entry), void *ctx)
+{
+	DIR *d = opendir(dir);
+	int rc = 0;
+	for (struct dirent *e; !rc && d && (e = readdir(d));) {
+		char path[1024];
+		struct stat st;
+		if (e->d_name[0] == '.' || fnmatch(pattern, e->d_name, 0))
+			continue;
+		int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && (!holding || holds(path, holding)))
+			rc = fn(ctx, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+struct tracefs_walk {
+	const char *events;     /* TRACEFS/events */
+	const char *sys, *name; /* the patterns */
+	const char *subsystem;  /* the one being walked */
+	int (*fn)(void *ctx, const char *sys, const char *name);
+	void *ctx;
+};
+
+static int tracefs_event(void *ctx, const char *name)
+{
+	struct tracefs_walk *w = ctx;
+	return w->fn(w->ctx, w->subsystem, name);
+}
+
+static int tracefs_subsystem(void *ctx, const char *sys)
+{
+	struct tracefs_walk *w = ctx;
+	char dir[1024];
+	int n = snprintf(dir, sizeof(dir), "%s/%s", w->events, sys);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return 0;
+	w->subsystem = sys;
+	return each_dir(dir, w->name, "id", tracefs_event, w);
+}
+
+int pmu_tracefs_each(const char *tracefs, const char *sys, const char *name,
+		     int (*fn)(void *ctx, const char *sys, const char *name), void *ctx)
+{
+	char events[600];
+	int n = snprintf(events, sizeof(events), "%s/events", tracefs);
+	if (!tracefs[0] || n < 0 || (size_t)n >= sizeof(events))
+		return 0;
+	struct tracefs_walk w = {.events = events, .sys = sys, .name = name, .fn = fn, .ctx = ctx};
+	return each_dir(events, sys, NULL, tracefs_subsystem, &w);
+}
+
+static int add_tracepoint_name(void *ctx, const char *sys, const char *name)
+{
+	char full[600];
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	return add_name(ctx, full, "");
+}
+
+/* The tracepoints as "SYS:NAME" (perf 6.1's print_tracepoint_events). */
 static int tracepoints(const char *tracefs, struct names *out)
 {
-	char path[600];
-	struct names subsystems = {0};
-	snprintf(path, sizeof(path), "%s/events", tracefs);
-	int rc = tracefs[0] ? entries(path, true, NULL, "", "", &subsystems) : 0;
-	for (size_t i = 0; !rc && i < subsystems.n; i++) {
-		char dir[900], prefix[300];
-		snprintf(dir, sizeof(dir), "%s/%s", path, subsystems.v[i]);
-		snprintf(prefix, sizeof(prefix), "%s:", subsystems.v[i]);
-		rc = entries(dir, true, "id", prefix, "", out);
-	}
-	free_names(&subsystems);
-	return rc;
+	return pmu_tracefs_each(tracefs, "*", "*", add_tracepoint_name, out);
 }
 
 static int each_sorted(struct names *l, enum pmurt_listed_kind kind,
@@ -135,20 +194,25 @@ static int each_sorted(struct names *l, enum pmurt_listed_kind kind,
 	return 0;
 }
 
+static int by_listed_name(const void *a, const void *b)
+{
+	const struct pmurt_listed_event *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+/* perf's software events by name, each with its alias ("cs"). */
 static int software(int (*fn)(void *ctx, const struct pmurt_listed_event *e), void *ctx)
 {
-	const char *names[32], *alias;
+	struct pmurt_listed_event events[32];
+	const char *alias;
 	int n = 0;
-	for (int i = 0; n < 32 && pmu_software_event(i, &alias); i++)
-		names[n++] = pmu_software_event(i, &alias);
-	qsort(names, (size_t)n, sizeof(*names), by_name);
+	for (const char *name; n < 32 && (name = pmu_software_event(n, &alias)); n++)
+		events[n] = (struct pmurt_listed_event){.sz = sizeof(events[n]),
+							.kind = PMURT_LISTED_SOFTWARE,
+							.name = name, .alias = alias};
+	qsort(events, (size_t)n, sizeof(*events), by_listed_name);
 	for (int i = 0; i < n; i++) {
-		struct pmurt_listed_event e = {.sz = sizeof(e), .kind = PMURT_LISTED_SOFTWARE,
-					       .name = names[i]};
-		for (int k = 0; pmu_software_event(k, &alias); k++)
-			if (!strcmp(pmu_software_event(k, &alias), names[i]))
-				e.alias = alias;
-		int rc = fn(ctx, &e);
+		int rc = fn(ctx, &events[i]);
 		if (rc)
 			return rc;
 	}

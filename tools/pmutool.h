@@ -85,6 +85,10 @@ int tool_check_cpus(const struct tool *t, const char *what, const char *list, co
 /* s as an unsigned number (decimal, 0x hex or 0 octal, as strtoull reads
  * it), the whole of s, no sign: true with *v set. */
 bool tool_read_u64(const char *s, uint64_t *v);
+/* Whether the host has a hardware PMU to count cycles and instructions
+ * on: a description of its core PMU, or sysfs's "cpu" PMU (perf's
+ * default events, stat's and record's, follow it). */
+bool tool_host_has_counters(const struct tool *t);
 
 /* A ring's page count for option opt (-m, --aux-pages): a power of two up
  * to 1048576, as perf_mmap takes it (nr_pages a power of two).  EXIT_OK

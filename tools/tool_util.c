@@ -86,6 +86,11 @@ int tool_check_cpus(const struct tool *t, const char *what, const char *list, co
 	return EXIT_OK;
 }
 
+bool tool_host_has_counters(const struct tool *t)
+{
+	return pmurt_host_pmu(t->host) || pmurt_host_pmu_present(t->host, "cpu", NULL) == 0;
+}
+
 bool tool_read_u64(const char *s, uint64_t *v)
 {
 	char *end;

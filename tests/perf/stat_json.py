@@ -4,8 +4,10 @@ the same command: one JSON object per line, each with perf's keys in perf's
 order (interval, counter-value, unit, event, variance, event-runtime,
 pcnt-running, metric-value, metric-unit), the same events in the same order
 with the same units, and the same metric unit on every counted line (perf
-6.1 prints "(null)" for an event without a derived figure, pmutool "").
-Counts differ from run to run and are only checked for their form."""
+6.1 prints "(null)" for an event without a derived figure, pmutool ""; a
+rate's K, M or G, which follows the count, set aside: each line's own
+prefix is checked against its value, as perf's convert_unit_double picks
+it). Counts differ from run to run and are only checked for their form."""
 import json
 import sys
 
@@ -21,6 +23,14 @@ def lines(path):
     return out
 
 
+RATE_PREFIXES = ("K", "M", "G")
+
+
+def rate_family(unit):
+    """A rate's unit without the prefix its size chose: "K/sec" -> "/sec"."""
+    return unit[1:] if unit[:1] in RATE_PREFIXES and unit[1:] == "/sec" else unit
+
+
 def check_form(o, path):
     d = dict(o)
     v = d["counter-value"]
@@ -28,6 +38,12 @@ def check_form(o, path):
         float(v)   # "%f" in a string, as perf's
     assert isinstance(d["event-runtime"], int) and isinstance(d["pcnt-running"], float), (path, d)
     assert isinstance(d["metric-value"], float), (path, d)
+    unit, m = d["metric-unit"], d["metric-value"]
+    if v[0] != "<" and rate_family(unit) == "/sec":
+        # stat-shadow.c convert_unit_double: divided by 1000 while over
+        # 1000, at most three times (K, M, G)
+        scaled = unit[:1] in RATE_PREFIXES
+        assert (not scaled or m > 1.0) and (unit[:1] == "G" or m <= 1000.0), (path, d)
 
 
 def shape(objs, path):
@@ -40,7 +56,7 @@ def shape(objs, path):
         if key not in events:
             events.append(key)
         if d["counter-value"][0] != "<":
-            unit = d["metric-unit"].replace("(null)", "")
+            unit = rate_family(d["metric-unit"].replace("(null)", ""))
             metric_units.setdefault(d["event"], set()).add(unit)
     return events, metric_units
 

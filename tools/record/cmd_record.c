@@ -225,12 +225,11 @@ static int check_record_args(const struct tool *t, const struct record_args *a)
 }
 
 /* Without -e, perf record's default: cycles, where the host has a
- * hardware PMU (a core description, or sysfs's "cpu"), else cpu-clock, as
- * perf falls back to it when cycles cannot be opened (evsel__fallback). */
+ * hardware PMU, else cpu-clock, as perf falls back to it when cycles
+ * cannot be opened (evsel__fallback). */
 static const char *default_event(const struct tool *t)
 {
-	return pmurt_host_pmu(t->host) || pmurt_host_pmu_present(t->host, "cpu", NULL) == 0
-		       ? "cycles" : "cpu-clock";
+	return tool_host_has_counters(t) ? "cycles" : "cpu-clock";
 }
 
 /* Every -e string into one event list. */

@@ -56,14 +56,14 @@ int stat_events(const struct tool *t, const struct stat_opts *opts, struct pmurt
 		struct stat_report *r)
 {
 	/* perf stat's defaults without -e and -M (builtin-stat.c
-	 * default_attrs0/1): the software ones, and where the host's core PMU
-	 * has a description, cycles and instructions too, for their IPC (not
-	 * the <not supported> lines perf prints where there is none) */
+	 * default_attrs0/1): the software ones, and where the host has a
+	 * hardware PMU, cycles and instructions too, for their IPC (not the
+	 * <not supported> lines perf prints where there is none) */
 	static const char *const software[] = {"task-clock,context-switches,cpu-migrations,"
 					       "page-faults"};
 	static const char *const with_core[] = {"task-clock,context-switches,cpu-migrations,"
 						"page-faults,cycles,instructions"};
-	const char *const *defaults = pmurt_host_pmu(t->host) ? with_core : software;
+	const char *const *defaults = tool_host_has_counters(t) ? with_core : software;
 	const char *const *strs = opts->nevents || r->metrics ? opts->events : defaults;
 	int nstrs = opts->nevents || r->metrics ? opts->nevents : 1;
 	struct pmurt_error err = {0};
