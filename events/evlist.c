@@ -182,7 +182,7 @@ int pmurt_evlist_event(const struct pmurt_evlist *list, int i, struct pmurt_evse
 		.cpumask = e->cpumask, .string = e->string, .offset = (int)e->offset,
 		.length = (int)e->length, .preset = e->preset, .pack_group = e->pack_group,
 		.spec = pmu_evsel_is_core(&list->host->h, e) ? &e->spec : NULL,
-		.sample_read = e->sample_read};
+		.sample_read = e->sample_read, .tool = e->tool};
 	pmu_opts_give(info, &full, sizeof(struct pmurt_evsel_info));
 	return 0;
 }

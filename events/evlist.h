@@ -70,6 +70,7 @@ enum pmu_evsel_kind {
 	PMU_EVSEL_TRACEPOINT, /* sched:sched_switch */
 	PMU_EVSEL_SYSFS,      /* any other sysfs PMU with its format terms */
 	PMU_EVSEL_BREAKPOINT, /* mem:ADDR[/LEN][:rwx] */
+	PMU_EVSEL_TOOL,       /* duration_time, user_time, system_time: no fd */
 };
 
 struct pmu_evsel {
@@ -93,6 +94,7 @@ struct pmu_evsel {
 	int pack_group;       /* the pmurt_pack group it came from, -1 */
 	bool sample_read;     /* perf's :S: its samples read its group's
 	                         counters (leader sampling, pmu_record_attr) */
+	enum pmurt_tool_event tool; /* PMU_EVSEL_TOOL's, else PMURT_TOOL_NONE */
 };
 
 struct pmu_evlist {

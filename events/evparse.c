@@ -168,6 +168,29 @@ static void software_event(struct pmu_evsel *e, int id)
 	}
 }
 
+/* perf's tool events (parse-events.l, perf 6.1: duration_time, user_time,
+ * system_time), by pmurt_tool_event; PMURT_TOOL_NONE for another name. */
+static enum pmurt_tool_event tool_id(const char *name)
+{
+	static const char *const tools[] = {[PMURT_TOOL_DURATION_TIME] = "duration_time",
+					    [PMURT_TOOL_USER_TIME] = "user_time",
+					    [PMURT_TOOL_SYSTEM_TIME] = "system_time"};
+	for (int i = PMURT_TOOL_DURATION_TIME; i <= PMURT_TOOL_SYSTEM_TIME; i++)
+		if (strcmp(name, tools[i]) == 0)
+			return (enum pmurt_tool_event)i;
+	return PMURT_TOOL_NONE;
+}
+
+/* A tool event as perf's add_event_tool makes it: a software dummy's
+ * attr, unit "ns"; nothing opens it. */
+static void tool_event(struct pmu_evsel *e, enum pmurt_tool_event id)
+{
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_DUMMY;
+	e->tool = id;
+	strcpy(e->unit, "ns");
+}
+
 /* Whether s[sp] is a software event's name. */
 static bool software_name(const char *s, struct pmu_span sp)
 {
@@ -826,6 +849,15 @@ static int named_event(struct ectx *c, const struct pmu_event_syntax *ev)
 	if (ev->has_mods && is_tracepoint(c, ev))
 		return tracepoint(c, ev);
 	copy_span(c->s, ev->body, name, sizeof(name));
+	enum pmurt_tool_event tool = ev->body.len < sizeof(name) ? tool_id(name) : PMURT_TOOL_NONE;
+	if (tool != PMURT_TOOL_NONE) {
+		struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_TOOL, "tool");
+		if (!e)
+			return no_memory(c);
+		tool_event(e, tool);
+		int rc = event_modifiers(c, e, ev);   /* taken and ignored, as perf does */
+		return rc ? rc : added(c);
+	}
 	int sw = ev->body.len < sizeof(name) ? software_id(name) : -1;
 	if (sw >= 0) {
 		struct pmu_evsel *e = new_evsel(c, ev->whole, PMU_EVSEL_SOFTWARE, "software");
@@ -877,6 +909,15 @@ static int close_group(struct ectx *c, int first, const struct pmu_list_item *en
 		return fail_at(c, -EINVAL, end->group_off, 1,
 			       "group at offset %zu has %d events (at most %d)",
 			       end->group_off, c->list->n - first, PMURT_MAX_GROUP);
+	for (int i = first; c->list->n - first > 1 && i < c->list->n; i++)
+		if (c->list->v[i].kind == PMU_EVSEL_TOOL)
+			/* perf 6.1 takes it and reads its group's other members as
+			 * <not counted>: a group needs a counter to lead it */
+			return fail_at(c, -EINVAL, c->list->v[i].offset, c->list->v[i].length,
+				       "tool event '%s' at offset %zu in the group at offset %zu: "
+				       "a tool event opens no counter, so it is counted alone, "
+				       "never in a group", c->list->v[i].name, c->list->v[i].offset,
+				       end->group_off);
 	for (int i = first; i < c->list->n; i++)
 		c->list->v[i].leader = first;
 	c->list->v[first].group_size = c->list->n - first;

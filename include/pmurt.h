@@ -776,6 +776,27 @@ enum pmurt_evsel_kind {
 	PMURT_EVSEL_TRACEPOINT, /* "sched:sched_switch" */
 	PMURT_EVSEL_SYSFS,      /* another sysfs PMU's event ("msr/tsc/") */
 	PMURT_EVSEL_BREAKPOINT, /* 0.6: "mem:0x601040:w", a hardware breakpoint */
+	PMURT_EVSEL_TOOL,       /* 0.6: perf's tool events ("duration_time"; see
+	                           pmurt_tool_event): the library measures them,
+	                           they open no perf_event fd */
+};
+
+/* perf's tool events (tools/perf/util/evsel.h perf_tool_event, perf 6.1), in
+ * nanoseconds (unit "ns"), pmu "tool".  Their attr is perf's, type
+ * PERF_TYPE_SOFTWARE and config PERF_COUNT_SW_DUMMY, but nothing opens it:
+ * pmurt_counter_read gives value = time_enabled = time_running (0: never
+ * counted, as perf shows it), once however many CPUs or threads the counter
+ * spans.  Modifiers are taken and ignored; alone only, not in a group. (0.6) */
+enum pmurt_tool_event {
+	PMURT_TOOL_NONE,          /* not a tool event */
+	PMURT_TOOL_DURATION_TIME, /* "duration_time": wall-clock time since the
+	                             counter was enabled (pmurt_counter_enable;
+	                             with enable_on_exec, since the open) */
+	PMURT_TOOL_USER_TIME,     /* "user_time": user CPU time of the caller's
+	                             children reaped since the open (getrusage
+	                             RUSAGE_CHILDREN: perf 6.1's wait4 rusage of
+	                             its workload) */
+	PMURT_TOOL_SYSTEM_TIME,   /* "system_time": their system CPU time */
 };
 
 struct perf_event_attr; /* <linux/perf_event.h> */
@@ -818,6 +839,7 @@ struct pmurt_evsel_info {
 	                           the group's counters (PERF_SAMPLE_READ), its
 	                           members do not sample; counting ignores it, as
 	                           perf stat does */
+	enum pmurt_tool_event tool; /* 0.6: kind TOOL's event, else PMURT_TOOL_NONE */
 };
 /* 0, -ENOENT past the end, -EINVAL for a bad argument. */
 PMURT_API int pmurt_evlist_event(const struct pmurt_evlist *list, int i,
@@ -873,7 +895,8 @@ PMURT_API int pmurt_counter_open(struct pmurt_counter **c, struct pmurt_host *ho
 /* The attr pmurt_counter_open_list opens event i with under opts (NULL:
  * the defaults), into attr (attr_size bytes, the caller's
  * sizeof(struct perf_event_attr); a larger one zero past the library's),
- * for a dry run.  0 or -EINVAL.  (PMURT_0.5) */
+ * for a dry run.  0 or -EINVAL; since 0.6, -ENOENT for a tool event, which
+ * opens nothing (attr gets its parsed attr all the same).  (PMURT_0.5) */
 PMURT_API int pmurt_counter_attr(const struct pmurt_evlist *list, int i,
 				 const struct pmurt_counter_opts *opts, struct perf_event_attr *attr,
 				 size_t attr_size);

@@ -2,13 +2,17 @@
  * count.c - counting: an event list opened as perf stat opens it (each
  * group's leader disabled, PERF_FORMAT_GROUP | ID with both times, on a
  * task with inherit or on CPUs), enabled, read and scaled.  A group of core
- * events is checked with pmurt_group_check before any system call.
+ * events is checked with pmurt_group_check before any system call.  perf's
+ * tool events (duration_time, user_time, system_time) open nothing: they
+ * are measured here.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "opts.h"
 #include "perf_int.h"
@@ -64,7 +68,7 @@ static int open_one(struct pmurt_counter *c, int cpu_idx, int i, const struct pm
 	const char *mask = c->list->v[e->leader].cpumask;
 	if (cpu >= 0 && mask[0] && !pmu_cpulist_has(mask, cpu))
 		return 0; /* not one of its PMU's CPUs: the group stays closed there */
-	if (c->skipped[i])
+	if (c->skipped[i] || e->kind == PMU_EVSEL_TOOL)
 		return 0;
 	struct perf_event_attr attr;
 	pmu_count_attr(c->list, i, cpu < 0, o->inherit, o->enable_on_exec, &attr);
@@ -152,6 +156,48 @@ int pmu_refuse_dtl_per_task(const struct pmu_host *host, const struct pmu_evlist
 	return 0;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t timeval_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* The caller's reaped children's user and system times, ns (perf 6.1's
+ * update_rusage_stats of wait4's rusage). */
+static void children_times(uint64_t *user, uint64_t *system)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+		*user = timeval_ns(ru.ru_utime);
+		*system = timeval_ns(ru.ru_stime);
+	}
+}
+
+/* Tool event i's value now (its time_enabled and time_running too, as
+ * perf 6.1's read_single_counter sets them). */
+static uint64_t tool_value(const struct pmurt_counter *c, int i)
+{
+	uint64_t user = c->tool_user, system = c->tool_system;
+	switch (c->list->v[i].tool) {
+	case PMURT_TOOL_DURATION_TIME:
+		return monotonic_ns() - c->tool_start;
+	case PMURT_TOOL_USER_TIME:
+		children_times(&user, &system);
+		return user - c->tool_user;
+	case PMURT_TOOL_SYSTEM_TIME:
+		children_times(&user, &system);
+		return system - c->tool_system;
+	default:
+		return 0;
+	}
+}
+
 /* Opens a parsed list (taken over by c); the library's and the tools' entry. */
 static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter_opts *o,
 			     struct pmurt_error *err)
@@ -170,6 +216,8 @@ static int counter_open_list(struct pmurt_counter *c, const struct pmurt_counter
 		return -ENOMEM;
 	}
 	c->pid = o->cpus ? -1 : o->pid;
+	c->tool_start = monotonic_ns();
+	children_times(&c->tool_user, &c->tool_system);
 	struct pmurt_error first = {0};   /* the first event left out: why */
 	int first_rc = 0, left_out = 0;
 	for (int k = 0; k < c->ncpus && !rc; k++)
@@ -295,7 +343,7 @@ int pmurt_counter_attr(const struct pmurt_evlist *list, int i,
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 	if (attr_size > sizeof(a))
 		memset((char *)attr + sizeof(a), 0, attr_size - sizeof(a));
-	return 0;
+	return list->l.v[i].kind == PMU_EVSEL_TOOL ? -ENOENT : 0;
 }
 
 /* One ioctl on every group leader (PERF_IOC_FLAG_GROUP: the whole group). */
@@ -343,6 +391,10 @@ static int refuse_dtl_again(const struct pmurt_counter *c, struct pmurt_error *e
 int pmurt_counter_enable(struct pmurt_counter *c, struct pmurt_error *err)
 {
 	int rc = refuse_dtl_again(c, err);
+	if (!rc && c && !c->tool_enabled) {
+		c->tool_start = monotonic_ns();   /* duration_time starts */
+		c->tool_enabled = true;
+	}
 	return rc ? rc : each_leader(c, PERF_EVENT_IOC_ENABLE, "enable", err);
 }
 
@@ -420,6 +472,11 @@ int pmurt_counter_read(struct pmurt_counter *c, struct pmurt_count *counts, int 
 			int rc = read_group(c, k, i, err);
 			if (rc)
 				return rc;
+		}
+	for (int i = 0; i < c->list->n; i++)
+		if (c->list->v[i].kind == PMU_EVSEL_TOOL) {
+			uint64_t v = tool_value(c, i);
+			c->sum[i].value = c->sum[i].enabled = c->sum[i].running = v;
 		}
 	for (int i = 0; i < n && i < c->list->n; i++) {
 		const struct pmu_evsel *e = &c->list->v[i];

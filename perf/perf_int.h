@@ -92,6 +92,11 @@ struct pmurt_counter {
 	} *sum;
 	int *skipped;       /* per event: 0, or the errno that left it out */
 	bool dtl_disabled;  /* disabled once: a vpa_dtl event stays so */
+	/* the tool events' (count.c): duration_time's start (CLOCK_MONOTONIC
+	 * ns; the first enable moves it there), the children's CPU times at
+	 * the open (ns) */
+	uint64_t tool_start, tool_user, tool_system;
+	bool tool_enabled;
 };
 
 /* The attr an event of the list is opened with for counting. */

@@ -343,6 +343,13 @@ static int alloc_session(struct pmu_session *s)
 int pmu_record_refusal(const struct pmu_host *host, const struct pmu_evlist *list,
 		       const struct pmu_record_opts *o, struct pmurt_error *err)
 {
+	for (int ev = 0; ev < list->n; ev++)
+		if (list->v[ev].kind == PMU_EVSEL_TOOL) {
+			/* perf 6.1 opens a software dummy for it: no samples */
+			pmurt_set_error(err, -EINVAL, "'%s' is a tool event: it is counted (pmutool "
+					"stat), never sampled", list->v[ev].name);
+			return -EINVAL;
+		}
 	for (int ev = 0; o->pid >= 0 && ev < list->n; ev++)
 		if (list->v[ev].per_cpu_only) {
 			pmu_explain_open(host, list, ev, o->pid, -1, -EINVAL, err);

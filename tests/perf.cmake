@@ -32,12 +32,12 @@ add_test(NAME perf/library-unprivileged
     $<TARGET_FILE:perf_test> ${FAKESYS})
 
 foreach(case software exit-status group msr tracepoint repeat interval interval-end output-file pid json json-perf breakpoint cpus no-hardware perf-layout
-    missing-event paranoid dry-run-power10 foreign-core)
+    missing-event paranoid dry-run-power10 foreign-core tool-events aggr)
   add_test(NAME perf/stat-${case}
     COMMAND sh ${PERF_TESTS}/stat.sh ${case} $<TARGET_FILE:pmutool> ${FAKESYS})
 endforeach()
-# the tracepoint case may mount tracefs; the CPU-wide cases count every CPU
-set_tests_properties(perf/stat-tracepoint perf/stat-cpus PROPERTIES RUN_SERIAL TRUE)
+# the tracepoint and aggr cases may mount tracefs; the CPU-wide cases count every CPU
+set_tests_properties(perf/stat-tracepoint perf/stat-cpus perf/stat-aggr PROPERTIES RUN_SERIAL TRUE)
 # a tracepoint on a machine where nothing mounted tracefs (issue 23 item 2)
 add_test(NAME perf/stat-tracefs-mount
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fresh_boot.sh sh ${PERF_TESTS}/stat.sh tracefs-mount
@@ -57,7 +57,7 @@ endif()
 add_executable(stat_print_test ${PERF_TESTS}/stat_print_test.c ${CMAKE_SOURCE_DIR}/tools/stat/stat_print.c
   ${CMAKE_SOURCE_DIR}/tools/stat/stat_shadow.c
   ${CMAKE_SOURCE_DIR}/tools/stat/stat_events.c ${CMAKE_SOURCE_DIR}/tools/stat/stat_metrics.c
-  ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
+  ${CMAKE_SOURCE_DIR}/tools/stat/stat_aggr.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c)
 target_include_directories(stat_print_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_SOURCE_DIR}/tools ${CMAKE_SOURCE_DIR}/perf)
 target_link_libraries(stat_print_test PRIVATE pmurt_internal PkgConfig::JANSSON PkgConfig::YAML

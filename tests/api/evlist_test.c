@@ -8,7 +8,8 @@
  * spec), a failed add leaving the list as it was with the bytes at fault,
  * the sample period set between parsing and opening, each group's check,
  * the attrs a counter opens, and counters opened again and again from the
- * one list on this machine's kernel (software events); and pmurt_tool.h's
+ * one list on this machine's kernel (software events), perf's tool events
+ * (duration_time: kind TOOL, no fd); and pmurt_tool.h's
  * kernel interface (a host on a kernel of the test's own) and CPU lists.
  *
  * usage: evlist_test SYSFS
@@ -19,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "pmurt.h"
@@ -257,6 +261,57 @@ static void test_open(struct pmurt_host *host)
 	pmurt_counter_close(c);
 }
 
+/* perf's tool events (0.6): kind TOOL, unit ns, no attr to open, no fd;
+ * duration_time measures at least the wait between enable and read (a
+ * bound, not a timing), the children's times what a reaped child used;
+ * never in a group, never sampled. */
+static void test_tool_events(struct pmurt_host *host)
+{
+	struct pmurt_evlist *list = NULL;
+	struct pmurt_error err;
+	CHECK(pmurt_evlist_parse(&list, host, "duration_time,user_time:u,system_time,task-clock",
+				 NULL, &err) == 0, "%s", err.message);
+	if (!list)
+		return;
+	struct pmurt_evsel_info e = event(list, 1);
+	CHECK(e.kind == PMURT_EVSEL_TOOL && e.tool == PMURT_TOOL_USER_TIME &&
+	      strcmp(e.pmu, "tool") == 0 && strcmp(e.unit, "ns") == 0 &&
+	      strcmp(e.name, "user_time:u") == 0 && e.attr->type == PERF_TYPE_SOFTWARE &&
+	      e.attr->config == PERF_COUNT_SW_DUMMY, "user_time:u: kind %d tool %d %s %s",
+	      (int)e.kind, (int)e.tool, e.pmu, e.unit);
+	CHECK(event(list, 3).tool == PMURT_TOOL_NONE, "task-clock is no tool event");
+	struct perf_event_attr a;
+	CHECK(pmurt_counter_attr(list, 0, NULL, &a, sizeof(a)) == -ENOENT &&
+	      pmurt_counter_attr(list, 3, NULL, &a, sizeof(a)) == 0, "a tool event opens no attr");
+	struct pmurt_counter *c = NULL;
+	struct pmurt_counter_opts o = PMURT_OPTS_INIT(pmurt_counter_opts, .pid = 0);
+	CHECK(pmurt_counter_open_list(&c, list, &o, &err) == 0, "%s", err.message);
+	CHECK(!c || pmurt_counter_enable(c, &err) == 0, "%s", err.message);
+	struct timespec pause = {0, 20000000};
+	nanosleep(&pause, NULL);
+	pid_t child = fork();
+	if (child == 0) {
+		for (unsigned long i = 0; i < 20000000; i++)
+			spin_sink += i;
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	struct pmurt_count v[4];
+	CHECK(!c || pmurt_counter_read(c, v, 4, sizeof(v[0]), &err) == 4, "%s", err.message);
+	CHECK(!c || (v[0].value >= 20000000 && v[0].time_enabled == v[0].value &&
+		     v[0].time_running == v[0].value && v[0].scaled == v[0].value &&
+		     strcmp(v[0].unit, "ns") == 0), "duration_time %llu after a 20 ms wait",
+	      c ? (unsigned long long)v[0].value : 0ull);
+	CHECK(!c || v[1].value + v[2].value > 0, "the child's 20M iterations took no CPU time");
+	pmurt_counter_close(c);
+	struct pmurt_evlist *none = NULL;
+	CHECK(pmurt_evlist_parse(&none, host, "{task-clock,duration_time}", NULL, &err) == -EINVAL &&
+	      strstr(err.message, "tool event 'duration_time' at offset 12 in the group at offset "
+		     "0") && err.offset == 12, "in a group: %s", err.message);
+	pmurt_evlist_free(none);
+	pmurt_evlist_free(list);
+}
+
 /* A kernel that has no perf events: every open fails with ENOENT. */
 static int no_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 			 int group_fd, unsigned long flags)
@@ -315,6 +370,7 @@ int main(int argc, char **argv)
 	test_pack(host);
 	test_adjust_and_check(host);
 	test_open(host);
+	test_tool_events(host);
 	pmurt_host_close(host);
 	test_tool_header(argv[1]);
 	if (failures)

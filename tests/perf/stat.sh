@@ -369,6 +369,118 @@ breakpoint)
 	has err "breakpoint 'mem:0x1000:q' at offset 0: not mem:ADDR"
 	run 2 stat -e 'mem:0x1000:rx' -- true
 	has err "(ACCESS r, w, rw or x)" ;;
+aggr)
+	# -A, --per-core, --per-die, --per-socket (issue 23 item 11) against
+	# perf 6.1 on this machine's topology: the lines' layout in text, -x
+	# and -I, the units' columns (CPU, S-D-C ids, the CPUs in each) and
+	# events in perf's order, exactly, in -x and --json; duration_time on
+	# the first CPU only; a tracepoint's counts over the units add up to
+	# at least the execs of a command that execs a known number of times
+	# (system wide: the machine's other execs count too)
+	need perf linux-perf
+	need python3 python3
+	here=$(dirname "$0")
+	tfs=$(tracefs)
+	for mode in -A --per-core --per-die --per-socket; do
+		same_layout $mode -a -e task-clock,duration_time -- sleep 0.05
+		same_layout $mode -a -x, -e task-clock,duration_time -- sleep 0.05
+		same_layout $mode -a -I 100 -e duration_time,task-clock -- sleep 0.15
+		# the columns before the count, and the events, exactly
+		run 0 --tracefs "$tfs" stat $mode -a -x, -e task-clock,duration_time,sched:sched_process_exec -- sh -c 'for i in 1 2 3 4 5; do /bin/true; done'
+		perf stat $mode -a -x, -e task-clock,duration_time,sched:sched_process_exec -- sh -c 'for i in 1 2 3 4 5; do /bin/true; done' 2>"$t/perf.csv" || fail "perf stat $mode"
+		python3 - "$t/err" "$t/perf.csv" "$mode" <<'PY' || fail "$mode -x,: not perf's units"
+import sys
+ours, perf, mode = [l.strip().split(",") for l in open(sys.argv[1]) if l.strip()], \
+    [l.strip().split(",") for l in open(sys.argv[2]) if l.strip()], sys.argv[3]
+n = 1 if mode == "-A" else 2           # the unit's columns: id (and its CPUs)
+cols = lambda rows: [r[:n] + r[n + 2:n + 3] for r in rows]
+assert cols(ours) == cols(perf), (cols(ours), cols(perf))
+exec_count = lambda rows: sum(int(r[n]) for r in rows if r[n + 2] == "sched:sched_process_exec")
+# counted system wide, so other processes' execs count too: at least ours
+assert exec_count(ours) >= 6 and exec_count(perf) >= 6, (exec_count(ours), exec_count(perf))
+PY
+		run 0 stat $mode -a --json -e task-clock,duration_time -- sleep 0.05
+		perf stat $mode -a -j -e task-clock,duration_time -- sleep 0.05 2>"$t/perf.json" || fail "perf stat -j $mode"
+		python3 "$here/stat_json.py" "$t/err" "$t/perf.json" >/dev/null || fail "--json $mode: not perf's"
+		python3 - "$t/err" "$t/perf.json" <<'PY' || fail "--json $mode: not perf's units"
+import json, sys
+units = lambda p: [[v for k, v in json.loads(l, object_pairs_hook=list) if k in
+                    ("cpu", "core", "die", "socket", "aggregate-number", "event")]
+                   for l in open(p) if l.startswith("{")]
+assert units(sys.argv[1]) == units(sys.argv[2]), (units(sys.argv[1]), units(sys.argv[2]))
+PY
+	done
+	same_layout -A -C 1 -e task-clock,duration_time -- sleep 0.05
+	# a fake sysfs: CPU 0 on socket 1 core 3, CPU 1 on socket 0 core 12
+	# (then both in one core of die 2): the units in perf's order (socket,
+	# die, core), each with its CPUs, duration_time in CPU 0's alone
+	topo() { d=$t/fake/devices/system/cpu/cpu$1/topology; mkdir -p "$d"
+		echo "$2" >"$d/physical_package_id"; echo "$3" >"$d/die_id"; echo "$4" >"$d/core_id"; }
+	topo 0 1 0 3; topo 1 0 0 12
+	run 0 --sysfs "$t/fake" stat --per-core -C 0,1 -x, -e task-clock,duration_time -- true
+	[ "$(cut -d, -f1,2,5 "$t/err" | tr '\n' ' ')" = "S0-D0-C12,1,task-clock S0-D0-C12,0,duration_time S1-D0-C3,1,task-clock S1-D0-C3,1,duration_time " ] ||
+		fail "--per-core on the fake topology: $(cat "$t/err")"
+	grep -q '^S0-D0-C12,0,<not counted>,ns,duration_time,0,100.00,,$' "$t/err" || fail "no duration_time off CPU 0: $(cat "$t/err")"
+	run 0 --sysfs "$t/fake" stat --per-socket -C 0,1 -e task-clock -- true
+	grep -Eq '^S0        1 +[0-9.]+ msec task-clock' "$t/err" && grep -Eq '^S1        1 +[0-9.]+ msec task-clock' "$t/err" ||
+		fail "--per-socket text on the fake topology: $(cat "$t/err")"
+	topo 0 0 2 7; topo 1 0 2 7
+	run 0 --sysfs "$t/fake" stat --per-core -C 0,1 -e task-clock,duration_time -- true
+	grep -Eq '^S0-D2-C7           2 +[0-9.]+ msec task-clock' "$t/err" &&
+		grep -Eq '^S0-D2-C7           1 +[0-9]+ ns   duration_time' "$t/err" ||
+		fail "--per-core, one core of two CPUs: $(cat "$t/err")"
+	run 0 --sysfs "$t/fake" stat --per-die -C 0,1 --json -e task-clock -- true
+	json_from=err json "assert d['die'] == 'S0-D2' and d['aggregate-number'] == 2, d"
+	run 2 stat -A -e task-clock -- true
+	has err "-A splits the counts of CPUs: give -a or -C CPUS"
+	run 2 stat --per-core -a --json-report -e task-clock -- true
+	has err "--per-core: not with --json-report" ;;
+tool-events)
+	# perf's tool events (issue 23 item 11): duration_time is the run's
+	# elapsed time (equal to "seconds time elapsed", at least the sleep's
+	# length), user_time and system_time the command's rusage (equal to
+	# "seconds user" and "seconds sys"), in perf 6.1's layout in text and
+	# -x; by interval, the intervals' durations add up to the last stamp;
+	# with -r, the mean and its spread; never in a group, never sampled
+	need perf linux-perf
+	need python3 python3
+	same_layout -e duration_time,task-clock -- sleep 0.1
+	same_layout -x, -e duration_time,task-clock -- sleep 0.1
+	same_layout -I 100 -e duration_time -- sleep 0.25
+	run 0 stat -e duration_time,user_time,system_time -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.2'
+	python3 - "$t/err" <<'PY' || fail "duration_time, user_time, system_time: $(cat "$t/err")"
+import re, sys
+text = open(sys.argv[1]).read()
+def count(ev):
+    m = re.search(r"^ +(\d+|<not counted>) ns +%s " % ev, text, re.M)
+    return 0 if m.group(1) == "<not counted>" else int(m.group(1))
+def seconds(what):
+    return round(float(re.search(r"([0-9.]+) seconds %s" % what, text).group(1)) * 1e9)
+d, u, s = count("duration_time"), count("user_time"), count("system_time")
+assert d >= 200000000 and d == seconds("time elapsed"), d
+assert u == seconds("user") and s == seconds("sys") and u + s > 0, (u, s)
+PY
+	run 0 stat -x, -I 100 -e duration_time -- sleep 0.35
+	python3 - "$t/err" <<'PY' || fail "-I: $(cat "$t/err")"
+import sys
+rows = [l.split(",") for l in open(sys.argv[1]) if l.strip()]
+assert len(rows) >= 3 and all(r[2] == "ns" and r[3] == "duration_time" for r in rows), rows
+last = round(float(rows[-1][0]) * 1e9)
+assert sum(int(r[1]) for r in rows) == last and all(int(r[1]) > 0 for r in rows), rows
+PY
+	run 0 stat -r 3 -x, -e duration_time -- sleep 0.1
+	awk -F, '$3 == "duration_time" && $1 >= 100000000 && $4 ~ /%$/ { ok = 1 } END { exit !ok }' \
+		"$t/err" || fail "-r 3: $(cat "$t/err")"
+	run 0 stat --json -e duration_time -- sleep 0.1
+	json_from=err json "assert d['event'] == 'duration_time' and d['unit'] == 'ns' and float(d['counter-value']) >= 1e8 and d['event-runtime'] == int(float(d['counter-value'])), d"
+	run 0 stat --dry-run -e duration_time,task-clock
+	has out "0 duration_time (tool): opens no perf_event fd"
+	run 0 stat --dry-run --json -e duration_time
+	json_from=out json "e = d['events'][0]; assert e['kind'] == 'tool' and e['attr'] is None and e['unit'] == 'ns', e"
+	run 2 stat -e '{task-clock,duration_time}' -- true
+	has err "tool event 'duration_time' at offset 12 in the group at offset 0"
+	run 4 record -e duration_time -o "$t/r.data" -- true
+	has err "'duration_time' is a tool event: it is counted (pmutool stat), never sampled" ;;
 cpus)
 	# -a without a command counts until Ctrl-C, as perf stat; -r wants one
 	"$pmutool" stat -a -x, -e cpu-clock >"$t/out" 2>"$t/err" &

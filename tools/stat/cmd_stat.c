@@ -122,8 +122,8 @@ static int *cpu_list(const struct tool *t, const struct stat_opts *opts, int *n)
 	return cpus;
 }
 
-static int open_counters(const struct tool *t, const struct pmurt_evlist *list, pid_t pid,
-			 const int *cpus, int ncpus, struct stat_counters *c)
+static int open_set(const struct tool *t, const struct pmurt_evlist *list, pid_t pid,
+		    const int *cpus, int ncpus, struct stat_counters *c)
 {
 	struct pmurt_error err = {0};
 	struct pmurt_counter *set = NULL;
@@ -140,6 +140,21 @@ static int open_counters(const struct tool *t, const struct pmurt_evlist *list, 
 	if (rc == -ENOMEM && !err.message[0])
 		return EXIT_INTERNAL;   /* said */
 	return rc < 0 ? stat_open_error(t, rc, &err) : EXIT_OK;
+}
+
+/* One set on the command or the CPUs, or split (c->aggr) one set per CPU,
+ * each read on its own, as perf reads each CPU's counters. */
+static int open_counters(const struct tool *t, const struct pmurt_evlist *list, pid_t pid,
+			 const int *cpus, int ncpus, struct stat_counters *c)
+{
+	if (!c->aggr)
+		return open_set(t, list, pid, cpus, ncpus, c);
+	int rc = EXIT_OK;
+	for (int k = 0; !rc && k < ncpus; k++)
+		rc = open_set(t, list, pid, &cpus[k], 1, c);
+	if (rc)
+		stat_counters_close(c);
+	return rc;
 }
 
 /* What a run waits for: its command (child), or with -p and no command the
@@ -178,6 +193,24 @@ static enum wait_end wait_until(struct waiter *w, double seconds)
 	}
 }
 
+/* duration_time's count: the run's elapsed time as stat measures it, so
+ * that it equals "seconds time elapsed" and each interval's stamp, as perf
+ * 6.1's read_single_counter takes the time read_counters is given. */
+static void fill_duration(const struct stat_report *r, struct pmurt_count *now, int n,
+			  double seconds)
+{
+	uint64_t ns = (uint64_t)(seconds * 1e9 + 0.5);
+	const struct stat_aggr *a = r->aggr;
+	for (int i = 0; i < n && i < r->nevents; i++) {
+		if (!r->ev[i].duration)
+			continue;
+		now[i].value = now[i].time_enabled = now[i].time_running = now[i].scaled = ns;
+		for (int u = 0; a && u < a->nunits; u++)
+			if (a->units[u].first_cpu)
+				a->now[(size_t)u * (size_t)n + (size_t)i] = now[i];
+	}
+}
+
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
 static int wait_run(const struct tool *t, const struct stat_opts *opts, struct stat_report *r,
@@ -193,6 +226,7 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, struct s
 		if (stat_counters_read(t, c, now))
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
+		fill_duration(r, now, c->nevents, when);
 		if (opts->openmetrics && stat_om_interval(t, r, now, prev, c->nevents))
 			return EXIT_INTERNAL;
 		if (!opts->metric_only && !opts->openmetrics)
@@ -200,6 +234,9 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, struct s
 		if (!opts->openmetrics)
 			stat_metrics_interval(t, opts, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
+		if (r->aggr)
+			memcpy(r->aggr->prev, r->aggr->now,
+			       (size_t)r->aggr->nunits * (size_t)c->nevents * sizeof(*now));
 		if (done)
 			return EXIT_OK;
 	}
@@ -250,16 +287,10 @@ static int block_signals(const struct tool *t, bool sigint, sigset_t *old)
 static void keep_counts(const struct tool *t, struct stat_report *r, const struct pmurt_count *now,
 			int n, int k)
 {
-	for (int i = 0; i < n; i++) {
-		struct stat_event *e = &r->ev[i];
-		e->values[k] = (double)now[i].scaled * now[i].scale;
-		e->enabled_sum += (double)now[i].time_enabled;
-		e->running_sum += (double)now[i].time_running;
-		e->enabled = (uint64_t)(e->enabled_sum / (k + 1));
-		e->running = (uint64_t)(e->running_sum / (k + 1));
-		e->not_counted |= !now[i].time_running;
-		e->not_supported |= now[i].skipped && now[i].skipped != ECANCELED;
-	}
+	for (int i = 0; i < n; i++)
+		stat_event_keep(&r->ev[i], &now[i], k);
+	if (r->aggr)
+		stat_aggr_keep(r->aggr, k);
 	stat_compute_derived(t, r, now, k);
 	stat_metrics_compute(t, r, now, k);
 }
@@ -287,11 +318,13 @@ static int run_once(const struct tool *t, const struct stat_opts *opts, struct r
 		    struct stat_report *r, int k)
 {
 	struct workload w = {0};
-	struct stat_counters c = {0};
+	struct stat_counters c = {.aggr = r->aggr};
 	int rc = open_run(t, opts, s, &w, &c);
 	if (rc)
 		return rc;
 	memset(s->prev, 0, (size_t)c.nevents * sizeof(*s->prev));
+	if (r->aggr)
+		memset(r->aggr->prev, 0, (size_t)r->aggr->nunits * (size_t)c.nevents * sizeof(*s->prev));
 	/* ignored throughout, and when it ends the run also blocked, so that
 	 * the signalfd reads it (Linux queues a blocked signal even when it is
 	 * ignored) and a second Ctrl-C cannot kill stat before it prints */
@@ -326,6 +359,7 @@ static int run_once(const struct tool *t, const struct stat_opts *opts, struct r
 	signal(SIGINT, old_int);
 	if (!rc)
 		rc = stat_counters_read(t, &c, s->now);
+	fill_duration(r, s->now, c.nevents, r->elapsed[k]);
 	r->status = w.pid ? exit_status(wt.status) : 0;
 	if (!rc)
 		keep_counts(t, r, s->now, c.nevents, k);
@@ -356,6 +390,7 @@ static int describe_events(const struct pmurt_evlist *list, struct stat_report *
 		r->ev[i] = (struct stat_event){.name = e.name, .unit = e.unit, .pmu = e.pmu,
 					       .scale = e.scale, .type = e.attr->type,
 					       .config = e.attr->config,
+					       .duration = e.tool == PMURT_TOOL_DURATION_TIME,
 					       .values = calloc((size_t)r->runs, sizeof(double))};
 		if (!r->ev[i].values)
 			return EXIT_INTERNAL;
@@ -420,6 +455,8 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
 		if (!s.cpus)
 			rc = EXIT_USAGE;
 	}
+	if (!rc && opts->aggr)
+		rc = stat_aggr_plan(t, (enum stat_aggr_mode)opts->aggr, s.cpus, s.ncpus, r);
 	if (!s.now || !s.prev)
 		rc = EXIT_INTERNAL;
 	for (int k = 0; !rc && k < r->runs; k++)
@@ -491,6 +528,16 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		tool_error(t, "--append appends to -o's FILE: give -o FILE");
 		rc = EXIT_USAGE;
 	}
+	if (!rc && opts->aggr && !opts->all_cpus && !opts->cpu_list) {
+		/* perf 6.1: "no-aggregation modes only available in system-wide mode" */
+		tool_error(t, "%s splits the counts of CPUs: give -a or -C CPUS", opts->aggr_option);
+		rc = EXIT_USAGE;
+	}
+	if (!rc && opts->aggr && (opts->json_report || opts->metric_names)) {
+		tool_error(t, "%s: not with %s (its counts are the CPUs' together)",
+			   opts->aggr_option, opts->json_report ? "--json-report" : "-M");
+		rc = EXIT_USAGE;
+	}
 	if (!rc && opts->json && opts->json_report) {
 		tool_error(t, "--json (perf's lines) and --json-report (one document): one or the "
 			   "other");
@@ -535,6 +582,7 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 	free(r.derived);
 	stat_metrics_free(&r);
 	stat_om_free(&r);
+	stat_aggr_free(r.aggr);
 	free(r.elapsed);
 	free((char *)r.command);
 	pmurt_evlist_free(list);

@@ -37,6 +37,9 @@ struct stat_opts {
 	bool openmetrics;           /* --openmetrics (stat_openmetrics.c) */
 	bool json_report;           /* --json-report: one JSON document of
 	                               the runs, intervals and metrics */
+	int aggr;                   /* enum stat_aggr_mode: -A, --per-core,
+	                               --per-die, --per-socket */
+	const char *aggr_option;    /* the option that set it */
 	int pid;                    /* -p PID (0: none) */
 	FILE *out;                  /* not an option: -o's stream while stat
 	                               runs, else NULL (standard error) */
@@ -47,7 +50,8 @@ struct stat_opts {
  * stat_option takes option c (getopt_long's value) into o: -1 when it is
  * not one of stat's, else an exit code. */
 enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY, STAT_OPT_JSON_REPORT,
-       STAT_OPT_APPEND, STAT_OPT_OPENMETRICS };
+       STAT_OPT_APPEND, STAT_OPT_PER_CORE, STAT_OPT_PER_DIE, STAT_OPT_PER_SOCKET,
+       STAT_OPT_OPENMETRICS };
 extern const char stat_shortopts[];
 extern const struct option stat_longopts[];
 int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg);
@@ -65,6 +69,8 @@ struct stat_event {
 	const char *name, *unit, *pmu;
 	uint32_t type;         /* its attr's: what perf's derived figure is */
 	uint64_t config;
+	bool duration;         /* perf's duration_time tool event: stat's own
+	                          elapsed time (cmd_stat.c stat_fill_duration) */
 	double scale;
 	double *values;        /* per run: scaled count * scale */
 	uint64_t enabled, running;  /* the mean over the runs so far, truncated (perf
@@ -86,6 +92,30 @@ struct stat_derived {
 	char why[128];
 };
 
+/* How the counts are split (perf's aggr_mode): all CPUs as one, or per
+ * CPU, core, die or socket (stat_aggr.c). */
+enum stat_aggr_mode { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_CORE, STAT_AGGR_DIE,
+		      STAT_AGGR_SOCKET };
+
+/* A unit the counts are split into: its id as perf's aggr_cpu_id (what
+ * the mode does not split is -1) and its CPUs. */
+struct stat_unit {
+	int socket, die, core, cpu;
+	int ncpus;             /* its CPUs (perf's aggregate-number) */
+	bool first_cpu;        /* it holds the first CPU, the tool events' */
+};
+
+struct stat_aggr {
+	enum stat_aggr_mode mode;
+	int nsets, nevents, runs;   /* sets: one per CPU, in the CPU list's order */
+	int nunits;
+	struct stat_unit *units;    /* in perf's order */
+	int *unit_of;               /* per set: its unit */
+	struct pmurt_count *now, *prev;  /* per unit and event: the last read,
+	                               the one before (-I) */
+	struct stat_event *ev;      /* per unit and event: over the runs */
+};
+
 struct stat_report {
 	const char *command;   /* the command line, quoted as perf does; NULL for
 	                          -p without one */
@@ -101,7 +131,29 @@ struct stat_report {
 	                          ru_display: one run of a command it ran) */
 	double user_s, sys_s;
 	int status;            /* the last run's exit status */
+	struct stat_aggr *aggr;  /* -A, --per-core, ...: the units' counts, else NULL */
 };
+
+/* Run k's count c into e (the mean times, not counted, not supported). */
+void stat_event_keep(struct stat_event *e, const struct pmurt_count *c, int k);
+
+/* stat_aggr.c: the units of the CPUs' sets (cpus[0..ncpus), one set
+ * each) into r->aggr; an exit code. */
+int stat_aggr_plan(const struct tool *t, enum stat_aggr_mode mode, const int *cpus, int ncpus,
+		   struct stat_report *r);
+/* One read: begin, each set's counts added to its unit, end (scaled). */
+void stat_aggr_begin(struct stat_aggr *a);
+void stat_aggr_add(struct stat_aggr *a, int set, const struct pmurt_count *counts);
+void stat_aggr_end(struct stat_aggr *a);
+/* The CPUs of unit u that count c (perf's aggregate-number). */
+int stat_aggr_cpus(const struct stat_aggr *a, int u, const struct pmurt_count *c);
+/* The last read as run k's counts. */
+void stat_aggr_keep(struct stat_aggr *a, int k);
+/* Unit u's columns before a count (nr its CPUs), text, CSV (sep) or JSON. */
+void stat_aggr_label(const struct stat_aggr *a, int u, int nr, const char *sep, bool json,
+		     char *out, size_t len);
+const char *stat_aggr_interval_header(const struct stat_aggr *a);
+void stat_aggr_free(struct stat_aggr *a);
 
 /* stat_shadow.c: perf's derived figure after an event's count. */
 struct stat_shadow_event {
@@ -188,6 +240,7 @@ json_t *stat_check_json(const struct pmurt_pmu *pmu, const struct pmurt_group_re
 struct stat_counters {
 	struct pmurt_counter **sets;
 	int nsets, nevents;
+	struct stat_aggr *aggr;   /* each read's counts per unit too, else NULL */
 };
 /* Takes set (closed on failure); an exit code. */
 int stat_counters_add(const struct tool *t, struct stat_counters *c, struct pmurt_counter *set);

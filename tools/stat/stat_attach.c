@@ -53,6 +53,8 @@ static uint64_t scale_count(uint64_t value, uint64_t enabled, uint64_t running)
 
 static void add_count(struct pmurt_count *sum, const struct pmurt_count *one)
 {
+	if (strcmp(one->pmu, "tool") == 0)
+		return;   /* measured once, not per set (the first set's) */
 	sum->value += one->value;
 	sum->time_enabled += one->time_enabled;
 	sum->time_running += one->time_running;
@@ -66,6 +68,8 @@ int stat_counters_read(const struct tool *t, struct stat_counters *c, struct pmu
 		tool_error(t, "out of memory");
 		return EXIT_INTERNAL;
 	}
+	if (c->aggr)
+		stat_aggr_begin(c->aggr);
 	for (int s = 0; s < c->nsets; s++) {
 		struct pmurt_count *into = s ? one : out;
 		if (pmurt_counter_read(c->sets[s], into, c->nevents, sizeof(into[0]), &err) < 0) {
@@ -73,9 +77,13 @@ int stat_counters_read(const struct tool *t, struct stat_counters *c, struct pmu
 			free(one);
 			return EXIT_INTERNAL;
 		}
+		if (c->aggr)
+			stat_aggr_add(c->aggr, s, into);
 		for (int i = 0; s && i < c->nevents; i++)
 			add_count(&out[i], &one[i]);
 	}
+	if (c->aggr)
+		stat_aggr_end(c->aggr);
 	for (int i = 0; c->nsets > 1 && i < c->nevents; i++)
 		out[i].scaled = scale_count(out[i].value, out[i].time_enabled, out[i].time_running);
 	free(one);

@@ -17,7 +17,7 @@
 static const char *kind_name(enum pmurt_evsel_kind k)
 {
 	static const char *const names[] = {"core", "hardware", "cache", "software", "tracepoint",
-					    "sysfs", "breakpoint"};
+					    "sysfs", "breakpoint", "tool"};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
@@ -159,14 +159,18 @@ int stat_dry_run(const struct tool *t, const struct stat_opts *opts,
 		struct pmurt_evsel_info e = PMURT_OPTS_INIT(pmurt_evsel_info);
 		struct perf_event_attr a;
 		pmurt_evlist_event(list, i, &e);
-		pmurt_counter_attr(list, i, &run, &a, sizeof(a));
+		/* a tool event opens nothing: no attr (pmurt_counter_attr -ENOENT) */
+		bool opens = pmurt_counter_attr(list, i, &run, &a, sizeof(a)) == 0;
 		if (opts->json || opts->json_report)
 			json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:b}",
 				"name", e.name, "pmu", e.pmu, "kind", kind_name(e.kind), "attr",
-				attr_json(&a, e.leader), "scale", e.scale, "unit", e.unit,
-				"per_cpu_only", e.per_cpu_only));
-		else
+				opens ? attr_json(&a, e.leader) : json_null(), "scale", e.scale,
+				"unit", e.unit, "per_cpu_only", e.per_cpu_only));
+		else if (opens)
 			print_text(&e, i, &a);
+		else
+			tool_line("%d %s (tool): opens no perf_event fd: perf's tool event, measured by "
+				  "pmutool in %s", i, e.name, e.unit);
 		int leader = e.leader;
 		if (i != leader + e.group_size - 1)
 			continue; /* the check follows the group's last event */

@@ -10,7 +10,7 @@
 
 #include "stat.h"
 
-const char stat_shortopts[] = "je:M:aC:I:r:x:o:";
+const char stat_shortopts[] = "je:M:aAC:I:r:x:o:";
 
 const struct option stat_longopts[] = {
 	{"event", required_argument, NULL, 'e'},
@@ -28,6 +28,10 @@ const struct option stat_longopts[] = {
 	{"append", no_argument, NULL, STAT_OPT_APPEND},
 	{"openmetrics", no_argument, NULL, STAT_OPT_OPENMETRICS},
 	{"pid", required_argument, NULL, STAT_OPT_PID},
+	{"no-aggr", no_argument, NULL, 'A'},
+	{"per-core", no_argument, NULL, STAT_OPT_PER_CORE},
+	{"per-die", no_argument, NULL, STAT_OPT_PER_DIE},
+	{"per-socket", no_argument, NULL, STAT_OPT_PER_SOCKET},
 	{NULL, 0, NULL, 0},
 };
 
@@ -57,6 +61,14 @@ static int number_option(const struct tool *t, const char *opt, const char *arg,
 	return EXIT_OK;
 }
 
+/* -A, --per-core, ...: the last given wins, as in perf (one aggr_mode). */
+static int aggr_option(struct stat_opts *opts, enum stat_aggr_mode mode, const char *name)
+{
+	opts->aggr = (int)mode;
+	opts->aggr_option = name;
+	return EXIT_OK;
+}
+
 int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg)
 {
 	long pid;
@@ -76,6 +88,10 @@ int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char 
 	case STAT_OPT_JSON_REPORT: opts->json_report = true; return EXIT_OK;
 	case STAT_OPT_APPEND: opts->append = true; return EXIT_OK;
 	case STAT_OPT_OPENMETRICS: opts->openmetrics = true; return EXIT_OK;
+	case 'A': return aggr_option(opts, STAT_AGGR_CPU, "-A");
+	case STAT_OPT_PER_CORE: return aggr_option(opts, STAT_AGGR_CORE, "--per-core");
+	case STAT_OPT_PER_DIE: return aggr_option(opts, STAT_AGGR_DIE, "--per-die");
+	case STAT_OPT_PER_SOCKET: return aggr_option(opts, STAT_AGGR_SOCKET, "--per-socket");
 	case STAT_OPT_PID:
 		rc = number_option(t, "-p", arg, 1, INT_MAX, &pid);
 		if (rc == EXIT_OK)
@@ -92,7 +108,7 @@ const char *stat_opts_given(const struct stat_opts *opts)
 	       : opts->dry_run ? "--dry-run" : opts->output ? "-o" : opts->metric_names ? "-M"
 	       : opts->metric_only ? "--metric-only" : opts->json_report ? "--json-report"
 	       : opts->openmetrics ? "--openmetrics"
-	       : opts->append ? "--append" : NULL;
+	       : opts->append ? "--append" : opts->aggr_option;
 }
 
 void stat_opts_free(struct stat_opts *opts)

@@ -84,6 +84,7 @@ static void metric_csv(FILE *out, const char *sep, const struct stat_shadow_figu
  * before the derived figure, in text after it.  noise: the spread in
  * percent, < 0 for one run. */
 struct count_line {
+	const char *prefix;    /* the unit's columns (-A, --per-core), else NULL */
 	double value;
 	double scale;
 	const char *unit, *name;
@@ -131,6 +132,8 @@ static void print_count_line(FILE *out, const char *sep, const struct count_line
 			 l->not_supported ? "<not supported>" : "<not counted>");
 	else
 		format_value(l->value, l->scale, value, sizeof(value));
+	if (l->prefix)
+		fputs(l->prefix, out);
 	if (sep)
 		fprintf(out, "%s%s%s%s%s", value, sep, l->unit, sep, l->name);
 	else
@@ -172,6 +175,8 @@ static void print_count_json(FILE *out, const char *interval, const struct count
 	fputc('{', out);
 	if (interval)
 		fprintf(out, "\"interval\" : %s, ", interval);
+	if (l->prefix)
+		fputs(l->prefix, out);
 	if (none)
 		fprintf(out, "\"counter-value\" : \"%s\", ",
 			l->not_supported ? "<not supported>" : "<not counted>");
@@ -193,15 +198,14 @@ static void print_count_json(FILE *out, const char *interval, const struct count
 
 /* An event of the report: its line and its part of the derived figures'
  * inputs (means over the runs). */
-static void report_event(const struct stat_report *r, int i, struct count_line *l,
+static void report_event(const struct stat_event *e, int runs, struct count_line *l,
 			 struct stat_shadow_event *se)
 {
-	const struct stat_event *e = &r->ev[i];
 	double mean, rel;
-	stat_spread(e->values, r->runs, &mean, &rel);
+	stat_spread(e->values, runs, &mean, &rel);
 	*l = (struct count_line){.value = mean, .scale = e->scale, .unit = e->unit, .name = e->name,
 				 .not_counted = e->not_counted, .not_supported = e->not_supported,
-				 .noise = r->runs > 1 ? rel : -1, .running = e->running,
+				 .noise = runs > 1 ? rel : -1, .running = e->running,
 				 .enabled = e->enabled};
 	*se = (struct stat_shadow_event){.type = e->type, .config = e->config, .value = mean,
 					 .count = e->scale ? mean / e->scale : mean,
@@ -210,15 +214,81 @@ static void report_event(const struct stat_report *r, int i, struct count_line *
 
 /* Every event's line of the report, with its derived figure: text, CSV
  * (sep) or perf's JSON lines (json). */
+/* One line of unit u and event i: its columns (perf's aggr_printout),
+ * the stamp before them with -I. */
+static void print_unit_line(FILE *out, const char *sep, const char *stamp, const char *json_stamp,
+			    const struct stat_aggr *a, int u, int i, struct count_line *l)
+{
+	int nr = stat_aggr_cpus(a, u, &a->now[(size_t)u * (size_t)a->nevents + (size_t)i]);
+	char prefix[96];
+	if (a->mode == STAT_AGGR_CPU && !nr)
+		return;   /* a tool event, on the first CPU only (print_counter) */
+	stat_aggr_label(a, u, nr, sep, json_stamp != NULL, prefix, sizeof(prefix));
+	l->prefix = prefix;
+	if (json_stamp) {
+		print_count_json(out, json_stamp[0] ? json_stamp : NULL, l);
+		return;
+	}
+	if (stamp)
+		fputs(stamp, out);
+	print_count_line(out, sep, l);
+}
+
+/* The units' lines (lines[u * nevents + i], their derived figures in)
+ * in perf's order: -A each event's CPUs (print_counter), else each
+ * unit's events (print_aggr).  json_stamp: JSON ("" without -I). */
+static void print_units(FILE *out, const char *sep, const char *stamp, const char *json_stamp,
+			const struct stat_aggr *a, struct count_line *lines)
+{
+	int n = a->nevents;
+	if (a->mode == STAT_AGGR_CPU) {
+		for (int i = 0; i < n; i++)
+			for (int u = 0; u < a->nunits; u++)
+				print_unit_line(out, sep, stamp, json_stamp, a, u, i,
+						&lines[u * n + i]);
+		return;
+	}
+	for (int u = 0; u < a->nunits; u++)
+		for (int i = 0; i < n; i++)
+			print_unit_line(out, sep, stamp, json_stamp, a, u, i, &lines[u * n + i]);
+}
+
+/* Each unit's lines over the runs, its derived figures from its own
+ * counts (perf's per-aggregate shadow stats). */
+static void print_aggr_events(FILE *out, const char *sep, bool json, const struct stat_report *r,
+			      double wall_ns)
+{
+	const struct stat_aggr *a = r->aggr;
+	int n = a->nevents, total = a->nunits * n > 0 ? a->nunits * n : 1;
+	struct count_line *lines = calloc((size_t)total, sizeof(*lines));
+	struct stat_shadow_event *se = calloc((size_t)total, sizeof(*se));
+	for (int u = 0; lines && se && u < a->nunits; u++) {
+		for (int i = 0; i < n; i++)
+			report_event(&a->ev[u * n + i], r->runs, &lines[u * n + i], &se[u * n + i]);
+		struct stat_shadow sh;
+		stat_shadow_collect(&sh, &se[u * n], n, wall_ns);
+		for (int i = 0; i < n; i++)
+			stat_shadow_metric(&sh, &se[u * n + i], &lines[u * n + i].metric);
+	}
+	if (lines && se)
+		print_units(out, sep, NULL, json ? "" : NULL, a, lines);
+	free(lines);
+	free(se);
+}
+
 static void print_events(FILE *out, const char *sep, bool json, const struct stat_report *r)
 {
 	int n = r->nevents > 0 ? r->nevents : 1;
 	struct count_line lines[n];
 	struct stat_shadow_event se[n];
-	for (int i = 0; i < r->nevents; i++)
-		report_event(r, i, &lines[i], &se[i]);
 	double wall, rel;
 	stat_spread(r->elapsed, r->runs, &wall, &rel);
+	if (r->aggr) {
+		print_aggr_events(out, sep, json, r, wall * 1e9);
+		return;
+	}
+	for (int i = 0; i < r->nevents; i++)
+		report_event(&r->ev[i], r->runs, &lines[i], &se[i]);
 	struct stat_shadow sh;
 	stat_shadow_collect(&sh, se, r->nevents, wall * 1e9);
 	for (int i = 0; i < r->nevents; i++) {
@@ -383,6 +453,7 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 			   const struct pmurt_count *prev, int i, struct count_line *l,
 			   struct stat_shadow_event *se)
 {
+	/* (now and prev: one unit's, with -A or --per-core) */
 	const struct pmurt_count *c = &now[i];
 	uint64_t d = stat_interval_scaled(c, &prev[i]);
 	uint64_t en = c->time_enabled - prev[i].time_enabled;
@@ -395,6 +466,29 @@ static void interval_event(const struct stat_report *r, const struct pmurt_count
 					 .config = i < r->nevents ? r->ev[i].config : 0,
 					 .value = l->value, .count = (double)d,
 					 .counted = !l->not_counted};
+}
+
+/* One interval's lines per unit (r->aggr's last read and the one before). */
+static void print_interval_units(const struct stat_opts *opts, const struct stat_report *r,
+				 const char *stamp, const char *json_stamp, double interval_ns)
+{
+	const struct stat_aggr *a = r->aggr;
+	int n = a->nevents, total = a->nunits * n > 0 ? a->nunits * n : 1;
+	struct count_line *lines = calloc((size_t)total, sizeof(*lines));
+	struct stat_shadow_event *se = calloc((size_t)total, sizeof(*se));
+	for (int u = 0; lines && se && u < a->nunits; u++) {
+		for (int i = 0; i < n; i++)
+			interval_event(r, &a->now[u * n], &a->prev[u * n], i, &lines[u * n + i],
+				       &se[u * n + i]);
+		struct stat_shadow sh;
+		stat_shadow_collect(&sh, &se[u * n], n, interval_ns);
+		for (int i = 0; i < n; i++)
+			stat_shadow_metric(&sh, &se[u * n + i], &lines[u * n + i].metric);
+	}
+	if (lines && se)
+		print_units(out_of(opts), opts->sep, stamp, opts->json ? json_stamp : NULL, a, lines);
+	free(lines);
+	free(se);
 }
 
 void stat_print_interval(const struct stat_opts *opts, const struct stat_report *r, int index,
@@ -422,7 +516,11 @@ void stat_print_interval(const struct stat_opts *opts, const struct stat_report 
 	snprintf(json_stamp, sizeof(json_stamp), "%" PRIu64 ".%09" PRIu64, ns / 1000000000,
 		 ns % 1000000000);
 	if (!events && !opts->sep && !opts->json && index % 25 == 0)
-		fprintf(out, "#           time             counts %*s events\n", UNIT_WIDTH, "unit");
+		fputs(stat_aggr_interval_header(r->aggr), out);
+	if (r->aggr) {
+		print_interval_units(opts, r, stamp, json_stamp, (double)opts->interval_ms * 1e6);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct count_line *l = &lines[i];
 		if (events) {
