@@ -34,3 +34,8 @@ add_test(NAME export/openmetrics
     ${PMU_SYSTEM_PYTHON3} ${PMU_PPROF_TOOL}
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/dtl-perfdata-corpus/recorded-aux.data)
 set_tests_properties(export/openmetrics PROPERTIES FIXTURES_REQUIRED pprof_tool)
+
+# report --pprof's source files and lines (DWARF), a program built by the test
+add_test(NAME export/report-pprof-lines
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/export/pprof_lines.sh ${CMAKE_BINARY_DIR}/bin ${PMU_PPROF_TOOL})
+set_tests_properties(export/report-pprof-lines PROPERTIES FIXTURES_REQUIRED pprof_tool)

@@ -62,7 +62,7 @@ if(PMU_FUZZ)
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
             ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c ${CMAKE_SOURCE_DIR}/tools/report/report_group.c
-            ${CMAKE_SOURCE_DIR}/tools/report/report_pprof.c
+            ${CMAKE_SOURCE_DIR}/tools/report/report_pprof.c ${CMAKE_SOURCE_DIR}/tools/report/source_lines.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_unwind.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)

@@ -68,7 +68,7 @@ for line in raw.splitlines():
         for key, val in re.findall(r"(\w+):\[([^\]]*)\]", line):
             samples[-1][2][key] = val
     elif section == "Locations":
-        m = re.match(r"^\s+(\d+): (0x[0-9a-f]+)(?: M=(\d+))?\s*(.*?)(?: :\d+)?(?: s=\d+)?\s*$", line)
+        m = re.match(r"^\s+(\d+): (0x[0-9a-f]+)(?: M=(\d+))?\s*(.*?)(?: \S*:\d+)?(?: s=\d+)?\s*$", line)
         if m:
             locations[int(m.group(1))] = (int(m.group(2), 16), m.group(4) or None,
                                           int(m.group(3) or 0))

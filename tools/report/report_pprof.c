@@ -19,6 +19,13 @@
  *    module) mapping spanning the kernel addresses seen; functions have
  *    perf's demangled name and the symbol table's name as system_name; an
  *    address no symbol holds is a location without a function;
+ *  - source lines, where the mapped file (or its separate debug file) has
+ *    DWARF (source_lines.h): a function's file and start_line are those
+ *    declaring it (its DW_AT_decl_file and _line), a location's line the
+ *    line table's line of its address (of the call instruction, the byte
+ *    before the return address, for a caller's frame); a line inlined
+ *    from another file than its function's is left out (0), since a pprof
+ *    line names no file but its function's.  Kernel frames have none;
  *  - labels: comm, pid, tid, and cpu when the samples have it, all as
  *    strings: Pyroscope and Parca take string labels, and a numeric label
  *    of 0 without a unit (cpu 0, the idle task's pid) is one Go's pprof
@@ -42,6 +49,7 @@
 
 #include "pprof.h"
 #include "report_pprof.h"
+#include "source_lines.h"
 #include "tool_session.h"
 
 /* (a, b) -> id, open addressing; ids are never 0. */
@@ -90,6 +98,10 @@ struct pprof_report {
 	int64_t *values;           /* 2 per event, one sample's */
 	struct pair_map mappings;  /* (dso, map start) -> mapping */
 	struct pair_map functions; /* (dso, symbol name) -> function */
+	struct pair_map locations; /* (mapping, address) -> location */
+	const char **function_files;  /* per function id: its file, NULL: none */
+	size_t nfunction_files;
+	struct source_lines *lines;
 	uint64_t *user_hits;       /* per mapping id: samples whose leaf is there
 	                              in user space (the main one has most) */
 	size_t nhits;
@@ -153,7 +165,8 @@ static int mapping_of(struct pprof_report *p, const struct session *s, const str
 	return 0;
 }
 
-static int function_of(struct pprof_report *p, const struct resolved *at, uint64_t *id)
+static int function_of(struct pprof_report *p, const struct resolved *at,
+		       const struct source_line *src, uint64_t *id)
 {
 	*id = 0;
 	if (!strcmp(at->sym, "[unknown]"))
@@ -162,10 +175,22 @@ static int function_of(struct pprof_report *p, const struct resolved *at, uint64
 	if (!slot)
 		return -ENOMEM;
 	if (!slot->id) {
-		struct pprof_function f = {.name = at->sym, .system_name = at->sym_raw};
+		struct pprof_function f = {.name = at->sym, .system_name = at->sym_raw,
+					   .filename = src->function_file,
+					   .start_line = src->function_line};
 		int rc = pprof_function(p->w, &f, &slot->id, &p->err);
 		if (rc)
 			return rc;
+		if (slot->id >= p->nfunction_files) {
+			size_t n = (size_t)slot->id * 2 + 16;
+			const char **v = realloc(p->function_files, n * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			memset(v + p->nfunction_files, 0, (n - p->nfunction_files) * sizeof(*v));
+			p->function_files = v;
+			p->nfunction_files = n;
+		}
+		p->function_files[slot->id] = src->function_file;
 		slot->a = (uintptr_t)at->dso;
 		slot->b = (uintptr_t)at->sym;
 		p->functions.n++;
@@ -174,16 +199,49 @@ static int function_of(struct pprof_report *p, const struct resolved *at, uint64
 	return 0;
 }
 
-/* The location of a frame; *mapping its mapping (0: none). */
+/* The source of a user frame in a mapped file (none: zeros); a caller's
+ * (not leaf) is its call instruction's, the byte before ip. */
+static int source_of(struct pprof_report *p, const struct session *s, const struct resolved *at,
+		     uint32_t pid, uint64_t ip, bool leaf, struct source_line *src)
+{
+	struct user_map m;
+	*src = (struct source_line){0};
+	if (at->mode != '.' || !at->map_end || !strcmp(at->sym, "[unknown]"))
+		return 0;
+	int rc = symbols_user_map(s->syms, pid, ip, &m);
+	if (rc <= 0 || !m.file || (!leaf && !at->map_ip))
+		return rc < 0 ? rc : 0;
+	rc = source_lines_find(p->lines, m.file, at->map_ip - !leaf, src);
+	return rc < 0 ? rc : 0;
+}
+
+/* The location of a frame of process pid; *mapping its mapping (0: none). */
 static int location_of(struct pprof_report *p, const struct session *s, const struct resolved *at,
-		       uint64_t ip, uint64_t *id, uint64_t *mapping)
+		       uint32_t pid, uint64_t ip, bool leaf, uint64_t *id, uint64_t *mapping)
 {
 	uint64_t function;
+	struct source_line src;
 	int rc = mapping_of(p, s, at, ip, mapping);
+	struct pair_slot *slot = rc ? NULL : pair_slot(&p->locations, *mapping, ip);
+	if (!rc && !slot)
+		rc = -ENOMEM;
+	if (!rc && slot->id) {
+		*id = slot->id;
+		return 0;
+	}
 	if (!rc)
-		rc = function_of(p, at, &function);
+		rc = source_of(p, s, at, pid, ip, leaf, &src);
 	if (!rc)
-		rc = pprof_location(p->w, *mapping, ip, function, 0, id, &p->err);
+		rc = function_of(p, at, &src, &function);
+	/* the line only when in its function's file (see the top) */
+	const char *file = !rc && function ? p->function_files[function] : NULL;
+	int64_t line = src.file && file && !strcmp(src.file, file) ? src.line : 0;
+	if (!rc)
+		rc = pprof_location(p->w, *mapping, ip, function, line, id, &p->err);
+	if (!rc) {
+		*slot = (struct pair_slot){*mapping, ip, *id};
+		p->locations.n++;
+	}
 	return rc;
 }
 
@@ -223,7 +281,7 @@ static int add_frame(struct pprof_report *p, struct session *s, const struct pmu
 	uint64_t mapping;
 	int rc = symbols_resolve(s->syms, rec->pid, rec->tid, ip, mode, &at);
 	if (!rc)
-		rc = location_of(p, s, &at, ip, loc, &mapping);
+		rc = location_of(p, s, &at, rec->pid, ip, leaf, loc, &mapping);
 	if (!rc && leaf && at.mode == '.')
 		p->leaf = mapping;
 	return rc;
@@ -245,7 +303,7 @@ static int sample_stack(struct pprof_report *p, struct session *s, const struct 
 	bool chain = (rec->has & PERF_SAMPLE_CALLCHAIN) && rec->nr_callchain &&
 		     !session_chain_corrupt(rec, INT_MAX);
 	if (!chain && !nuser) {
-		rc = location_of(p, s, &smp->at, rec->ip, &locs[0], &mapping);
+		rc = location_of(p, s, &smp->at, rec->pid, rec->ip, true, &locs[0], &mapping);
 		p->leaf = smp->at.mode == '.' ? mapping : 0;
 		return rc ? rc : 1;
 	}
@@ -372,9 +430,10 @@ int report_pprof(const struct tool *t, const struct report_opts *opts)
 	FILE *out = fopen(path, "w");
 	if (!out)
 		tool_error(t, "--pprof %s: %s", path, strerror(errno));
-	if (!types || !p.values)
+	p.lines = source_lines_new(&s.elf);
+	if (!types || !p.values || !p.lines)
 		tool_error(t, "out of memory");
-	rc = !out ? EXIT_USAGE : !types || !p.values ? EXIT_INTERNAL : EXIT_OK;
+	rc = !out ? EXIT_USAGE : !types || !p.values || !p.lines ? EXIT_INTERNAL : EXIT_OK;
 	if (!rc && pprof_writer_open(&p.w, out, types, 2 * s.info.nevents, NULL, &p.err) < 0) {
 		tool_error(t, "--pprof %s: %s", path, p.err.message);
 		rc = EXIT_INTERNAL;
@@ -398,6 +457,9 @@ int report_pprof(const struct tool *t, const struct report_opts *opts)
 	free(p.mappings.v);
 	free(p.user_hits);
 	free(p.functions.v);
+	free(p.locations.v);
+	free(p.function_files);
+	source_lines_free(p.lines);
 	report_filter_free(&p.filter);
 	session_close(&s);
 	return rc;
