@@ -5,13 +5,21 @@ fixed) and against dtl report --json (dispatches, steal, reasons, the wait
 histograms' counts and sums), and the histogram buckets against the
 report's own log2 histograms: an entry below 2^k us is at or below it.
 
-usage: check_om_values.py DIR   (DIR/metrics.om, metrics.json, dtl-*.om, dtl-*.json)
+stat -A, --per-core, --per-die, --per-socket (aggr-MODE.om, aggr-MODE.x): a
+series per unit and event, labelled with the unit (cpu; socket, die, core),
+exactly the units and values -x, prints for the same fixed counts; a unit
+without the event (duration_time off CPU 0) has no point; by interval
+(aggr-interval.om), each CPU's series timestamped, its last point the
+run's count.
+
+usage: check_om_values.py DIR   (DIR/metrics.om, metrics.json, dtl-*.om, dtl-*.json,
+                                 aggr-*.om, aggr-*.x)
 """
 import json
 import os
 import sys
 
-from prometheus_client.openmetrics.parser import text_string_to_metric_families
+from om_strict import text_string_to_metric_families
 
 d = sys.argv[1]
 
@@ -89,3 +97,65 @@ for base in ("dtl-gen", "dtl-perfdata"):
             if buckets[-1][1] != count:
                 fail(f"{base}: cpu {cpu}: {t}: +Inf bucket")
     print(f"check_om_values: {base}: {len(js['cpus'])} CPUs as dtl report --json")
+
+
+# stat's per-unit modes: each -x, line "UNIT[,CPUS],COUNT,UNIT,EVENT,..." a
+# series of the OpenMetrics file, its labels the unit's id's parts
+def unit_labels(mode, unit):
+    if mode == "-A":
+        return {"cpu": unit[len("CPU"):]}
+    parts = dict(zip("SDC", (int(p[1:]) for p in unit.split("-"))))
+    keys = {"--per-socket": "S", "--per-die": "SD", "--per-core": "SDC"}[mode]
+    return {{"S": "socket", "D": "die", "C": "core"}[k]: str(parts[k]) for k in keys}
+
+
+def unit_key(labels):
+    return tuple(sorted((k, v) for k, v in labels.items() if k in ("cpu", "socket", "die", "core")))
+
+
+for mode in ("-A", "--per-core", "--per-die", "--per-socket"):
+    ncols = 1 if mode == "-A" else 2
+    want = {}
+    for line in open(os.path.join(d, f"aggr{mode}.x")):
+        row = line.rstrip("\n").split(",")
+        if not line.strip() or line.startswith("#"):
+            continue
+        count, event = row[ncols], row[ncols + 2]
+        if count != "<not counted>":
+            want[(event, unit_key(unit_labels(mode, row[0])))] = float(count)
+    got = {}
+    ratios = set()
+    for smp in samples(f"aggr{mode}.om"):
+        key = unit_key(smp.labels)
+        if smp.name == "pmu_stat_elapsed_seconds":
+            continue
+        if len(key) != {"-A": 1, "--per-core": 3, "--per-die": 2, "--per-socket": 1}[mode]:
+            fail(f"{mode}: {smp.name} {smp.labels}: not the unit's labels")
+        if smp.name == "pmu_stat_counted_ratio":
+            ratios.add((smp.labels["event"], key))
+        else:
+            got[(smp.labels["event"], key)] = smp.value
+    if set(got) != set(want) or ratios != set(want):
+        fail(f"{mode}: series {sorted(got)}, counted ratios {sorted(ratios)}, -x, {sorted(want)}")
+    for k, v in want.items():
+        if k[0] == "duration_time":   # the run's own time: in seconds, positive
+            if not 0 < got[k] < 60:
+                fail(f"{mode}: {k}: {got[k]} s")
+        elif not close(got[k], v):
+            fail(f"{mode}: {k}: OpenMetrics {got[k]}, -x, {v}")
+    print(f"check_om_values: stat {mode}: {len(want)} series as -x, prints them")
+
+last = {}
+for smp in samples("aggr-interval.om"):
+    if smp.timestamp is None:
+        fail(f"stat -A -I: {smp.name} {smp.labels} without a timestamp")
+    last[(smp.labels["event"], unit_key(smp.labels))] = smp.value
+want_a = {}
+for line in open(os.path.join(d, "aggr-A.x")):
+    row = line.split(",")
+    if len(row) > 3 and row[1] != "<not counted>" and row[3] == "pm_run_inst_cmpl":
+        want_a[("pm_run_inst_cmpl", unit_key({"cpu": row[0][3:]}))] = float(row[1])
+if {k: v for k, v in last.items() if k[0] == "pm_run_inst_cmpl"} != want_a or \
+        {k[1] for k in last if k[0] == "duration_time"} != {(("cpu", "0"),)}:
+    fail(f"stat -A -I: last points {last}, want {want_a} and duration_time on CPU 0 alone")
+print(f"check_om_values: stat -A -I: {len(last)} series, their last points the run's counts")

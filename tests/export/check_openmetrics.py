@@ -28,20 +28,7 @@ import time
 import urllib.parse
 import urllib.request
 
-try:
-    from prometheus_client.openmetrics.parser import text_string_to_metric_families
-except ImportError:
-    sys.exit("check_openmetrics: no prometheus_client: install the Debian package "
-             "python3-prometheus-client")
-
-# Debian 12's prometheus_client 0.16 compares two timestamps wrongly
-# (Timestamp.__gt__: "sec > other.sec or nsec > other.nsec", so 2.1 > 3.0),
-# and would call a series going from 602.938 to 603.042 "backwards"; upstream
-# fixed the comparison since.  Only that comparison is corrected here, when
-# it is the wrong one, so that the parser's every other rule still applies.
-from prometheus_client.samples import Timestamp  # noqa: E402
-if Timestamp(2, 900000000) > Timestamp(3, 0):
-    Timestamp.__gt__ = lambda self, other: (self.sec, self.nsec) > (other.sec, other.nsec)
+from om_strict import text_string_to_metric_families
 
 work, files = sys.argv[1], sys.argv[2:]
 CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"

@@ -4,7 +4,8 @@
 # (check_openmetrics.py): stat of software events on this machine, stat -I
 # (timestamped: imported), -M metrics on the simulated kernel (STAT_SIM,
 # tests/metrics/stat_sim.c, on a fake POWER10 LPAR's sysfs) with and without
-# -I, dtl report of a generated log and of a perf.data capture.  Its values
+# -I, the same per CPU, core, die and socket, dtl report of a generated log
+# and of a perf.data capture.  Its values
 # against the same runs' JSON (check_om_values.py); dtl report --pprof read by
 # Go's pprof against dtl report --json.
 #
@@ -25,6 +26,26 @@ sh "$fakesys" "$t/sys"
 "$stat_sim" --sysfs "$t/sys" stat -M run_cpi,ipc --json-report -o "$t/metrics.json" -- true
 "$stat_sim" --sysfs "$t/sys" stat -M run_cpi -I 100 --openmetrics -o "$t/metrics-interval.om" \
 	-- sleep 0.35
+# -A, --per-core, --per-die, --per-socket on the simulated kernel's CPUs 0
+# and 1 in a fake topology (CPU 0: socket 0 die 1 core 3, CPU 1: socket 0
+# die 0 core 12: two units but one socket, its counts the two CPUs' sum):
+# each unit a series, against -x, of the same fixed counts; by interval,
+# each unit's last point equals the run's count
+sh "$fakesys" "$t/topo"
+topo() { d=$t/topo/devices/system/cpu/cpu$1/topology; mkdir -p "$d"
+	echo "$2" >"$d/physical_package_id"; echo "$3" >"$d/die_id"; echo "$4" >"$d/core_id"; }
+topo 0 0 1 3; topo 1 0 0 12
+for mode in -A --per-core --per-die --per-socket; do
+	for out in openmetrics x; do
+		"$stat_sim" --sysfs "$t/topo" stat $mode -C 0,1 \
+			$([ $out = x ] && echo -x, || echo --openmetrics) -o "$t/aggr$mode.$out" \
+			-e '{pm_run_inst_cmpl,pm_run_cyc},pm_ld_miss_l1,duration_time' -- true
+	done
+done
+mv "$t/aggr-A.openmetrics" "$t/aggr-A.om"
+for mode in core die socket; do mv "$t/aggr--per-$mode.openmetrics" "$t/aggr--per-$mode.om"; done
+"$stat_sim" --sysfs "$t/topo" stat -A -C 0,1 -I 100 --openmetrics -o "$t/aggr-interval.om" \
+	-e pm_run_inst_cmpl,duration_time -- sleep 0.25
 "$bin/dtl_test" gen "$t/gen.bin" 20000 >/dev/null
 "$pmutool" dtl report --openmetrics "$t/gen.bin" >"$t/dtl-gen.om"
 "$pmutool" dtl report --json "$t/gen.bin" >"$t/dtl-gen.json"

@@ -20,7 +20,12 @@
  *    series' points together (so -I output is for backfilling, `promtool
  *    tsdb create-blocks-from openmetrics`, not for a live scrape);
  *  - an event not counted (not supported, never scheduled) has no point:
- *    a counter cannot be NaN.
+ *    a counter cannot be NaN;
+ *  - with -A, --per-core, --per-die or --per-socket each unit's count is
+ *    a series of its own, labelled with the unit as perf's CPU and
+ *    S0-D0-C1 ids name it: cpu="3" (-A), socket, die and core (its parts,
+ *    those the mode splits); a unit without the event (perf's tool events
+ *    count on the first CPU alone) has no point.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,13 +38,14 @@
 #include "openmetrics.h"
 #include "stat.h"
 
-/* The -I points: per interval its time and every event's cumulative
- * count (NaN: not counted) and every metric's value. */
+/* The -I points: per interval its time and every series' cumulative
+ * count (NaN: not counted) and every metric's value; a series is an event
+ * (unit * nevents + event with r->aggr's units). */
 struct stat_om {
-	int nevents, nmetrics;
+	int nevents, nmetrics, nseries;
 	size_t n, cap;
 	double *when;
-	double *counts;    /* n * nevents */
+	double *counts;    /* n * nseries */
 	double *metrics;   /* n * nmetrics */
 };
 
@@ -90,7 +96,7 @@ static int om_grow(struct stat_om *om)
 	double *w = realloc(om->when, cap * sizeof(*w));
 	if (w)
 		om->when = w;
-	double *c = realloc(om->counts, cap * (size_t)(om->nevents + 1) * sizeof(*c));
+	double *c = realloc(om->counts, cap * (size_t)(om->nseries + 1) * sizeof(*c));
 	if (c)
 		om->counts = c;
 	double *m = realloc(om->metrics, cap * (size_t)(om->nmetrics + 1) * sizeof(*m));
@@ -114,22 +120,24 @@ int stat_om_interval(const struct tool *t, struct stat_report *r, const struct p
 		     const struct pmurt_count *prev, int n)
 {
 	struct timespec ts;
+	const struct stat_aggr *a = r->aggr;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (!r->om) {
 		r->om = calloc(1, sizeof(*r->om));
 		if (!r->om)
 			return -ENOMEM;
 		r->om->nevents = n;
+		r->om->nseries = a ? a->nunits * n : n;
 		r->om->nmetrics = metric_count(r);
 	}
 	struct stat_om *om = r->om;
 	if (om_grow(om))
 		return -ENOMEM;
 	om->when[om->n] = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	for (int i = 0; i < n && i < om->nevents; i++)
-		om->counts[om->n * (size_t)om->nevents + (size_t)i] =
-			now[i].skipped || !now[i].time_running ? NAN
-			: (double)now[i].scaled * now[i].scale;
+	const struct pmurt_count *c = a ? a->now : now;
+	for (int k = 0; k < om->nseries; k++)
+		om->counts[om->n * (size_t)om->nseries + (size_t)k] =
+			c[k].skipped || !c[k].time_running ? NAN : (double)c[k].scaled * c[k].scale;
 	stat_metrics_values(t, r, now, prev, om->metrics + om->n * (size_t)om->nmetrics);
 	om->n++;
 	return 0;
@@ -154,9 +162,52 @@ struct om_out {
 	char host[256];
 };
 
-/* Event i's series labels (occurrence: 1 for the first of its name). */
-static int event_labels(const struct om_out *o, int i, char code[24], char occ[12],
-			struct om_label *l)
+/* Labels of unit u of r->aggr (none without): its id's parts. */
+static int unit_labels(const struct stat_aggr *a, int u, char id[3][12], struct om_label *l)
+{
+	if (!a)
+		return 0;
+	const struct stat_unit *x = &a->units[u];
+	if (a->mode == STAT_AGGR_CPU) {
+		snprintf(id[0], 12, "%d", x->cpu);
+		l[0] = (struct om_label){"cpu", id[0]};
+		return 1;
+	}
+	int n = 0;
+	snprintf(id[n], 12, "%d", x->socket);
+	l[n] = (struct om_label){"socket", id[n]};
+	n++;
+	if (a->mode == STAT_AGGR_DIE || a->mode == STAT_AGGR_CORE) {
+		snprintf(id[n], 12, "%d", x->die);
+		l[n] = (struct om_label){"die", id[n]};
+		n++;
+	}
+	if (a->mode == STAT_AGGR_CORE) {
+		snprintf(id[n], 12, "%d", x->core);
+		l[n] = (struct om_label){"core", id[n]};
+		n++;
+	}
+	return n;
+}
+
+/* The units of the counts: r->aggr's, else one (all). */
+static int unit_count(const struct stat_report *r)
+{
+	return r->aggr ? r->aggr->nunits : 1;
+}
+
+/* Event i's count over the run in unit u (r->aggr's, else the whole). */
+static const struct stat_event *unit_event(const struct stat_report *r, int u, int i)
+{
+	return r->aggr ? &r->aggr->ev[(size_t)u * (size_t)r->nevents + (size_t)i] : &r->ev[i];
+}
+
+#define MAX_LABELS 8
+
+/* Event i's series labels in unit u (occurrence: 1 for the first of its
+ * name). */
+static int event_labels(const struct om_out *o, int i, int u, char code[24], char occ[12],
+			char id[3][12], struct om_label *l)
 {
 	const struct stat_event *e = &o->r->ev[i];
 	int n = 0, same = 1;
@@ -170,7 +221,7 @@ static int event_labels(const struct om_out *o, int i, char code[24], char occ[1
 	l[n++] = (struct om_label){"host", o->host};
 	if (same > 1)
 		l[n++] = (struct om_label){"occurrence", occ};
-	return n;
+	return n + unit_labels(o->r->aggr, u, id, l + n);
 }
 
 static void family_name(const struct stat_event *e, char *name, size_t len)
@@ -178,11 +229,31 @@ static void family_name(const struct stat_event *e, char *name, size_t len)
 	om_name(name, len, "pmu", e->name, base_unit(e->unit).name);
 }
 
+/* Event i's points in unit u: each interval's, else the run's. */
+static int event_points(struct om_out *o, int i, int u)
+{
+	const struct stat_report *r = o->r;
+	char code[24], occ[12], id[3][12];
+	struct om_label l[MAX_LABELS];
+	int rc = 0, nl = event_labels(o, i, u, code, occ, id, l);
+	double f = base_unit(r->ev[i].unit).factor;
+	size_t series = (size_t)u * (size_t)r->nevents + (size_t)i;
+	for (size_t k = 0; r->om && !rc && k < r->om->n; k++) {
+		double v = r->om->counts[k * (size_t)r->om->nseries + series];
+		if (!isnan(v))
+			rc = om_sample(o->w, l, nl, v * f, &r->om->when[k], &o->err);
+	}
+	const struct stat_event *e = unit_event(r, u, i);
+	if (!r->om && !rc && !e->not_counted && !e->not_supported)
+		rc = om_sample(o->w, l, nl, e->values[0] * f, NULL, &o->err);
+	return rc;
+}
+
 /* One counter family: every event whose name maps to it, in order. */
 static int event_family(struct om_out *o, int first)
 {
 	const struct stat_report *r = o->r;
-	char name[256], other[256], help[512], code[24], occ[12];
+	char name[256], other[256], help[512];
 	struct om_unit u = base_unit(r->ev[first].unit);
 	family_name(&r->ev[first], name, sizeof(name));
 	snprintf(help, sizeof(help), "%s counted by pmutool stat%s%s", r->ev[first].name,
@@ -193,16 +264,8 @@ static int event_family(struct om_out *o, int first)
 		family_name(&r->ev[i], other, sizeof(other));
 		if (strcmp(other, name))
 			continue;
-		struct om_label l[5];
-		int nl = event_labels(o, i, code, occ, l);
-		double f = base_unit(r->ev[i].unit).factor;
-		for (size_t k = 0; r->om && !rc && k < r->om->n; k++) {
-			double v = r->om->counts[k * (size_t)r->om->nevents + (size_t)i];
-			if (!isnan(v))
-				rc = om_sample(o->w, l, nl, v * f, &r->om->when[k], &o->err);
-		}
-		if (!r->om && !rc && !r->ev[i].not_counted && !r->ev[i].not_supported)
-			rc = om_sample(o->w, l, nl, r->ev[i].values[0] * f, NULL, &o->err);
+		for (int unit = 0; !rc && unit < unit_count(r); unit++)
+			rc = event_points(o, i, unit);
 	}
 	return rc;
 }
@@ -224,17 +287,19 @@ static bool family_done(const struct stat_report *r, int i)
 static int run_gauges(struct om_out *o)
 {
 	const struct stat_report *r = o->r;
-	char code[24], occ[12];
+	char code[24], occ[12], id[3][12];
 	int rc = om_family(o->w, "pmu_stat_counted_ratio", OM_GAUGE, "ratio",
 			   "The share of the run each event was counted (multiplexing: "
 			   "time_running / time_enabled)", &o->err);
 	for (int i = 0; !rc && i < r->nevents; i++) {
-		const struct stat_event *e = &r->ev[i];
-		struct om_label l[5];
-		int nl = event_labels(o, i, code, occ, l);
-		if (e->enabled && !e->not_supported)
-			rc = om_sample(o->w, l, nl, (double)e->running / (double)e->enabled, NULL,
-				       &o->err);
+		for (int u = 0; !rc && u < unit_count(r); u++) {
+			const struct stat_event *e = unit_event(r, u, i);
+			struct om_label l[MAX_LABELS];
+			int nl = event_labels(o, i, u, code, occ, id, l);
+			if (e->enabled && !e->not_supported)
+				rc = om_sample(o->w, l, nl, (double)e->running / (double)e->enabled,
+					       NULL, &o->err);
+		}
 	}
 	if (!rc)
 		rc = om_family(o->w, "pmu_stat_elapsed_seconds", OM_GAUGE, "seconds",
