@@ -163,6 +163,9 @@ for e_index, event in enumerate(events):
             row_samples[row_name(locs[0])].append(
                 (values[col], [frame_name(i) for i in reversed(locs)]))
 
+    def one_root(row):
+        return len({chain[0] for _, chain in row_samples[row] if chain}) == 1
+
     def weight(row, path, wildcard):
         total = 0
         for v, chain in row_samples[row]:
@@ -192,8 +195,12 @@ for e_index, event in enumerate(events):
             col_at = pct.start() + 10
             while current["stack"] and current["stack"][-1]["col"] >= col_at:
                 current["stack"].pop()
-            parent = current["stack"][-1]["path"] if current["stack"] else \
-                ([None] if current["wildcard"] else [])
+            # a branch at the top: under the row's one root node when all
+            # its chains start at one frame, whose first entry perf does
+            # not draw when sorting on sym (callchain__fprintf_graph), so
+            # that a root of that frame alone leaves only its branches
+            top = [None] if current["wildcard"] or one_root(current["name"]) else []
+            parent = current["stack"][-1]["path"] if current["stack"] else top
             node = {"col": col_at, "path": parent + [pct.group(2).strip()],
                     "pct": float(pct.group(1))}
             current["stack"].append(node)
