@@ -158,13 +158,18 @@ for e_index, event in enumerate(events):
     blocks = text.split(f"# Event '{event}'", 1)[1].split("# Event '", 1)[0]
     row_re = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)%\s+\[(.)\] (.*)$")
     row_samples = defaultdict(list)
+    row_roots = defaultdict(set)   # the outermost frames: function and file
     for values, locs, _ in samples:
         if values[col] and locs:
             row_samples[row_name(locs[0])].append(
                 (values[col], [frame_name(i) for i in reversed(locs)]))
+            row_roots[row_name(locs[0])].add((frame_name(locs[-1]), mapping_names.get(
+                locations[locs[-1]][2], "")))
 
     def one_root(row):
-        return len({chain[0] for _, chain in row_samples[row] if chain}) == 1
+        # one node: one function of one file (ld.so's and the program's
+        # _start are two)
+        return len(row_roots[row]) == 1
 
     def weight(row, path, wildcard):
         total = 0
