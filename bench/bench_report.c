@@ -12,8 +12,13 @@
  *   libunwind, a session per sample; pmutool with libdwfl, a session per
  *   process and maps):
  *   c. `perf script --no-inline` (baseline) against `pmutool script`;
- *   d. `perf report --stdio --no-inline` against `pmutool report`.
- *   e. on a larger file (PPROF_SECONDS of the workload: some 180,000
+ *   d. `perf report --stdio --no-inline` against `pmutool report`;
+ *   with --pd-synth, a third file: `pd_synth --plt-sweep` of libstdc++ (a
+ *   sample every 4 bytes over its .init, .plt and .plt.got: reading the
+ *   library's symbols, and modelling perf's symbol tree to name its PLT
+ *   entries, is most of the work):
+ *   e. `perf script` (baseline) against `pmutool script`;
+ *   f. on a larger file (PPROF_SECONDS of the workload: some 180,000
  *      samples), `pmutool report -i FILE` (the baseline) against `pmutool
  *      report -i FILE --pprof OUT` (issue 27: goal within 1.5x, on CPU
  *      time), and the profile's size against the perf.data file's.
@@ -24,10 +29,12 @@
  * medians, printed against the goal (at least 5x faster, on wall time),
  * never asserted.
  *
- * usage: bench_report --pmutool PATH --workload PATH [ROUNDS] (default 7)
+ * usage: bench_report --pmutool PATH --workload PATH [--pd-synth PATH] [ROUNDS]
+ *        (default 7)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +108,7 @@ static int measure(char *const *cmds[], int n, int rounds, double *wall, double 
 	return 0;
 }
 
-/* c.: report against report --pprof on a file of some 180,000 samples. */
+/* f.: report against report --pprof on a file of some 180,000 samples. */
 static int bench_pprof(const char *pmutool, const char *workload, const char *dir, int rounds)
 {
 	char file[96], out[96];
@@ -120,7 +127,7 @@ static int bench_pprof(const char *pmutool, const char *workload, const char *di
 	double m[2], u[2];
 	int rc = measure(cmds, 2, rounds, m, u);
 	if (!rc && stat(out, &pst) == 0) {
-		printf("e. `perf record -e cpu-clock -c %s -g -- pd_spin %s` (%.1f MB), medians of %d "
+		printf("f. `perf record -e cpu-clock -c %s -g -- pd_spin %s` (%.1f MB), medians of %d "
 		       "rounds, wall (CPU)\n", PERIOD, PPROF_SECONDS, (double)st.st_size / 1e6, rounds);
 		printf("   pmutool report -i FILE (baseline):          %7.1f ms (%6.1f ms)\n",
 		       m[0] * 1e3, u[0] * 1e3);
@@ -135,20 +142,68 @@ static int bench_pprof(const char *pmutool, const char *workload, const char *di
 	return rc;
 }
 
+/* libstdc++'s path, as g++ links it, into path; 0 or -1. */
+static int libstdcxx(char *path, size_t len)
+{
+	char line[4096];
+	FILE *p = popen("g++ -print-file-name=libstdc++.so.6 2>/dev/null", "r");
+	bool got = p && fgets(line, sizeof(line), p);
+	if (p)
+		pclose(p);
+	line[got ? strcspn(line, "\n") : 0] = 0;
+	if (!got || !realpath(line, path) || strlen(path) >= len) {
+		fprintf(stderr, "bench_report: no libstdc++ from g++: install the Debian package "
+			"build-essential (.ci/install-deps)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* e.: a pd_synth --plt-sweep file of libstdc++, perf script against
+ * pmutool script.  0 or 1. */
+static int plt_sweep(const char *pmutool, const char *pd_synth, const char *dir, int rounds)
+{
+	char lib[PATH_MAX], file[64];
+	if (libstdcxx(lib, sizeof(lib)))
+		return 1;
+	snprintf(file, sizeof(file), "%s/sweep.data", dir);
+	char *synth[] = {(char *)pd_synth, file, "--plt-sweep", lib, NULL};
+	char *perf_script[] = {"perf", "script", "-i", file, NULL};
+	char *our_script[] = {(char *)pmutool, "script", "-i", file, NULL};
+	char *const *cmds[] = {perf_script, our_script};
+	double m[4], u[4];
+	int rc = run(synth, false, NULL) < 0 ? -1 : measure(cmds, 2, rounds, m, u);
+	if (!rc) {
+		printf("PLT: `pd_synth --plt-sweep %s` (a sample every 4 bytes of .init, .plt, "
+		       ".plt.got)\n", lib);
+		printf("e. perf script (baseline):                                    %7.1f ms "
+		       "(%6.1f ms)\n", m[0] * 1e3, u[0] * 1e3);
+		printf("   pmutool script:                                             %7.1f ms (%6.1f ms) = "
+		       "%.1fx (%.1fx) faster\n", m[1] * 1e3, u[1] * 1e3, m[0] / m[1], u[0] / u[1]);
+	} else {
+		fprintf(stderr, "bench_report: pd_synth --plt-sweep %s failed\n", lib);
+	}
+	unlink(file);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *pmutool = NULL, *workload = NULL;
+	const char *pmutool = NULL, *workload = NULL, *pd_synth = NULL;
 	int rounds = 7;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--pmutool") && i + 1 < argc)
 			pmutool = argv[++i];
 		else if (!strcmp(argv[i], "--workload") && i + 1 < argc)
 			workload = argv[++i];
+		else if (!strcmp(argv[i], "--pd-synth") && i + 1 < argc)
+			pd_synth = argv[++i];
 		else
 			rounds = atoi(argv[i]);
 	}
 	if (!pmutool || !workload || rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: bench_report --pmutool PATH --workload PATH [ROUNDS]\n");
+		fprintf(stderr, "usage: bench_report --pmutool PATH --workload PATH [--pd-synth PATH] "
+			"[ROUNDS]\n");
 		return 2;
 	}
 	char *version[] = {"perf", "--version", NULL};
@@ -217,6 +272,8 @@ int main(int argc, char **argv)
 		       "%.1fx (%.1fx) faster\n", m[3] * 1e3, u[3] * 1e3, m[2] / m[3], u[2] / u[3]);
 	}
 	unlink(dwarf);
+	if (!rc && pd_synth)
+		rc = plt_sweep(pmutool, pd_synth, dir, rounds);
 	if (!rc)
 		rc = bench_pprof(pmutool, workload, dir, rounds);
 	unlink(file);

@@ -21,13 +21,19 @@ foreach(workload pd_spin pd_unwind)
 endforeach()
 target_compile_options(pd_unwind PRIVATE -O2 -fomit-frame-pointer -g0)
 # the kernel-symbol cache in the build tree, not in the user's home
-foreach(mode synth jit plt chains bounds read read-record buildid-hits record-g record-a record-z
+foreach(mode synth jit plt plt-sweep plt-record chains bounds read read-record buildid-hits record-g record-a record-z
     record-pipe record-dwarf record-dwarf-ours header kcache)
   add_test(NAME perfdata/interop-${mode}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/perfdata/interop.sh ${mode} ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(perfdata/interop-${mode} PROPERTIES RUN_SERIAL TRUE
     ENVIRONMENT XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/perfdata-cache)
 endforeach()
+# report's model of perf's symbol tree (tools/report/rbtree.c, perf_symtree.c)
+add_executable(pd_symtree_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/symtree_test.c
+  ${CMAKE_SOURCE_DIR}/tools/report/perf_symtree.c ${CMAKE_SOURCE_DIR}/tools/report/rbtree.c)
+target_include_directories(pd_symtree_test PRIVATE ${CMAKE_SOURCE_DIR}/tools/report
+  ${CMAKE_CURRENT_LIST_DIR})
+add_test(NAME perfdata/symtree COMMAND pd_symtree_test)
 add_executable(pd_reader_test ${CMAKE_CURRENT_LIST_DIR}/perfdata/reader_test.c)
 target_link_libraries(pd_reader_test PRIVATE pmurt_internal)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/perfdata-scratch)
@@ -60,6 +66,7 @@ if(PMU_FUZZ)
     LINK pmurt_static pmuexport PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
+            ${CMAKE_SOURCE_DIR}/tools/report/perf_symtree.c ${CMAKE_SOURCE_DIR}/tools/report/rbtree.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
             ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c ${CMAKE_SOURCE_DIR}/tools/report/report_group.c
             ${CMAKE_SOURCE_DIR}/tools/report/report_pprof.c ${CMAKE_SOURCE_DIR}/tools/report/source_lines.c

@@ -13,6 +13,19 @@
 #   interop.sh plt BINDIR      the same with samples in the PLT of a file
 #                              exporting data only (/usr/bin/dash, package
 #                              dash): perf names its PLT entries all the same
+#   interop.sh plt-sweep BINDIR  samples every 4 bytes over the .init, .plt,
+#                              .plt.got of executables and shared libraries
+#                              whose size-0 _init (its end fixed up to the
+#                              next symbol) covers their PLT entries too
+#                              (pd_plt_main.cc and pd_plt_lib.c built here
+#                              with gcc and with clang: perf's symbol tree
+#                              differs in shape; libstdc++): pmutool script
+#                              = perf script, report = perf report, each
+#                              entry named NAME@plt or _init+OFF as perf's
+#                              tree walk names it
+#   interop.sh plt-record BINDIR  `perf record` of those programs, whose hot
+#                              loop runs through PLT entries of the program
+#                              and of its library: script and report = perf's
 #   interop.sh chains BINDIR   call chains, some with a context marker no
 #                              kernel writes (perf 6.1 discards such a
 #                              chain whole): pmutool's script with the
@@ -116,6 +129,23 @@ agree() {
 	python3 "$here/compare.py" comm "$t/ours-comm.json" "$t/perf-comm.report" "$2" "$t/ours.json"
 }
 
+# pd_plt_main.cc and its library pd_plt_lib.c, built with gcc (pd_plt_gcc,
+# libpdplt_gcc.so) and with clang (pd_plt_clang, libpdplt_clang.so) in $t:
+# PLT entries of their own, no debug information
+plt_workloads() {
+	for cc in gcc clang; do
+		command -v $cc >/dev/null 2>&1 || {
+			echo "interop: $cc not found: install the Debian package $([ $cc = gcc ] &&
+				echo build-essential || echo clang) (.ci/install-deps)" >&2
+			exit 1
+		}
+		cxx=g++
+		[ $cc = clang ] && cxx=clang++
+		$cc -O2 -fPIC -shared -o "$t/libpdplt_$cc.so" "$here/pd_plt_lib.c"
+		$cxx -O2 -o "$t/pd_plt_$cc" "$here/pd_plt_main.cc" -L"$t" -lpdplt_$cc -Wl,-rpath,"$t"
+	done
+}
+
 # pmutool report's text rows in perf report --stdio's order (a file of
 # this process alone: nothing perf names otherwise)
 in_order() {
@@ -188,6 +218,32 @@ plt)
 	in_order "$t/s.data"
 	diff "$t/ours.script" "$t/perf.script"
 	test "$(grep -c ' cpu-clock: .* [a-z_0-9]*@plt+0x4 (/usr/bin/dash)$' "$t/perf.script")" = "$plt"
+	;;
+plt-sweep)
+	plt_workloads
+	libstdcxx=$(readlink -f "$(g++ -print-file-name=libstdc++.so.6)")
+	for f in "$t/pd_plt_gcc" "$t/pd_plt_clang" "$t/libpdplt_gcc.so" "$t/libpdplt_clang.so" \
+		"$libstdcxx"; do
+		"$bin/pd_synth" "$t/s.data" --plt-sweep "$f" >"$t/expect"
+		test "$(sed -n 's/^sweep \([0-9]*\) .*/\1/p' "$t/expect")" -gt 16
+		agree "$t/s.data" pd_synth
+		diff "$t/perf.script" "$t/ours.script"
+		# the sweep crossed PLT entries perf names as such
+		grep -q "@plt+0x[0-9a-f]* ($f)\$" "$t/perf.script"
+	done
+	;;
+plt-record)
+	plt_workloads
+	for cc in gcc clang; do
+		perf record -q -e cpu-clock -c 50000 -o "$t/p.data" -- "$t/pd_plt_$cc" 20000000 >/dev/null
+		agree "$t/p.data" "pd_plt_$cc"
+		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
+		perf script -i "$t/p.data" >"$t/perf.full" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
+		diff "$t/perf.full" "$t/ours.full"
+		# samples in the program's own PLT entries (two of its loop's
+		# three calls go through one: thousands of samples, some there)
+		grep -q "@plt+0x[0-9a-f]* ($t/pd_plt_$cc)\$" "$t/perf.full"
+	done
 	;;
 chains)
 	# a chain with a marker no kernel writes is dropped whole, the sample
@@ -513,7 +569,7 @@ kcache)
 	grep -q ' \[unknown\] (\[kernel.kallsyms\])$' "$t/nokall"
 	;;
 *)
-	echo "usage: interop.sh synth|jit|plt|chains|bounds|read|read-record|record-g|record-a|record-z|record-pipe|record-dwarf|record-dwarf-ours|header|kcache BINDIR" >&2
+	echo "usage: interop.sh synth|jit|plt|plt-sweep|plt-record|chains|bounds|read|read-record|record-g|record-a|record-z|record-pipe|record-dwarf|record-dwarf-ours|header|kcache BINDIR" >&2
 	exit 2
 	;;
 esac

@@ -12,6 +12,9 @@
  *
  * With --plt ELF, the file ELF mapped too, samples in its PLT entries
  * (perf names them from .rela.plt once it found any symbol in the file).
+ * With --plt-sweep ELF, the same and one more sample every 4 bytes from
+ * the start of its .init to the end of its .plt, .plt.got and .plt.sec:
+ * every PLT entry, and whatever else perf may name there (_init).
  *
  * With --bounds, also one sample at each edge of the executable's text map
  * and of synth_alpha: the map's first and last byte, the bytes just before
@@ -31,9 +34,11 @@
  * by i % 3 (no page-faults sample when 0); one more sample, last, reads a
  * third value of an id no event has (perf drops it and warns).
  *
- * usage: pd_synth OUT [--jit | --plt ELF | --bounds | --chains | --read] -- prints "alpha N beta
- *        M kernel K SYMBOL", with --jit then "gamma G delta D unnamed U
- *        MAPFILE", with --plt then "plt P", with --bounds then "bounds START
+ * usage: pd_synth OUT [--jit | --plt ELF | --plt-sweep ELF | --bounds | --chains | --read] --
+ *        prints "alpha N beta M kernel K SYMBOL", with --jit then "gamma G
+ *        delta D unnamed U MAPFILE", with --plt then "plt P", with
+ *        --plt-sweep then "plt P" and "sweep S FROM TO" (S samples over
+ *        the file offsets FROM to TO, in hex), with --bounds then "bounds START
  *        END ALPHA SIZE" (the map's first byte and the byte after it,
  *        synth_alpha's address and size, in hex), with --chains then
  *        "corrupt C" (the samples whose chain is corrupted); with --read
@@ -60,7 +65,7 @@ int synth_alpha(int x) { return x * 3 + 1; }
 int synth_beta(int x) { return x * 5 + 2; }
 
 enum { NALPHA = 7, NBETA = 4, NKERNEL = 3, NGAMMA = 5, NDELTA = 2, NUNNAMED = 1, NPLT = 3,
-       NREAD = 20 };
+       NREAD = 20, SWEEP_STEP = 4 };
 
 static int check(int rc, const struct pmurt_error *err)
 {
@@ -145,17 +150,37 @@ static const Elf64_Shdr *sections(const uint8_t *elf, size_t size, unsigned *n)
 	return (const void *)(elf + eh->e_shoff);
 }
 
-/* The file offset of ELF's .plt section, read from its section headers;
- * exits when there is none. */
-static uint64_t plt_offset(const uint8_t *elf, size_t size)
+/* The file offsets [*from, *to) that ELF's sections named in names (a
+ * list ending in NULL) span, from the first one's start to the last one's
+ * end; 0 when it has none of them. */
+static int section_span(const uint8_t *elf, size_t size, const char *const *names,
+			uint64_t *from, uint64_t *to)
 {
 	unsigned n;
 	const Elf64_Shdr *sh = sections(elf, size, &n);
-	const Elf64_Shdr *names = &sh[((const Elf64_Ehdr *)elf)->e_shstrndx];
+	const Elf64_Shdr *strings = &sh[((const Elf64_Ehdr *)elf)->e_shstrndx];
+	int found = 0;
 	for (unsigned i = 0; i < n; i++)
-		if (names->sh_offset + sh[i].sh_name + 5 <= size &&
-		    !memcmp(elf + names->sh_offset + sh[i].sh_name, ".plt", 5))
-			return sh[i].sh_offset;
+		for (const char *const *name = names; *name; name++) {
+			size_t len = strlen(*name) + 1;
+			if (strings->sh_offset + sh[i].sh_name + len > size ||
+			    memcmp(elf + strings->sh_offset + sh[i].sh_name, *name, len))
+				continue;
+			if (!found++ || sh[i].sh_offset < *from)
+				*from = sh[i].sh_offset;
+			if (found == 1 || sh[i].sh_offset + sh[i].sh_size > *to)
+				*to = sh[i].sh_offset + sh[i].sh_size;
+		}
+	return found > 0;
+}
+
+/* The file offset of ELF's .plt section; exits when there is none. */
+static uint64_t plt_offset(const uint8_t *elf, size_t size)
+{
+	static const char *const plt[] = {".plt", NULL};
+	uint64_t from, to;
+	if (section_span(elf, size, plt, &from, &to))
+		return from;
 	fprintf(stderr, "pd_synth: no .plt section\n");
 	exit(1);
 }
@@ -213,6 +238,23 @@ static void add_mmap2(struct pd_writer *w, struct pd_sample_id *id, uintptr_t at
 	put32(&b, PROT_READ | PROT_EXEC), put32(&b, flags);
 	done(&b, name);
 	check(pd_writer_add_synth(w, b.b, id, &err), &err);
+}
+
+/* One cpu-clock sample of this process in user mode at ip, on CPU 0, 250
+ * microseconds after the previous one (*t). */
+static void add_user_sample(struct pd_writer *w, uint32_t pid, uint64_t ip, uint64_t *t)
+{
+	struct pmurt_error err = {0};
+	struct buf b;
+	start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&b, 101);
+	put64(&b, ip);
+	put32(&b, pid), put32(&b, pid);
+	put64(&b, *t += 250000);
+	put32(&b, 0), put32(&b, 0);
+	put64(&b, 100000);
+	done(&b, NULL);
+	check(pd_writer_add(w, b.b, &err), &err);
 }
 
 /* --chains: sample i of kind k's call chain, callee first (k 0: in
@@ -285,7 +327,8 @@ int main(int argc, char **argv)
 	bool bounds = argc == 3 && !strcmp(argv[2], "--bounds");
 	bool chains = argc == 3 && !strcmp(argv[2], "--chains");
 	bool read = argc == 3 && !strcmp(argv[2], "--read");
-	const char *plt_file = argc == 4 && !strcmp(argv[2], "--plt") ? argv[3] : NULL;
+	bool sweep = argc == 4 && !strcmp(argv[2], "--plt-sweep");
+	const char *plt_file = argc == 4 && (sweep || !strcmp(argv[2], "--plt")) ? argv[3] : NULL;
 	if (argc != 2 && !jit && !bounds && !chains && !read && !plt_file)
 		return 2;
 	static const uint64_t ids0[] = {101, 102}, ids1[] = {201}, read_ids1[] = {201, 202};
@@ -395,17 +438,14 @@ int main(int argc, char **argv)
 		 alpha_size = exe ? symbol_size(exe, exe_size, "synth_alpha") : 0;
 	const uint64_t edges[] = {text_start, text_end - 1, text_start - 1, text_end,
 				  alpha, alpha + alpha_size - 1, alpha + alpha_size};
-	for (size_t k = 0; bounds && k < sizeof(edges) / sizeof(edges[0]); k++) {
-		start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-		put64(&b, 101);
-		put64(&b, edges[k]);
-		put32(&b, pid), put32(&b, pid);
-		put64(&b, t += 250000);
-		put32(&b, 0), put32(&b, 0);
-		put64(&b, 100000);
-		done(&b, NULL);
-		check(pd_writer_add(w, b.b, &err), &err);
-	}
+	for (size_t k = 0; bounds && k < sizeof(edges) / sizeof(edges[0]); k++)
+		add_user_sample(w, pid, edges[k], &t);
+	static const char *const stubs[] = {".init", ".plt", ".plt.got", ".plt.sec", NULL};
+	uint64_t from = 0, to = 0;
+	if (sweep && !section_span(elf, elf_size, stubs, &from, &to))
+		return 1;
+	for (uint64_t at = from; at < to; at += SWEEP_STEP)
+		add_user_sample(w, pid, (uintptr_t)elf + at, &t);
 	if (read)
 		add_read_samples(w, pid, &t, NREAD);
 	struct perf_event_header round = {PD_RECORD_FINISHED_ROUND, 0, 8};
@@ -417,6 +457,9 @@ int main(int argc, char **argv)
 		printf("gamma %d delta %d unnamed %d %s\n", NGAMMA, NDELTA, NUNNAMED, map_path);
 	if (elf)
 		printf("plt %d\n", NPLT);
+	if (sweep)
+		printf("sweep %" PRIu64 " %" PRIx64 " %" PRIx64 "\n", (to - from + SWEEP_STEP - 1) / SWEEP_STEP,
+		       from, to);
 	if (chains)
 		printf("corrupt %d\n", corrupt);
 	if (bounds)

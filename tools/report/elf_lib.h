@@ -22,7 +22,7 @@
 	X(elf, elf_kind) X(elf, elf_nextscn) X(elf, elf_getscn) X(elf, elf_getdata) \
 	X(elf, elf_strptr) X(elf, elf_getphdrnum) X(elf, elf_getshdrstrndx) \
 	X(elf, gelf_getehdr) X(elf, gelf_getphdr) X(elf, gelf_getshdr) X(elf, gelf_getsym) \
-	X(elf, gelf_getrel) X(elf, gelf_getrela) X(dw, dwelf_elf_gnu_build_id) \
+	X(elf, gelf_getrel) X(elf, gelf_getrela) X(elf, elf_ndxscn) X(dw, dwelf_elf_gnu_build_id) \
 	X(dw, dwfl_begin) X(dw, dwfl_end) X(dw, dwfl_report_elf) X(dw, dwfl_addrmodule) \
 	X(dw, dwfl_module_info) X(dw, dwfl_attach_state) X(dw, dwfl_getthread_frames) \
 	X(dw, dwfl_thread_state_registers) X(dw, dwfl_thread_state_register_pc) \

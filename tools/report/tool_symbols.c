@@ -13,6 +13,8 @@
  *   not weak, global, fewer leading underscores, longer name); a size-0
  *   symbol reaches the next one (symbol.c symbols__fixup_duplicate,
  *   symbols__fixup_end);
+ * - PLT entries "NAME@plt", or what perf's symbol tree finds there instead
+ *   (_init, nothing), from a model of that tree (plt_names, perf_symtree.h);
  * - executable memory without a file (a JIT's) is "/tmp/perf-PID.map", its
  *   ips looked up as they are in the functions that file lists (map.c
  *   map__new, symbol.c dso__load_perf_map);
@@ -39,6 +41,7 @@
 #include <unistd.h>
 
 #include "elf_lib.h"
+#include "perf_symtree.h"
 #include "pmurt_tool.h"
 #include "tool_symbols.h"
 
@@ -139,7 +142,11 @@ static void hmap_free(struct hmap *m, void (*free_val)(void *))
 
 struct sym {
 	uint64_t start, end;
-	const char *name;      /* in the ELF file's or kallsyms' text */
+	uint64_t origin;       /* where the function starts: offsets count from
+	                          there (start, but for a part of a function,
+	                          plt_names) */
+	const char *name;      /* in the ELF file's or kallsyms' text; NULL: a
+	                          part of the file perf names nothing in */
 	const char *raw;       /* as the file names it (name, demangled) */
 	int binding;           /* STB_* */
 	uint32_t seq;          /* the order it was read in */
@@ -151,8 +158,8 @@ struct symtab {
 	size_t n, cap;
 };
 
-struct segment {
-	uint64_t offset, vaddr, filesz;
+struct segment {              /* a PT_LOAD */
+	uint64_t offset, vaddr, filesz, memsz;
 };
 
 struct dso {
@@ -161,7 +168,6 @@ struct dso {
 	struct symtab syms;
 	struct segment *segs;
 	size_t nsegs;
-	size_t objects;        /* data symbols perf also loads (STT_OBJECT) */
 	const struct elf_lib *lib;
 	Elf *elf[2];           /* the file and its debug file, kept open: */
 	int fd[2];             /* symbol names point into their string tables */
@@ -199,6 +205,8 @@ struct kcache_sym {
 
 struct symbols {
 	struct hmap strings;   /* interned names */
+	struct hmap demangled; /* a C++ name in an ELF file's text -> demangled:
+	                          plt_names reads a table pmutool read before */
 	struct hmap threads;   /* tid -> struct thread */
 	struct hmap procs;     /* pid -> struct proc */
 	struct hmap dsos;      /* path -> struct dso */
@@ -238,12 +246,17 @@ static const char *intern(struct symbols *s, const char *str)
  * are; interned, NULL when out of memory. */
 static const char *demangled(struct symbols *s, const char *name)
 {
-	char *d = name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
-	if (!d)
+	if (name[0] != '_' || name[1] != 'Z')
 		return name;
-	const char *interned = intern(s, d);
+	const char *have = hmap_get(&s->demangled, (uintptr_t)name, NULL);
+	if (have)
+		return have;
+	char *d = cplus_demangle(name, DMGL_NO_OPTS);
+	const char *shown = d ? intern(s, d) : name;
 	free(d);
-	return interned;
+	if (shown && hmap_put(&s->demangled, (uintptr_t)name, NULL, (void *)shown))
+		return NULL;
+	return shown;
 }
 
 static void free_dso(void *p)
@@ -292,6 +305,7 @@ void symbols_free(struct symbols *s)
 	hmap_free(&s->procs, free_proc);
 	hmap_free(&s->dsos, free_dso);
 	hmap_free(&s->strings, free);
+	hmap_free(&s->demangled, NULL);
 	free(s->kernel.v);
 	free(s->kallsyms_text);
 	if (s->kcache_map)
@@ -312,7 +326,8 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const cha
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n] = (struct sym){start, start + size, name, name, binding, (uint32_t)t->n, NULL};
+	t->v[t->n] = (struct sym){start, start + size, start, name, name, binding, (uint32_t)t->n,
+				  NULL};
 	t->n++;
 	return 0;
 }
@@ -404,7 +419,8 @@ static int elf_segments(Elf *e, struct dso *d)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (lib->gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			d->segs[d->nsegs++] = (struct segment){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+			d->segs[d->nsegs++] = (struct segment){ph.p_offset, ph.p_vaddr, ph.p_filesz,
+								 ph.p_memsz};
 	}
 	return 0;
 }
@@ -448,15 +464,6 @@ static bool is_function(const struct elf_lib *lib, Elf *e, const GElf_Sym *sym)
 	return scn && lib->gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
 }
 
-/* symbol-elf.c elf_sym__is_object: perf loads data symbols beside the
- * functions (elf_sym__filter); they name no sample here, but they count
- * among the symbols it found. */
-static bool is_object(const GElf_Sym *sym)
-{
-	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_name &&
-	       sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE;
-}
-
 static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 {
 	const struct elf_lib *lib = s->lib;
@@ -473,10 +480,8 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 		GElf_Sym sym;
 		if (!lib->gelf_getsym(data, (int)i, &sym))
 			break;
-		if (!is_function(lib, e, &sym)) {
-			d->objects += is_object(&sym);
+		if (!is_function(lib, e, &sym))
 			continue;
-		}
 		const char *raw = lib->elf_strptr(e, shdr.sh_link, sym.st_name), *name = raw;
 		if (name && (!(name = demangled(s, name)) ||
 			     symtab_add(&d->syms, sym.st_value, sym.st_size, name,
@@ -536,58 +541,412 @@ static Elf_Scn *section_named(const struct elf_lib *lib, Elf *e, const char *nam
 	return NULL;
 }
 
-/* symbol-elf.c dso__synthesize_plt_symbols (perf 6.1): one "NAME@plt" per
- * .rela.plt (or .rel.plt) entry, in order, each sh_entsize bytes of .plt
- * after a header of the same size (perf's default; the ARM, AArch64 and
- * SPARC layouts are its exceptions), NAME the relocation's .dynsym symbol
- * ("" for none, as for IRELATIVE: "@plt").  Names are interned.  perf adds
- * them after the ends of the file's symbols were fixed, so a size-0 symbol
- * before .plt (_init) may already cover an entry; which of the two perf's
- * tree lookup then finds depends on the tree's shape; the file's symbol is
- * kept here (what perf 6.1 shows for a PIE's _init). */
-static int plt_symbols(struct symbols *s, Elf *e, struct dso *d)
+/* The ELF address of a file offset: through the PT_LOAD segment holding it. */
+static uint64_t dso_address(const struct dso *d, uint64_t offset)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct segment *g = &d->segs[i];
+		if (offset >= g->offset && offset - g->offset < g->filesz)
+			return offset - g->offset + g->vaddr;
+	}
+	return offset;
+}
+
+/* --- PLT entries, named as perf 6.1 names them ------------------------------ */
+
+/* perf 6.1 synthesizes "NAME@plt" symbols for a file's PLT entries after it
+ * loaded (and fixed the ends of) the file's own symbols; a size-0 symbol
+ * before .plt (_init) then already reaches over the entries, and which of
+ * the two perf names at an entry is the first its tree walk meets.  So the
+ * tree is built here as perf builds it (perf_symtree.h): its symbols in
+ * perf's order, with perf's filters, at perf's addresses (file offsets),
+ * fixed as perf fixes them, then the PLT symbols; what its walk finds over
+ * .plt (and up to the next symbol after it: .plt.got, .plt.sec) replaces
+ * that part of the file's table.  Once per file, not per sample. */
+struct perf_model {
+	struct symbols *s;
+	struct dso *d;
+	Elf *syms, *run;       /* perf's syms_ss and runtime_ss */
+	size_t syms_strndx, run_strndx;
+	GElf_Ehdr eh;          /* syms' */
+	struct perf_symtree tree;
+};
+
+/* dso__load_sym_internal: every user DSO's symbol is moved to its file
+ * offset (symsrc__init sets adjust_symbols), through the runtime file's
+ * PT_LOAD holding it (elf_read_program_header: p_vaddr up to the larger of
+ * p_memsz and p_filesz), else through its section. */
+static uint64_t perf_symbol_offset(const struct dso *d, uint64_t value, const GElf_Shdr *sec)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct segment *g = &d->segs[i];
+		uint64_t size = g->memsz > g->filesz ? g->memsz : g->filesz;
+		if (size && value >= g->vaddr && value - g->vaddr < size)
+			return value - (g->vaddr - g->offset);
+	}
+	return value - (sec->sh_addr - sec->sh_offset);
+}
+
+/* The tree's names are the file's, demangled where perf compares or
+ * shows them. */
+static const char *perf_shown(void *s, const char *name)
+{
+	return demangled(s, name);
+}
+
+/* elf_sym__is_label, elf_sym__is_function, elf_sym__is_object */
+static bool perf_takes(const GElf_Sym *sym, bool *label)
+{
+	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
+	bool named = sym->st_name && sym->st_shndx != SHN_UNDEF;
+	*label = named && type == STT_NOTYPE && sym->st_shndx != SHN_ABS && vis != STV_HIDDEN &&
+		 vis != STV_INTERNAL;
+	return *label || (named && (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT));
+}
+
+/* ARM's and AArch64's mapping symbols ($a, $d, $t, $x, "$d.1"), dropped */
+static bool arm_mapping_symbol(const GElf_Ehdr *eh, const char *name)
+{
+	return (eh->e_machine == EM_ARM || eh->e_machine == EM_AARCH64) && name[0] == '$' &&
+	       name[1] && strchr("adtx", name[1]) && (name[2] == 0 || name[2] == '.');
+}
+
+/* The section of sym, as perf reads it: the runtime file's when the
+ * symbol file's is NOBITS (a debug file's .text).  Its name through
+ * *name.  1: taken, 0: skipped (not allocated), -1: perf fails the load. */
+static int perf_symbol_section(struct perf_model *m, const GElf_Sym *sym, GElf_Shdr *sh,
+			       const char **name)
+{
+	const struct elf_lib *lib = m->s->lib;
+	Elf_Scn *scn = lib->elf_getscn(m->syms, sym->st_shndx);
+	if (!scn || !lib->gelf_getshdr(scn, sh))
+		return -1;
+	if (!(sh->sh_flags & SHF_ALLOC))
+		return 0;
+	if (sh->sh_type != SHT_NOBITS) {
+		*name = lib->elf_strptr(m->syms, m->syms_strndx, sh->sh_name);
+		return 1;
+	}
+	scn = lib->elf_getscn(m->run, sym->st_shndx);
+	if (!scn || !lib->gelf_getshdr(scn, sh))
+		return -1;
+	*name = lib->elf_strptr(m->run, m->run_strndx, sh->sh_name);
+	return 1;
+}
+
+/* One symbol of dso__load_sym_internal's loop: 1 inserted, 0 skipped,
+ * -1 perf's load fails, -ENOMEM. */
+static int perf_symbol(struct perf_model *m, const GElf_Sym *sym, const char *name)
+{
+	bool label;
+	if (!perf_takes(sym, &label) || !name || arm_mapping_symbol(&m->eh, name) ||
+	    sym->st_shndx == SHN_ABS)
+		return 0;
+	GElf_Shdr sh;
+	const char *section = NULL;
+	int rc = perf_symbol_section(m, sym, &sh, &section);
+	if (rc <= 0)
+		return rc;
+	if (label && (!section || (!strstr(section, "text") && !strstr(section, "data"))))
+		return 0;
+	uint64_t value = sym->st_value;
+	if (m->eh.e_machine == EM_ARM && GELF_ST_TYPE(sym->st_info) == STT_FUNC && (value & 1))
+		value--;   /* a Thumb function's flag */
+	if (!perf_symtree_insert(&m->tree, perf_symbol_offset(m->d, value, &sh), sym->st_size,
+				 GELF_ST_BIND(sym->st_info), name, true))
+		return -ENOMEM;
+	return 1;
+}
+
+/* A section by name, of the type perf requires of it (symsrc__init). */
+static Elf_Scn *section_typed(const struct elf_lib *lib, Elf *e, const char *name, uint32_t type,
+			      GElf_Shdr *sh)
+{
+	Elf_Scn *scn = section_named(lib, e, name, sh);
+	return scn && sh->sh_type == type && sh->sh_entsize ? scn : NULL;
+}
+
+/* The entries a table section holds (none without scn): as many as its
+ * data has room for, whatever its header claims. */
+static size_t entries(const struct elf_lib *lib, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = scn && sh->sh_entsize ? lib->elf_getdata(scn, NULL) : NULL;
+	if (!data)
+		return 0;
+	size_t n = data->d_size / sh->sh_entsize, claimed = sh->sh_size / sh->sh_entsize;
+	return n < claimed ? n : claimed;
+}
+
+/* One symbol table into the tree, then perf's fix-ups when it added any.
+ * The count added (perf's nr), -1 when perf's load fails, -ENOMEM. */
+static long perf_load_table(struct perf_model *m, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	const struct elf_lib *lib = m->s->lib;
+	Elf_Data *data = lib->elf_getdata(scn, NULL);
+	if (!data)
+		return -1;
+	long nr = 0;
+	size_t n = entries(lib, scn, sh);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		if (!lib->gelf_getsym(data, (int)i, &sym))
+			break;
+		int rc = perf_symbol(m, &sym, lib->elf_strptr(m->syms, sh->sh_link, sym.st_name));
+		if (rc < 0)
+			return rc;
+		nr += rc;
+	}
+	if (nr)
+		perf_symtree_fixup(&m->tree);
+	return nr;
+}
+
+/* dso__load_sym: .symtab, then .dynsym, of the symbol file (the debug
+ * file found by build id when pmutool read its .symtab, else the file).
+ * The symbols perf counted (dso__load's ret), -1 when its load fails,
+ * -ENOMEM.  Sizes the tree for them and extra more. */
+static long perf_load(struct perf_model *m, size_t extra)
+{
+	const struct elf_lib *lib = m->s->lib;
+	GElf_Shdr symtab = {0}, dynsym = {0};
+	Elf_Scn *st = section_typed(lib, m->syms, ".symtab", SHT_SYMTAB, &symtab);
+	Elf_Scn *dy = section_typed(lib, m->syms, ".dynsym", SHT_DYNSYM, &dynsym);
+	size_t cap = extra + entries(lib, st, &symtab) + entries(lib, dy, &dynsym);
+	if (!lib->gelf_getehdr(m->syms, &m->eh) ||
+	    lib->elf_getshdrstrndx(m->syms, &m->syms_strndx) ||
+	    lib->elf_getshdrstrndx(m->run, &m->run_strndx))
+		return -1;
+	if (perf_symtree_init(&m->tree, cap, perf_shown, m->s))
+		return -ENOMEM;
+	long nr = st ? perf_load_table(m, st, &symtab) : 0, more = 0;
+	if (nr >= 0 && dy)
+		more = perf_load_table(m, dy, &dynsym);
+	return nr < 0 ? nr : more < 0 ? more : nr + more;
+}
+
+/* dso__synthesize_plt_symbols: the PLT's header and entry sizes */
+static void plt_layout(const GElf_Ehdr *eh, const GElf_Shdr *plt, uint64_t *header,
+		       uint64_t *entry)
+{
+	switch (eh->e_machine) {
+	case EM_ARM:
+		*header = 20, *entry = 12;
+		break;
+	case EM_AARCH64:
+		*header = 32, *entry = 16;
+		break;
+	case EM_SPARC:
+		*header = 48, *entry = 12;
+		break;
+	case EM_SPARCV9:
+		*header = 128, *entry = 32;
+		break;
+	default:
+		*header = *entry = plt->sh_entsize;
+	}
+}
+
+/* "NAME@plt" of one relocation, interned, NAME demangled, "" for none
+ * (IRELATIVE: "@plt"), whole however long. */
+static const char *plt_name(struct symbols *s, Elf *e, Elf_Data *rdata, const GElf_Shdr *rel,
+			    Elf_Data *syms, const GElf_Shdr *dynsym, size_t i)
 {
 	const struct elf_lib *lib = s->lib;
-	GElf_Shdr rel, plt, dynsym;
+	GElf_Rela ra;
+	GElf_Rel r;
+	uint64_t info = rel->sh_type == SHT_RELA ? (lib->gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
+						 : (lib->gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
+	GElf_Sym sym;
+	const char *name = lib->gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
+				   ? lib->elf_strptr(e, dynsym->sh_link, sym.st_name) : NULL;
+	if (name && !(name = demangled(s, name)))
+		return NULL;
+	size_t len = name ? strlen(name) : 0;
+	char *stub = malloc(len + sizeof("@plt"));
+	if (stub)
+		snprintf(stub, len + sizeof("@plt"), "%s@plt", name ? name : "");
+	const char *interned = stub ? intern(s, stub) : NULL;
+	free(stub);
+	return interned;
+}
+
+/* The PLT symbols into the tree, one per .rela.plt (or .rel.plt) entry,
+ * at their file offsets after the header.  0 or -ENOMEM. */
+static int perf_plt(struct perf_model *m, Elf_Scn *rscn, const GElf_Shdr *rel,
+		    Elf_Scn *dscn, const GElf_Shdr *dynsym, const GElf_Shdr *plt)
+{
+	const struct elf_lib *lib = m->s->lib;
+	Elf_Data *rdata = lib->elf_getdata(rscn, NULL), *syms = lib->elf_getdata(dscn, NULL);
+	GElf_Ehdr eh;
+	uint64_t header, entry;
+	if (!rdata || !syms || !lib->gelf_getehdr(m->run, &eh))
+		return 0;
+	plt_layout(&eh, plt, &header, &entry);
+	size_t n = entries(lib, rscn, rel);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = plt_name(m->s, m->run, rdata, rel, syms, dynsym, i);
+		if (!name || !perf_symtree_insert(&m->tree, plt->sh_offset + header + i * entry, entry,
+						  STB_GLOBAL, name, false))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Add [from, to) of file offsets, where perf finds f (NULL: none), to
+ * pieces in the table's addresses, merged with the last one when it is
+ * the same symbol's. */
+static void add_piece(const struct perf_model *m, struct symtab *pieces, uint64_t from,
+		      uint64_t to, const struct perf_sym *f)
+{
+	struct sym *last = pieces->n ? &pieces->v[pieces->n - 1] : NULL;
+	uint64_t at = dso_address(m->d, from);
+	const char *name = f ? perf_symtree_name(&m->tree, f) : NULL;
+	if (last && last->end == at && last->name == name &&
+	    (!f || last->origin == at - (from - f->start))) {
+		last->end = at + (to - from);
+		return;
+	}
+	pieces->v[pieces->n++] = (struct sym){at, at + (to - from), f ? at - (from - f->start) : 0,
+					      name, name, STB_GLOBAL, 0, NULL};
+}
+
+/* The places in [lo, hi) where a symbol of the tree starts or ends, lo
+ * and hi, sorted (duplicates kept), in *b; their count, or 0 when out of
+ * memory. */
+static size_t boundaries(const struct perf_model *m, uint64_t lo, uint64_t hi, uint64_t **b)
+{
+	size_t nb = 0, cap = 64;
+	*b = malloc(cap * sizeof(**b));
+	if (*b)
+		(*b)[nb++] = lo, (*b)[nb++] = hi;
+	for (const struct perf_sym *f = perf_symtree_first(&m->tree); *b && f;
+	     f = perf_symtree_next(f)) {
+		const uint64_t at[2] = {f->start, f->end};
+		for (int k = 0; k < 2 && *b; k++) {
+			if (at[k] <= lo || at[k] >= hi)
+				continue;
+			uint64_t *more = nb < cap ? *b : realloc(*b, (cap *= 2) * sizeof(**b));
+			if (!more)
+				free(*b);
+			*b = more;
+			if (more)
+				more[nb++] = at[k];
+		}
+	}
+	if (!*b)
+		return 0;
+	qsort(*b, nb, sizeof(**b), cmp_u64);
+	return nb;
+}
+
+/* What perf's walk finds over [lo, hi) of file offsets, as pieces of the
+ * table: it changes only where a symbol starts or ends (and at a size-0
+ * symbol's one byte), so it is asked once at each such place and once
+ * just after it.  0 or -ENOMEM. */
+static int perf_pieces(const struct perf_model *m, uint64_t lo, uint64_t hi, struct symtab *pieces)
+{
+	uint64_t *b;
+	size_t nb = boundaries(m, lo, hi, &b);
+	pieces->v = nb ? calloc(2 * nb, sizeof(*pieces->v)) : NULL;
+	if (!pieces->v) {
+		free(b);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k + 1 < nb; k++) {
+		if (b[k] == b[k + 1])
+			continue;
+		add_piece(m, pieces, b[k], b[k] + 1, perf_symtree_find(&m->tree, b[k]));
+		if (b[k] + 1 < b[k + 1])
+			add_piece(m, pieces, b[k] + 1, b[k + 1], perf_symtree_find(&m->tree, b[k] + 1));
+	}
+	free(b);
+	return 0;
+}
+
+/* The table (sorted) with [pieces' start, their end) replaced by the
+ * pieces: a symbol reaching into it is cut at its edge, its part after it
+ * kept (counting offsets from the symbol's start still).  0 or -ENOMEM. */
+static int symtab_overlay(struct symtab *t, const struct symtab *pieces)
+{
+	uint64_t lo = pieces->v[0].start, hi = pieces->v[pieces->n - 1].end;
+	size_t cap = 2 * t->n + pieces->n, i = 0;
+	struct symtab out = {calloc(cap, sizeof(*t->v)), 0, cap};
+	if (!out.v)
+		return -ENOMEM;
+	for (; i < t->n && t->v[i].start < lo; i++) {      /* before: cut at lo */
+		out.v[out.n] = t->v[i];
+		out.v[out.n++].end = t->v[i].end < lo ? t->v[i].end : lo;
+	}
+	memcpy(out.v + out.n, pieces->v, pieces->n * sizeof(*out.v));
+	out.n += pieces->n;
+	for (size_t k = 0; k < i; k++)                     /* their parts after hi */
+		if (t->v[k].end > hi)
+			out.v[out.n++] = (struct sym){hi, t->v[k].end, t->v[k].origin, t->v[k].name,
+						      t->v[k].raw, t->v[k].binding, 0, NULL};
+	for (; i < t->n; i++) {                             /* within: after hi only */
+		struct sym y = t->v[i];
+		if (y.start < hi)
+			y.start = hi;
+		if (y.start < y.end)
+			out.v[out.n++] = y;
+	}
+	for (size_t k = 0; k < out.n; k++)
+		out.v[k].seq = (uint32_t)k;
+	free(t->v);
+	*t = out;
+	return 0;
+}
+
+/* The tree's answers over .plt and on to the next symbol after it, into
+ * the file's table.  0 or -ENOMEM. */
+static int perf_plt_overlay(struct perf_model *m, const GElf_Shdr *plt)
+{
+	uint64_t lo = plt->sh_offset, hi = plt->sh_offset + plt->sh_size, next = UINT64_MAX;
+	for (const struct perf_sym *f = perf_symtree_first(&m->tree); f; f = perf_symtree_next(f))
+		if (f->start >= hi && f->start < next)
+			next = f->start;
+	if (next != UINT64_MAX)
+		hi = next;
+	struct symtab pieces = {0};
+	int rc = lo < hi ? perf_pieces(m, lo, hi, &pieces) : 0;
+	if (!rc && pieces.n)
+		rc = symtab_overlay(&m->d->syms, &pieces);
+	free(pieces.v);
+	return rc;
+}
+
+/* symbol.c dso__load, its end: the PLT named (symbol-elf.c
+ * dso__synthesize_plt_symbols, from the file itself, not from a debug
+ * file) when perf found symbols in the file, data symbols included
+ * (/usr/bin/dash exports only environ).  0 or -ENOMEM. */
+static int plt_names(struct symbols *s, Elf *e, struct dso *d)
+{
+	const struct elf_lib *lib = s->lib;
+	GElf_Shdr rel, plt, dynsym, sh;
+	Elf_Scn *dscn = section_typed(lib, e, ".dynsym", SHT_DYNSYM, &dynsym);
 	Elf_Scn *rscn = section_named(lib, e, ".rela.plt", &rel);
 	if (!rscn)
 		rscn = section_named(lib, e, ".rel.plt", &rel);
-	Elf_Scn *dscn = rscn ? lib->elf_getscn(e, rel.sh_link) : NULL;
-	GElf_Ehdr eh;
-	if (!dscn || !lib->gelf_getshdr(dscn, &dynsym) || dynsym.sh_type != SHT_DYNSYM ||
-	    !section_named(lib, e, ".plt", &plt) || !rel.sh_entsize || !lib->gelf_getehdr(e, &eh) ||
-	    eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64 || eh.e_machine == EM_SPARC ||
-	    eh.e_machine == EM_SPARCV9)
+	if (!dscn || !rscn || !rel.sh_entsize || lib->elf_ndxscn(dscn) != rel.sh_link ||
+	    !section_named(lib, e, ".plt", &plt))
 		return 0;
-	Elf_Data *rdata = lib->elf_getdata(rscn, NULL), *syms = lib->elf_getdata(dscn, NULL);
-	size_t n = rel.sh_size / rel.sh_entsize, nfile = d->syms.n;
-	uint64_t at = plt.sh_addr + plt.sh_entsize;
-	for (size_t i = 0; rdata && syms && i < n; i++, at += plt.sh_entsize) {
-		struct symtab file = {d->syms.v, nfile, nfile};
-		if (symtab_find(&file, at))
-			continue;
-		GElf_Rela ra;
-		GElf_Rel r;
-		uint64_t info = rel.sh_type == SHT_RELA ? (lib->gelf_getrela(rdata, (int)i, &ra) ? ra.r_info : 0)
-							 : (lib->gelf_getrel(rdata, (int)i, &r) ? r.r_info : 0);
-		GElf_Sym sym;
-		const char *name = lib->gelf_getsym(syms, (int)GELF_R_SYM(info), &sym)
-					   ? lib->elf_strptr(e, dynsym.sh_link, sym.st_name) : NULL;
-		if (name && !(name = demangled(s, name)))
-			return -ENOMEM;
-		/* whole, however long (a C++ name can run to thousands) */
-		size_t len = name ? strlen(name) : 0;
-		char *stub = malloc(len + sizeof("@plt"));
-		if (stub)
-			snprintf(stub, len + sizeof("@plt"), "%s@plt", name ? name : "");
-		const char *interned = stub ? intern(s, stub) : NULL;
-		free(stub);
-		if (!interned || symtab_add(&d->syms, at, plt.sh_entsize, interned, STB_GLOBAL))
-			return -ENOMEM;
-	}
-	symtab_dedupe(&d->syms);
-	symtab_fixup_end(&d->syms);
-	return 0;
+	Elf *dbg = d->elf[1];
+	struct perf_model m = {.s = s, .d = d, .run = e,
+			       .syms = dbg && section_typed(lib, dbg, ".symtab", SHT_SYMTAB, &sh) ? dbg : e};
+	long nr = perf_load(&m, entries(lib, rscn, &rel));
+	int rc = nr == -ENOMEM ? -ENOMEM : 0;
+	if (nr > 0)
+		rc = perf_plt(&m, rscn, &rel, dscn, &dynsym, &plt);
+	if (nr > 0 && !rc)
+		rc = perf_plt_overlay(&m, &plt);
+	perf_symtree_free(&m.tree);
+	return rc;
 }
 
 static int elf_load(struct symbols *s, Elf *e, struct dso *d)
@@ -598,11 +957,8 @@ static int elf_load(struct symbols *s, Elf *e, struct dso *d)
 		rc = elf_segments(e, d);
 		if (!rc)
 			rc = elf_functions(s, e, d);
-		/* perf synthesizes them when it found symbols, data symbols
-		 * included (symbol.c dso__load: ret > 0): a file exporting
-		 * only data (/usr/bin/dash: environ) has its PLT named */
-		if (!rc && (d->syms.n || d->objects))
-			rc = plt_symbols(s, e, d);
+		if (!rc)
+			rc = plt_names(s, e, d);
 	}
 	return rc;
 }
@@ -754,17 +1110,6 @@ static struct dso *dso_get(struct symbols *s, const char *path)
 	d->path = name;
 	d->lib = s->lib;
 	return d;
-}
-
-/* The ELF address of a file offset: through the PT_LOAD segment holding it. */
-static uint64_t dso_address(const struct dso *d, uint64_t offset)
-{
-	for (size_t i = 0; i < d->nsegs; i++) {
-		const struct segment *g = &d->segs[i];
-		if (offset >= g->offset && offset - g->offset < g->filesz)
-			return offset - g->offset + g->vaddr;
-	}
-	return offset;
 }
 
 /* --- /proc/kallsyms ------------------------------------------------------------ */
@@ -1308,10 +1653,10 @@ static int resolve_user(struct symbols *s, uint32_t pid, uint64_t ip, struct res
 	}
 	uint64_t addr = dso_address(m->dso, out->map_ip);
 	const struct sym *f = symtab_find(&m->dso->syms, addr);
-	if (f) {
+	if (f && f->name) {
 		out->sym = f->name;
 		out->sym_raw = f->raw;
-		out->sym_offset = addr - f->start;
+		out->sym_offset = addr - f->origin;
 	}
 	return 0;
 }
