@@ -17,7 +17,11 @@
  *   sample every 4 bytes over its .init, .plt and .plt.got: reading the
  *   library's symbols, and modelling perf's symbol tree to name its PLT
  *   entries, is most of the work):
- *   e. `perf script` (baseline) against `pmutool script`.
+ *   e. `perf script` (baseline) against `pmutool script`;
+ *   f. on a larger file (PPROF_SECONDS of the workload: some 180,000
+ *      samples), `pmutool report -i FILE` (the baseline) against `pmutool
+ *      report -i FILE --pprof OUT` (issue 27: goal within 1.5x, on CPU
+ *      time), and the profile's size against the perf.data file's.
  * Whole processes (fork, exec, wait; output to /dev/null), alternating
  * within each round after one warm-up run each (perf's build-id cache and
  * pmutool's kernel-symbol cache filled, as on a user's second run); medians
@@ -47,6 +51,7 @@
 #define PERIOD "20000"        /* ns of cpu-clock: 50,000 samples per second */
 #define WORKLOAD_SECONDS "1.5"
 #define PERIOD_DWARF "1000000"  /* 1,000 samples a second, 8 KB of stack each */
+#define PPROF_SECONDS "11"    /* some 180,000 samples, with perf's throttling */
 
 /* Runs argv (output to /dev/null unless keep_output); its wall time in
  * seconds, or -1 when it did not exit 0; its CPU time (user + system) in
@@ -101,6 +106,40 @@ static int measure(char *const *cmds[], int n, int rounds, double *wall, double 
 		cpu[k] = c[k][rounds / 2];
 	}
 	return 0;
+}
+
+/* f.: report against report --pprof on a file of some 180,000 samples. */
+static int bench_pprof(const char *pmutool, const char *workload, const char *dir, int rounds)
+{
+	char file[96], out[96];
+	snprintf(file, sizeof(file), "%s/big.data", dir);
+	snprintf(out, sizeof(out), "%s/big.pb.gz", dir);
+	char *record[] = {"perf", "record", "-q", "-e", "cpu-clock", "-c", PERIOD, "-g", "-o", file,
+			  "--", (char *)workload, PPROF_SECONDS, NULL};
+	struct stat st, pst;
+	if (run(record, false, NULL) < 0 || stat(file, &st) < 0) {
+		fprintf(stderr, "bench_report: perf record failed\n");
+		return -1;
+	}
+	char *table[] = {(char *)pmutool, "report", "-i", file, NULL};
+	char *pprof[] = {(char *)pmutool, "report", "-i", file, "--pprof", out, NULL};
+	char *const *cmds[] = {table, pprof};
+	double m[2], u[2];
+	int rc = measure(cmds, 2, rounds, m, u);
+	if (!rc && stat(out, &pst) == 0) {
+		printf("f. `perf record -e cpu-clock -c %s -g -- pd_spin %s` (%.1f MB), medians of %d "
+		       "rounds, wall (CPU)\n", PERIOD, PPROF_SECONDS, (double)st.st_size / 1e6, rounds);
+		printf("   pmutool report -i FILE (baseline):          %7.1f ms (%6.1f ms)\n",
+		       m[0] * 1e3, u[0] * 1e3);
+		printf("   pmutool report -i FILE --pprof OUT:         %7.1f ms (%6.1f ms) = %.2fx "
+		       "(%.2fx) the baseline (goal <= 1.5x on CPU: %s)\n", m[1] * 1e3, u[1] * 1e3,
+		       m[1] / m[0], u[1] / u[0], met(u[1] / u[0] <= 1.5));
+		printf("   profile %.1f KB = %.2f%% of the perf.data file\n", (double)pst.st_size / 1e3,
+		       100.0 * (double)pst.st_size / (double)st.st_size);
+	}
+	unlink(out);
+	unlink(file);
+	return rc;
 }
 
 /* libstdc++'s path, as g++ links it, into path; 0 or -1. */
@@ -235,6 +274,8 @@ int main(int argc, char **argv)
 	unlink(dwarf);
 	if (!rc && pd_synth)
 		rc = plt_sweep(pmutool, pd_synth, dir, rounds);
+	if (!rc)
+		rc = bench_pprof(pmutool, workload, dir, rounds);
 	unlink(file);
 	rmdir(dir);
 	return rc ? 1 : 0;

@@ -63,12 +63,13 @@ set_tests_properties(perfdata/cli PROPERTIES
 if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_report ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_report.c
     ${CMAKE_CURRENT_LIST_DIR}/perfdata/corpus
-    LINK pmurt_static PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
+    LINK pmurt_static pmuexport PkgConfig::JANSSON ${CMAKE_DL_LIBS} ${PMUTOOL_LIBIBERTY_A}
     SOURCES ${CMAKE_SOURCE_DIR}/tools/report/cmd_report.c ${CMAKE_SOURCE_DIR}/tools/report/tool_session.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_symbols.c ${CMAKE_SOURCE_DIR}/tools/tool_util.c
             ${CMAKE_SOURCE_DIR}/tools/report/perf_symtree.c ${CMAKE_SOURCE_DIR}/tools/report/rbtree.c
             ${CMAKE_SOURCE_DIR}/tools/report/elf_lib.c ${CMAKE_SOURCE_DIR}/tools/report/report_graph.c
             ${CMAKE_SOURCE_DIR}/tools/report/report_filter.c ${CMAKE_SOURCE_DIR}/tools/report/report_group.c
+            ${CMAKE_SOURCE_DIR}/tools/report/report_pprof.c ${CMAKE_SOURCE_DIR}/tools/report/source_lines.c
             ${CMAKE_SOURCE_DIR}/tools/report/tool_unwind.c)
   # report's code as pmutool builds it (tools/CMakeLists.txt pmutool_report):
   # the public headers and the library's public symbols only (libpmurt.a)

@@ -2,7 +2,8 @@
  * fuzz_report.c - libFuzzer target for pmutool report's whole path over a
  * perf.data file: the reader, the time ordering, threads and maps from
  * COMM/FORK/MMAP/MMAP2 records, symbol look-ups (ELF files the records name,
- * kernel symbols from a missing file), the tables; any input is reported or
+ * kernel symbols from a missing file), the tables and the pprof profile;
+ * any input is reported or
  * refused with a message, never a crash or a sanitizer report.  The input
  * is read where libFuzzer holds it, a heap block of its exact size
  * (opts.input_bytes), so that ASan sees a read past it.
@@ -29,7 +30,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	for (int json = 0; json < 2; json++) {
+	/* the table, its JSON, and the pprof profile (report --pprof, written
+	 * to /dev/null: the writer's path over whatever the input holds) */
+	for (int pass = 0; pass < 3; pass++) {
+		bool json = pass == 1;
 		struct tool t = {.prog = "pmutool"};
 		/* the JSON pass filters too (report_filter.c) */
 		struct filter_spec filter = {.time = "5%-95%", .symbols = "main,0x401000",
@@ -39,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   .sort = json ? "comm,pid,tid,cpu,dso,sym" : NULL,
 					   .filter = json ? filter : (struct filter_spec){0},
 					   /* the text pass: every event in one group's table */
-					   .group = json ? -1 : 1};
+					   .group = pass == 0 ? 1 : -1,
+					   .pprof = pass == 2 ? "/dev/null" : NULL};
 		int rc = cmd_report(&t, &opts);
 		if (rc != EXIT_OK && rc != EXIT_USAGE)
 			abort();   /* out of memory or an output error: not from input */

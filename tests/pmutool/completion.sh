@@ -47,7 +47,7 @@ expect 'pmutool report --sort comm,d' 'comm,dso' exact
 expect 'pmutool report -g ca' 'caller callee' exact
 expect 'pmutool script -F comm,tid,ti' 'comm,tid,time' exact
 expect 'pmutool dtl re' 'record report' exact
-expect 'pmutool dtl report --' '--json --html --perfetto --aux-size' exact
+expect 'pmutool dtl report --' '--json --openmetrics --html --perfetto --pprof --aux-size' exact
 expect 'pmutool record -- sh' 'sh'
 expect 'pmugen -f dts,d' 'dts,dtb' exact
 expect 'pmugen -W no-overl' 'no-overlapping-fields' exact

@@ -24,10 +24,11 @@ need awk mawk
 
 # The -dev packages whose static archives the cross build links (libpmurt, pmutool), with
 # those their .a files pull in (elfutils' libdw.a/libelf.a need zlib, lzma, bzip2, zstd);
-# script's libtraceevent and report's demangler (libiberty).
+# script's libtraceevent, report's demangler (libiberty), the pprof writer's libprotobuf-c.
 sysroot_packages=(
 	libyaml-dev libfdt-dev libjansson-dev libelf-dev libdw-dev
 	zlib1g-dev liblzma-dev libzstd-dev libbz2-dev libtraceevent-dev libiberty-dev
+	libprotobuf-c-dev
 )
 
 # The peers our libpfm.so.4 is tested beside (doc/libpfm.md), as Debian 12 ships them for

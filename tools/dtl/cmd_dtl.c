@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dtl_export.h"
 #include "dtl_perf.h"
 #include "dtl_stats.h"
 #include "pmutool.h"
@@ -31,6 +32,9 @@ struct dtl_opts {
 	const char *perfetto;
 	uint64_t aux_size;
 	bool json;
+	const char *pprof;          /* report --pprof OUT (dtl_export.c) */
+	bool openmetrics;           /* report --openmetrics */
+	struct dtl_export *export;  /* --pprof's, while the input is read */
 };
 
 struct mapped {
@@ -223,12 +227,19 @@ static int dtl_decode(const struct dtl_opts *o)
 }
 
 /* --- report -------------------------------------------------------------------- */
+struct raw_report {
+	struct dtl_stats *st;
+	struct dtl_export *export;
+};
+
 static int report_slot(void *ctx, const struct pmurt_dtl_cursor *c, const struct pmurt_dtl_slot *s)
 {
-	struct dtl_stats *st = ctx;
+	struct raw_report *r = ctx;
 	if (s->kind == PMURT_DTL_HEADER)
-		dtl_stats_header(st, 0, s->offset, &c->header);
-	return dtl_stats_add(st, 0, s) < 0 ? EXIT_INTERNAL : 0;
+		dtl_stats_header(r->st, 0, s->offset, &c->header);
+	if (dtl_stats_add(r->st, 0, s) < 0)
+		return EXIT_INTERNAL;
+	return dtl_export_entry(r->export, 0, c, s);
 }
 
 static int write_output(const struct dtl_opts *o, const char *path,
@@ -316,7 +327,7 @@ static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
 		d.on_sample = add_mark;
 		d.ctx = st;
 	}
-	while (rc >= 0 && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {
+	while (rc >= 0 && status != EXIT_INTERNAL && (rc = dtl_perf_next(&d, &chunk, &err)) > 0) {
 		bool first;
 		if (first_of_cpu(&seen, chunk.cpu, &first) < 0) {
 			rc = -ENOMEM;
@@ -338,6 +349,10 @@ static int report_perf_data(const struct dtl_opts *o, struct dtl_stats *st)
 				dtl_stats_header(st, chunk.cpu, slot.offset, &c.header);
 			if (dtl_stats_add(st, chunk.cpu, &slot) < 0) {
 				rc = -ENOMEM;
+				break;
+			}
+			if (dtl_export_entry(o->export, chunk.cpu, &c, &slot)) {
+				status = EXIT_INTERNAL;
 				break;
 			}
 		}
@@ -381,17 +396,38 @@ static int report_input(const struct dtl_opts *o, struct dtl_stats *st, bool *no
 	else if (dtl_stats_reserve(st, 0, m.len / PMURT_DTL_SLOT_SIZE) < 0)
 		rc = EXIT_INTERNAL;
 	else
-		rc = walk_raw(o, &m, report_slot, st);
+		rc = walk_raw(o, &m, report_slot, &(struct raw_report){st, o->export});
 	unmap_file(&m);
 	*none = rc == EXIT_USAGE && !slots_read(st);
 	return rc;
 }
 
-static int dtl_report(const struct dtl_opts *o)
+/* --openmetrics instead of the text or JSON report. */
+static int report_openmetrics(const struct dtl_opts *o, const struct dtl_stats *st)
+{
+	struct pmurt_error err = {0};
+	int rc = dtl_report_openmetrics(st, stdout, &err);
+	if (rc)
+		tool_error(o->t, "--openmetrics: %s", err.message);
+	return rc ? EXIT_INTERNAL : EXIT_OK;
+}
+
+static int dtl_report(struct dtl_opts *o)
 {
 	struct dtl_stats st = {.keep_timeline = o->html || o->perfetto};
 	bool none;
+	if (o->pprof) {
+		int orc = dtl_export_open(&o->export, o->t, o->input, o->pprof);
+		if (orc) {
+			dtl_export_free(o->export);
+			return orc;
+		}
+	}
 	int rc = report_input(o, &st, &none);
+	if (!none && !rc && o->export)
+		rc = dtl_export_finish(o->export);
+	dtl_export_free(o->export);
+	o->export = NULL;
 	if (none) {
 		dtl_stats_free(&st);
 		return rc;
@@ -402,9 +438,10 @@ static int dtl_report(const struct dtl_opts *o)
 		return EXIT_INTERNAL;
 	}
 	dtl_warnings_print(&st, o->t->prog, o->input, stderr);
-	int out_rc = o->json ? dtl_report_json(&st, stdout) : dtl_report_text(&st, stdout);
-	if (out_rc < 0)
-		rc = EXIT_INTERNAL;
+	int out_rc = o->openmetrics ? report_openmetrics(o, &st)
+		     : o->json ? dtl_report_json(&st, stdout) : dtl_report_text(&st, stdout);
+	if (out_rc)
+		rc = out_rc < 0 ? EXIT_INTERNAL : out_rc;
 	if (o->html && !rc)
 		rc = write_output(o, o->html, dtl_report_html, &st);
 	if (o->perfetto && !rc)
@@ -436,7 +473,7 @@ static int dtl_dump(const struct dtl_opts *o)
 }
 
 /* --- command line ------------------------------------------------------------------ */
-enum { OPT_HTML = 256, OPT_PERFETTO, OPT_AUX_SIZE };
+enum { OPT_HTML = 256, OPT_PERFETTO, OPT_AUX_SIZE, OPT_PPROF, OPT_OPENMETRICS };
 
 static void dtl_usage(FILE *out)
 {
@@ -445,13 +482,15 @@ static void dtl_usage(FILE *out)
 	      "       pmutool dtl decode RAW [--json] [--aux-size N]\n"
 	      "       pmutool dtl dump [-i FILE]\n"
 	      "       pmutool dtl script [-i FILE]\n"
-	      "       pmutool dtl report [-i] FILE [--json] [--html FILE] [--perfetto FILE]\n"
-	      "                          [--aux-size N]\n"
+	      "       pmutool dtl report [-i] FILE [--json | --openmetrics] [--html FILE]\n"
+	      "                          [--perfetto FILE] [--pprof FILE] [--aux-size N]\n"
 	      "The vpa_dtl PMU's Dispatch Trace Log: RAW holds AUX bytes as the driver\n"
 	      "wrote them (the header slot first).  --aux-size N: RAW was drained from\n"
 	      "an AUX area of N bytes, so each wrap's stale tail is split off.  FILE is\n"
 	      "a perf.data file (default for dump and script: perf.data) or, for\n"
-	      "report, RAW.\n"
+	      "report, RAW.  report --pprof FILE: the steal by preempted function (srr0)\n"
+	      "and reason as a gzipped pprof profile; --openmetrics: the figures as\n"
+	      "OpenMetrics text (steal, reasons, wait-time histograms per CPU).\n"
 	      "See pmutool(1).\n", out);
 }
 
@@ -472,6 +511,8 @@ static int parse_dtl_options(struct dtl_opts *o, int argc, char **argv, bool *do
 		{"html", required_argument, NULL, OPT_HTML},
 		{"perfetto", required_argument, NULL, OPT_PERFETTO},
 		{"aux-size", required_argument, NULL, OPT_AUX_SIZE},
+		{"pprof", required_argument, NULL, OPT_PPROF},
+		{"openmetrics", no_argument, NULL, OPT_OPENMETRICS},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -484,6 +525,8 @@ static int parse_dtl_options(struct dtl_opts *o, int argc, char **argv, bool *do
 		case 'j': o->json = true; break;
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_PERFETTO: o->perfetto = optarg; break;
+		case OPT_PPROF: o->pprof = optarg; break;
+		case OPT_OPENMETRICS: o->openmetrics = true; break;
 		case OPT_AUX_SIZE:
 			if (parse_size(o->t, optarg, &o->aux_size))
 				return EXIT_USAGE;
@@ -539,6 +582,14 @@ int cmd_dtl(const struct tool *t, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		return dtl_decode(&o);
+	}
+	if (strcmp(sub, "report") != 0 && (o.pprof || o.openmetrics)) {
+		tool_error(t, "dtl %s: --pprof and --openmetrics are report options", sub);
+		return EXIT_USAGE;
+	}
+	if (o.json && o.openmetrics) {
+		tool_error(t, "dtl report: --json or --openmetrics, not both");
+		return EXIT_USAGE;
 	}
 	if (strcmp(sub, "report") == 0)
 		return dtl_report(&o);

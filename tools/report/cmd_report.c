@@ -25,6 +25,7 @@
 #include "report_graph.h"
 #include "report_group.h"
 #include "report_opts.h"
+#include "report_pprof.h"
 #include "tool_session.h"
 
 enum { KEY_COMM, KEY_PID, KEY_TID, KEY_CPU, KEY_DSO, KEY_SYM, NKEYS };
@@ -841,6 +842,21 @@ static bool has_call_graphs(const struct session *s)
 	return false;
 }
 
+/* --pprof: the table's own options would change nothing. */
+static int report_pprof_only(const struct tool *t, const struct report_opts *opts)
+{
+	const char *opt = opts->sort ? "--sort" : opts->json ? "--json"
+			  : opts->percent_limit ? "--percent-limit"
+			  : opts->children_given ? "--children" : opts->call_graph ? "-g"
+			  : opts->group >= 0 ? "--group" : NULL;
+	if (opt) {
+		tool_error(t, "%s changes nothing with --pprof (the profile holds every sample "
+			   "and its whole call graph)", opt);
+		return EXIT_USAGE;
+	}
+	return report_pprof(t, opts);
+}
+
 /* -g as perf 6.1 reads it (callchain.c __parse_callchain_report_opt):
  * comma-separated words, each the first of a kind it begins: a mode
  * (graph, flat, fractal, folded; "none" turns graphs off), an order
@@ -967,6 +983,8 @@ int cmd_report(const struct tool *t, const struct report_opts *opts)
 		tool_error(t, "report takes no operand ('%s'): the file is given with -i", t->args[0]);
 		return EXIT_USAGE;
 	}
+	if (opts->pprof)   /* a profile, not the table */
+		return report_pprof_only(t, opts);
 	int rc = parse_graph_opts(t, opts->call_graph, &g);
 	if (!rc)
 		rc = parse_sort(t, &r, opts->sort ? opts->sort : "comm,dso,sym");

@@ -1,6 +1,7 @@
 /*
  * elf_lib.h - elfutils (libelf, and libdw for the build id and the DWARF
- * unwinder of --call-graph dwarf samples, libdwfl) for pmutool
+ * unwinder of --call-graph dwarf samples and the source lines of report
+ * --pprof, libdwfl) for pmutool
  * report and script, opened with dlopen when a session starts rather than
  * linked: the other subcommands (check, list, describe, stat) then pay no
  * dynamic loading for five libraries they never call.  The functions keep
@@ -26,7 +27,9 @@
 	X(dw, dwfl_module_info) X(dw, dwfl_attach_state) X(dw, dwfl_getthread_frames) \
 	X(dw, dwfl_thread_state_registers) X(dw, dwfl_thread_state_register_pc) \
 	X(dw, dwfl_frame_pc) X(dw, dwfl_standard_find_debuginfo) \
-	X(dw, dwfl_offline_section_address)
+	X(dw, dwfl_offline_section_address) X(dw, dwfl_module_getelf) X(dw, dwfl_module_getsrc) \
+	X(dw, dwfl_lineinfo) X(dw, dwfl_module_addrdie) X(dw, dwarf_getscopes) X(dw, dwarf_tag) \
+	X(dw, dwarf_decl_file) X(dw, dwarf_decl_line)
 
 struct elf_lib {
 	void *elf, *dw;   /* the dlopen handles */

@@ -31,6 +31,7 @@ const struct option report_longopts[] = {
 	{"fields", required_argument, NULL, 'F'},
 	{"group", no_argument, NULL, REPORT_OPT_GROUP},
 	{"no-group", no_argument, NULL, REPORT_OPT_NO_GROUP},
+	{"pprof", required_argument, NULL, REPORT_OPT_PPROF},
 	{NULL, 0, NULL, 0},
 };
 
@@ -97,6 +98,7 @@ int report_option(struct report_opts *opts, const struct tool *t, int c, const c
 	case 'g': opts->call_graph = arg; return EXIT_OK;
 	case 'G': opts->hide_call_graph = true; return EXIT_OK;
 	case 'F': opts->fields = arg; return EXIT_OK;
+	case REPORT_OPT_PPROF: opts->pprof = arg; return EXIT_OK;
 	case REPORT_OPT_GROUP:
 	case REPORT_OPT_NO_GROUP: opts->group = c == REPORT_OPT_GROUP; return EXIT_OK;
 	default: return filter_option(&opts->filter, c, arg);
@@ -107,7 +109,8 @@ const char *report_only_given(const struct report_opts *opts)
 {
 	return opts->sort ? "--sort" : opts->stdio ? "--stdio"
 	       : opts->percent_limit ? "--percent-limit" : opts->children_given ? "--children"
-	       : opts->call_graph ? "-g" : opts->group >= 0 ? "--group" : NULL;
+	       : opts->call_graph ? "-g" : opts->group >= 0 ? "--group"
+	       : opts->pprof ? "--pprof" : NULL;
 }
 
 const char *script_only_given(const struct report_opts *opts)

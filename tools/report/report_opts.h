@@ -31,6 +31,7 @@ struct report_opts {
 	const char *call_graph;     /* report: -g caller|callee|none */
 	bool hide_call_graph;       /* script: -G */
 	const char *fields;         /* script: -F FIELDS */
+	const char *pprof;          /* report: --pprof OUT (report_pprof.c) */
 	int group;                  /* report: --group 1, --no-group 0, neither
 	                               -1 (perf's default: the file's groups) */
 };
@@ -39,7 +40,8 @@ struct report_opts {
  * it is not one of report's or script's, else an exit code. */
 enum { REPORT_OPT_PERCENT_LIMIT = 0x300, REPORT_OPT_CHILDREN,
        REPORT_OPT_NO_CHILDREN, REPORT_OPT_PID, REPORT_OPT_TID, REPORT_OPT_TIME,
-       REPORT_OPT_MAX_STACK, REPORT_OPT_STDIO, REPORT_OPT_GROUP, REPORT_OPT_NO_GROUP };
+       REPORT_OPT_MAX_STACK, REPORT_OPT_STDIO, REPORT_OPT_GROUP, REPORT_OPT_NO_GROUP,
+       REPORT_OPT_PPROF };
 /* perf report's --max-stack default (PERF_MAX_STACK_DEPTH) */
 #define REPORT_MAX_STACK 127
 #define REPORT_OPTS_INIT {.max_stack = REPORT_MAX_STACK, .group = -1}

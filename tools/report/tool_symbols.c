@@ -147,6 +147,7 @@ struct sym {
 	                          plt_names) */
 	const char *name;      /* in the ELF file's or kallsyms' text; NULL: a
 	                          part of the file perf names nothing in */
+	const char *raw;       /* as the file names it (name, demangled) */
 	int binding;           /* STB_* */
 	uint32_t seq;          /* the order it was read in */
 	const char *dso;       /* kernel symbols: "[kernel.kallsyms]", "[mod]" */
@@ -325,7 +326,8 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const cha
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n] = (struct sym){start, start + size, start, name, binding, (uint32_t)t->n, NULL};
+	t->v[t->n] = (struct sym){start, start + size, start, name, name, binding, (uint32_t)t->n,
+				  NULL};
 	t->n++;
 	return 0;
 }
@@ -480,11 +482,13 @@ static int elf_functions(struct symbols *s, Elf *e, struct dso *d)
 			break;
 		if (!is_function(lib, e, &sym))
 			continue;
-		const char *name = lib->elf_strptr(e, shdr.sh_link, sym.st_name);
+		const char *raw = lib->elf_strptr(e, shdr.sh_link, sym.st_name), *name = raw;
 		if (name && (!(name = demangled(s, name)) ||
 			     symtab_add(&d->syms, sym.st_value, sym.st_size, name,
 					GELF_ST_BIND(sym.st_info))))
 			return -ENOMEM;
+		if (raw)
+			d->syms.v[d->syms.n - 1].raw = raw;
 	}
 	symtab_dedupe(&d->syms);
 	symtab_fixup_end(&d->syms);
@@ -809,7 +813,7 @@ static void add_piece(const struct perf_model *m, struct symtab *pieces, uint64_
 		return;
 	}
 	pieces->v[pieces->n++] = (struct sym){at, at + (to - from), f ? at - (from - f->start) : 0,
-					      name, STB_GLOBAL, 0, NULL};
+					      name, name, STB_GLOBAL, 0, NULL};
 }
 
 /* The places in [lo, hi) where a symbol of the tree starts or ends, lo
@@ -884,7 +888,7 @@ static int symtab_overlay(struct symtab *t, const struct symtab *pieces)
 	for (size_t k = 0; k < i; k++)                     /* their parts after hi */
 		if (t->v[k].end > hi)
 			out.v[out.n++] = (struct sym){hi, t->v[k].end, t->v[k].origin, t->v[k].name,
-						      t->v[k].binding, 0, NULL};
+						      t->v[k].raw, t->v[k].binding, 0, NULL};
 	for (; i < t->n; i++) {                             /* within: after hi only */
 		struct sym y = t->v[i];
 		if (y.start < hi)
@@ -1575,7 +1579,7 @@ static bool kcache_find(struct symbols *s, uint64_t ip, struct resolved *out)
 		if (!s->kc_dso)
 			return false;
 	}
-	out->sym = s->kc_strings + k->name;
+	out->sym = out->sym_raw = s->kc_strings + k->name;
 	out->sym_offset = ip - k->start;
 	out->dso = s->kc_dso;
 	return true;
@@ -1594,7 +1598,7 @@ static int resolve_kernel(struct symbols *s, uint64_t ip, struct resolved *out)
 		return kcache_find(s, ip, out) ? 0 : -ENOMEM;
 	const struct sym *k = symtab_find(&s->kernel, ip);
 	if (k) {
-		out->sym = k->name;
+		out->sym = out->sym_raw = k->name;
 		out->sym_offset = ip - k->start;
 		out->dso = k->dso;
 	}
@@ -1639,6 +1643,9 @@ static int resolve_user(struct symbols *s, uint32_t pid, uint64_t ip, struct res
 		return 0;
 	out->dso = m->dso->path;
 	out->map_ip = ip - m->start + m->pgoff;
+	out->map_start = m->start;
+	out->map_end = m->end;
+	out->map_pgoff = m->pgoff;
 	if (!m->dso->loaded) {
 		int rc = dso_load(s, m->dso);
 		if (rc)
@@ -1648,6 +1655,7 @@ static int resolve_user(struct symbols *s, uint32_t pid, uint64_t ip, struct res
 	const struct sym *f = symtab_find(&m->dso->syms, addr);
 	if (f && f->name) {
 		out->sym = f->name;
+		out->sym_raw = f->raw;
 		out->sym_offset = addr - f->origin;
 	}
 	return 0;
@@ -1658,7 +1666,7 @@ int symbols_resolve(struct symbols *s, uint32_t pid, uint32_t tid, uint64_t ip, 
 {
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	*out = (struct resolved){.comm = symbols_comm(s, tid), .dso = s->unknown,
-				 .sym = s->unknown, .map_ip = ip, .mode = '?'};
+				 .sym = s->unknown, .sym_raw = s->unknown, .map_ip = ip, .mode = '?'};
 	switch (mode) {
 	case PERF_RECORD_MISC_KERNEL:
 	case PERF_RECORD_MISC_GUEST_KERNEL:

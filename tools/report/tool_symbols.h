@@ -25,6 +25,10 @@ struct resolved {
 	uint64_t sym_offset;   /* ip's offset into the function */
 	uint64_t map_ip;       /* ip as an address of the file (perf's map_ip) */
 	char mode;             /* 'k' kernel, '.' user, 'H' hypervisor, '?' */
+	const char *sym_raw;   /* the function's name as the file has it
+	                          (mangled), else as sym */
+	uint64_t map_start, map_end, map_pgoff;  /* the user map holding ip
+	                          (MMAP's start, start + len, pgoff); 0 else */
 };
 
 /* kallsyms: the kernel symbol file, NULL for none ("/proc/kallsyms");

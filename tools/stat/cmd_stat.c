@@ -213,7 +213,7 @@ static void fill_duration(const struct stat_report *r, struct pmurt_count *now, 
 
 /* Waits for the end, printing an interval every -I milliseconds and a last
  * one at the end, stamped then (as perf stat -I does). */
-static int wait_run(const struct tool *t, const struct stat_opts *opts, const struct stat_report *r,
+static int wait_run(const struct tool *t, const struct stat_opts *opts, struct stat_report *r,
 		    struct waiter *w, struct stat_counters *c, struct pmurt_count *now,
 		    struct pmurt_count *prev, double start, json_t *intervals)
 {
@@ -227,12 +227,15 @@ static int wait_run(const struct tool *t, const struct stat_opts *opts, const st
 			return EXIT_INTERNAL;
 		double when = now_s() - start;
 		fill_duration(r, now, c->nevents, when);
-		if (!opts->metric_only &&
+		if (opts->openmetrics && stat_om_interval(t, r, now, prev, c->nevents))
+			return EXIT_INTERNAL;
+		if (!opts->metric_only && !opts->openmetrics &&
 		    stat_print_interval(opts, r, index, when, now, prev, c->nevents, intervals)) {
 			tool_error(t, "out of memory: the interval's lines were not printed");
 			return EXIT_INTERNAL;
 		}
-		stat_metrics_interval(t, opts, r, when, now, prev);
+		if (!opts->openmetrics)
+			stat_metrics_interval(t, opts, r, when, now, prev);
 		memcpy(prev, now, (size_t)c->nevents * sizeof(*now));
 		if (r->aggr)
 			memcpy(r->aggr->prev, r->aggr->now,
@@ -421,6 +424,8 @@ static int print_report(const struct tool *t, const struct stat_opts *opts, stru
 			json_t *intervals)
 {
 	int rc = 0;
+	if (opts->openmetrics)
+		return stat_om_print(t, opts, r);
 	if (opts->json_report) {
 		json_t *o = stat_report_json(r);
 		if (intervals)
@@ -478,7 +483,8 @@ static int run_all(const struct tool *t, const struct stat_opts *opts,
  * does; the workload's own output stays where it was. */
 /* -o FILE, created or, with --append, appended to; "# started on DATE"
  * first, as perf stat writes it there (builtin-stat.c cmd_stat), but in
- * --json-report's document, which stays one JSON value. */
+ * --json-report's document, which stays one JSON value, and in
+ * --openmetrics' exposition, which has no such line. */
 static int open_output(const struct tool *t, struct stat_opts *opts)
 {
 	if (!opts->output)
@@ -490,7 +496,7 @@ static int open_output(const struct tool *t, struct stat_opts *opts)
 	}
 	time_t now = time(NULL);
 	char date[64];
-	if (!opts->json_report && ctime_r(&now, date))
+	if (!opts->json_report && !opts->openmetrics && ctime_r(&now, date))
 		fprintf(opts->out, "# started on %s\n", date);
 	return EXIT_OK;
 }
@@ -519,6 +525,8 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 		tool_error(t, "--metric-only needs -M");
 		rc = EXIT_USAGE;
 	}
+	if (!rc && opts->openmetrics)
+		rc = stat_om_check(t, opts);
 	if (!rc && (opts->json || opts->json_report) && opts->sep) {
 		/* perf 6.1 prints a mix of both; one format or the other here */
 		tool_error(t, "-x and --json%s: one output format, not both",
@@ -582,6 +590,7 @@ int cmd_stat(const struct tool *t, struct stat_opts *opts)
 	free(r.ev);
 	free(r.derived);
 	stat_metrics_free(&r);
+	stat_om_free(&r);
 	stat_aggr_free(r.aggr);
 	free(r.elapsed);
 	free((char *)r.command);

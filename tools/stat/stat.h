@@ -34,6 +34,7 @@ struct stat_opts {
 	bool json;                  /* -j, --json: perf stat -j's lines (a dry
 	                               run: its attrs as one document) */
 	bool append;                /* --append: to -o's FILE, not over it */
+	bool openmetrics;           /* --openmetrics (stat_openmetrics.c) */
 	bool json_report;           /* --json-report: one JSON document of
 	                               the runs, intervals and metrics */
 	int aggr;                   /* enum stat_aggr_mode: -A, --per-core,
@@ -49,7 +50,8 @@ struct stat_opts {
  * stat_option takes option c (getopt_long's value) into o: -1 when it is
  * not one of stat's, else an exit code. */
 enum { STAT_OPT_PID = 0x200, STAT_OPT_DRY_RUN, STAT_OPT_METRIC_ONLY, STAT_OPT_JSON_REPORT,
-       STAT_OPT_APPEND, STAT_OPT_PER_CORE, STAT_OPT_PER_DIE, STAT_OPT_PER_SOCKET };
+       STAT_OPT_APPEND, STAT_OPT_PER_CORE, STAT_OPT_PER_DIE, STAT_OPT_PER_SOCKET,
+       STAT_OPT_OPENMETRICS };
 extern const char stat_shortopts[];
 extern const struct option stat_longopts[];
 int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char *arg);
@@ -124,6 +126,7 @@ struct stat_report {
 	int nderived;
 	double *elapsed;       /* per run, seconds */
 	struct stat_metrics *metrics; /* -M (stat_metrics.c), else NULL */
+	struct stat_om *om;    /* --openmetrics's intervals (stat_openmetrics.c) */
 	bool rusage;           /* user and sys times of the command (perf's
 	                          ru_display: one run of a command it ran) */
 	double user_s, sys_s;
@@ -225,6 +228,10 @@ void stat_metrics_interval(const struct tool *t, const struct stat_opts *opts,
 			   const struct stat_report *r, double when,
 			   const struct pmurt_count *now, const struct pmurt_count *prev);
 json_t *stat_metrics_json(const struct stat_report *r);
+/* Each metric's value from the counts between prev and now (NaN: none),
+ * in stat_metrics_json's order, into out. */
+void stat_metrics_values(const struct tool *t, const struct stat_report *r,
+			 const struct pmurt_count *now, const struct pmurt_count *prev, double *out);
 void stat_metrics_dry(const struct tool *t, const struct stat_report *r, json_t *o);
 void stat_metrics_free(struct stat_report *r);
 /* stat_dry.c: a group check's answer as JSON. */
@@ -249,5 +256,14 @@ int stat_attach(const struct tool *t, const struct stat_opts *opts, const struct
 int stat_pidfd(const struct tool *t, pid_t pid);
 /* The message of a failed pmurt_counter_open or enable, and its exit code. */
 int stat_open_error(const struct tool *t, int rc, const struct pmurt_error *err);
+
+/* stat_openmetrics.c: --openmetrics.  The options it cannot honour (an
+ * exit code), one -I interval's cumulative counts and metrics kept (0 or
+ * -ENOMEM), the whole output (an exit code). */
+int stat_om_check(const struct tool *t, const struct stat_opts *opts);
+int stat_om_interval(const struct tool *t, struct stat_report *r, const struct pmurt_count *now,
+		     const struct pmurt_count *prev, int n);
+int stat_om_print(const struct tool *t, const struct stat_opts *opts, const struct stat_report *r);
+void stat_om_free(struct stat_report *r);
 
 #endif /* PMUTOOL_STAT_H */

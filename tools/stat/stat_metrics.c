@@ -288,6 +288,14 @@ void stat_metrics_interval(const struct tool *t, const struct stat_opts *opts,
 		print_line(opts, out, prefix, metric_value(t, sm, &sm->m[i], now, prev), &sm->m[i]);
 }
 
+void stat_metrics_values(const struct tool *t, const struct stat_report *r,
+			 const struct pmurt_count *now, const struct pmurt_count *prev, double *out)
+{
+	struct stat_metrics *sm = r->metrics;
+	for (int i = 0; sm && i < sm->n; i++)
+		out[i] = metric_value(t, sm, &sm->m[i], now, prev);
+}
+
 json_t *stat_metrics_json(const struct stat_report *r)
 {
 	const struct stat_metrics *sm = r->metrics;

@@ -26,6 +26,7 @@ const struct option stat_longopts[] = {
 	{"json", no_argument, NULL, 'j'},
 	{"json-report", no_argument, NULL, STAT_OPT_JSON_REPORT},
 	{"append", no_argument, NULL, STAT_OPT_APPEND},
+	{"openmetrics", no_argument, NULL, STAT_OPT_OPENMETRICS},
 	{"pid", required_argument, NULL, STAT_OPT_PID},
 	{"no-aggr", no_argument, NULL, 'A'},
 	{"per-core", no_argument, NULL, STAT_OPT_PER_CORE},
@@ -86,6 +87,7 @@ int stat_option(struct stat_opts *opts, const struct tool *t, int c, const char 
 	case 'j': opts->json = true; return EXIT_OK;
 	case STAT_OPT_JSON_REPORT: opts->json_report = true; return EXIT_OK;
 	case STAT_OPT_APPEND: opts->append = true; return EXIT_OK;
+	case STAT_OPT_OPENMETRICS: opts->openmetrics = true; return EXIT_OK;
 	case 'A': return aggr_option(opts, STAT_AGGR_CPU, "-A");
 	case STAT_OPT_PER_CORE: return aggr_option(opts, STAT_AGGR_CORE, "--per-core");
 	case STAT_OPT_PER_DIE: return aggr_option(opts, STAT_AGGR_DIE, "--per-die");
@@ -105,6 +107,7 @@ const char *stat_opts_given(const struct stat_opts *opts)
 	       : opts->interval_ms ? "-I" : opts->repeat ? "-r" : opts->sep ? "-x"
 	       : opts->dry_run ? "--dry-run" : opts->output ? "-o" : opts->metric_names ? "-M"
 	       : opts->metric_only ? "--metric-only" : opts->json_report ? "--json-report"
+	       : opts->openmetrics ? "--openmetrics"
 	       : opts->append ? "--append" : opts->aggr_option;
 }
 
