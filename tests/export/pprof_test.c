@@ -71,7 +71,7 @@ static void test_profile(size_t max_samples)
 	struct pprof_writer *w;
 	struct pprof_writer_opts o = {.max_samples = max_samples};
 	CHECK(pprof_writer_open(&w, f, types, 2, &o, &err) == 0, "%s", err.message);
-	uint64_t lib, exe, fa, fb, fk, la, lb, lk, again;
+	uint64_t lib = 0, exe = 0, fa = 0, fb = 0, fk = 0, la = 0, lb = 0, lk = 0, again = 0;
 	struct pprof_mapping ml = {0x7f0000000000, 0x7f0000100000, 0x1000, "/lib/libc.so.6",
 				   "00ff", true, false, false};
 	struct pprof_mapping me = {0x400000, 0x401000, 0, "/bin/app", NULL, true, false, false};
