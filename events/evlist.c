@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evlist.h"
+#include "evsel.h"
 #include "opts.h"
 
 /* --- the group check ------------------------------------------------------------- */
@@ -19,18 +19,6 @@ bool pmu_evsel_is_core(const struct pmu_host *host, const struct pmu_evsel *e)
 {
 	return host->core && (e->kind == PMU_EVSEL_CORE || e->kind == PMU_EVSEL_HARDWARE ||
 			      e->kind == PMU_EVSEL_CACHE);
-}
-
-struct pmurt_event_spec pmu_evsel_spec(const struct pmu_evsel *e)
-{
-	struct pmurt_event_spec s = e->spec;
-	const struct perf_event_attr *a = &e->attr;
-	s.exclude = (a->exclude_user ? PMURT_EXCLUDE_USER : 0) |
-		    (a->exclude_kernel ? PMURT_EXCLUDE_KERNEL : 0) |
-		    (a->exclude_hv ? PMURT_EXCLUDE_HV : 0) | (a->exclude_idle ? PMURT_EXCLUDE_IDLE : 0);
-	s.precise = (int)a->precise_ip;
-	s.sample_period = a->sample_period;
-	return s;
 }
 
 /* The kernel's power_pmu group checks see only the group's events of the

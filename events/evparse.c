@@ -1,5 +1,5 @@
 /*
- * evparse.c - pmu_evlist_parse (evlist.h): what perf's -e strings mean for
+ * evparse.c - pmu_evlist_parse (evsel.h): what perf's -e strings mean for
  * every PMU.  The grammar (lists, groups, PMU/TERMS/MODS, terms, modifiers,
  * the cpc form) is events/evgrammar.c's, written down there; here each
  * event it gives is resolved to its PMU and attr:
@@ -27,9 +27,10 @@
 #include <sys/stat.h>
 
 #include "evgrammar.h"
-#include "evlist.h"
+#include "evsel.h"
 #include "internal.h"
 #include "sysfs.h"
+#include "tracefs.h"
 
 struct ectx {
 	struct pmu_evlist *list;
@@ -557,39 +558,6 @@ static int bare_alias(struct ectx *c, const struct pmu_event_syntax *ev)
 
 /* --- tracepoints ------------------------------------------------------------------ */
 
-/* The running system's tracefs as perf 6.1 finds it (tools/lib/api/fs/
- * tracing_path.c tracing_path_mount, fs.c fs__mount): where it is mounted
- * now, else mounted at /sys/kernel/tracing (needs CAP_SYS_ADMIN). */
-const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno)
-{
-	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-	if (mount_errno)
-		*mount_errno = 0;
-	if (h->tracefs[0] || !h->tracefs_mountable)
-		return h->tracefs;
-	char path[64];
-	struct stat st;
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return roots[i];
-	}
-	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
-		return roots[0];
-	if (mount_errno)
-		*mount_errno = errno;
-	return "";
-}
-
-static bool tracefs_has(const char *tracefs, const char *sys, const char *name)
-{
-	char path[800];
-	struct stat st;
-	snprintf(path, sizeof(path), "%s/events/%s%s%s", tracefs, sys, name ? "/" : "",
-		 name ? name : "");
-	return tracefs[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* No tracefs to read tracepoint ev from: why, and what to do. */
 static int no_tracefs(struct ectx *c, const struct pmu_event_syntax *ev, int mount_errno)
 {
@@ -720,7 +688,8 @@ static int tracepoint(struct ectx *c, const struct pmu_event_syntax *ev)
 		return no_tracefs(c, ev, mount_errno);
 	if (tp.name.len && !strchr(sys, '/') && !strchr(name, '/') && (has_glob(sys) || has_glob(name)))
 		return tracepoint_glob(c, ev, &tp, tracefs, sys, name);
-	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') || !tracefs_has(tracefs, sys, name))
+	if (!tp.name.len || strchr(sys, '/') || strchr(name, '/') ||
+	    !pmu_tracefs_has(tracefs, sys, name))
 		return fail_at(c, -ENOENT, ev->whole.off, ev->whole.len,
 			       "unknown tracepoint '%s:%s' at offset %zu (no %s/events/%s/%s)",
 			       sys, name, ev->whole.off, tracefs, sys, name);
@@ -750,7 +719,7 @@ static bool is_tracepoint(const struct ectx *c, const struct pmu_event_syntax *e
 {
 	char sys[128];
 	copy_span(c->s, ev->body, sys, sizeof(sys));
-	if (tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL) || has_glob(sys))
+	if (pmu_tracefs_has(pmu_host_tracefs(c->host, NULL), sys, NULL) || has_glob(sys))
 		return true;
 	if (known_name(c, ev->body, sys))
 		return false;
@@ -898,6 +867,18 @@ static int one_event(struct ectx *c, struct pmu_span sp)
 }
 
 /* --- groups ------------------------------------------------------------------------ */
+
+struct pmurt_event_spec pmu_evsel_spec(const struct pmu_evsel *e)
+{
+	struct pmurt_event_spec s = e->spec;
+	const struct perf_event_attr *a = &e->attr;
+	s.exclude = (a->exclude_user ? PMURT_EXCLUDE_USER : 0) |
+		    (a->exclude_kernel ? PMURT_EXCLUDE_KERNEL : 0) |
+		    (a->exclude_hv ? PMURT_EXCLUDE_HV : 0) | (a->exclude_idle ? PMURT_EXCLUDE_IDLE : 0);
+	s.precise = (int)a->precise_ip;
+	s.sample_period = a->sample_period;
+	return s;
+}
 
 /* The group list->v[first..] ends: its leader, and its modifiers ({A,B}:u)
  * for the members that have none of their own. */

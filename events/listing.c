@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 
 #include "errors.h"
-#include "evlist.h"
+#include "evsel.h"
+#include "tracefs.h"
 
 struct names {
 	char **v;
@@ -49,15 +50,6 @@ static void free_names(struct names *l)
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Whether directory dir holds a file named name. */
-static bool holds(const char *dir, const char *name)
-{
-	char path[1200];
-	struct stat st;
-	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0;
 }
 
 /* Subdirectories (dirs) or files (!dirs) of path, "." ones aside. */
@@ -107,64 +99,6 @@ static int pmu_events(const struct pmu_host *h, struct names *out)
 	}
 	free_names(&pmus);
 	return rc;
-}
-
-/* The entries of dir matching pattern, "." ones aside, that are
- * directories holding a file named holding: fn(ctx, entry). */
-static int each_dir(const char *dir, const char *pattern, const char *holding,
-		    int (*fn)(void *ctx, const char *entry), void *ctx)
-{
-	DIR *d = opendir(dir);
-	int rc = 0;
-	for (struct dirent *e; !rc && d && (e = readdir(d));) {
-		char path[1024];
-		struct stat st;
-		if (e->d_name[0] == '.' || fnmatch(pattern, e->d_name, 0))
-			continue;
-		int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 &&
-		    S_ISDIR(st.st_mode) && (!holding || holds(path, holding)))
-			rc = fn(ctx, e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return rc;
-}
-
-struct tracefs_walk {
-	const char *events;     /* TRACEFS/events */
-	const char *sys, *name; /* the patterns */
-	const char *subsystem;  /* the one being walked */
-	int (*fn)(void *ctx, const char *sys, const char *name);
-	void *ctx;
-};
-
-static int tracefs_event(void *ctx, const char *name)
-{
-	struct tracefs_walk *w = ctx;
-	return w->fn(w->ctx, w->subsystem, name);
-}
-
-static int tracefs_subsystem(void *ctx, const char *sys)
-{
-	struct tracefs_walk *w = ctx;
-	char dir[1024];
-	int n = snprintf(dir, sizeof(dir), "%s/%s", w->events, sys);
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return 0;
-	w->subsystem = sys;
-	return each_dir(dir, w->name, "id", tracefs_event, w);
-}
-
-int pmu_tracefs_each(const char *tracefs, const char *sys, const char *name,
-		     int (*fn)(void *ctx, const char *sys, const char *name), void *ctx)
-{
-	char events[600];
-	int n = snprintf(events, sizeof(events), "%s/events", tracefs);
-	if (!tracefs[0] || n < 0 || (size_t)n >= sizeof(events))
-		return 0;
-	struct tracefs_walk w = {.events = events, .sys = sys, .name = name, .fn = fn, .ctx = ctx};
-	return each_dir(events, sys, NULL, tracefs_subsystem, &w);
 }
 
 static int add_tracepoint_name(void *ctx, const char *sys, const char *name)

@@ -28,7 +28,7 @@ struct pmu_sysfs {
 	char name[64];
 	uint32_t type;
 	bool has_cpumask;       /* counts per CPU only (uncore-like; vpa_dtl has
-	                           none, evlist.h pmu_is_vpa_dtl) */
+	                           none, evsel.h pmu_is_vpa_dtl) */
 	char cpumask[128];      /* "0-3", "" when none */
 	struct pmu_format format[PMU_FORMAT_MAX];
 	int nformat;

@@ -46,27 +46,6 @@ static int constraint_source(struct dl *L, int node, struct pmu_constraint *c)
 	return 0;
 }
 
-/* <lo hi> in the constraint word: `slot`, or the RFC's constraint-mask. */
-int dl_constraint_slot(struct dl *L, int node, struct pmu_constraint *c)
-{
-	uint64_t mask;
-	int rc = dl_get_range(L, node, "slot", false, &c->slot_lo, &c->slot_hi);
-
-	if (rc <= 0)
-		return rc;
-	rc = dl_get_u64(L, node, "constraint-mask", true, false, &mask);
-	if (rc < 0)
-		return rc;
-	if (mask == 0)
-		return dl_fail(L, node, "constraint-mask", "is 0");
-	c->slot_lo = (uint32_t)__builtin_ctzll(mask);
-	c->slot_hi = 63u - (uint32_t)__builtin_clzll(mask);
-	if (pmu_bits_mask(c->slot_lo, c->slot_hi) != mask)
-		return dl_fail(L, node, "constraint-mask", "0x%llx is not one run of bits",
-			    (unsigned long long)mask);
-	return 0;
-}
-
 /* An equal constraint's `flag` condition and its group rule
  * (`group-require` and `group-reason` together). */
 static int load_group_rule(struct dl *L, int node, struct pmu_constraint *c)

@@ -66,6 +66,10 @@ int dl_get_strdup(struct dl *L, int node, const char *name, bool required,
  * them): 0, 1 when absent, -EINVAL (reported) or -ENOMEM. */
 int dl_get_code_list(struct dl *L, int node, const char *name, uint64_t **codes, int *n);
 bool dl_has_prop(struct dl *L, int node, const char *name);
+/* A constraint's <lo hi> in the constraint word: `slot`, else the RFC's
+ * constraint-mask (then required, one run of bits); 0 or a negative errno
+ * (reported). */
+int dl_constraint_slot(struct dl *L, int node, struct pmu_constraint *c);
 int dl_get_ref(struct dl *L, int node, const char *name, bool required,
 		   struct pmu_reg_ref *out);
 int dl_get_enum(struct dl *L, int node, const char *name, bool required,
@@ -99,7 +103,6 @@ int dl_load_fields(struct dl *L, int constraints);
 int dl_load_mmcr_inputs(struct dl *L);
 
 /* --- dtb_constraints.c: constraints, alternatives, checks ----------------- */
-int dl_constraint_slot(struct dl *L, int node, struct pmu_constraint *c);
 int dl_load_constraints(struct dl *L, int constraints);
 
 /* --- dtb_events.c: generic and cache maps, branch filters, events, presets */

@@ -250,7 +250,28 @@ int dl_get_str(struct dl *L, int node, const char *name, bool required,
 	return 0;
 }
 
-/* A string copied into the model (*out stays NULL when absent). */
+/* <lo hi> in the constraint word: `slot`, or the RFC's constraint-mask. */
+int dl_constraint_slot(struct dl *L, int node, struct pmu_constraint *c)
+{
+	uint64_t mask;
+	int rc = dl_get_range(L, node, "slot", false, &c->slot_lo, &c->slot_hi);
+
+	if (rc <= 0)
+		return rc;
+	rc = dl_get_u64(L, node, "constraint-mask", true, false, &mask);
+	if (rc < 0)
+		return rc;
+	if (mask == 0)
+		return dl_fail(L, node, "constraint-mask", "is 0");
+	c->slot_lo = (uint32_t)__builtin_ctzll(mask);
+	c->slot_hi = 63u - (uint32_t)__builtin_clzll(mask);
+	if (pmu_bits_mask(c->slot_lo, c->slot_hi) != mask)
+		return dl_fail(L, node, "constraint-mask", "0x%llx is not one run of bits",
+			    (unsigned long long)mask);
+	return 0;
+}
+
+/* 64-bit codes as <hi lo> pairs, into an array of the model's. */
 int dl_get_code_list(struct dl *L, int node, const char *name, uint64_t **codes, int *n)
 {
 	int len;
@@ -270,6 +291,7 @@ int dl_get_code_list(struct dl *L, int node, const char *name, uint64_t **codes,
 	return 0;
 }
 
+/* A string copied into the model (*out stays NULL when absent). */
 int dl_get_strdup(struct dl *L, int node, const char *name, bool required,
 		      char **out)
 {

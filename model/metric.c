@@ -41,18 +41,6 @@ const char *pmu_metric_literal_name(int i)
 	return i >= 0 && i < PMU_METRIC_NLITERALS ? literal_names[i] : "?";
 }
 
-void pmu_metric_free_strings(struct pmu_metric *m)
-{
-	free(m->name);
-	free(m->expr);
-	free(m->groups);
-	free(m->description);
-	free(m->scale_unit);
-	free(m->threshold);
-	free(m->aggregation);
-	free(m->pmus);
-}
-
 int pmu_model_metric(const struct pmu_model *m, const char *name)
 {
 	for (int i = 0; i < m->nmetrics; i++)
@@ -631,7 +619,7 @@ static struct mval number(const struct pmu_metric_ins *ins)
 	return v;
 }
 
-static struct mval count(uint64_t c)
+static struct mval mval_count(uint64_t c)
 {
 	return c > (uint64_t)INT64_MAX ? (struct mval){(double)c, {0, 1}, false} : of_int((int64_t)c);
 }
@@ -648,7 +636,7 @@ int pmu_metric_eval(const struct pmu_metric_prog *prog, const uint64_t *counts,
 		const struct pmu_metric_ins *ins = &prog->ins[i];
 		switch (ins->op) {
 		case PMU_MOP_NUM: st[n++] = number(ins); break;
-		case PMU_MOP_EVENT: st[n++] = count(counts[ins->arg]); break;
+		case PMU_MOP_EVENT: st[n++] = mval_count(counts[ins->arg]); break;
 		case PMU_MOP_LITERAL:
 			if (!literals)
 				return -ENOENT;

@@ -84,6 +84,18 @@ static void free_list_strings(struct pmu_model *m)
 	free(m->extends);
 }
 
+void pmu_metric_free_strings(struct pmu_metric *m)
+{
+	free(m->name);
+	free(m->expr);
+	free(m->groups);
+	free(m->description);
+	free(m->scale_unit);
+	free(m->threshold);
+	free(m->aggregation);
+	free(m->pmus);
+}
+
 void pmu_preset_free_strings(struct pmu_preset *p)
 {
 	free(p->name);

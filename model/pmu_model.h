@@ -492,6 +492,8 @@ void pmu_model_init(struct pmu_model *m);
 void pmu_model_free(struct pmu_model *m);
 /* Free a preset's strings (heap copies; a model's own are freed with it). */
 void pmu_preset_free_strings(struct pmu_preset *p);
+/* Free a metric's strings, as a preset's. */
+void pmu_metric_free_strings(struct pmu_metric *m);
 
 /* Deep equality of the described PMU (positions and source names ignored).
  * On a difference, writes a short description of the first one into diff. */
@@ -628,7 +630,6 @@ int pmu_preset_eval(const struct pmu_preset *p, const uint64_t *counts,
 int pmu_preset_format(const struct pmu_preset *p, char *buf, size_t len);
 
 /* --- metrics (metric.c) ------------------------------------------------------ */
-void pmu_metric_free_strings(struct pmu_metric *m);
 /* The first metric named name without case (ASCII), or -1. */
 int pmu_model_metric(const struct pmu_model *m, const char *name);
 /* Whether group (without case) is one of m's ';'-separated groups. */

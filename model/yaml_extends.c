@@ -139,7 +139,7 @@ static int load_base(struct yctx *c, const struct ynode *at, struct yext_chain *
 	}
 	chain->files[chain->depth++] = real;
 	int errors = c->d->nerrors;
-	rc = yload_file_in_chain(base, path, c->d, chain);
+	rc = chain->load_file(base, path, c->d, chain);
 	free(chain->files[--chain->depth]);
 	if (rc == -ENOMEM || c->d->out_of_memory)
 		return pmu_report_oom(c->d, &p);

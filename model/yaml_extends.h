@@ -25,6 +25,10 @@ struct yext_chain {
 	char *files[YEXT_MAX_DEPTH];     /* their real paths */
 	int nids;                        /* descriptions loaded completely */
 	struct yext_ident ids[YEXT_MAX_DEPTH];
+	/* The YAML loader's entry for a base (yaml_load.c sets it): the file
+	 * at path into m, with this chain. */
+	int (*load_file)(struct pmu_model *m, const char *path, struct pmu_diag *d,
+			 struct yext_chain *chain);
 };
 
 void yext_chain_free(struct yext_chain *chain);
@@ -36,10 +40,5 @@ int yext_chain_note(struct yext_chain *chain, const struct pmu_model *m, struct 
  * extension is an error.  Reports at file:line:col. */
 int yext_apply(const struct yloader_view *view, const struct ynode *at,
 	       struct yext_chain *chain);
-
-/* The YAML loader's entry for a base (yaml_load.c): the file at path, with
- * the chain of the files that extend it. */
-int yload_file_in_chain(struct pmu_model *m, const char *path, struct pmu_diag *d,
-			struct yext_chain *chain);
 
 #endif /* PMU_YAML_EXTENDS_H */

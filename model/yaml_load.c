@@ -21,6 +21,7 @@
 #include "pmu_load.h"
 #include "yaml_doc.h"
 #include "yaml_extends.h"
+#include "yaml_gather.h"
 #include "yaml_sections.h"
 
 #define MAX_FILES 16
@@ -36,26 +37,10 @@ struct loader {
 	struct ysrc *srcs[MAX_FILES];
 	int nsrcs;
 	/* every top-level (key, value) in encounter order, includes expanded */
-	struct ynode *keys, *values;
-	int nsections;
+	struct ysections sections;
 	/* the description's own file: its `extends` value and first `include` */
 	struct ynode extends, include;
 };
-
-static int add_section(struct loader *L, struct ynode key, struct ynode value)
-{
-	struct ynode *k = y_grow(L->keys, L->nsections, sizeof(*k));
-	if (!k)
-		return pmu_report_oom(L->c.d, NULL);
-	L->keys = k;
-	struct ynode *v = y_grow(L->values, L->nsections, sizeof(*v));
-	if (!v)
-		return pmu_report_oom(L->c.d, NULL);
-	L->values = v;
-	L->keys[L->nsections] = key;
-	L->values[L->nsections++] = value;
-	return 0;
-}
 
 static int parse_buffer(struct loader *L, const char *name,
 			const unsigned char *buf, size_t len, struct ysrc **out)
@@ -238,63 +223,9 @@ static int gather(struct loader *L, struct ysrc *src)
 		else if (strcmp(key, "extends") == 0)
 			rc |= note_extends(L, src, &k, &v);
 		else
-			rc |= add_section(L, k, v);
+			rc |= ysections_add(&L->sections, &L->c, k, v);
 	}
 	return rc ? -EINVAL : 0;
-}
-
-bool ysec_key_at(const struct yloader_view *view, int i, struct ynode *key)
-{
-	if (i < 0 || i >= view->loader->nsections)
-		return false;
-	*key = view->loader->keys[i];
-	return true;
-}
-
-/* All values of one section name, in encounter order. */
-int ysec_list(const struct yloader_view *view, const char *name,
-	      struct ynode *out, int max)
-{
-	const struct loader *L = view->loader;
-	int n = 0;
-	for (int i = 0; i < L->nsections; i++) {
-		if (strcmp(y_scalar(&L->keys[i]), name) != 0)
-			continue;
-		if (n == max) {
-			struct pmu_pos p = y_pos(&L->keys[i]);
-			pmu_report(view->c->d, -1, &p, "section '%s' appears more than %d times",
-				   name, max);
-			return -E2BIG;
-		}
-		out[n++] = L->values[i];
-	}
-	return n;
-}
-
-/* The one value of a section that may appear once; reports a repeat. */
-int ysec_single(const struct yloader_view *view, const char *name, struct ynode *out)
-{
-	const struct loader *L = view->loader;
-	int found = -1;
-	for (int i = 0; i < L->nsections; i++) {
-		if (strcmp(y_scalar(&L->keys[i]), name) != 0)
-			continue;
-		if (found >= 0) {
-			struct pmu_pos p = y_pos(&L->keys[i]);
-			struct pmu_pos first = y_pos(&L->keys[found]);
-			pmu_report(view->c->d, -1, &p,
-				   "section '%s' given twice (first at %s:%d:%d)", name,
-				   first.file, first.line, first.col);
-			return -EINVAL;
-		}
-		found = i;
-	}
-	if (found < 0) {
-		out->node = NULL;
-		return 0;
-	}
-	*out = L->values[found];
-	return 0;
 }
 
 static void loader_free(struct loader *L)
@@ -303,15 +234,14 @@ static void loader_free(struct loader *L)
 		y_doc_free(&L->srcs[i]->doc);
 		free(L->srcs[i]);
 	}
-	free(L->keys);
-	free(L->values);
+	ysections_free(&L->sections);
 }
 
 /* An extension holds its identity only: its includes are refused here,
  * its other sections by yext_apply. */
 static int read_extension(struct loader *L, struct yext_chain *chain)
 {
-	struct yloader_view view = {L, &L->c};
+	struct yloader_view view = {&L->sections, &L->c};
 	int rc = 0;
 	if (L->include.node) {
 		struct pmu_pos p = y_pos(&L->include);
@@ -338,7 +268,7 @@ static int load_buffer(struct pmu_model *m, const char *name, const unsigned cha
 	if (!rc && L.extends.node) {
 		rc = read_extension(&L, chain); /* the base model is finished */
 	} else if (!rc) {
-		struct yloader_view view = {&L, &L.c};
+		struct yloader_view view = {&L.sections, &L.c};
 		rc = ysec_read_all(&view);
 		if (!rc && d->nerrors == errors_before)
 			rc = pmu_model_finish(m);
@@ -353,6 +283,23 @@ static int load_buffer(struct pmu_model *m, const char *name, const unsigned cha
 	return pmu_diag_rc(d, rc);
 }
 
+/* A base description (yaml_extends.c, through chain->load_file): the file
+ * at path, with the chain of the files that extend it. */
+static int load_file_in_chain(struct pmu_model *m, const char *path, struct pmu_diag *d,
+			      struct yext_chain *chain)
+{
+	unsigned char *buf;
+	size_t len;
+	int rc = read_file(path, &buf, &len);
+	if (rc) {
+		pmu_model_init(m);
+		return rc;
+	}
+	rc = load_buffer(m, path, buf, len, d, chain);
+	free(buf);
+	return rc;
+}
+
 int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
 			 const unsigned char *buf, size_t len, struct pmu_diag *d)
 {
@@ -364,23 +311,9 @@ int pmu_load_yaml_buffer(struct pmu_model *m, const char *name,
 		return pmu_report_oom(d, NULL);
 	}
 	chain.depth = 1;
+	chain.load_file = load_file_in_chain;
 	int rc = load_buffer(m, name, buf, len, d, &chain);
 	yext_chain_free(&chain);
-	return rc;
-}
-
-int yload_file_in_chain(struct pmu_model *m, const char *path, struct pmu_diag *d,
-			struct yext_chain *chain)
-{
-	unsigned char *buf;
-	size_t len;
-	int rc = read_file(path, &buf, &len);
-	if (rc) {
-		pmu_model_init(m);
-		return rc;
-	}
-	rc = load_buffer(m, path, buf, len, d, chain);
-	free(buf);
 	return rc;
 }
 

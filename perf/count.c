@@ -373,7 +373,7 @@ static int each_leader(struct pmurt_counter *c, unsigned long request, const cha
 
 /* A vpa_dtl event (a sampling one gets this far) is never enabled again
  * once disabled: vpa_dtl_event_add writes into the buffer
- * vpa_dtl_event_del freed, an Oops on Linux up to at least 7.2 (evlist.h
+ * vpa_dtl_event_del freed, an Oops on Linux up to at least 7.2 (evsel.h
  * pmu_is_vpa_dtl). */
 static int refuse_dtl_again(const struct pmurt_counter *c, struct pmurt_error *err)
 {

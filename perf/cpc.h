@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "evlist.h"
+#include "evsel.h"
 
 /* The minimum period is pmurt.h's PMURT_CPC_MIN_PERIOD (dcpc_min_overflow). */
 

@@ -1,5 +1,5 @@
 /*
- * perf_int.h - what the perf side's files share beyond the evlist.h
+ * perf_int.h - what the perf side's files share beyond the evsel.h
  * contract: the host and its description pick (host.c), counting
  * (count.c) and errno explanations (explain.c).  Not installed.
  */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "evlist.h"
+#include "evsel.h"
 #include "internal.h"
 #include "sys.h"
 
@@ -41,7 +41,7 @@ PMURT_HIDDEN int pmu_host_pick(const struct pmu_pick_inputs *in, struct pmurt_pm
 PMURT_HIDDEN int pmu_refuse_foreign_core(const struct pmu_host *host,
 					 const struct pmu_evlist *list, struct pmurt_error *err);
 
-/* vpa_dtl is never opened per task, whatever sysfs says (evlist.h
+/* vpa_dtl is never opened per task, whatever sysfs says (evsel.h
  * pmu_is_vpa_dtl): -EINVAL with err explaining it when list has a vpa_dtl
  * event, before any system call (counting and stat's dry run), not skipped
  * as unsupported.  pid: the task's, 0 for the caller or a command not yet

@@ -339,7 +339,7 @@ static int alloc_session(struct pmu_session *s)
  * none) cannot follow a task, not even on a given CPU: refused before any
  * system call, as the kernel would with -EINVAL (perf_event_alloc for a
  * perf_invalid_context PMU with a task) -- for vpa_dtl after its event_init,
- * which crashes with cpu -1 (evlist.h pmu_is_vpa_dtl). */
+ * which crashes with cpu -1 (evsel.h pmu_is_vpa_dtl). */
 int pmu_record_refusal(const struct pmu_host *host, const struct pmu_evlist *list,
 		       const struct pmu_record_opts *o, struct pmurt_error *err)
 {

@@ -29,7 +29,7 @@
 #include <sys/types.h>
 
 #include "aux.h"
-#include "evlist.h"
+#include "evsel.h"
 #include "ring.h"
 
 /* --call-graph dwarf: the user registers perf samples by default

@@ -15,6 +15,7 @@
 #include "perf_int.h"
 #include "perfdata.h"
 #include "record.h"
+#include "tracefs.h"
 
 struct pmurt_record {
 	const struct pmurt_evlist *list;

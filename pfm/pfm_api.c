@@ -1,6 +1,6 @@
 /*
  * pfm_api.c - the functions libpfm.so.4 exports (pfm_pmu_validate apart, in
- * pfm_validate.c), with libpfm4 4.13.0's
+ * pfm_validate.c, pfm_strerror in pfm_abi.c), with libpfm4 4.13.0's
  * ABI: its prototypes (the installed <perfmon/pfmlib.h>), its sized structs
  * (a size of 0 means the first ABI's, a smaller one is refused, bytes past
  * ours must be zero, the size written back is ours), its error codes and its
@@ -32,18 +32,6 @@ _Static_assert(sizeof(pfm_perf_encode_arg_t) == PFM_PERF_ENCODE_ABI0, "pfm_perf_
 struct pfm_state pfm_state;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 
-size_t pfm_check_size(const void *st, size_t user_sz, size_t abi0_sz, size_t our_sz)
-{
-	if (user_sz == 0)
-		user_sz = abi0_sz;
-	if (user_sz < abi0_sz)
-		return 0;
-	for (size_t i = our_sz; i < user_sz; i++)
-		if (((const unsigned char *)st)[i])
-			return 0;
-	return our_sz;
-}
-
 int pfm_initialize(void)
 {
 	pthread_mutex_lock(&state_lock);
@@ -69,20 +57,6 @@ void pfm_terminate(void)
 		memset(&pfm_state, 0, sizeof(pfm_state));
 	}
 	pthread_mutex_unlock(&state_lock);
-}
-
-const char *pfm_strerror(int code)
-{
-	static const char *const messages[] = {
-		"success", "not supported", "invalid parameters", "pfmlib not initialized",
-		"event not found", "invalid combination of model specific features",
-		"invalid or missing unit mask", "out of memory", "invalid event attribute",
-		"invalid event attribute value", "attribute value already set",
-		"too many parameters", "parameter is too small",
-	};
-	if (code > 0 || code <= -(int)(sizeof(messages) / sizeof(messages[0])))
-		return "unknown error code";
-	return messages[-code];
 }
 
 int pfm_get_version(void)

@@ -31,7 +31,7 @@ if(PMU_FUZZ)
   pmu_fuzz_target(fuzz_batch ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz_batch.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz/batch-corpus
     LINK pmurt_internal PkgConfig::JANSSON
-    SOURCES ${CMAKE_SOURCE_DIR}/tools/describe/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/describe/cmd_check.c
+    SOURCES ${CMAKE_SOURCE_DIR}/tools/describe/tool_batch.c ${CMAKE_SOURCE_DIR}/tools/describe/check_answer.c
             ${CMAKE_SOURCE_DIR}/tools/tool_util.c ${CMAKE_SOURCE_DIR}/tools/tool_generations.c)
   target_include_directories(fuzz_batch PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   # the DTL decoder; its seeds are the documented sample and a generated

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "evlist.h"
+#include "evsel.h"
 #include "mem_kernel.h"
 #include "record.h"
 #include "ring.h"

@@ -22,7 +22,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "evlist.h"
+#include "evsel.h"
 #include "sys_sim.h"
 
 #define SIM_FD_BASE 1000

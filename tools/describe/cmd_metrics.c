@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "describe_opts.h"
-#include "tool_batch.h"
+#include "check_answer.h"
 
 static bool matches(const char *glob, const char *name)
 {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_answer.h"
 #include "tool_batch.h"
 
 #define BATCH_MAX_LINE 65536     /* a group of 8 events takes well under 1 KiB */

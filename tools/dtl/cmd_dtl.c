@@ -437,7 +437,7 @@ static int dtl_report(struct dtl_opts *o)
 		dtl_stats_free(&st);
 		return EXIT_INTERNAL;
 	}
-	dtl_warnings_print(&st, o->t->prog, o->input, stderr);
+	dtl_warnings_print(&st.warn, o->t->prog, o->input, stderr);
 	int out_rc = o->openmetrics ? report_openmetrics(o, &st)
 		     : o->json ? dtl_report_json(&st, stdout) : dtl_report_text(&st, stdout);
 	if (out_rc)

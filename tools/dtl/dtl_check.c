@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "dtl_stats.h"
+#include "dtl_check.h"
 
 /* The timebase runs at 512 MHz on POWER8 to POWER10 (ppc_tb_freq); a
  * header far outside 1 MHz..10 GHz is not a timebase frequency. */
@@ -27,10 +27,9 @@ const char *const dtl_warn_names[DTL_NWARN] = {
 };
 
 __attribute__((format(printf, 5, 6)))
-static void warn(struct dtl_stats *s, enum dtl_warn_kind kind, int cpu, uint64_t offset,
+static void warn(struct dtl_warnings *w, enum dtl_warn_kind kind, int cpu, uint64_t offset,
 		 const char *fmt, ...)
 {
-	struct dtl_warnings *w = &s->warn;
 	w->count[kind]++;
 	w->total++;
 	if (w->nkept == DTL_WARN_KEPT)
@@ -43,43 +42,50 @@ static void warn(struct dtl_stats *s, enum dtl_warn_kind kind, int cpu, uint64_t
 	va_end(ap);
 }
 
-void dtl_check_header(struct dtl_stats *s, int cpu, uint64_t offset,
+/* ticks in microseconds at tb_freq */
+static double us(uint64_t tb_freq, uint64_t ticks)
+{
+	return (double)ticks * 1e6 / (double)tb_freq;
+}
+
+void dtl_check_header(struct dtl_warnings *w, int cpu, uint64_t offset,
 		      const struct pmurt_dtl_header *h)
 {
 	if (h->tb_freq >= TB_FREQ_MIN && h->tb_freq <= TB_FREQ_MAX)
 		return;
-	warn(s, DTL_WARN_TB_FREQ, cpu, offset,
+	warn(w, DTL_WARN_TB_FREQ, cpu, offset,
 	     "header tb_freq %" PRIu64 " Hz is not a timebase frequency (1 MHz to 10 GHz)%s",
 	     h->tb_freq, h->tb_freq ? "" : ": times use the default 512 MHz");
 }
 
-void dtl_check_entry(struct dtl_stats *s, const struct dtl_cpu *c, uint64_t offset,
+void dtl_check_entry(struct dtl_warnings *w, const struct pmurt_dtl_header *header,
+		     uint64_t tb_freq, struct dtl_prev_dispatch prev, uint64_t offset,
 		     const struct pmurt_dtl_entry *e)
 {
-	if (s->have_header && e->timebase < s->header.boot_tb)
-		warn(s, DTL_WARN_BEFORE_BOOT, c->cpu, offset,
+	if (header && e->timebase < header->boot_tb)
+		warn(w, DTL_WARN_BEFORE_BOOT, prev.cpu, offset,
 		     "timebase %" PRIu64 " is before the header's boot timebase %" PRIu64,
-		     e->timebase, s->header.boot_tb);
-	if (!c->dispatches)
+		     e->timebase, header->boot_tb);
+	if (!prev.dispatches)
 		return;
-	if (e->timebase < c->last_tb) {
-		warn(s, DTL_WARN_BACKWARDS, c->cpu, offset,
+	if (e->timebase < prev.tb) {
+		warn(w, DTL_WARN_BACKWARDS, prev.cpu, offset,
 		     "timebase %" PRIu64 " goes back %.3f us from the previous entry's %" PRIu64,
-		     e->timebase, dtl_us(s, c->last_tb - e->timebase), c->last_tb);
+		     e->timebase, us(tb_freq, prev.tb - e->timebase), prev.tb);
 		return;
 	}
 	uint64_t off = (uint64_t)e->enqueue_to_dispatch_time + e->ready_to_enqueue_time +
 		       e->waiting_to_ready_time;
-	uint64_t gap = e->timebase - c->last_tb;
+	uint64_t gap = e->timebase - prev.tb;
 	if (off > gap)
-		warn(s, DTL_WARN_OFF_EXCEEDS_GAP, c->cpu, offset,
+		warn(w, DTL_WARN_OFF_EXCEEDS_GAP, prev.cpu, offset,
 		     "off the CPU %.3f us before this dispatch, but the previous one was "
-		     "%.3f us earlier", dtl_us(s, off), dtl_us(s, gap));
+		     "%.3f us earlier", us(tb_freq, off), us(tb_freq, gap));
 }
 
-void dtl_warnings_print(const struct dtl_stats *s, const char *prog, const char *path, FILE *out)
+void dtl_warnings_print(const struct dtl_warnings *w, const char *prog, const char *path,
+			FILE *out)
 {
-	const struct dtl_warnings *w = &s->warn;
 	for (size_t i = 0; i < w->nkept; i++) {
 		const struct dtl_warning *k = &w->kept[i];
 		char where[32] = "";

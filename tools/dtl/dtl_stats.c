@@ -50,7 +50,7 @@ int dtl_stats_mark(struct dtl_stats *s, const struct dtl_mark *m)
 void dtl_stats_header(struct dtl_stats *s, int cpu, uint64_t offset,
 		      const struct pmurt_dtl_header *h)
 {
-	dtl_check_header(s, cpu, s->slot_base + offset, h);
+	dtl_check_header(&s->warn, cpu, s->slot_base + offset, h);
 	if (!s->have_header) {
 		s->header = *h;
 		s->have_header = true;
@@ -140,7 +140,9 @@ int dtl_stats_add(struct dtl_stats *s, int cpu, const struct pmurt_dtl_slot *slo
 	if (c->n == c->cap && grow(c, c->cap ? c->cap * 2 : 1024, s->keep_timeline) < 0)
 		return -ENOMEM;
 	const struct pmurt_dtl_entry *e = &slot->entry;
-	dtl_check_entry(s, c, s->slot_base + slot->offset, e);
+	dtl_check_entry(&s->warn, s->have_header ? &s->header : NULL, dtl_tb_freq(s),
+			(struct dtl_prev_dispatch){c->cpu, c->dispatches, c->last_tb},
+			s->slot_base + slot->offset, e);
 	if (!c->dispatches)
 		c->first_tb = e->timebase;
 	c->last_tb = e->timebase;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dtl_check.h"
 #include "pmurt.h"
 
 /* The three wait times of an entry, in the entry's order. */
@@ -53,32 +54,6 @@ struct dtl_mark {
 	const char *name;   /* the event's name, owned by the caller */
 };
 
-/* What the report found implausible (dtl_check.c): the bytes decode, but
- * the values cannot be what a hypervisor logged. */
-enum dtl_warn_kind {
-	DTL_WARN_TB_FREQ,      /* a header's tb_freq outside 1 MHz..10 GHz */
-	DTL_WARN_BACKWARDS,    /* an entry's timebase below the CPU's previous one */
-	DTL_WARN_BEFORE_BOOT,  /* an entry's timebase below the header's boot_tb */
-	DTL_WARN_OFF_EXCEEDS_GAP, /* off the CPU longer than since its previous dispatch */
-	DTL_NWARN
-};
-extern const char *const dtl_warn_names[DTL_NWARN];
-#define DTL_WARN_KEPT 20 /* the first ones are kept with their text */
-
-struct dtl_warning {
-	enum dtl_warn_kind kind;
-	int cpu;            /* -1: not about one CPU */
-	uint64_t offset;    /* of the slot in the input file */
-	char text[200];
-};
-
-struct dtl_warnings {
-	uint64_t count[DTL_NWARN];
-	uint64_t total;
-	struct dtl_warning kept[DTL_WARN_KEPT];
-	size_t nkept;
-};
-
 struct dtl_stats {
 	bool keep_timeline;     /* set before adding: the HTML and trace outputs need it */
 	uint64_t slot_base;     /* set before adding: the input's offset of slot offset 0 */
@@ -112,14 +87,6 @@ uint64_t dtl_tb_freq(const struct dtl_stats *s);
 const char *dtl_tb_freq_from(const struct dtl_stats *s);
 /* ticks to microseconds at the stream's tb_freq */
 double dtl_us(const struct dtl_stats *s, uint64_t ticks);
-
-/* dtl_check.c: the checks of a header and of an entry against the CPU's
- * previous one (before it is added), and the warnings as text lines. */
-void dtl_check_header(struct dtl_stats *s, int cpu, uint64_t offset,
-		      const struct pmurt_dtl_header *h);
-void dtl_check_entry(struct dtl_stats *s, const struct dtl_cpu *c, uint64_t offset,
-		     const struct pmurt_dtl_entry *e);
-void dtl_warnings_print(const struct dtl_stats *s, const char *prog, const char *path, FILE *out);
 
 /* The outputs (dtl_output.c); each returns 0 or -errno. */
 int dtl_report_text(const struct dtl_stats *s, FILE *out);

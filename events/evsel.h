@@ -1,5 +1,5 @@
 /*
- * evlist.h - what an event list means to the kernel, inside libpmurt.
+ * evsel.h - what an event list means to the kernel, inside libpmurt.
  *
  * An event list is what `-e` strings resolve to, parsed once: one struct
  * pmu_evsel per event, each with the perf_event_attr it is opened with, its
@@ -10,8 +10,8 @@
  * list (evlist.c), counting (perf/count.c) and sampling (perf/record.c).
  * Not installed.
  */
-#ifndef PMU_EVLIST_H
-#define PMU_EVLIST_H
+#ifndef PMU_EVSEL_H
+#define PMU_EVSEL_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -42,21 +42,6 @@ struct pmurt_host {
 	struct pmu_host h;
 	struct pmurt_pmu *owned;
 };
-
-/* The host's tracefs root, or "" when it has none: h->tracefs when set,
- * else, on the running system (tracefs_mountable), the tracefs mounted
- * since, or mounted now at /sys/kernel/tracing as perf mounts it when a
- * tracepoint is named (tools/lib/api/fs/tracing_path.c tracing_path_mount;
- * root only).  *mount_errno (may be NULL): the mount's errno, 0 when none
- * was tried or it succeeded. */
-const char *pmu_host_tracefs(const struct pmu_host *h, int *mount_errno);
-
-/* Every tracepoint TRACEFS/events/SYS/NAME with an id (ftrace's own
- * events have a format only) whose SYS and NAME match the fnmatch(3)
- * patterns sys and name, in tracefs's order: fn(ctx, SYS, NAME), a non-zero
- * return stopping the walk and returned; 0 (listing.c). */
-int pmu_tracefs_each(const char *tracefs, const char *sys, const char *name,
-		     int (*fn)(void *ctx, const char *sys, const char *name), void *ctx);
 
 /* perf's software event i (parse-events.c event_symbols_sw) and its alias
  * (NULL when none); NULL past the last (evparse.c). */
@@ -151,4 +136,4 @@ int pmu_evlist_group_check(const struct pmu_host *host, const struct pmu_evlist 
 			   const struct pmurt_check_opts *opts, struct pmurt_group_result *res,
 			   struct pmurt_error *err);
 
-#endif /* PMU_EVLIST_H */
+#endif /* PMU_EVSEL_H */
