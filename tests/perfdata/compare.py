@@ -101,8 +101,14 @@ def perf_only(sym):
     return "::" in sym or "<" in sym or sym.startswith("operator") or " " in sym
 
 
+# perf script -G's sample line: COMM PID [CPU] TIME: PERIOD EVENT: ADDR SYM+OFF (DSO)
+SCRIPT_LINE = re.compile(r"^(.*?\d+\.\d+:\s+\d+\s+\S+:\s+[0-9a-f]+) (.*) \(([^()]*)\)$")
+
+
 def script_fields(line):
-    m = re.match(r"^(.*?:\s+[0-9a-f]+) (.*) \((.*)\)$", line)
+    """The line cut into everything up to the address, the symbol, the DSO;
+    a line of another form is all header."""
+    m = SCRIPT_LINE.match(line)
     if not m:
         return line, "", ""
     return m.group(1), m.group(2), m.group(3)
@@ -536,7 +542,7 @@ def finish(tolerated, of_comm, total, what, comm):
         sys.exit(f"compare: {tolerated} of {of_comm} {what} of {comm} differ by perf-only "
                  "symbols: too many")
     print(f"{total} {what} agree ({tolerated} of {comm}'s {of_comm} under symbols only perf "
-          "names: PLT, vdso, C++, aliases)")
+          "names: C++, aliases)")
 
 
 # header lines whose values differ between two recordings by nature
