@@ -273,18 +273,25 @@ struct merged_options {
 	int nlongs;
 };
 
+/* Whether m has a long option called name (compared from the first
+ * letter: some hundred names, every run of pmutool). */
+static bool has_long(const struct merged_options *m, const char *name)
+{
+	for (int i = 0; i < m->nlongs; i++)
+		if (m->longs[i].name[0] == name[0] && !strcmp(m->longs[i].name, name))
+			return true;
+	return false;
+}
+
 static void merge_options(struct merged_options *m, const char *shorts,
 			  const struct option *longs)
 {
 	size_t len = strlen(m->shorts);
 	snprintf(m->shorts + len, sizeof(m->shorts) - len, "%s", shorts);
-	for (; longs->name; longs++) {
-		bool known = false;
-		for (int i = 0; i < m->nlongs; i++)
-			known |= !strcmp(m->longs[i].name, longs->name);
-		if (!known && m->nlongs + 1 < (int)(sizeof(m->longs) / sizeof(m->longs[0])))
+	for (; longs->name; longs++)
+		if (!has_long(m, longs->name) &&
+		    m->nlongs + 1 < (int)(sizeof(m->longs) / sizeof(m->longs[0])))
 			m->longs[m->nlongs++] = *longs;
-	}
 }
 
 /* Which subcommand's options a pass reads first: stat's (-p, --pid and
