@@ -43,6 +43,16 @@ struct string_tab {
 	struct index idx;
 };
 
+/* Keys of one fixed size (whole 64-bit words, no padding) numbered from 1
+ * in the order first met, each once: the functions and the locations. */
+struct key_set {
+	size_t size;            /* of a key, in bytes */
+	uint8_t *keys;
+	uint64_t *hash;
+	size_t n, cap, hash_cap;
+	struct index idx;
+};
+
 struct function_key {
 	int64_t name, system_name, filename, start_line;
 };
@@ -50,6 +60,8 @@ struct function_key {
 struct location_key {
 	uint64_t mapping, address;
 };
+_Static_assert(sizeof(struct function_key) == 4 * sizeof(uint64_t), "whole words");
+_Static_assert(sizeof(struct location_key) == 2 * sizeof(uint64_t), "whole words");
 
 struct mapping_rec {
 	uint64_t start, limit, offset;
@@ -79,14 +91,8 @@ struct pprof_writer {
 	int64_t *type_names;    /* each sample type's type, a string index */
 	int failed;             /* the first error's code, 0: none */
 	struct string_tab strings;
-	struct function_key *functions;
-	uint64_t *function_hash;
-	size_t nfunctions, function_cap;
-	struct index function_idx;
-	struct location_key *locations;
-	uint64_t *location_hash;
-	size_t nlocations, location_cap;
-	struct index location_idx;
+	struct key_set functions;   /* of struct function_key */
+	struct key_set locations;   /* of struct location_key */
 	struct mapping_rec *mappings;
 	size_t nmappings, mapping_cap;
 	uint64_t main_mapping;
@@ -322,15 +328,47 @@ static int64_t string_or_empty(struct pprof_writer *w, const char *s, struct pmu
 }
 
 /* --- functions, locations, mappings ------------------------------------------ */
-struct function_probe {
-	const struct pprof_writer *w;
-	const struct function_key *k;
+struct key_probe {
+	const struct key_set *s;
+	const void *k;
 };
 
-static bool same_function(const void *ctx, size_t j)
+static bool same_key(const void *ctx, size_t j)
 {
-	const struct function_probe *p = ctx;
-	return memcmp(&p->w->functions[j], p->k, sizeof(*p->k)) == 0;
+	const struct key_probe *p = ctx;
+	return memcmp(p->s->keys + j * p->s->size, p->k, p->s->size) == 0;
+}
+
+/* Key k's number in s into *id, added when new (*added); 0 or -ENOMEM. */
+static int key_set_intern(struct key_set *s, const void *k, uint64_t *id, bool *added)
+{
+	uint64_t h = hash_words(k, s->size / sizeof(uint64_t));
+	*added = false;
+	if (index_reserve(&s->idx, s->hash))
+		return -ENOMEM;
+	struct key_probe probe = {s, k};
+	uint32_t *slot = index_slot(&s->idx, s->hash, h, same_key, &probe);
+	if (*slot) {
+		*id = *slot;
+		return 0;
+	}
+	if (grow((void **)&s->keys, &s->cap, s->n + 1, s->size) ||
+	    grow((void **)&s->hash, &s->hash_cap, s->n + 1, sizeof(*s->hash)))
+		return -ENOMEM;
+	memcpy(s->keys + s->n * s->size, k, s->size);
+	s->hash[s->n] = h;
+	*slot = (uint32_t)++s->n;
+	s->idx.n++;
+	*id = s->n;
+	*added = true;
+	return 0;
+}
+
+static void key_set_free(struct key_set *s)
+{
+	free(s->keys);
+	free(s->hash);
+	free(s->idx.slot);
 }
 
 int pprof_function(struct pprof_writer *w, const struct pprof_function *f, uint64_t *id,
@@ -342,25 +380,11 @@ int pprof_function(struct pprof_writer *w, const struct pprof_function *f, uint6
 				 .start_line = f->start_line};
 	if (w->failed)
 		return w->failed;
-	uint64_t h = hash_words((const uint64_t *)&k, 4);
-	if (index_reserve(&w->function_idx, w->function_hash))
+	bool added;
+	if (key_set_intern(&w->functions, &k, id, &added))
 		return fail(w, err, -ENOMEM, "pprof: out of memory");
-	struct function_probe probe = {w, &k};
-	uint32_t *slot = index_slot(&w->function_idx, w->function_hash, h, same_function, &probe);
-	if (*slot) {
-		*id = *slot;
+	if (!added)
 		return 0;
-	}
-	size_t hcap = w->function_cap;
-	if (grow((void **)&w->functions, &w->function_cap, w->nfunctions + 1,
-		 sizeof(*w->functions)) ||
-	    grow((void **)&w->function_hash, &hcap, w->nfunctions + 1, sizeof(*w->function_hash)))
-		return fail(w, err, -ENOMEM, "pprof: out of memory");
-	w->functions[w->nfunctions] = k;
-	w->function_hash[w->nfunctions] = h;
-	*slot = (uint32_t)++w->nfunctions;
-	w->function_idx.n++;
-	*id = w->nfunctions;
 	w->st.functions++;
 	Perftools__Profiles__Function m = PERFTOOLS__PROFILES__FUNCTION__INIT;
 	m.id = *id;
@@ -371,47 +395,21 @@ int pprof_function(struct pprof_writer *w, const struct pprof_function *f, uint6
 	return put_message(w, F_FUNCTION, &m.base, err);
 }
 
-struct location_probe {
-	const struct pprof_writer *w;
-	const struct location_key *k;
-};
-
-static bool same_location(const void *ctx, size_t j)
-{
-	const struct location_probe *p = ctx;
-	return p->w->locations[j].mapping == p->k->mapping &&
-	       p->w->locations[j].address == p->k->address;
-}
-
 int pprof_location(struct pprof_writer *w, uint64_t mapping_id, uint64_t address,
 		   uint64_t function_id, int64_t line, uint64_t *id, struct pmurt_error *err)
 {
 	if (w->failed)
 		return refuse_failed(w, err);
-	if (mapping_id > w->nmappings || function_id > w->nfunctions)
+	if (mapping_id > w->nmappings || function_id > w->functions.n)
 		return fail(w, err, -EINVAL, "pprof: location at %#llx: no mapping %llu or "
 			    "function %llu", (unsigned long long)address,
 			    (unsigned long long)mapping_id, (unsigned long long)function_id);
 	struct location_key k = {mapping_id, address};
-	uint64_t h = hash_words((const uint64_t *)&k, 2);
-	if (index_reserve(&w->location_idx, w->location_hash))
+	bool added;
+	if (key_set_intern(&w->locations, &k, id, &added))
 		return fail(w, err, -ENOMEM, "pprof: out of memory");
-	struct location_probe probe = {w, &k};
-	uint32_t *slot = index_slot(&w->location_idx, w->location_hash, h, same_location, &probe);
-	if (*slot) {
-		*id = *slot;
+	if (!added)
 		return 0;
-	}
-	size_t hcap = w->location_cap;
-	if (grow((void **)&w->locations, &w->location_cap, w->nlocations + 1,
-		 sizeof(*w->locations)) ||
-	    grow((void **)&w->location_hash, &hcap, w->nlocations + 1, sizeof(*w->location_hash)))
-		return fail(w, err, -ENOMEM, "pprof: out of memory");
-	w->locations[w->nlocations] = k;
-	w->location_hash[w->nlocations] = h;
-	*slot = (uint32_t)++w->nlocations;
-	w->location_idx.n++;
-	*id = w->nlocations;
 	w->st.locations++;
 	Perftools__Profiles__Location m = PERFTOOLS__PROFILES__LOCATION__INIT;
 	Perftools__Profiles__Line l = PERFTOOLS__PROFILES__LINE__INIT;
@@ -550,7 +548,7 @@ static int build_key(struct pprof_writer *w, const uint64_t *locations, int nloc
 	uint64_t *k = t->keys + t->keys_len;
 	k[0] = (uint64_t)nlocations;
 	for (int i = 0; i < nlocations; i++) {
-		if (!locations[i] || locations[i] > w->nlocations)
+		if (!locations[i] || locations[i] > w->locations.n)
 			return fail(w, err, -EINVAL, "pprof: sample: no location %llu",
 				    (unsigned long long)locations[i]);
 		k[1 + i] = locations[i];
@@ -645,6 +643,8 @@ int pprof_writer_open(struct pprof_writer **wp, FILE *out, const struct pprof_va
 		return fail(NULL, err, -ENOMEM, "pprof: out of memory");
 	w->out = out;
 	w->ntypes = ntypes;
+	w->functions.size = sizeof(struct function_key);
+	w->locations.size = sizeof(struct location_key);
 	w->samples.max = opts && opts->max_samples ? opts->max_samples : 65536;
 	int level = opts && opts->gzip_level ? opts->gzip_level : Z_DEFAULT_COMPRESSION;
 	/* windowBits 15 + 16: a gzip header and trailer (zlib.h deflateInit2) */
@@ -712,12 +712,8 @@ void pprof_writer_free(struct pprof_writer *w)
 	free(w->strings.off);
 	free(w->strings.hash);
 	free(w->strings.idx.slot);
-	free(w->functions);
-	free(w->function_hash);
-	free(w->function_idx.slot);
-	free(w->locations);
-	free(w->location_hash);
-	free(w->location_idx.slot);
+	key_set_free(&w->functions);
+	key_set_free(&w->locations);
 	free(w->mappings);
 	free(w->samples.keys);
 	free(w->samples.key_off);
