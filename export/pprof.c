@@ -537,6 +537,17 @@ static int flush_samples(struct pprof_writer *w, struct pmurt_error *err)
 	return w->failed;
 }
 
+/* a + b, held at INT64_MAX or INT64_MIN where the sum does not fit: a
+ * profile's values are int64, and a sum past them (periods from a damaged
+ * or hostile file) would wrap to the other sign. */
+static int64_t add_held(int64_t a, int64_t b)
+{
+	int64_t sum;
+	if (!__builtin_add_overflow(a, b, &sum))
+		return sum;
+	return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 /* The key's words at the end of the key arena (not yet kept). */
 static int build_key(struct pprof_writer *w, const uint64_t *locations, int nlocations,
 		     const struct pprof_label *labels, int nlabels, struct pmurt_error *err)
@@ -611,7 +622,7 @@ int pprof_sample(struct pprof_writer *w, const uint64_t *locations, int nlocatio
 	}
 	int64_t *v = t->values + at * (size_t)w->ntypes;
 	for (int i = 0; i < w->ntypes; i++)
-		v[i] += values[i];
+		v[i] = add_held(v[i], values[i]);
 	return 0;
 }
 

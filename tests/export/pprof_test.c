@@ -185,10 +185,36 @@ static void test_refusals(void)
 	free(buf);
 }
 
+/* Equal samples whose sum passes int64 (periods of a damaged file, as the
+ * report fuzzer made them) hold at INT64_MAX; negative ones at INT64_MIN. */
+static void test_held_sums(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pmurt_error err = {0};
+	struct pprof_value_type t[] = {{"up", "count"}, {"down", "count"}};
+	struct pprof_writer *w;
+	CHECK(pprof_writer_open(&w, f, t, 2, NULL, &err) == 0, "%s", err.message);
+	int64_t v[2] = {INT64_MAX - 5, INT64_MIN + 5};
+	for (int i = 0; i < 3; i++)
+		CHECK(pprof_sample(w, NULL, 0, v, NULL, 0, &err) == 0, "%s", err.message);
+	CHECK(pprof_finish(w, NULL, &err) == 0, "%s", err.message);
+	pprof_writer_free(w);
+	fclose(f);
+	Perftools__Profiles__Profile *p = read_back(buf, len);
+	CHECK(p && p->n_sample == 1 && p->sample[0]->value[0] == INT64_MAX &&
+	      p->sample[0]->value[1] == INT64_MIN, "sums held at the int64 limits");
+	if (p)
+		perftools__profiles__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
 int main(void)
 {
 	test_profile(65536);
 	test_profile(2);
 	test_refusals();
+	test_held_sums();
 	return failures ? 1 : 0;
 }

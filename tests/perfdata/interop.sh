@@ -237,12 +237,18 @@ plt-record)
 	for cc in gcc clang; do
 		perf record -q -e cpu-clock -c 50000 -o "$t/p.data" -- "$t/pd_plt_$cc" 20000000 >/dev/null
 		agree "$t/p.data" "pd_plt_$cc"
-		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full"
+		"$bin/pmutool" script -i "$t/p.data" >"$t/ours.full" ||
+			{ echo "interop: pmutool script of pd_plt_$cc's recording failed" >&2; exit 1; }
 		perf script -i "$t/p.data" >"$t/perf.full" 2>"$t/perf.err" || { cat "$t/perf.err" >&2; exit 1; }
 		diff "$t/perf.full" "$t/ours.full"
 		# samples in the program's own PLT entries (two of its loop's
 		# three calls go through one: thousands of samples, some there)
-		grep -q "@plt+0x[0-9a-f]* ($t/pd_plt_$cc)\$" "$t/perf.full"
+		grep -q "@plt+0x[0-9a-f]* ($t/pd_plt_$cc)\$" "$t/perf.full" || {
+			echo "interop: no sample of pd_plt_$cc in its own PLT entries;" \
+				"perf script's lines naming a PLT entry:" >&2
+			grep -o '[^ ]*@plt+0x[0-9a-f]* ([^)]*)' "$t/perf.full" | sort | uniq -c | sort -rn | head -5 >&2
+			exit 1
+		}
 	done
 	;;
 chains)

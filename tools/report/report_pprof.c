@@ -347,7 +347,8 @@ static int add_sample(void *ctx, struct session *s, const struct session_sample 
 	int nlabels = rec->has & PERF_SAMPLE_CPU ? 4 : 3;
 	memset(p->values, 0, 2 * (size_t)p->nevents * sizeof(*p->values));
 	p->values[2 * rec->event] = 1;
-	p->values[2 * rec->event + 1] = (int64_t)smp->period;
+	/* a period past int64 (a damaged file) held at its largest */
+	p->values[2 * rec->event + 1] = smp->period > INT64_MAX ? INT64_MAX : (int64_t)smp->period;
 	if (n >= 0)
 		n = pprof_sample(p->w, locs, n, p->values, labels, nlabels, &p->err);
 	if (n >= 0 && p->leaf && count_leaf(p, p->leaf))
